@@ -1,0 +1,29 @@
+//! # itc — International Tool Calling benchmark harness
+//!
+//! The library mirrors the pipeline. Each stage reads and writes JSON Lines
+//! files of the types in [`records`]:
+//!
+//! - [`records`]: tools, tasks, calls, predictions, per-task scores (SPEC §0).
+//! - [`action`]: the action-string parser and printer (SPEC §1).
+//! - [`response`]: format match and lenient extraction of calls (SPEC §2).
+//! - [`language`]: language match with whatlang (SPEC §3).
+//! - [`scoring`]: per-task selection and invocation scores (SPEC §3).
+//! - [`jsonl`]: reading record files with errors that name file, line and field.
+//! - [`evaluate`]: scoring prediction files against a task file, streaming.
+//! - [`aggregate`]: macro and micro averages, error shares, breakdowns, bootstrap CIs (SPEC §4).
+//! - [`report`]: terminal tables, JSON, and CSV/JSONL output files.
+//! - [`synth`] and [`bench`]: synthetic inputs and the `itc bench` throughput measurement.
+//! - [`commands`]: what each command of the `itc` binary does.
+
+pub mod action;
+pub mod aggregate;
+pub mod bench;
+pub mod commands;
+pub mod evaluate;
+pub mod jsonl;
+pub mod language;
+pub mod records;
+pub mod report;
+pub mod response;
+pub mod scoring;
+pub mod synth;
