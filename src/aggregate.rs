@@ -181,7 +181,7 @@ pub struct ModelReport {
 pub fn aggregate(evaluation: &Evaluation, options: AggregateOptions) -> Vec<ModelReport> {
     let bootstrap = (options.resamples > 0).then(|| Bootstrap::new(evaluation.tasks.len(), options.resamples, options.seed));
     let all: Vec<usize> = (0..evaluation.tasks.len()).collect();
-    let groups: Vec<(Dimension, Vec<(String, Vec<usize>)>)> = if options.breakdowns {
+    let groups: Vec<(Dimension, Vec<Group>)> = if options.breakdowns {
         Dimension::ALL
             .iter()
             .map(|&d| (d, group_tasks(&evaluation.tasks, d)))
@@ -210,13 +210,16 @@ pub fn aggregate(evaluation: &Evaluation, options: AggregateOptions) -> Vec<Mode
         .collect()
 }
 
+/// A group of a breakdown: its key and the indices of its tasks.
+type Group = (String, Vec<usize>);
+
 /// Task indices per group of a dimension; kinds in table order, others sorted.
-fn group_tasks(tasks: &[Task], dimension: Dimension) -> Vec<(String, Vec<usize>)> {
+fn group_tasks(tasks: &[Task], dimension: Dimension) -> Vec<Group> {
     let mut map: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, task) in tasks.iter().enumerate() {
         map.entry(dimension.key(task)).or_default().push(i);
     }
-    let mut groups: Vec<(String, Vec<usize>)> = map.into_iter().collect();
+    let mut groups: Vec<Group> = map.into_iter().collect();
     if dimension == Dimension::Kind {
         let rank = |k: &str| TaskKind::ALL.iter().position(|kind| kind.as_str() == k);
         groups.sort_by_key(|(k, _)| rank(k));
@@ -512,6 +515,22 @@ mod tests {
         let s = &aggregate(&eval, AggregateOptions::default())[0].summary;
         assert_eq!((s.selection_errors.hall, s.selection_errors.mis, s.selection_errors.ex), (25.0, 50.0, 25.0));
         assert_eq!((s.invocation_errors.incor, s.invocation_errors.miss, s.invocation_errors.ext), (75.0, 0.0, 25.0));
+    }
+
+    #[test]
+    fn unreliable_undetectable_errors_and_missing_are_counted() {
+        let mut outcomes = vec![outcome(1.0, true, true, Counts::default()); 5];
+        outcomes[0].language = LanguageOutcome::MatchUnreliable;
+        outcomes[1].language = LanguageOutcome::MismatchUnreliable;
+        outcomes[2].language = LanguageOutcome::Undetectable;
+        let tasks: Vec<Task> = (0..5).map(|i| task(i, TaskKind::Single, "en")).collect();
+        outcomes[3] = TaskOutcome::unanswered(&tasks[3], Extraction::Error);
+        outcomes[4] = TaskOutcome::unanswered(&tasks[4], Extraction::Missing);
+        let s = &aggregate(&evaluation(outcomes, tasks), AggregateOptions::default())[0].summary;
+        assert_eq!((s.lm_unreliable, s.lm_undetectable, s.errors, s.missing), (2, 1, 1, 1));
+        // Unreliable guesses still decide: one match of five.
+        assert_eq!(s.lm, 20.0);
+        assert_eq!(s.selection.f1, 60.0);
     }
 
     #[test]

@@ -174,12 +174,25 @@ pub struct Prediction {
     /// Why no answer was obtained, after retries.
     #[serde(default)]
     pub error: Option<String>,
+    /// Reasoning text the model gave apart from its answer (`<think>` blocks,
+    /// `reasoning_content`); never scored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
     /// Wall time of the request, in milliseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_ms: Option<u64>,
     /// Token counts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
+    /// Class of the error when `error` is set (`timeout`, `rate_limited`,
+    /// `server`, `client`, `connection`, `incomplete_body`,
+    /// `invalid_response`, `baseline`), as written by `itc eval`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<String>,
+    /// Requests sent for this answer (retries included; 0 when it came from
+    /// the response cache), as written by `itc eval`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u32>,
 }
 
 /// A reference to an earlier call's output inside a gold call: `{"$ref": "0.field"}`.

@@ -371,6 +371,17 @@ mod tests {
     }
 
     #[test]
+    fn without_a_thought_language_is_judged_on_the_text_minus_the_action() {
+        let read = read_output(r#"Ich rufe jetzt die Wetterschnittstelle auf. {"Action": "[weather(city='London')]"}"#, &[]);
+        assert_eq!(read.extraction, Extraction::JsonObject);
+        assert!(read.language_text.contains("Ich rufe jetzt"));
+        assert!(!read.language_text.contains("London"), "{}", read.language_text);
+        let read = read_output("Ich rufe jetzt die Wetterschnittstelle auf: [weather(city='London')]", &[]);
+        assert_eq!(read.extraction, Extraction::CallList);
+        assert!(!read.language_text.contains("London"), "{}", read.language_text);
+    }
+
+    #[test]
     fn refusals_and_prose_give_no_calls() {
         let read = read_output(r#"{"Thought": "No tool fits.", "Action": "[]"}"#, &[]);
         assert!(read.format_match && read.calls.is_empty());
