@@ -23,6 +23,9 @@ use nom::{IResult, Parser};
 
 use crate::records::{Call, Reference, Value};
 
+/// The arguments of a call, in order: `(key, value)` pairs.
+pub type Arguments = Vec<(String, Value)>;
+
 /// How forgiving the parser is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -146,7 +149,7 @@ pub fn parse_actions_prefix(input: &str, mode: Mode) -> Result<(Vec<Call>, &str)
 pub fn parse_call_arguments(
     input: &str,
     mode: Mode,
-) -> Result<(Vec<(String, Value)>, &str), ParseError> {
+) -> Result<(Arguments, &str), ParseError> {
     match arguments(input, mode) {
         Ok((rest, args)) => Ok((args, rest)),
         Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => Err(locate(input, e.rest, e.label)),
