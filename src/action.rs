@@ -146,10 +146,7 @@ pub fn parse_actions_prefix(input: &str, mode: Mode) -> Result<(Vec<Call>, &str)
 
 /// Parses `(arg, …)` at the start of `input`: the argument list of a call
 /// whose name was found elsewhere. Returns the arguments and the rest.
-pub fn parse_call_arguments(
-    input: &str,
-    mode: Mode,
-) -> Result<(Arguments, &str), ParseError> {
+pub fn parse_call_arguments(input: &str, mode: Mode) -> Result<(Arguments, &str), ParseError> {
     match arguments(input, mode) {
         Ok((rest, args)) => Ok((args, rest)),
         Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => Err(locate(input, e.rest, e.label)),
@@ -336,7 +333,11 @@ fn value(mode: Mode) -> impl FnMut(&str) -> Res<'_, Value> {
 fn container(input: &str, open: char, close: char, mode: Mode) -> Res<'_, Vec<Value>> {
     let (rest, _) = char(open).parse(input)?;
     let (rest, items) = separated_items(rest, close, value(mode))?;
-    let label = if close == ']' { "',' or ']'" } else { "',' or ')'" };
+    let label = if close == ']' {
+        "',' or ']'"
+    } else {
+        "',' or ')'"
+    };
     let (rest, _) = sym(close, label)(rest)?;
     Ok((rest, items))
 }
@@ -373,7 +374,8 @@ fn scalar(input: &str, mode: Mode) -> Res<'_, Value> {
     {
         return Ok((rest, v));
     }
-    if let Ok((rest, word)) = take_while1::<_, _, Expected>(|c: char| c.is_alphanumeric() || c == '_').parse(input)
+    if let Ok((rest, word)) =
+        take_while1::<_, _, Expected>(|c: char| c.is_alphanumeric() || c == '_').parse(input)
         && at_value_end(rest)
     {
         let keyword = match word {
@@ -387,7 +389,10 @@ fn scalar(input: &str, mode: Mode) -> Res<'_, Value> {
         }
     }
     if mode == Mode::Strict {
-        return fail(input, "a value (string, number, true, false, null, list or dict)");
+        return fail(
+            input,
+            "a value (string, number, true, false, null, list or dict)",
+        );
     }
     bare_word(input)
 }
@@ -631,7 +636,10 @@ mod tests {
         parse_actions(s, Mode::Lenient).unwrap_or_else(|e| panic!("{s}: {e}"))
     }
     fn args(pairs: &[(&str, Value)]) -> Vec<(String, Value)> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
     }
     fn s(t: &str) -> Value {
         Value::Str(t.into())
@@ -655,7 +663,13 @@ mod tests {
         let names: Vec<_> = calls.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names,
-            ["Google Translate", "properties/list", "v1.search-items", "天气查询", "Погода"]
+            [
+                "Google Translate",
+                "properties/list",
+                "v1.search-items",
+                "天气查询",
+                "Погода"
+            ]
         );
         assert_eq!(calls[3].arguments, args(&[("城市", s("北京"))]));
     }
@@ -671,7 +685,9 @@ mod tests {
 
     #[test]
     fn strings_with_escapes() {
-        let calls = strict(r#"[f(a='it\'s', b="say \"hi\"", c='line\nnext', d='\u00e9\u4e2d', e='\ud83d\ude00', f='back\\slash', g='\q')]"#);
+        let calls = strict(
+            r#"[f(a='it\'s', b="say \"hi\"", c='line\nnext', d='\u00e9\u4e2d', e='\ud83d\ude00', f='back\\slash', g='\q')]"#,
+        );
         let values: Vec<_> = calls[0].arguments.iter().map(|(_, v)| v.clone()).collect();
         assert_eq!(
             values,
@@ -689,7 +705,8 @@ mod tests {
 
     #[test]
     fn numbers_integers_floats_exponents() {
-        let calls = strict("[f(a=1, b=-2, c=3.5, d=1e3, e=-2.5E-2, f=+7, g=.5, h=99999999999999999999)]");
+        let calls =
+            strict("[f(a=1, b=-2, c=3.5, d=1e3, e=-2.5E-2, f=+7, g=.5, h=99999999999999999999)]");
         let values: Vec<_> = calls[0].arguments.iter().map(|(_, v)| v.clone()).collect();
         assert_eq!(
             values,
@@ -725,19 +742,27 @@ mod tests {
 
     #[test]
     fn lists_tuples_dicts_nested() {
-        let calls = strict("[f(a=[1, 'x', [true]], b=(1, 2), c={'k': {\"n\": [None]}, m=1}, d=[], e={})]");
+        let calls =
+            strict("[f(a=[1, 'x', [true]], b=(1, 2), c={'k': {\"n\": [None]}, m=1}, d=[], e={})]");
         assert_eq!(
             calls[0].arguments,
             args(&[
                 (
                     "a",
-                    Value::List(vec![Value::Int(1), s("x"), Value::List(vec![Value::Bool(true)])])
+                    Value::List(vec![
+                        Value::Int(1),
+                        s("x"),
+                        Value::List(vec![Value::Bool(true)])
+                    ])
                 ),
                 ("b", Value::Tuple(vec![Value::Int(1), Value::Int(2)])),
                 (
                     "c",
                     Value::Dict(vec![
-                        ("k".into(), Value::Dict(vec![("n".into(), Value::List(vec![Value::Null]))])),
+                        (
+                            "k".into(),
+                            Value::Dict(vec![("n".into(), Value::List(vec![Value::Null]))])
+                        ),
                         ("m".into(), Value::Int(1))
                     ])
                 ),
@@ -762,7 +787,11 @@ mod tests {
         let calls = lenient("[f('x', 2, key=y)]");
         assert_eq!(
             calls[0].arguments,
-            args(&[("#0", s("x")), ("#1", Value::Int(2)), ("key", Value::Word("y".into()))])
+            args(&[
+                ("#0", s("x")),
+                ("#1", Value::Int(2)),
+                ("key", Value::Word("y".into()))
+            ])
         );
         let calls = lenient("[f(city=New York, date=2024-01-01)] I hope this helps");
         assert_eq!(
@@ -793,11 +822,18 @@ mod tests {
         let calls = vec![
             Call::new(
                 "Google Translate",
-                args(&[("text", s("it's")), ("n", Value::Int(2)), ("#1", Value::Float(1.0))]),
+                args(&[
+                    ("text", s("it's")),
+                    ("n", Value::Int(2)),
+                    ("#1", Value::Float(1.0)),
+                ]),
             ),
             Call::new("g", vec![]),
         ];
-        assert_eq!(print_actions(&calls), r"[Google Translate(text='it\'s', n=2, 1.0), g()]");
+        assert_eq!(
+            print_actions(&calls),
+            r"[Google Translate(text='it\'s', n=2, 1.0), g()]"
+        );
         let r = Value::Ref(Reference {
             call: 0,
             field: "id".into(),

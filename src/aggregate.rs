@@ -133,7 +133,12 @@ pub enum Dimension {
 
 impl Dimension {
     /// All dimensions, in report order.
-    pub const ALL: [Dimension; 4] = [Dimension::Kind, Dimension::Language, Dimension::Country, Dimension::Category];
+    pub const ALL: [Dimension; 4] = [
+        Dimension::Kind,
+        Dimension::Language,
+        Dimension::Country,
+        Dimension::Category,
+    ];
 
     /// Name used in file names and headers.
     pub fn as_str(self) -> &'static str {
@@ -179,7 +184,8 @@ pub struct ModelReport {
 
 /// Aggregates every model of an evaluation.
 pub fn aggregate(evaluation: &Evaluation, options: AggregateOptions) -> Vec<ModelReport> {
-    let bootstrap = (options.resamples > 0).then(|| Bootstrap::new(evaluation.tasks.len(), options.resamples, options.seed));
+    let bootstrap = (options.resamples > 0)
+        .then(|| Bootstrap::new(evaluation.tasks.len(), options.resamples, options.seed));
     let all: Vec<usize> = (0..evaluation.tasks.len()).collect();
     let groups: Vec<(Dimension, Vec<Group>)> = if options.breakdowns {
         Dimension::ALL
@@ -202,7 +208,9 @@ pub fn aggregate(evaluation: &Evaluation, options: AggregateOptions) -> Vec<Mode
                     dimension: *dimension,
                     groups: groups
                         .iter()
-                        .map(|(key, members)| (key.clone(), summarize(run, members, bootstrap.as_ref())))
+                        .map(|(key, members)| {
+                            (key.clone(), summarize(run, members, bootstrap.as_ref()))
+                        })
                         .collect(),
                 })
                 .collect(),
@@ -240,7 +248,11 @@ fn percent_prf(p: Prf) -> Prf {
 }
 
 fn share(part: u32, total: u32) -> f64 {
-    if total == 0 { 0.0 } else { 100.0 * f64::from(part) / f64::from(total) }
+    if total == 0 {
+        0.0
+    } else {
+        100.0 * f64::from(part) / f64::from(total)
+    }
 }
 
 /// Aggregates one model over the tasks with the given indices.
@@ -256,7 +268,9 @@ pub fn summarize(run: &ModelRun, members: &[usize], bootstrap: Option<&Bootstrap
         }
         add_counts(&mut counts, &o.counts);
         unreliable += usize::from(o.language.is_unreliable());
-        undetectable += usize::from(o.answered() && o.language == crate::records::LanguageOutcome::Undetectable);
+        undetectable += usize::from(
+            o.answered() && o.language == crate::records::LanguageOutcome::Undetectable,
+        );
         errors += usize::from(o.extraction == crate::records::Extraction::Error);
         missing += usize::from(o.extraction == crate::records::Extraction::Missing);
     }
@@ -294,7 +308,9 @@ pub fn summarize(run: &ModelRun, members: &[usize], bootstrap: Option<&Bootstrap
         lm_undetectable: undetectable,
         errors,
         missing,
-        ci: bootstrap.filter(|_| n > 0).map(|b| b.intervals(run, members)),
+        ci: bootstrap
+            .filter(|_| n > 0)
+            .map(|b| b.intervals(run, members)),
     }
 }
 
@@ -375,10 +391,16 @@ impl Bootstrap {
         for b in 0..self.resamples {
             let row = &self.weights[b * self.tasks..(b + 1) * self.tasks];
             let (weight_sum, sums) = if contiguous {
-                (row.iter().sum::<f32>(), columns.each_ref().map(|c| dot(row, c)))
+                (
+                    row.iter().sum::<f32>(),
+                    columns.each_ref().map(|c| dot(row, c)),
+                )
             } else {
                 let w: Vec<f32> = members.iter().map(|&i| row[i]).collect();
-                (w.iter().sum::<f32>(), columns.each_ref().map(|c| dot(&w, c)))
+                (
+                    w.iter().sum::<f32>(),
+                    columns.each_ref().map(|c| dot(&w, c)),
+                )
             };
             if weight_sum > 0.0 {
                 for (m, s) in means.iter_mut().zip(sums) {
@@ -405,7 +427,11 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
             lanes[k] += x[k] * y[k];
         }
     }
-    let tail: f32 = a[chunks..].iter().zip(&b[chunks..]).map(|(x, y)| x * y).sum();
+    let tail: f32 = a[chunks..]
+        .iter()
+        .zip(&b[chunks..])
+        .map(|(x, y)| x * y)
+        .sum();
     lanes.iter().sum::<f32>() + tail
 }
 
@@ -448,11 +474,19 @@ mod tests {
     fn outcome(f1: f64, lm: bool, fm: bool, counts: Counts) -> TaskOutcome {
         TaskOutcome {
             format_match: fm,
-            language: if lm { LanguageOutcome::Match } else { LanguageOutcome::Mismatch },
+            language: if lm {
+                LanguageOutcome::Match
+            } else {
+                LanguageOutcome::Mismatch
+            },
             detected_language: None,
             extraction: Extraction::Strict,
             selection: Prf { p: f1, r: f1, f1 },
-            invocation: Prf { p: f1, r: f1, f1: f1 / 2.0 },
+            invocation: Prf {
+                p: f1,
+                r: f1,
+                f1: f1 / 2.0,
+            },
             counts,
         }
     }
@@ -489,9 +523,18 @@ mod tests {
         };
         let eval = evaluation(
             vec![outcome(1.0, true, true, c1), outcome(0.0, false, true, c2)],
-            vec![task(0, TaskKind::Single, "ja"), task(1, TaskKind::Parallel, "en")],
+            vec![
+                task(0, TaskKind::Single, "ja"),
+                task(1, TaskKind::Parallel, "en"),
+            ],
         );
-        let reports = aggregate(&eval, AggregateOptions { resamples: 0, ..Default::default() });
+        let reports = aggregate(
+            &eval,
+            AggregateOptions {
+                resamples: 0,
+                ..Default::default()
+            },
+        );
         let s = &reports[0].summary;
         assert_eq!((s.n, s.lm, s.fm), (2, 50.0, 100.0));
         assert_eq!(s.selection.f1, 50.0);
@@ -511,10 +554,27 @@ mod tests {
             ext: 1,
             ..Counts::default()
         };
-        let eval = evaluation(vec![outcome(0.0, true, true, c)], vec![task(0, TaskKind::Single, "ja")]);
+        let eval = evaluation(
+            vec![outcome(0.0, true, true, c)],
+            vec![task(0, TaskKind::Single, "ja")],
+        );
         let s = &aggregate(&eval, AggregateOptions::default())[0].summary;
-        assert_eq!((s.selection_errors.hall, s.selection_errors.mis, s.selection_errors.ex), (25.0, 50.0, 25.0));
-        assert_eq!((s.invocation_errors.incor, s.invocation_errors.miss, s.invocation_errors.ext), (75.0, 0.0, 25.0));
+        assert_eq!(
+            (
+                s.selection_errors.hall,
+                s.selection_errors.mis,
+                s.selection_errors.ex
+            ),
+            (25.0, 50.0, 25.0)
+        );
+        assert_eq!(
+            (
+                s.invocation_errors.incor,
+                s.invocation_errors.miss,
+                s.invocation_errors.ext
+            ),
+            (75.0, 0.0, 25.0)
+        );
     }
 
     #[test]
@@ -527,7 +587,10 @@ mod tests {
         outcomes[3] = TaskOutcome::unanswered(&tasks[3], Extraction::Error);
         outcomes[4] = TaskOutcome::unanswered(&tasks[4], Extraction::Missing);
         let s = &aggregate(&evaluation(outcomes, tasks), AggregateOptions::default())[0].summary;
-        assert_eq!((s.lm_unreliable, s.lm_undetectable, s.errors, s.missing), (2, 1, 1, 1));
+        assert_eq!(
+            (s.lm_unreliable, s.lm_undetectable, s.errors, s.missing),
+            (2, 1, 1, 1)
+        );
         // Unreliable guesses still decide: one match of five.
         assert_eq!(s.lm, 20.0);
         assert_eq!(s.selection.f1, 60.0);
@@ -536,13 +599,29 @@ mod tests {
     #[test]
     fn breakdowns_partition_tasks() {
         let tasks: Vec<Task> = (0..10)
-            .map(|i| task(i, if i < 4 { TaskKind::Nested } else { TaskKind::Single }, if i % 2 == 0 { "ja" } else { "de" }))
+            .map(|i| {
+                task(
+                    i,
+                    if i < 4 {
+                        TaskKind::Nested
+                    } else {
+                        TaskKind::Single
+                    },
+                    if i % 2 == 0 { "ja" } else { "de" },
+                )
+            })
             .collect();
-        let outcomes = (0..10).map(|i| outcome(if i < 4 { 1.0 } else { 0.0 }, true, true, Counts::default())).collect();
+        let outcomes = (0..10)
+            .map(|i| outcome(if i < 4 { 1.0 } else { 0.0 }, true, true, Counts::default()))
+            .collect();
         let reports = aggregate(&evaluation(outcomes, tasks), AggregateOptions::default());
         let kinds = &reports[0].breakdowns[0];
         assert_eq!(kinds.dimension, Dimension::Kind);
-        let rows: Vec<(&str, usize, f64)> = kinds.groups.iter().map(|(k, s)| (k.as_str(), s.n, s.selection.f1)).collect();
+        let rows: Vec<(&str, usize, f64)> = kinds
+            .groups
+            .iter()
+            .map(|(k, s)| (k.as_str(), s.n, s.selection.f1))
+            .collect();
         assert_eq!(rows, [("single", 6, 0.0), ("nested", 4, 100.0)]);
         let languages = &reports[0].breakdowns[1];
         assert_eq!(languages.groups.iter().map(|(_, s)| s.n).sum::<usize>(), 10);
@@ -551,19 +630,37 @@ mod tests {
     #[test]
     fn bootstrap_is_seeded_and_brackets_the_mean() {
         let tasks: Vec<Task> = (0..200).map(|i| task(i, TaskKind::Single, "en")).collect();
-        let outcomes: Vec<TaskOutcome> = (0..200).map(|i| outcome(f64::from(u8::from(i % 3 == 0)), i % 2 == 0, true, Counts::default())).collect();
+        let outcomes: Vec<TaskOutcome> = (0..200)
+            .map(|i| {
+                outcome(
+                    f64::from(u8::from(i % 3 == 0)),
+                    i % 2 == 0,
+                    true,
+                    Counts::default(),
+                )
+            })
+            .collect();
         let eval = evaluation(outcomes, tasks);
         let a = aggregate(&eval, AggregateOptions::default());
         let b = aggregate(&eval, AggregateOptions::default());
         assert_eq!(a, b);
         let s = &a[0].summary;
         let ci = s.ci.unwrap();
-        assert!(ci.selection_f1.lo < s.selection.f1 && s.selection.f1 < ci.selection_f1.hi, "{ci:?}");
+        assert!(
+            ci.selection_f1.lo < s.selection.f1 && s.selection.f1 < ci.selection_f1.hi,
+            "{ci:?}"
+        );
         // The standard error of a 1/3 proportion over 200 tasks is ~3.3 points.
         let width = ci.selection_f1.hi - ci.selection_f1.lo;
         assert!((8.0..18.0).contains(&width), "{width}");
         assert_eq!((ci.fm.lo, ci.fm.hi), (100.0, 100.0));
-        let other_seed = aggregate(&eval, AggregateOptions { seed: 7, ..Default::default() });
+        let other_seed = aggregate(
+            &eval,
+            AggregateOptions {
+                seed: 7,
+                ..Default::default()
+            },
+        );
         assert_ne!(other_seed[0].summary.ci, s.ci);
     }
 }

@@ -14,7 +14,9 @@ use crate::scoring::ScoreOptions;
 
 /// The sample set shipped in `datasets/sample/`, the embedded default.
 pub fn sample_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets").join("sample")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("datasets")
+        .join("sample")
 }
 
 /// The sample task file.

@@ -14,9 +14,7 @@ use serde::Deserialize;
 
 use crate::jsonl::{RecordError, describe_error, for_each_line, read_records};
 use crate::language::check_language;
-use crate::records::{
-    Call, Counts, Extraction, LanguageOutcome, Prediction, Prf, Task, TaskScore,
-};
+use crate::records::{Call, Counts, Extraction, LanguageOutcome, Prediction, Prf, Task, TaskScore};
 use crate::response::read_prediction;
 use crate::scoring::{GoldSide, ScoreOptions, score_calls};
 
@@ -52,7 +50,12 @@ impl TaskOutcome {
     /// A task without an answer (errored or missing): zero on every metric,
     /// whatever the gold, with the gold counts kept for micro recall.
     pub fn unanswered(task: &Task, extraction: Extraction) -> TaskOutcome {
-        let gold_triples = task.gold.calls.iter().map(|c| c.arguments.len().max(1) as u32).sum();
+        let gold_triples = task
+            .gold
+            .calls
+            .iter()
+            .map(|c| c.arguments.len().max(1) as u32)
+            .sum();
         TaskOutcome {
             format_match: false,
             language: LanguageOutcome::Undetectable,
@@ -76,7 +79,12 @@ impl TaskOutcome {
 }
 
 /// Scores one response (text and/or native calls) for a task.
-pub fn score_response(task: &Task, output: Option<&str>, native_calls: Option<&[Call]>, options: ScoreOptions) -> TaskOutcome {
+pub fn score_response(
+    task: &Task,
+    output: Option<&str>,
+    native_calls: Option<&[Call]>,
+    options: ScoreOptions,
+) -> TaskOutcome {
     let candidates: Vec<&str> = task.tools.iter().map(|t| t.name.as_str()).collect();
     let read = read_prediction(output, native_calls, &candidates);
     let language = check_language(&read.language_text, &task.language);
@@ -144,21 +152,24 @@ impl Evaluation {
     /// Per-task scores in record form, for writing out.
     pub fn task_scores(&self) -> impl Iterator<Item = TaskScore> + '_ {
         self.models.iter().flat_map(move |run| {
-            self.tasks.iter().zip(&run.outcomes).map(move |(task, o)| TaskScore {
-                task_id: task.id.clone(),
-                model: run.model.clone(),
-                kind: task.kind,
-                language: task.language.clone(),
-                country: task.country.clone(),
-                category: task.category.clone(),
-                format_match: o.format_match,
-                language_outcome: o.language,
-                detected_language: o.detected_language.map(str::to_string),
-                extraction: o.extraction,
-                selection: o.selection,
-                invocation: o.invocation,
-                counts: o.counts,
-            })
+            self.tasks
+                .iter()
+                .zip(&run.outcomes)
+                .map(move |(task, o)| TaskScore {
+                    task_id: task.id.clone(),
+                    model: run.model.clone(),
+                    kind: task.kind,
+                    language: task.language.clone(),
+                    country: task.country.clone(),
+                    category: task.category.clone(),
+                    format_match: o.format_match,
+                    language_outcome: o.language,
+                    detected_language: o.detected_language.map(str::to_string),
+                    extraction: o.extraction,
+                    selection: o.selection,
+                    invocation: o.invocation,
+                    counts: o.counts,
+                })
         })
     }
 }
@@ -180,7 +191,11 @@ struct PredictionView<'a> {
 }
 
 /// Reads tasks and scores every prediction file against them.
-pub fn evaluate(tasks_path: &Path, prediction_paths: &[PathBuf], options: &EvalOptions) -> anyhow::Result<Evaluation> {
+pub fn evaluate(
+    tasks_path: &Path,
+    prediction_paths: &[PathBuf],
+    options: &EvalOptions,
+) -> anyhow::Result<Evaluation> {
     let (all_tasks, mut skipped) = read_records::<Task>(tasks_path, options.skip_invalid)?;
     let mut tasks = Vec::with_capacity(all_tasks.len());
     let mut index: HashMap<String, usize> = HashMap::with_capacity(all_tasks.len());
@@ -217,7 +232,9 @@ pub fn evaluate(tasks_path: &Path, prediction_paths: &[PathBuf], options: &EvalO
             Ok(())
         })?;
     }
-    let Scorer { models, unknown, .. } = scorer;
+    let Scorer {
+        models, unknown, ..
+    } = scorer;
     let models = models
         .into_iter()
         .map(|partial| partial.finish(&tasks))
@@ -289,7 +306,8 @@ impl Scorer<'_> {
         let model = match self.model_index.get(view.model.as_ref()) {
             Some(&m) => m,
             None => {
-                self.model_index.insert(view.model.to_string(), self.models.len());
+                self.model_index
+                    .insert(view.model.to_string(), self.models.len());
                 self.models.push(PartialRun {
                     model: view.model.to_string(),
                     outcomes: vec![None; self.tasks.len()],
@@ -307,7 +325,12 @@ impl Scorer<'_> {
         let outcome = if view.error.is_some() && view.output.is_none() && view.calls.is_none() {
             TaskOutcome::unanswered(task, Extraction::Error)
         } else {
-            score_response(task, view.output.as_deref(), view.calls.as_deref(), self.options.score)
+            score_response(
+                task,
+                view.output.as_deref(),
+                view.calls.as_deref(),
+                self.options.score,
+            )
         };
         run.outcomes[task_index] = Some(outcome);
     }

@@ -40,7 +40,11 @@ impl std::error::Error for RecordError {}
 /// Builds a [`RecordError`] for a line that failed to deserialize, naming the
 /// field through `serde_path_to_error` (only run on failure: the fast path
 /// deserializes directly).
-pub fn describe_error<T: DeserializeOwned>(file: &Path, line_number: usize, line: &str) -> RecordError {
+pub fn describe_error<T: DeserializeOwned>(
+    file: &Path,
+    line_number: usize,
+    line: &str,
+) -> RecordError {
     let mut de = serde_json::Deserializer::from_str(line);
     let (field, message) = match serde_path_to_error::deserialize::<_, T>(&mut de) {
         Ok(_) => match de.end() {
@@ -69,7 +73,10 @@ fn strip_position(message: &str) -> String {
 
 /// Calls `f` with each non-blank line of a file and its 1-based number,
 /// reusing one buffer so memory does not grow with the file.
-pub fn for_each_line(path: &Path, mut f: impl FnMut(usize, &str) -> anyhow::Result<()>) -> anyhow::Result<()> {
+pub fn for_each_line(
+    path: &Path,
+    mut f: impl FnMut(usize, &str) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let file = File::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let mut reader = BufReader::with_capacity(1 << 20, file);
     let mut buffer = String::new();
@@ -93,7 +100,10 @@ pub fn for_each_line(path: &Path, mut f: impl FnMut(usize, &str) -> anyhow::Resu
 
 /// Reads every record of a file. With `skip_invalid`, bad lines are
 /// collected and returned instead of stopping at the first.
-pub fn read_records<T: DeserializeOwned>(path: &Path, skip_invalid: bool) -> anyhow::Result<(Vec<T>, Vec<RecordError>)> {
+pub fn read_records<T: DeserializeOwned>(
+    path: &Path,
+    skip_invalid: bool,
+) -> anyhow::Result<(Vec<T>, Vec<RecordError>)> {
     let mut records = Vec::new();
     let mut skipped = Vec::new();
     for_each_line(path, |number, line| {
@@ -113,7 +123,10 @@ pub fn read_records<T: DeserializeOwned>(path: &Path, skip_invalid: bool) -> any
 }
 
 /// Writes records as JSON Lines, one per line.
-pub fn write_records<'a, T: Serialize + 'a>(path: &Path, records: impl IntoIterator<Item = &'a T>) -> io::Result<()> {
+pub fn write_records<'a, T: Serialize + 'a>(
+    path: &Path,
+    records: impl IntoIterator<Item = &'a T>,
+) -> io::Result<()> {
     let mut out = BufWriter::new(File::create(path)?);
     for record in records {
         serde_json::to_writer(&mut out, record)?;
@@ -134,13 +147,20 @@ mod tests {
         let good = r#"{"id":"a","kind":"single","language":"en","query":"q","tools":[{"name":"f"}],"gold":{"calls":[]}}"#;
         let bad_kind = good.replace("\"single\"", "\"triple\"");
         let bad_tool = good.replace(r#"{"name":"f"}"#, r#"{"name":7}"#);
-        std::fs::write(&path, format!("{good}\n\n{bad_kind}\n{bad_tool}\nnot json\n")).unwrap();
+        std::fs::write(
+            &path,
+            format!("{good}\n\n{bad_kind}\n{bad_tool}\nnot json\n"),
+        )
+        .unwrap();
 
         let err = read_records::<Task>(&path, false).unwrap_err();
         let err = err.downcast::<RecordError>().unwrap();
         assert_eq!((err.line, err.field.as_str()), (3, "kind"));
         assert!(err.message.contains("triple"), "{}", err.message);
-        assert!(err.to_string().starts_with(&format!("{}:3: field `kind`", path.display())));
+        assert!(
+            err.to_string()
+                .starts_with(&format!("{}:3: field `kind`", path.display()))
+        );
 
         let (records, skipped) = read_records::<Task>(&path, true).unwrap();
         assert_eq!(records.len(), 1);
@@ -152,8 +172,15 @@ mod tests {
     fn missing_fields_are_named() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.jsonl");
-        std::fs::write(&path, r#"{"id":"a","kind":"single","language":"en","tools":[],"gold":{}}"#).unwrap();
-        let err = read_records::<Task>(&path, false).unwrap_err().downcast::<RecordError>().unwrap();
+        std::fs::write(
+            &path,
+            r#"{"id":"a","kind":"single","language":"en","tools":[],"gold":{}}"#,
+        )
+        .unwrap();
+        let err = read_records::<Task>(&path, false)
+            .unwrap_err()
+            .downcast::<RecordError>()
+            .unwrap();
         assert!(err.message.contains("missing field `query`"), "{err}");
     }
 }

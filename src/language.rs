@@ -46,7 +46,13 @@ fn same_language(detected: &str, expected: &str) -> bool {
         .unwrap_or("")
         .trim()
         .to_ascii_lowercase();
-    let norm = |c: &str| if c == "nb" { "no".to_string() } else { c.to_string() };
+    let norm = |c: &str| {
+        if c == "nb" {
+            "no".to_string()
+        } else {
+            c.to_string()
+        }
+    };
     norm(detected) == norm(&primary)
 }
 
@@ -88,7 +94,8 @@ fn url_len(rest: &str, prev: Option<char>) -> Option<usize> {
     if prev.is_some_and(char::is_alphanumeric) {
         return None;
     }
-    let starts = rest.starts_with("http://") || rest.starts_with("https://") || rest.starts_with("www.");
+    let starts =
+        rest.starts_with("http://") || rest.starts_with("https://") || rest.starts_with("www.");
     starts.then(|| rest.find(char::is_whitespace).unwrap_or(rest.len()))
 }
 
@@ -244,14 +251,38 @@ mod tests {
     #[test]
     fn detects_languages_of_many_scripts() {
         let cases = [
-            ("ユーザーは明日の札幌の天気を知りたいので、天気予報のツールを使います。", "ja"),
-            ("用户想知道明天北京的天气，所以我需要调用天气查询工具。", "zh"),
-            ("사용자가 내일 서울의 날씨를 알고 싶어 하므로 날씨 도구를 호출합니다.", "ko"),
-            ("يريد المستخدم معرفة حالة الطقس في الرياض غدا، لذلك سأستخدم أداة الطقس.", "ar"),
-            ("Пользователь хочет узнать погоду в Москве на завтра, поэтому я вызову сервис погоды.", "ru"),
-            ("उपयोगकर्ता कल दिल्ली का मौसम जानना चाहता है, इसलिए मैं मौसम उपकरण का उपयोग करूंगा।", "hi"),
-            ("Der Nutzer möchte wissen, wann der nächste Zug von Berlin nach München fährt.", "de"),
-            ("L'utilisateur veut connaître les horaires des trains entre Paris et Lyon demain matin.", "fr"),
+            (
+                "ユーザーは明日の札幌の天気を知りたいので、天気予報のツールを使います。",
+                "ja",
+            ),
+            (
+                "用户想知道明天北京的天气，所以我需要调用天气查询工具。",
+                "zh",
+            ),
+            (
+                "사용자가 내일 서울의 날씨를 알고 싶어 하므로 날씨 도구를 호출합니다.",
+                "ko",
+            ),
+            (
+                "يريد المستخدم معرفة حالة الطقس في الرياض غدا، لذلك سأستخدم أداة الطقس.",
+                "ar",
+            ),
+            (
+                "Пользователь хочет узнать погоду в Москве на завтра, поэтому я вызову сервис погоды.",
+                "ru",
+            ),
+            (
+                "उपयोगकर्ता कल दिल्ली का मौसम जानना चाहता है, इसलिए मैं मौसम उपकरण का उपयोग करूंगा।",
+                "hi",
+            ),
+            (
+                "Der Nutzer möchte wissen, wann der nächste Zug von Berlin nach München fährt.",
+                "de",
+            ),
+            (
+                "L'utilisateur veut connaître les horaires des trains entre Paris et Lyon demain matin.",
+                "fr",
+            ),
         ];
         for (text, lang) in cases {
             let check = check_language(text, lang);
@@ -262,7 +293,10 @@ mod tests {
 
     #[test]
     fn english_thought_for_japanese_task_is_a_mismatch() {
-        let check = check_language("The user wants the weather in Sapporo tomorrow, so I will call the forecast API.", "ja");
+        let check = check_language(
+            "The user wants the weather in Sapporo tomorrow, so I will call the forecast API.",
+            "ja",
+        );
         assert!(!check.outcome.is_match());
         assert_eq!(check.detected, Some("en"));
     }
@@ -286,9 +320,18 @@ mod tests {
 
     #[test]
     fn nothing_detectable_is_its_own_outcome() {
-        assert_eq!(check_language("", "en").outcome, LanguageOutcome::Undetectable);
-        assert_eq!(check_language("12345 !!! ???", "en").outcome, LanguageOutcome::Undetectable);
-        assert_eq!(check_language("'only a literal'", "en").outcome, LanguageOutcome::Undetectable);
+        assert_eq!(
+            check_language("", "en").outcome,
+            LanguageOutcome::Undetectable
+        );
+        assert_eq!(
+            check_language("12345 !!! ???", "en").outcome,
+            LanguageOutcome::Undetectable
+        );
+        assert_eq!(
+            check_language("'only a literal'", "en").outcome,
+            LanguageOutcome::Undetectable
+        );
     }
 
     #[test]

@@ -13,10 +13,13 @@
 //! - [`aggregate`]: macro and micro averages, error shares, breakdowns, bootstrap CIs (SPEC §4).
 //! - [`report`]: terminal tables, JSON, and CSV/JSONL output files.
 //! - [`synth`] and [`bench`]: synthetic inputs and the `itc bench` throughput measurement.
+//! - [`baseline`]: the offline baseline model (lexical retrieval and slot filling) of `itc eval`.
+//! - [`run`]: running models on tasks through OpenAI-compatible, Anthropic and Gemini APIs (`itc eval`).
 //! - [`commands`]: what each command of the `itc` binary does.
 
 pub mod action;
 pub mod aggregate;
+pub mod baseline;
 pub mod bench;
 pub mod commands;
 pub mod evaluate;
@@ -25,5 +28,6 @@ pub mod language;
 pub mod records;
 pub mod report;
 pub mod response;
+pub mod run;
 pub mod scoring;
 pub mod synth;

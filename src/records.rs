@@ -186,11 +186,11 @@ pub struct Prediction {
     pub usage: Option<Usage>,
     /// Class of the error when `error` is set (`timeout`, `rate_limited`,
     /// `server`, `client`, `connection`, `incomplete_body`,
-    /// `invalid_response`, `baseline`), as written by `itc eval`.
+    /// `invalid_response`, `internal`), as written by `itc eval`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_kind: Option<String>,
     /// Requests sent for this answer (retries included; 0 when it came from
-    /// the response cache), as written by `itc eval`.
+    /// the response cache or the offline baseline), as written by `itc eval`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attempts: Option<u32>,
 }
@@ -567,9 +567,10 @@ mod tests {
 
     #[test]
     fn gold_reference_reads_as_ref_and_writes_back() {
-        let call: Call =
-            serde_json::from_str(r#"{"name":"login","arguments":{"token":{"$ref":"0.password"},"n":2}}"#)
-                .unwrap();
+        let call: Call = serde_json::from_str(
+            r#"{"name":"login","arguments":{"token":{"$ref":"0.password"},"n":2}}"#,
+        )
+        .unwrap();
         assert_eq!(
             call.arguments[0].1,
             Value::Ref(Reference {
@@ -597,7 +598,10 @@ mod tests {
     fn native_arguments_as_json_string_are_decoded() {
         let call: Call =
             serde_json::from_str(r#"{"name":"f","arguments":"{\"city\":\"Oslo\"}"}"#).unwrap();
-        assert_eq!(call.arguments, vec![("city".into(), Value::Str("Oslo".into()))]);
+        assert_eq!(
+            call.arguments,
+            vec![("city".into(), Value::Str("Oslo".into()))]
+        );
         let bad = serde_json::from_str::<Call>(r#"{"name":"f","arguments":"[1]"}"#);
         assert!(bad.is_err());
     }

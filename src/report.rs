@@ -164,10 +164,18 @@ const SUMMARY_COLUMNS: &[SummaryColumn] = &[
     ("lm_ci_hi", |s| s.ci.map_or(f64::NAN, |c| c.lm.hi)),
     ("fm_ci_lo", |s| s.ci.map_or(f64::NAN, |c| c.fm.lo)),
     ("fm_ci_hi", |s| s.ci.map_or(f64::NAN, |c| c.fm.hi)),
-    ("selection_f1_ci_lo", |s| s.ci.map_or(f64::NAN, |c| c.selection_f1.lo)),
-    ("selection_f1_ci_hi", |s| s.ci.map_or(f64::NAN, |c| c.selection_f1.hi)),
-    ("invocation_f1_ci_lo", |s| s.ci.map_or(f64::NAN, |c| c.invocation_f1.lo)),
-    ("invocation_f1_ci_hi", |s| s.ci.map_or(f64::NAN, |c| c.invocation_f1.hi)),
+    ("selection_f1_ci_lo", |s| {
+        s.ci.map_or(f64::NAN, |c| c.selection_f1.lo)
+    }),
+    ("selection_f1_ci_hi", |s| {
+        s.ci.map_or(f64::NAN, |c| c.selection_f1.hi)
+    }),
+    ("invocation_f1_ci_lo", |s| {
+        s.ci.map_or(f64::NAN, |c| c.invocation_f1.lo)
+    }),
+    ("invocation_f1_ci_hi", |s| {
+        s.ci.map_or(f64::NAN, |c| c.invocation_f1.hi)
+    }),
 ];
 
 type CountColumn = (&'static str, fn(&Summary) -> u64);
@@ -189,14 +197,22 @@ pub fn summary_frame(rows: &[(&str, Option<&str>, &Summary)]) -> anyhow::Result<
     if rows.iter().any(|(_, g, _)| g.is_some()) {
         columns.push(Column::new(
             "group".into(),
-            rows.iter().map(|(_, g, _)| g.unwrap_or("")).collect::<Vec<_>>(),
+            rows.iter()
+                .map(|(_, g, _)| g.unwrap_or(""))
+                .collect::<Vec<_>>(),
         ));
     }
     for (name, get) in COUNT_COLUMNS {
-        columns.push(Column::new((*name).into(), rows.iter().map(|(_, _, s)| get(s)).collect::<Vec<_>>()));
+        columns.push(Column::new(
+            (*name).into(),
+            rows.iter().map(|(_, _, s)| get(s)).collect::<Vec<_>>(),
+        ));
     }
     for (name, get) in SUMMARY_COLUMNS {
-        columns.push(Column::new((*name).into(), rows.iter().map(|(_, _, s)| get(s)).collect::<Vec<_>>()));
+        columns.push(Column::new(
+            (*name).into(),
+            rows.iter().map(|(_, _, s)| get(s)).collect::<Vec<_>>(),
+        ));
     }
     Ok(DataFrame::new(rows.len(), columns)?)
 }
@@ -211,7 +227,11 @@ fn write_csv(path: &Path, frame: &mut DataFrame) -> anyhow::Result<()> {
 
 /// Writes `task_scores.jsonl`, `summary.csv`, `summary.json` and one
 /// `by_<dimension>.csv` per breakdown into `dir`. Returns the files written.
-pub fn write_outputs(dir: &Path, evaluation: &Evaluation, reports: &[ModelReport]) -> anyhow::Result<Vec<String>> {
+pub fn write_outputs(
+    dir: &Path,
+    evaluation: &Evaluation,
+    reports: &[ModelReport],
+) -> anyhow::Result<Vec<String>> {
     fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     let mut written = Vec::new();
 
@@ -219,7 +239,10 @@ pub fn write_outputs(dir: &Path, evaluation: &Evaluation, reports: &[ModelReport
     write_records(&dir.join("task_scores.jsonl"), &scores)?;
     written.push("task_scores.jsonl".to_string());
 
-    let rows: Vec<_> = reports.iter().map(|r| (r.model.as_str(), None, &r.summary)).collect();
+    let rows: Vec<_> = reports
+        .iter()
+        .map(|r| (r.model.as_str(), None, &r.summary))
+        .collect();
     write_csv(&dir.join("summary.csv"), &mut summary_frame(&rows)?)?;
     written.push("summary.csv".to_string());
 
@@ -251,25 +274,39 @@ pub fn write_outputs(dir: &Path, evaluation: &Evaluation, reports: &[ModelReport
 pub fn input_problems(evaluation: &Evaluation, reports: &[ModelReport]) -> Vec<String> {
     let mut lines = Vec::new();
     if !evaluation.skipped.is_empty() {
-        lines.push(format!("skipped {} invalid line(s):", evaluation.skipped.len()));
+        lines.push(format!(
+            "skipped {} invalid line(s):",
+            evaluation.skipped.len()
+        ));
         lines.extend(evaluation.skipped.iter().take(20).map(|e| format!("  {e}")));
     }
     if !evaluation.duplicate_task_ids.is_empty() {
         lines.push(format!(
             "{} duplicate task id(s) in the task file (first kept): {}",
             evaluation.duplicate_task_ids.len(),
-            evaluation.duplicate_task_ids.iter().take(10).cloned().collect::<Vec<_>>().join(", ")
+            evaluation
+                .duplicate_task_ids
+                .iter()
+                .take(10)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     if !evaluation.unknown.is_empty() {
-        lines.push(format!("{} prediction(s) for unknown task ids (ignored):", evaluation.unknown.len()));
-        lines.extend(
-            evaluation
-                .unknown
-                .iter()
-                .take(20)
-                .map(|u| format!("  {}:{}: task_id {:?} (model {})", u.file.display(), u.line, u.task_id, u.model)),
-        );
+        lines.push(format!(
+            "{} prediction(s) for unknown task ids (ignored):",
+            evaluation.unknown.len()
+        ));
+        lines.extend(evaluation.unknown.iter().take(20).map(|u| {
+            format!(
+                "  {}:{}: task_id {:?} (model {})",
+                u.file.display(),
+                u.line,
+                u.task_id,
+                u.model
+            )
+        }));
     }
     for r in reports {
         let s = &r.summary;

@@ -46,7 +46,10 @@ fn unwrap_fence(text: &str) -> &str {
         };
         body = body.trim();
     }
-    if let Some(rest) = body.strip_prefix("json").or_else(|| body.strip_prefix("JSON")) {
+    if let Some(rest) = body
+        .strip_prefix("json")
+        .or_else(|| body.strip_prefix("JSON"))
+    {
         body = rest.trim_start();
     }
     body
@@ -167,7 +170,9 @@ fn first_json_answer(text: &str) -> Option<(Option<String>, Vec<Call>, Range<usi
         let Some(action) = field("action") else {
             continue;
         };
-        let thought = field("thought").and_then(|v| v.as_text()).map(str::to_string);
+        let thought = field("thought")
+            .and_then(|v| v.as_text())
+            .map(str::to_string);
         let calls = calls_from_action_value(action);
         return Some((thought, calls, start..start + len));
     }
@@ -210,7 +215,9 @@ fn calls_from_action_value(action: &Value) -> Vec<Call> {
 
 fn call_from_item(item: &Value) -> Vec<Call> {
     match item {
-        Value::Str(text) | Value::Word(text) => parse_actions(text, Mode::Lenient).unwrap_or_default(),
+        Value::Str(text) | Value::Word(text) => {
+            parse_actions(text, Mode::Lenient).unwrap_or_default()
+        }
         Value::Dict(entries) => {
             let get = |k: &str| entries.iter().find(|(key, _)| key == k).map(|(_, v)| v);
             let Some(name) = get("name").and_then(Value::as_text) else {
@@ -344,14 +351,20 @@ mod tests {
     #[test]
     fn lenient_reads_python_dicts_and_action_lists() {
         let read = read_output("{'Thought': 'x', 'Action': '[f(a=1)]'}", &[]);
-        assert_eq!((read.extraction, names(&read.calls)), (Extraction::JsonObject, vec!["f"]));
+        assert_eq!(
+            (read.extraction, names(&read.calls)),
+            (Extraction::JsonObject, vec!["f"])
+        );
         let read = read_output(r#"{"Thought": "x", "Action": ["f(a=1)", "g()"]}"#, &[]);
         assert_eq!(names(&read.calls), ["f", "g"]);
         let read = read_output(
             r#"{"Thought": "x", "Action": [{"name": "f", "arguments": {"a": 1}}]}"#,
             &[],
         );
-        assert_eq!(read.calls, vec![Call::new("f", vec![("a".into(), Value::Int(1))])]);
+        assert_eq!(
+            read.calls,
+            vec![Call::new("f", vec![("a".into(), Value::Int(1))])]
+        );
     }
 
     #[test]
@@ -361,7 +374,10 @@ mod tests {
         assert_eq!(names(&read.calls), ["search", "fetch"]);
         assert!(!read.language_text.contains("search("));
 
-        let read = read_output("I'll call Google Translate(text='Hi') then done.", &["Translate", "Google Translate"]);
+        let read = read_output(
+            "I'll call Google Translate(text='Hi') then done.",
+            &["Translate", "Google Translate"],
+        );
         assert_eq!(read.extraction, Extraction::BareCalls);
         assert_eq!(names(&read.calls), ["Google Translate"]);
 
@@ -372,13 +388,27 @@ mod tests {
 
     #[test]
     fn without_a_thought_language_is_judged_on_the_text_minus_the_action() {
-        let read = read_output(r#"Ich rufe jetzt die Wetterschnittstelle auf. {"Action": "[weather(city='London')]"}"#, &[]);
+        let read = read_output(
+            r#"Ich rufe jetzt die Wetterschnittstelle auf. {"Action": "[weather(city='London')]"}"#,
+            &[],
+        );
         assert_eq!(read.extraction, Extraction::JsonObject);
         assert!(read.language_text.contains("Ich rufe jetzt"));
-        assert!(!read.language_text.contains("London"), "{}", read.language_text);
-        let read = read_output("Ich rufe jetzt die Wetterschnittstelle auf: [weather(city='London')]", &[]);
+        assert!(
+            !read.language_text.contains("London"),
+            "{}",
+            read.language_text
+        );
+        let read = read_output(
+            "Ich rufe jetzt die Wetterschnittstelle auf: [weather(city='London')]",
+            &[],
+        );
         assert_eq!(read.extraction, Extraction::CallList);
-        assert!(!read.language_text.contains("London"), "{}", read.language_text);
+        assert!(
+            !read.language_text.contains("London"),
+            "{}",
+            read.language_text
+        );
     }
 
     #[test]

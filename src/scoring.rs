@@ -50,7 +50,11 @@ pub fn prf(tp: u32, predicted: u32, gold: u32) -> Prf {
         _ => {
             let p = f64::from(tp) / f64::from(predicted);
             let r = f64::from(tp) / f64::from(gold);
-            let f1 = if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 };
+            let f1 = if p + r > 0.0 {
+                2.0 * p * r / (p + r)
+            } else {
+                0.0
+            };
             Prf { p, r, f1 }
         }
     }
@@ -147,7 +151,12 @@ struct ArgumentComparison {
 }
 
 /// Compares the arguments of gold call `g` with an aligned predicted call.
-fn compare_arguments(gold: &GoldSide<'_>, g: usize, predicted: &Call, options: ScoreOptions) -> ArgumentComparison {
+fn compare_arguments(
+    gold: &GoldSide<'_>,
+    g: usize,
+    predicted: &Call,
+    options: ScoreOptions,
+) -> ArgumentComparison {
     let gold_call = &gold.calls[g];
     let mut result = ArgumentComparison {
         shared: 0,
@@ -161,7 +170,17 @@ fn compare_arguments(gold: &GoldSide<'_>, g: usize, predicted: &Call, options: S
     }
     for (key, gold_value) in &gold_call.arguments {
         match predicted.arguments.iter().find(|(k, _)| k == key) {
-            Some((_, v)) if values_equal(gold_value, v, &RefContext { gold, call_index: g }, options) => {
+            Some((_, v))
+                if values_equal(
+                    gold_value,
+                    v,
+                    &RefContext {
+                        gold,
+                        call_index: g,
+                    },
+                    options,
+                ) =>
+            {
                 result.shared += 1
             }
             Some(_) => result.incorrect += 1,
@@ -188,11 +207,15 @@ fn align(gold: &GoldSide<'_>, predicted: &[Call], options: ScoreOptions) -> Vec<
             continue;
         }
         let name = &gold.calls[g0].name;
-        let golds: Vec<usize> = (g0..gold.calls.len()).filter(|&g| gold.calls[g].name == *name).collect();
+        let golds: Vec<usize> = (g0..gold.calls.len())
+            .filter(|&g| gold.calls[g].name == *name)
+            .collect();
         for &g in &golds {
             done[g] = true;
         }
-        let preds: Vec<usize> = (0..predicted.len()).filter(|&p| predicted[p].name == *name).collect();
+        let preds: Vec<usize> = (0..predicted.len())
+            .filter(|&p| predicted[p].name == *name)
+            .collect();
         if preds.is_empty() {
             continue;
         }
@@ -346,7 +369,12 @@ pub struct RefContext<'g, 'a> {
 }
 
 /// SPEC §3 value equality between a gold value and a predicted one.
-pub fn values_equal(gold: &Value, predicted: &Value, ctx: &RefContext<'_, '_>, options: ScoreOptions) -> bool {
+pub fn values_equal(
+    gold: &Value,
+    predicted: &Value,
+    ctx: &RefContext<'_, '_>,
+    options: ScoreOptions,
+) -> bool {
     if let Value::Ref(reference) = gold {
         return reference_matches(reference, predicted, ctx);
     }
@@ -368,10 +396,14 @@ fn loose_equal(a: &Value, b: &Value, ctx: &RefContext<'_, '_>) -> bool {
         (Int(_) | Float(_), Int(_) | Float(_)) => as_number(a) == as_number(b),
         (Int(_) | Float(_), other) | (other, Int(_) | Float(_)) => {
             let number = if matches!(a, Int(_) | Float(_)) { a } else { b };
-            other.as_text().and_then(text_number).is_some_and(|n| Some(n) == as_number(number))
+            other
+                .as_text()
+                .and_then(text_number)
+                .is_some_and(|n| Some(n) == as_number(number))
         }
         (Str(x) | Word(x), Str(y) | Word(y)) => {
-            text_equal(x, y) || matches!((text_number(x), text_number(y)), (Some(m), Some(n)) if m == n)
+            text_equal(x, y)
+                || matches!((text_number(x), text_number(y)), (Some(m), Some(n)) if m == n)
         }
         (List(x) | Tuple(x), List(y) | Tuple(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(u, v)| loose_equal(u, v, ctx))
@@ -396,10 +428,16 @@ fn strict_equal(a: &Value, b: &Value) -> bool {
         (Int(x), Int(y)) => x == y,
         (Float(x), Float(y)) => x == y,
         (Str(x) | Word(x), Str(y) | Word(y)) => x == y || x.nfkc().eq(y.nfkc()),
-        (List(x) | Tuple(x), List(y) | Tuple(y)) => x.len() == y.len() && x.iter().zip(y).all(|(u, v)| strict_equal(u, v)),
+        (List(x) | Tuple(x), List(y) | Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(u, v)| strict_equal(u, v))
+        }
         (Dict(x), Dict(y)) => {
             x.len() == y.len()
-                && x.iter().all(|(k, u)| y.iter().find(|(k2, _)| k2 == k).is_some_and(|(_, v)| strict_equal(u, v)))
+                && x.iter().all(|(k, u)| {
+                    y.iter()
+                        .find(|(k2, _)| k2 == k)
+                        .is_some_and(|(_, v)| strict_equal(u, v))
+                })
         }
         (Ref(x), Ref(y)) => x == y,
         _ => false,
@@ -448,8 +486,8 @@ fn normalize(s: &str) -> String {
 
 /// Words that say "an earlier output" without naming which.
 const GENERIC_REFERENCE_WORDS: [&str; 14] = [
-    "output", "outputs", "result", "results", "response", "of", "call", "api", "step", "the", "from",
-    "returned", "value", "tool",
+    "output", "outputs", "result", "results", "response", "of", "call", "api", "step", "the",
+    "from", "returned", "value", "tool",
 ];
 
 /// Whether a predicted value refers to the earlier output the gold reference
@@ -458,7 +496,9 @@ const GENERIC_REFERENCE_WORDS: [&str; 14] = [
 fn reference_matches(reference: &Reference, predicted: &Value, ctx: &RefContext<'_, '_>) -> bool {
     if let Value::Ref(other) = predicted {
         return other.call == reference.call
-            && (other.field.is_empty() || reference.field.is_empty() || text_equal(&other.field, &reference.field));
+            && (other.field.is_empty()
+                || reference.field.is_empty()
+                || text_equal(&other.field, &reference.field));
     }
     let Some(text) = predicted.as_text() else {
         return false;
@@ -502,7 +542,9 @@ fn styled_reference_matches(reference: &Reference, text: &str, call_index: usize
     let field_ok = words.is_empty()
         || field_last.is_empty()
         || squashed == field_squashed
-        || words.iter().any(|w| *w == field_last || field_last.split('_').any(|part| part == *w));
+        || words
+            .iter()
+            .any(|w| *w == field_last || field_last.split('_').any(|part| part == *w));
     number_ok && field_ok
 }
 
@@ -548,7 +590,13 @@ mod tests {
             optional_parameters: vec![],
         }
     }
-    fn score_with(gold: &[Call], thought: &str, tools: &[Tool], pred: &str, options: ScoreOptions) -> CallScore {
+    fn score_with(
+        gold: &[Call],
+        thought: &str,
+        tools: &[Tool],
+        pred: &str,
+        options: ScoreOptions,
+    ) -> CallScore {
         let side = GoldSide {
             calls: gold,
             thought,
@@ -578,7 +626,14 @@ mod tests {
         let refusal = score("[]", "[]");
         assert_eq!((refusal.selection.f1, refusal.invocation.f1), (1.0, 1.0));
         let spurious = score("[]", "[f(a=1)]");
-        assert_eq!((spurious.selection.p, spurious.selection.r, spurious.invocation.f1), (0.0, 0.0, 0.0));
+        assert_eq!(
+            (
+                spurious.selection.p,
+                spurious.selection.r,
+                spurious.invocation.f1
+            ),
+            (0.0, 0.0, 0.0)
+        );
         let silent = score("[f(a=1)]", "[]");
         assert_eq!((silent.selection.f1, silent.invocation.p), (0.0, 0.0));
     }
@@ -587,7 +642,10 @@ mod tests {
     fn invocation_counts_triples_and_no_argument_calls() {
         let s = score("[f(a=1, b=2), h()]", "[f(a=1, b=3), h()]");
         // Gold triples: (f,a,1), (f,b,2), (h,∅,∅) = 3; predicted 3; shared: (f,a,1), (h,∅,∅).
-        assert_eq!((s.counts.inv_tp, s.counts.inv_pred, s.counts.inv_gold), (2, 3, 3));
+        assert_eq!(
+            (s.counts.inv_tp, s.counts.inv_pred, s.counts.inv_gold),
+            (2, 3, 3)
+        );
         assert!(close(s.invocation.f1, 2.0 / 3.0));
         let s = score("[h()]", "[h(extra=1)]");
         assert_eq!((s.counts.inv_tp, s.counts.ext), (0, 1));
@@ -615,20 +673,33 @@ mod tests {
             tools: &tools,
         };
         assert_eq!(align(&side, &pred, ScoreOptions::default()), vec![(0, 0)]);
-        assert_eq!(best_assignment(&[vec![1, 1], vec![1, 1]]), vec![(0, 0), (1, 1)]);
+        assert_eq!(
+            best_assignment(&[vec![1, 1], vec![1, 1]]),
+            vec![(0, 0), (1, 1)]
+        );
     }
 
     #[test]
     fn large_groups_fall_back_to_an_optimal_assignment() {
         let weights: Vec<Vec<u32>> = (0..18)
-            .map(|r| (0..20).map(|c| u32::from((r * 7 + c * 3) % 5 == 0) * (r as u32 % 3 + 1)).collect())
+            .map(|r| {
+                (0..20)
+                    .map(|c| u32::from((r * 7 + c * 3) % 5 == 0) * (r as u32 % 3 + 1))
+                    .collect()
+            })
             .collect();
         let pairs = hungarian(&weights, 18, 20);
         assert_eq!(pairs.len(), 18);
         let total: u32 = pairs.iter().map(|&(r, c)| weights[r][c]).sum();
         let small: Vec<Vec<u32>> = weights.iter().take(6).map(|r| r[..8].to_vec()).collect();
-        let exact: u32 = exact_assignment(&small, 6, 8).iter().map(|&(r, c)| small[r][c]).sum();
-        let hung: u32 = hungarian(&small, 6, 8).iter().map(|&(r, c)| small[r][c]).sum();
+        let exact: u32 = exact_assignment(&small, 6, 8)
+            .iter()
+            .map(|&(r, c)| small[r][c])
+            .sum();
+        let hung: u32 = hungarian(&small, 6, 8)
+            .iter()
+            .map(|&(r, c)| small[r][c])
+            .sum();
         assert_eq!(exact, hung);
         assert!(total >= 18, "{total}");
     }
@@ -651,7 +722,15 @@ mod tests {
     fn eq(a: &str, b: &str, strict: bool) -> bool {
         let gold = calls(&format!("[f(v={a})]"));
         let tools = vec![tool("f", &["v"])];
-        let s = score_with(&gold, "", &tools, &format!("[f(v={b})]"), ScoreOptions { strict_values: strict });
+        let s = score_with(
+            &gold,
+            "",
+            &tools,
+            &format!("[f(v={b})]"),
+            ScoreOptions {
+                strict_values: strict,
+            },
+        );
         s.counts.inv_tp == 1
     }
 
@@ -721,14 +800,28 @@ mod tests {
             "'ACCESS_TOKEN'",
             "{'$ref': '0.access_token'}",
         ] {
-            assert_eq!(nested_score(&format!("[login(user='ann'), get_profile(token={style})]")), 2, "{style}");
+            assert_eq!(
+                nested_score(&format!("[login(user='ann'), get_profile(token={style})]")),
+                2,
+                "{style}"
+            );
         }
     }
 
     #[test]
     fn invented_literals_and_wrong_references_do_not_match() {
-        for style in ["'abc123'", "'$5.access_token'", "'{{user_name}}'", "42", "'<output of call 7>'"] {
-            assert_eq!(nested_score(&format!("[login(user='ann'), get_profile(token={style})]")), 1, "{style}");
+        for style in [
+            "'abc123'",
+            "'$5.access_token'",
+            "'{{user_name}}'",
+            "42",
+            "'<output of call 7>'",
+        ] {
+            assert_eq!(
+                nested_score(&format!("[login(user='ann'), get_profile(token={style})]")),
+                1,
+                "{style}"
+            );
         }
     }
 }

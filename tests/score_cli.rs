@@ -53,7 +53,15 @@ fn close(v: &Value, expected: f64) -> bool {
 fn json_output_carries_every_metric_with_exact_values() {
     let dir = tempfile::tempdir().unwrap();
     let (t, p) = fixture(dir.path(), TASKS, PREDICTIONS);
-    let out = itc(&["score", "--tasks", t.to_str().unwrap(), "--predictions", p.to_str().unwrap(), "--format", "json"]);
+    let out = itc(&[
+        "score",
+        "--tasks",
+        t.to_str().unwrap(),
+        "--predictions",
+        p.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let models = json_models(&text(&out.stdout));
     assert_eq!(models.len(), 2);
@@ -63,7 +71,12 @@ fn json_output_carries_every_metric_with_exact_values() {
     for key in ["lm", "fm"] {
         assert!(close(&good[key], 100.0), "{key}: {}", good[key]);
     }
-    for group in ["selection", "invocation", "selection_micro", "invocation_micro"] {
+    for group in [
+        "selection",
+        "invocation",
+        "selection_micro",
+        "invocation_micro",
+    ] {
         for m in ["p", "r", "f1"] {
             assert!(close(&good[group][m], 100.0), "{group}.{m}");
         }
@@ -104,10 +117,15 @@ fn tables_and_output_files() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    for header in ["LM", "FM", "Sel. F1", "Inv. F1", "Hall.", "Mis.", "Ex.", "Incor.", "Miss.", "Ext."] {
+    for header in [
+        "LM", "FM", "Sel. F1", "Inv. F1", "Hall.", "Mis.", "Ex.", "Incor.", "Miss.", "Ext.",
+    ] {
         assert!(stdout.contains(header), "missing {header} in\n{stdout}");
     }
-    assert!(stdout.contains("│ good") && stdout.contains("│ bad"), "{stdout}");
+    assert!(
+        stdout.contains("│ good") && stdout.contains("│ bad"),
+        "{stdout}"
+    );
 
     let scores = std::fs::read_to_string(out_dir.join("task_scores.jsonl")).unwrap();
     assert_eq!(scores.lines().count(), 6);
@@ -126,7 +144,12 @@ fn tables_and_output_files() {
     // Two models × three kinds present in the fixture.
     assert_eq!(by_kind.lines().count(), 1 + 6);
     assert!(by_kind.contains("bad,no_tool"), "{by_kind}");
-    for name in ["by_language.csv", "by_country.csv", "by_category.csv", "summary.json"] {
+    for name in [
+        "by_language.csv",
+        "by_country.csv",
+        "by_category.csv",
+        "summary.json",
+    ] {
         assert!(out_dir.join(name).exists(), "{name}");
     }
 }
@@ -136,10 +159,21 @@ fn malformed_lines_name_file_line_and_field() {
     let dir = tempfile::tempdir().unwrap();
     let broken = PREDICTIONS.replacen(r#""model":"bad""#, r#""model":17"#, 1);
     let (t, p) = fixture(dir.path(), TASKS, &broken);
-    let out = itc(&["score", "--tasks", t.to_str().unwrap(), "--predictions", p.to_str().unwrap(), "--format", "json"]);
+    let out = itc(&[
+        "score",
+        "--tasks",
+        t.to_str().unwrap(),
+        "--predictions",
+        p.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
-    assert!(stderr.contains(&format!("{}:4: field `model`", p.display())), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}:4: field `model`", p.display())),
+        "{stderr}"
+    );
 
     let out = itc(&[
         "score",
@@ -152,7 +186,11 @@ fn malformed_lines_name_file_line_and_field() {
         "--skip-invalid",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("skipped 1 invalid line"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("skipped 1 invalid line"),
+        "{}",
+        text(&out.stderr)
+    );
     let models = json_models(&text(&out.stdout));
     let bad = models.iter().find(|m| m["model"] == "bad").unwrap();
     // The skipped line was bad's answer to t1: now a missing task, scored 0 and counted.
@@ -160,9 +198,19 @@ fn malformed_lines_name_file_line_and_field() {
 
     let broken_tasks = TASKS.replacen(r#""kind":"parallel""#, r#""kind":"sideways""#, 1);
     let (t, p) = fixture(dir.path(), &broken_tasks, PREDICTIONS);
-    let out = itc(&["score", "--tasks", t.to_str().unwrap(), "--predictions", p.to_str().unwrap()]);
+    let out = itc(&[
+        "score",
+        "--tasks",
+        t.to_str().unwrap(),
+        "--predictions",
+        p.to_str().unwrap(),
+    ]);
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains(&format!("{}:2: field `kind`", t.display())), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains(&format!("{}:2: field `kind`", t.display())),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -175,18 +223,37 @@ fn unknown_duplicate_missing_and_errored_predictions_are_reported() {
         r#"{"task_id":"t1","model":"flaky","output":null,"error":"timeout after 3 retries"}"#,
     );
     let (t, p) = fixture(dir.path(), TASKS, &extra);
-    let out = itc(&["score", "--tasks", t.to_str().unwrap(), "--predictions", p.to_str().unwrap(), "--format", "json"]);
+    let out = itc(&[
+        "score",
+        "--tasks",
+        t.to_str().unwrap(),
+        "--predictions",
+        p.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
     assert!(out.status.success());
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("1 prediction(s) for unknown task ids"), "{stderr}");
+    assert!(
+        stderr.contains("1 prediction(s) for unknown task ids"),
+        "{stderr}"
+    );
     assert!(stderr.contains("task_id \"t9\""), "{stderr}");
-    assert!(stderr.contains("good: 0 task(s) without a prediction and 0 errored (both scored 0), 1 duplicate"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "good: 0 task(s) without a prediction and 0 errored (both scored 0), 1 duplicate"
+        ),
+        "{stderr}"
+    );
     let models = json_models(&text(&out.stdout));
     let good = models.iter().find(|m| m["model"] == "good").unwrap();
     // The duplicate (a wrong answer) is ignored: the first prediction stands.
     assert!(close(&good["selection"]["f1"], 100.0));
     let flaky = models.iter().find(|m| m["model"] == "flaky").unwrap();
-    assert_eq!((flaky["errors"].as_u64(), flaky["missing"].as_u64()), (Some(1), Some(2)));
+    assert_eq!(
+        (flaky["errors"].as_u64(), flaky["missing"].as_u64()),
+        (Some(1), Some(2))
+    );
     // Even the no_tool task scores 0 when no answer was obtained.
     assert!(close(&flaky["selection"]["f1"], 0.0));
 }
@@ -197,10 +264,20 @@ fn strict_values_change_value_equality() {
     let loose = PREDICTIONS.replace("city='Leeds'", "city=' leeds'");
     let (t, p) = fixture(dir.path(), TASKS, &loose);
     let run = |extra: &[&str]| {
-        let mut args = vec!["score", "--tasks", t.to_str().unwrap(), "--predictions", p.to_str().unwrap(), "--format", "json"];
+        let mut args = vec![
+            "score",
+            "--tasks",
+            t.to_str().unwrap(),
+            "--predictions",
+            p.to_str().unwrap(),
+            "--format",
+            "json",
+        ];
         args.extend_from_slice(extra);
         let out = itc(&args);
-        json_models(&text(&out.stdout))[0]["invocation"]["f1"].as_f64().unwrap()
+        json_models(&text(&out.stdout))[0]["invocation"]["f1"]
+            .as_f64()
+            .unwrap()
     };
     assert!((run(&[]) - 100.0).abs() < 1e-9);
     assert!(run(&["--strict-values"]) < 100.0);
@@ -212,7 +289,10 @@ fn sample_set_is_the_default() {
     let out = itc(&["score", "--out", dir.path().to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("Sel. F1") && stdout.contains("Hall."), "{stdout}");
+    assert!(
+        stdout.contains("Sel. F1") && stdout.contains("Hall."),
+        "{stdout}"
+    );
     let summary = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
     assert!(summary.lines().count() > 5, "{summary}");
     let scores = std::fs::read_to_string(dir.path().join("task_scores.jsonl")).unwrap();

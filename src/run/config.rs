@@ -1,0 +1,590 @@
+//! Model configuration: the `models.toml` file, ad-hoc models from command
+//! line flags, validation with errors that name the file and the field, and
+//! API keys read from the environment only.
+//!
+//! A `models.toml` holds one `[[models]]` table per model:
+//!
+//! ```toml
+//! [[models]]
+//! name = "qwen2.5-7b"                  # how predictions and tables name it
+//! backend = "openai"                   # openai | anthropic | gemini | baseline
+//! base_url = "http://127.0.0.1:8000/v1"
+//! model_id = "Qwen/Qwen2.5-7B-Instruct"
+//! api_key_env = "VLLM_API_KEY"         # optional: local servers need none
+//! mode = "prompt"                      # prompt | native | structured
+//! temperature = 0.0
+//! max_tokens = 1024
+//! concurrency = 8
+//! requests_per_minute = 600
+//! tokens_per_minute = 400000
+//! price_input_per_mtok = 0.0           # USD per million tokens
+//! price_output_per_mtok = 0.0
+//! [models.extra_body]                  # merged into every request body
+//! top_p = 1.0
+//! ```
+
+use std::fmt;
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::ValueEnum;
+use serde::{Deserialize, Serialize};
+
+use super::retry::RetryPolicy;
+
+/// Which service answers a model's requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// OpenAI-compatible Chat Completions (OpenAI, vLLM, SGLang, llama.cpp
+    /// server, Ollama, OpenRouter, …).
+    Openai,
+    /// Anthropic Messages.
+    Anthropic,
+    /// Google Gemini `generateContent`.
+    Gemini,
+    /// The offline, gold-blind baseline: no server, no key.
+    Baseline,
+}
+
+impl Backend {
+    /// The name used in files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Backend::Openai => "openai",
+            Backend::Anthropic => "anthropic",
+            Backend::Gemini => "gemini",
+            Backend::Baseline => "baseline",
+        }
+    }
+
+    /// The public endpoint used when no `base_url` is given.
+    pub fn default_base_url(self) -> Option<&'static str> {
+        match self {
+            Backend::Openai => Some("https://api.openai.com/v1"),
+            Backend::Anthropic => Some("https://api.anthropic.com/v1"),
+            Backend::Gemini => Some("https://generativelanguage.googleapis.com/v1beta"),
+            Backend::Baseline => None,
+        }
+    }
+
+    /// The key variable assumed when the public endpoint is used and no
+    /// `api_key_env` is given.
+    pub fn default_key_env(self) -> Option<&'static str> {
+        match self {
+            Backend::Openai => Some("OPENAI_API_KEY"),
+            Backend::Anthropic => Some("ANTHROPIC_API_KEY"),
+            Backend::Gemini => Some("GEMINI_API_KEY"),
+            Backend::Baseline => None,
+        }
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How the model is asked to answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// A system prompt lists the tools as JSON and asks for
+    /// `{"Thought": …, "Action": "[…]"}` in text.
+    #[default]
+    Prompt,
+    /// Tools are declared through the API's function calling; calls come
+    /// back as structured tool calls.
+    Native,
+    /// Like `prompt`, with the server constraining the answer to a JSON
+    /// schema `{Thought: string, Action: string}` where it can.
+    Structured,
+}
+
+impl Mode {
+    /// The name used in files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Prompt => "prompt",
+            Mode::Native => "native",
+            Mode::Structured => "structured",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+fn default_max_tokens() -> u32 {
+    1024
+}
+
+fn default_concurrency() -> usize {
+    4
+}
+
+/// One model as configured (a `[[models]]` table, or the ad-hoc flags).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelConfig {
+    /// Name written in predictions and tables.
+    pub name: String,
+    /// Service kind.
+    pub backend: Backend,
+    /// Endpoint root (`…/v1` for OpenAI-compatible servers). Default: the
+    /// backend's public endpoint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_url: Option<String>,
+    /// Model id sent to the server. Required except for `baseline`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_id: Option<String>,
+    /// Name of the environment variable holding the API key. Absent: no key
+    /// (local servers), unless the public endpoint is used, which implies
+    /// the backend's usual variable (`OPENAI_API_KEY`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key_env: Option<String>,
+    /// How the model is asked to answer.
+    #[serde(default)]
+    pub mode: Mode,
+    /// Sampling temperature; not sent when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    /// Answer length limit, in tokens.
+    #[serde(default = "default_max_tokens")]
+    pub max_tokens: u32,
+    /// Requests in flight at once.
+    #[serde(default = "default_concurrency")]
+    pub concurrency: usize,
+    /// Request rate limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests_per_minute: Option<u32>,
+    /// Token rate limit (prompt + completion).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens_per_minute: Option<u64>,
+    /// USD per million prompt tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_input_per_mtok: Option<f64>,
+    /// USD per million completion tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price_output_per_mtok: Option<f64>,
+    /// Per-request timeout, in milliseconds (default 120 000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    /// Requests per task at most, retries included (default 5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_attempts: Option<u32>,
+    /// First retry delay, in milliseconds (default 1 000); doubles per retry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_base_ms: Option<u64>,
+    /// Longest retry delay, in milliseconds (default 60 000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_cap_ms: Option<u64>,
+    /// Fields merged into every request body (`top_p`, `max_completion_tokens`,
+    /// `chat_template_kwargs`, …). They take part in the cache key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra_body: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+impl ModelConfig {
+    /// A model with the given name and backend and every other field at its default.
+    pub fn new(name: impl Into<String>, backend: Backend) -> ModelConfig {
+        ModelConfig {
+            name: name.into(),
+            backend,
+            base_url: None,
+            model_id: None,
+            api_key_env: None,
+            mode: Mode::default(),
+            temperature: None,
+            max_tokens: default_max_tokens(),
+            concurrency: default_concurrency(),
+            requests_per_minute: None,
+            tokens_per_minute: None,
+            price_input_per_mtok: None,
+            price_output_per_mtok: None,
+            timeout_ms: None,
+            max_attempts: None,
+            retry_base_ms: None,
+            retry_cap_ms: None,
+            extra_body: None,
+        }
+    }
+
+    /// The endpoint root actually used, without a trailing slash.
+    pub fn effective_base_url(&self) -> String {
+        self.base_url
+            .as_deref()
+            .or(self.backend.default_base_url())
+            .unwrap_or("")
+            .trim_end_matches('/')
+            .to_string()
+    }
+
+    /// The key variable actually used, if any.
+    pub fn effective_key_env(&self) -> Option<&str> {
+        match (&self.api_key_env, &self.base_url) {
+            (Some(env), _) => Some(env.as_str()),
+            (None, None) => self.backend.default_key_env(),
+            (None, Some(_)) => None,
+        }
+    }
+
+    /// The retry policy this model's fields describe.
+    pub fn retry_policy(&self) -> RetryPolicy {
+        let defaults = RetryPolicy::default();
+        RetryPolicy {
+            max_attempts: self.max_attempts.unwrap_or(defaults.max_attempts),
+            base: self
+                .retry_base_ms
+                .map_or(defaults.base, Duration::from_millis),
+            cap: self
+                .retry_cap_ms
+                .map_or(defaults.cap, Duration::from_millis),
+            ..defaults
+        }
+    }
+
+    /// The per-request timeout.
+    pub fn timeout(&self) -> Duration {
+        Duration::from_millis(self.timeout_ms.unwrap_or(120_000))
+    }
+
+    /// Checks the values serde cannot; `place` prefixes every message
+    /// (`models.toml: models[1]`).
+    pub fn validate(&self, place: &str) -> anyhow::Result<()> {
+        let field = |name: &str| format!("{place}.{name}");
+        if self.name.trim().is_empty() {
+            bail!("{}: must not be empty", field("name"));
+        }
+        if self.backend != Backend::Baseline {
+            match &self.model_id {
+                Some(id) if !id.trim().is_empty() => {}
+                _ => bail!(
+                    "{}: required for backend {}",
+                    field("model_id"),
+                    self.backend
+                ),
+            }
+            let url = self.effective_base_url();
+            let parsed = reqwest::Url::parse(&url)
+                .map_err(|e| anyhow::anyhow!("{}: `{url}` is not a URL: {e}", field("base_url")))?;
+            if !matches!(parsed.scheme(), "http" | "https") {
+                bail!("{}: `{url}` must be http or https", field("base_url"));
+            }
+        }
+        if let Some(env) = &self.api_key_env
+            && (env.is_empty() || env.contains('='))
+        {
+            bail!(
+                "{}: `{env}` is not an environment variable name",
+                field("api_key_env")
+            );
+        }
+        if let Some(t) = self.temperature
+            && !(0.0..=2.0).contains(&t)
+        {
+            bail!("{}: {t} is outside 0..=2", field("temperature"));
+        }
+        if self.max_tokens == 0 {
+            bail!("{}: must be at least 1", field("max_tokens"));
+        }
+        if self.concurrency == 0 {
+            bail!("{}: must be at least 1", field("concurrency"));
+        }
+        if self.requests_per_minute == Some(0) {
+            bail!("{}: must be at least 1", field("requests_per_minute"));
+        }
+        if self.tokens_per_minute == Some(0) {
+            bail!("{}: must be at least 1", field("tokens_per_minute"));
+        }
+        for (name, price) in [
+            ("price_input_per_mtok", self.price_input_per_mtok),
+            ("price_output_per_mtok", self.price_output_per_mtok),
+        ] {
+            if let Some(p) = price
+                && !(p.is_finite() && p >= 0.0)
+            {
+                bail!("{}: {p} must be a non-negative number", field(name));
+            }
+        }
+        if self.max_attempts == Some(0) {
+            bail!("{}: must be at least 1", field("max_attempts"));
+        }
+        if self.timeout_ms == Some(0) {
+            bail!("{}: must be at least 1", field("timeout_ms"));
+        }
+        Ok(())
+    }
+}
+
+/// The contents of a `models.toml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// The models, in file order.
+    #[serde(default)]
+    pub models: Vec<ModelConfig>,
+}
+
+impl ConfigFile {
+    /// Reads and validates a config file; errors name the file and the field.
+    pub fn load(path: &Path) -> anyhow::Result<ConfigFile> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        ConfigFile::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses and validates config text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> anyhow::Result<ConfigFile> {
+        let de = toml::Deserializer::parse(text)
+            .map_err(|e| anyhow::anyhow!("{origin}: {}", one_line(&e.to_string())))?;
+        let file: ConfigFile = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = one_line(&e.into_inner().to_string());
+            anyhow::anyhow!("{origin}: field `{path}`: {inner}")
+        })?;
+        let mut seen = std::collections::HashSet::new();
+        for (i, model) in file.models.iter().enumerate() {
+            let place = format!("{origin}: models[{i}]");
+            model.validate(&place)?;
+            if !seen.insert(model.name.as_str()) {
+                bail!("{place}.name: `{}` is used by an earlier model", model.name);
+            }
+        }
+        Ok(file)
+    }
+
+    /// The models named in `names` (all when empty), in the order asked.
+    pub fn select(&self, names: &[String], origin: &str) -> anyhow::Result<Vec<ModelConfig>> {
+        if names.is_empty() {
+            if self.models.is_empty() {
+                bail!("{origin}: no [[models]] defined");
+            }
+            return Ok(self.models.clone());
+        }
+        names
+            .iter()
+            .map(|name| {
+                self.models
+                    .iter()
+                    .find(|m| &m.name == name)
+                    .cloned()
+                    .ok_or_else(|| {
+                        let known: Vec<&str> =
+                            self.models.iter().map(|m| m.name.as_str()).collect();
+                        anyhow::anyhow!(
+                            "{origin}: no model named `{name}` (known: {})",
+                            known.join(", ")
+                        )
+                    })
+            })
+            .collect()
+    }
+}
+
+/// toml's messages span several lines (a source excerpt); keep them readable
+/// on one line, excerpt included.
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && *l != "|")
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// An API key read from the environment. It is only ever put in request
+/// headers: it has no `Display`, and `Debug` prints `ApiKey(***)`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    /// Wraps a key (tests; the CLI reads keys with [`resolve_key`]).
+    pub fn new(key: impl Into<String>) -> ApiKey {
+        ApiKey(key.into())
+    }
+
+    /// The key itself, for a request header.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// Removes every occurrence of the key from a message.
+    pub fn redact(&self, text: &str) -> String {
+        if self.0.len() < 4 {
+            return text.to_string();
+        }
+        text.replace(&self.0, "***")
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(***)")
+    }
+}
+
+/// Reads a model's key from the environment. A configured variable that is
+/// unset or empty is an error naming the variable (never a value).
+pub fn resolve_key(model: &ModelConfig) -> anyhow::Result<Option<ApiKey>> {
+    if model.backend == Backend::Baseline {
+        return Ok(None);
+    }
+    let Some(env) = model.effective_key_env() else {
+        return Ok(None);
+    };
+    match std::env::var(env) {
+        Ok(value) if !value.trim().is_empty() => Ok(Some(ApiKey(value.trim().to_string()))),
+        _ => bail!(
+            "model `{}`: environment variable {env} is not set or empty (set it, or set api_key_env to the variable that holds the key{})",
+            model.name,
+            if model.base_url.is_none() {
+                "; with base_url set to a local server no key is needed"
+            } else {
+                ""
+            }
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"
+[[models]]
+name = "local"
+backend = "openai"
+base_url = "http://127.0.0.1:8080/v1/"
+model_id = "qwen"
+mode = "native"
+temperature = 0.0
+concurrency = 2
+requests_per_minute = 60
+[models.extra_body]
+top_p = 0.5
+
+[[models]]
+name = "claude"
+backend = "anthropic"
+model_id = "claude-x"
+price_input_per_mtok = 3.0
+price_output_per_mtok = 15.0
+
+[[models]]
+name = "base"
+backend = "baseline"
+"#;
+
+    #[test]
+    fn parses_models_with_defaults() {
+        let file = ConfigFile::parse(GOOD, "m.toml").unwrap();
+        assert_eq!(file.models.len(), 3);
+        let local = &file.models[0];
+        assert_eq!(local.mode, Mode::Native);
+        assert_eq!(local.max_tokens, 1024);
+        assert_eq!(local.effective_base_url(), "http://127.0.0.1:8080/v1");
+        assert_eq!(local.effective_key_env(), None);
+        assert_eq!(
+            local.extra_body.as_ref().unwrap()["top_p"],
+            serde_json::json!(0.5)
+        );
+        let claude = &file.models[1];
+        assert_eq!(claude.effective_base_url(), "https://api.anthropic.com/v1");
+        assert_eq!(claude.effective_key_env(), Some("ANTHROPIC_API_KEY"));
+        assert_eq!(claude.mode, Mode::Prompt);
+        let picked = file
+            .select(&["base".into(), "local".into()], "m.toml")
+            .unwrap();
+        assert_eq!(picked[0].name, "base");
+        let err = file
+            .select(&["nope".into()], "m.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("no model named `nope`") && err.contains("local, claude, base"),
+            "{err}"
+        );
+    }
+
+    fn error_of(text: &str) -> String {
+        format!("{:#}", ConfigFile::parse(text, "models.toml").unwrap_err())
+    }
+
+    #[test]
+    fn type_errors_name_file_and_field() {
+        let text = GOOD.replace("temperature = 0.0", "temperature = \"cold\"");
+        let err = error_of(&text);
+        assert!(
+            err.starts_with("models.toml: field `models[0].temperature`"),
+            "{err}"
+        );
+        let text = GOOD.replace("mode = \"native\"", "mode = \"telepathy\"");
+        let err = error_of(&text);
+        assert!(
+            err.contains("models[0].mode") && err.contains("telepathy"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn unknown_fields_are_named() {
+        let err = error_of(&GOOD.replace("concurrency = 2", "concurency = 2"));
+        assert!(
+            err.contains("models.toml") && err.contains("concurency"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn missing_and_invalid_values_are_named() {
+        let err = error_of(&GOOD.replace("model_id = \"claude-x\"", ""));
+        assert_eq!(
+            err,
+            "models.toml: models[1].model_id: required for backend anthropic"
+        );
+        let err = error_of(&GOOD.replace("concurrency = 2", "concurrency = 0"));
+        assert_eq!(
+            err,
+            "models.toml: models[0].concurrency: must be at least 1"
+        );
+        let err = error_of(&GOOD.replace("http://127.0.0.1:8080/v1/", "ftp://x"));
+        assert!(err.starts_with("models.toml: models[0].base_url:"), "{err}");
+        let err = error_of(&GOOD.replace("name = \"base\"", "name = \"local\""));
+        assert!(
+            err.contains("models[2].name: `local` is used by an earlier model"),
+            "{err}"
+        );
+        let err = error_of("[[models]]\nbackend = \"openai\"\n");
+        assert!(err.contains("missing field `name`"), "{err}");
+        let err = error_of("[[models]\n");
+        assert!(err.starts_with("models.toml: "), "{err}");
+    }
+
+    #[test]
+    fn missing_key_is_an_error_naming_the_variable() {
+        let mut model = ModelConfig::new("m", Backend::Openai);
+        model.model_id = Some("x".into());
+        model.api_key_env = Some("ITC_TEST_SURELY_UNSET_KEY".into());
+        let err = resolve_key(&model).unwrap_err().to_string();
+        assert!(
+            err.contains("ITC_TEST_SURELY_UNSET_KEY") && err.contains("`m`"),
+            "{err}"
+        );
+        model.api_key_env = None;
+        model.base_url = Some("http://127.0.0.1:1/v1".into());
+        assert!(resolve_key(&model).unwrap().is_none());
+    }
+
+    #[test]
+    fn keys_never_print() {
+        let key = ApiKey::new("sk-secret-123");
+        assert_eq!(format!("{key:?}"), "ApiKey(***)");
+        assert_eq!(key.redact("bad key sk-secret-123!"), "bad key ***!");
+    }
+}

@@ -1,0 +1,175 @@
+//! The instructions a model receives: system prompts rendered from the
+//! minijinja templates in `prompts/`, the candidate tools as JSON, and the
+//! JSON schema of a structured answer.
+
+use std::sync::OnceLock;
+
+use minijinja::{Environment, context};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::config::Mode;
+use crate::records::{Parameter, Task};
+
+/// Template for the *prompt* and *structured* modes (tools listed in the prompt).
+pub const SYSTEM_TEMPLATE: &str = include_str!("../../prompts/system.jinja");
+/// Template for the *native* mode (tools declared through the API).
+pub const NATIVE_TEMPLATE: &str = include_str!("../../prompts/native.jinja");
+
+fn environment() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        // Plain text: nothing is HTML-escaped.
+        env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+        env.add_template("system", SYSTEM_TEMPLATE)
+            .expect("prompts/system.jinja parses");
+        env.add_template("native", NATIVE_TEMPLATE)
+            .expect("prompts/native.jinja parses");
+        env
+    })
+}
+
+/// The messages of one request: a system prompt and the user's query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    /// System instructions.
+    pub system: String,
+    /// The user turn: the task's query.
+    pub user: String,
+}
+
+#[derive(Serialize)]
+struct ToolView<'a> {
+    name: &'a str,
+    description: &'a str,
+    required_parameters: &'a [Parameter],
+    optional_parameters: &'a [Parameter],
+}
+
+/// The candidate tools as the pretty-printed JSON list the prompt shows
+/// (name, description, parameters; catalog metadata left out).
+pub fn tools_json(task: &Task) -> String {
+    let views: Vec<ToolView> = task
+        .tools
+        .iter()
+        .map(|t| ToolView {
+            name: &t.name,
+            description: &t.description,
+            required_parameters: &t.required_parameters,
+            optional_parameters: &t.optional_parameters,
+        })
+        .collect();
+    serde_json::to_string_pretty(&views).expect("tools serialize")
+}
+
+/// Renders the prompt of a task for a mode.
+///
+/// `schema_enforced` tells the *structured* template the server constrains
+/// the answer's shape, so it need not spell the shape out.
+pub fn render(task: &Task, mode: Mode, schema_enforced: bool) -> Prompt {
+    let env = environment();
+    let system = match mode {
+        Mode::Native => env
+            .get_template("native")
+            .and_then(|t| t.render(context! {})),
+        Mode::Prompt | Mode::Structured => env.get_template("system").and_then(|t| {
+            t.render(context! {
+                tools => tools_json(task),
+                structured => mode == Mode::Structured && schema_enforced,
+            })
+        }),
+    }
+    .expect("prompt templates render");
+    Prompt {
+        system,
+        user: task.query.clone(),
+    }
+}
+
+/// JSON Schema of the answer object `{Thought: string, Action: string}`.
+pub fn answer_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "Thought": {"type": "string"},
+            "Action": {"type": "string"}
+        },
+        "required": ["Thought", "Action"],
+        "additionalProperties": false
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task() -> Task {
+        serde_json::from_value(json!({
+            "id": "t1", "kind": "single", "language": "ja", "query": "札幌の天気は？",
+            "tools": [{"name": "jma_forecast", "description": "Forecast <by city> & day",
+                       "category": "Weather", "url": "https://example.invalid",
+                       "required_parameters": [{"name": "city", "type": "string", "description": "都市"}]}],
+            "gold": {"calls": []}
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn prompt_mode_lists_tools_and_answer_format() {
+        let p = render(&task(), Mode::Prompt, false);
+        assert_eq!(p.user, "札幌の天気は？");
+        assert!(
+            p.system.contains("\"name\": \"jma_forecast\""),
+            "{}",
+            p.system
+        );
+        assert!(
+            p.system.contains("Forecast <by city> & day"),
+            "no HTML escaping"
+        );
+        assert!(
+            p.system.contains("\"description\": \"都市\""),
+            "non-ASCII kept as is"
+        );
+        assert!(
+            !p.system.contains("example.invalid"),
+            "catalog metadata left out"
+        );
+        assert!(
+            p.system
+                .contains(r#"{"Thought": "<your reasoning>", "Action": "[<calls>]"}"#)
+        );
+        assert!(p.system.contains("\"[]\""), "empty action explained");
+        assert!(
+            p.system
+                .contains("language the user's request is written in")
+        );
+        assert!(!p.system.contains("{{") && !p.system.contains("{%"));
+    }
+
+    #[test]
+    fn structured_and_native_variants() {
+        let enforced = render(&task(), Mode::Structured, true);
+        assert!(enforced.system.contains("two string fields"));
+        assert!(!enforced.system.contains("<your reasoning>"));
+        // Without server enforcement (Anthropic), the shape stays in the prompt.
+        assert_eq!(
+            render(&task(), Mode::Structured, false),
+            render(&task(), Mode::Prompt, false)
+        );
+        let native = render(&task(), Mode::Native, false);
+        assert!(
+            !native.system.contains("jma_forecast"),
+            "tools travel through the API"
+        );
+        assert!(native.system.contains("call no function"));
+    }
+
+    #[test]
+    fn answer_schema_is_strict() {
+        let s = answer_schema();
+        assert_eq!(s["required"], json!(["Thought", "Action"]));
+        assert_eq!(s["additionalProperties"], json!(false));
+    }
+}

@@ -1,0 +1,332 @@
+//! `itc eval` as a user runs it: the real binary, real files, a scripted
+//! server on loopback.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::json;
+use support::server::{Reply, ScriptedServer};
+use support::tasks::{answer, assert_complete, generate, index, read_predictions};
+use support::{itc, text};
+
+const SENTINEL: &str = "sk-itc-sentinel-7d41c0ffee";
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_api_key_reaches_the_server_and_nothing_we_write() {
+    // Task 1 mod 4: 401 whose body echoes the key; 2 mod 4: 500 every time.
+    let server = ScriptedServer::start(|r| {
+        let task = r.task.clone().unwrap();
+        let auth = r.headers.get("authorization").cloned().unwrap_or_default();
+        match index(&task) % 4 {
+            1 => Reply::StatusBody(
+                401,
+                json!({"error": {"message": format!("key rejected: {auth}")}}).to_string(),
+            ),
+            2 => Reply::Status(500, None),
+            _ => Reply::Answer(answer(&task)),
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = generate(12);
+    let tasks_path = dir.path().join("tasks.jsonl");
+    support::tasks::write(&tasks_path, &tasks);
+    let run_dir = dir.path().join("runs").join("keyed");
+    let base_url = server.base_url();
+    let out = itc(
+        &[
+            "eval",
+            "--backend",
+            "openai",
+            "--base-url",
+            &base_url,
+            "--model-id",
+            "m",
+            "--name",
+            "keyed",
+            "--api-key-env",
+            "ITC_TEST_SENTINEL_KEY",
+            "--tasks",
+            tasks_path.to_str().unwrap(),
+            "--run-dir",
+            run_dir.to_str().unwrap(),
+            "--max-attempts",
+            "2",
+            "--retry-base-ms",
+            "1",
+            "--bootstrap",
+            "10",
+        ],
+        &[("ITC_TEST_SENTINEL_KEY", SENTINEL)],
+    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+
+    // The key was sent, as a bearer token, on every request.
+    let log = server.log();
+    assert_eq!(
+        log.len(),
+        12 + 3,
+        "9 answered or rejected once, 3 failing twice"
+    );
+    assert!(
+        log.iter()
+            .all(|l| l.headers.get("authorization").map(String::as_str)
+                == Some(&format!("Bearer {SENTINEL}")))
+    );
+
+    // It appears in no file of the run directory or the cache, nor on stdout or stderr.
+    let files = files_under(&dir.path().join("runs"));
+    assert!(files.iter().any(|f| f.ends_with("predictions.jsonl")));
+    assert!(
+        files
+            .iter()
+            .any(|f| f.starts_with(dir.path().join("runs").join("cache"))),
+        "cache written"
+    );
+    for file in &files {
+        let bytes = std::fs::read(file).unwrap();
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(SENTINEL),
+            "key found in {}",
+            file.display()
+        );
+    }
+    assert!(!stdout.contains(SENTINEL) && !stderr.contains(SENTINEL));
+    // The echoed key was redacted, not dropped with its error.
+    let predictions = read_predictions(&run_dir.join("predictions.jsonl"));
+    let rejected = &predictions["gen-0001"];
+    assert_eq!(rejected.error_kind.as_deref(), Some("client"));
+    assert!(
+        rejected.error.as_deref().unwrap().contains("Bearer ***"),
+        "{:?}",
+        rejected.error
+    );
+    assert_eq!(
+        predictions["gen-0002"].error_kind.as_deref(),
+        Some("server")
+    );
+}
+
+#[test]
+fn a_missing_key_fails_before_any_request() {
+    let server = ScriptedServer::start(|_| Reply::Status(500, None));
+    let dir = tempfile::tempdir().unwrap();
+    let tasks_path = dir.path().join("tasks.jsonl");
+    support::tasks::write(&tasks_path, &generate(3));
+    let run_dir = dir.path().join("run");
+    let base_url = server.base_url();
+    let out = itc(
+        &[
+            "eval",
+            "--backend",
+            "openai",
+            "--base-url",
+            &base_url,
+            "--model-id",
+            "m",
+            "--api-key-env",
+            "ITC_TEST_SURELY_UNSET_KEY",
+            "--tasks",
+            tasks_path.to_str().unwrap(),
+            "--run-dir",
+            run_dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("ITC_TEST_SURELY_UNSET_KEY is not set"),
+        "{stderr}"
+    );
+    assert_eq!(server.requests(), 0);
+    assert!(!run_dir.exists(), "nothing written");
+}
+
+#[test]
+fn config_errors_name_the_file_and_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("models.toml");
+    std::fs::write(
+        &config,
+        "[[models]]\nname = \"a\"\nbackend = \"openai\"\nmodel_id = \"x\"\nbase_url = \"http://127.0.0.1:1/v1\"\nconcurrency = \"many\"\n",
+    )
+    .unwrap();
+    let out = itc(&["eval", "--config", config.to_str().unwrap()], &[]);
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{}: field `models[0].concurrency`",
+            config.display()
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_config_file_runs_the_models_it_names() {
+    let server = ScriptedServer::start(|r| Reply::Answer(answer(r.task.as_deref().unwrap())));
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = generate(10);
+    let tasks_path = dir.path().join("tasks.jsonl");
+    support::tasks::write(&tasks_path, &tasks);
+    let config = dir.path().join("models.toml");
+    let url = server.base_url();
+    std::fs::write(
+        &config,
+        format!(
+            "[[models]]\nname = \"one\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"a\"\nprice_input_per_mtok = 1.0\nprice_output_per_mtok = 2.0\n\n\
+             [[models]]\nname = \"two\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"b\"\nmode = \"structured\"\n\n\
+             [[models]]\nname = \"unused\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"c\"\n"
+        ),
+    )
+    .unwrap();
+    let run_dir = dir.path().join("run");
+    let out = itc(
+        &[
+            "eval",
+            "--config",
+            config.to_str().unwrap(),
+            "--models",
+            "two,one",
+            "--tasks",
+            tasks_path.to_str().unwrap(),
+            "--run-dir",
+            run_dir.to_str().unwrap(),
+            "--kinds",
+            "single",
+            "--limit",
+            "5",
+            "--bootstrap",
+            "10",
+        ],
+        &[],
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // 5 single tasks for each of two models.
+    assert_eq!(server.requests(), 10);
+    let lines = std::fs::read_to_string(run_dir.join("predictions.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), 10);
+    let selected = std::fs::read_to_string(run_dir.join("tasks.jsonl")).unwrap();
+    assert_eq!(selected.lines().count(), 5);
+    // Run figures (latency, tokens, cost) and the score tables.
+    assert!(
+        stdout.contains("p50 ms") && stdout.contains("cost $"),
+        "{stdout}"
+    );
+    let one = stdout.lines().find(|l| l.starts_with("one ")).unwrap();
+    assert!(
+        one.ends_with("0.0007"),
+        "5 × (100 in at $1/M + 20 out at $2/M): {one}"
+    );
+    assert!(
+        stdout.contains("Sel. F1") && stdout.contains("│ two"),
+        "{stdout}"
+    );
+    for file in [
+        "summary.json",
+        "task_scores.jsonl",
+        "run.json",
+        "models.json",
+    ] {
+        assert!(run_dir.join(file).exists(), "{file}");
+    }
+}
+
+#[test]
+fn eval_without_arguments_runs_the_baseline_on_the_sample_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args(["eval", "--bootstrap", "0"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("│ baseline"), "{stdout}");
+    let runs: Vec<PathBuf> = std::fs::read_dir(dir.path().join("runs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(runs.len(), 1, "one run directory, no cache: {runs:?}");
+    let name = runs[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("baseline-"), "{name}");
+    let sample = std::fs::read_to_string(itc::commands::sample_tasks()).unwrap();
+    let tasks: Vec<itc::records::Task> = sample
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let predictions = read_predictions(&runs[0].join("predictions.jsonl"));
+    assert_complete(&predictions, &tasks);
+    assert!(
+        predictions
+            .values()
+            .all(|p| p.error.is_none() && p.output.is_some())
+    );
+}
+
+#[test]
+fn a_run_directory_is_never_overwritten_without_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let tasks_path = dir.path().join("tasks.jsonl");
+    support::tasks::write(&tasks_path, &generate(6));
+    let run_dir = dir.path().join("run");
+    let args = |extra: &[&'static str]| {
+        let mut v = vec![
+            "eval".to_string(),
+            "--tasks".into(),
+            tasks_path.to_str().unwrap().into(),
+            "--run-dir".into(),
+            run_dir.to_str().unwrap().into(),
+            "--bootstrap".into(),
+            "0".into(),
+        ];
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let run = |a: Vec<String>| {
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        itc(&refs, &[])
+    };
+    assert!(run(args(&[])).status.success());
+    let before = std::fs::read_to_string(run_dir.join("tasks.jsonl")).unwrap();
+    let again = run(args(&["--limit", "2"]));
+    assert!(!again.status.success());
+    assert!(
+        text(&again.stderr).contains("--resume"),
+        "{}",
+        text(&again.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(run_dir.join("tasks.jsonl")).unwrap(),
+        before
+    );
+    // With --resume nothing is left to do: the baseline answered all six.
+    let resumed = run(args(&["--resume"]));
+    assert!(resumed.status.success());
+    assert!(
+        text(&resumed.stderr).contains("resumed: 6 finished"),
+        "{}",
+        text(&resumed.stderr)
+    );
+    let predictions = read_predictions(&run_dir.join("predictions.jsonl"));
+    assert_eq!(predictions.len(), 6);
+}
