@@ -195,6 +195,16 @@ pub fn aggregate(evaluation: &Evaluation, options: AggregateOptions) -> Vec<Mode
     } else {
         Vec::new()
     };
+    // Each group's weights are cut out once and shared by every model.
+    let group_bootstraps: Vec<Vec<Option<Bootstrap>>> = groups
+        .iter()
+        .map(|(_, groups)| {
+            groups
+                .iter()
+                .map(|(_, members)| bootstrap.as_ref().map(|b| b.restrict(members)))
+                .collect()
+        })
+        .collect();
     evaluation
         .models
         .iter()
@@ -204,12 +214,14 @@ pub fn aggregate(evaluation: &Evaluation, options: AggregateOptions) -> Vec<Mode
             duplicates: run.duplicates,
             breakdowns: groups
                 .iter()
-                .map(|(dimension, groups)| Breakdown {
+                .zip(&group_bootstraps)
+                .map(|((dimension, groups), bootstraps)| Breakdown {
                     dimension: *dimension,
                     groups: groups
                         .iter()
-                        .map(|(key, members)| {
-                            (key.clone(), summarize(run, members, bootstrap.as_ref()))
+                        .zip(bootstraps)
+                        .map(|((key, members), b)| {
+                            (key.clone(), summarize(run, members, b.as_ref()))
                         })
                         .collect(),
                 })
@@ -377,9 +389,30 @@ impl Bootstrap {
         }
     }
 
-    /// 95% percentile intervals of LM, FM and both F1s over the given tasks.
+    /// The weights of the given tasks only, in that order: the bootstrap of
+    /// a breakdown group, paired with the full one.
+    pub fn restrict(&self, members: &[usize]) -> Bootstrap {
+        let weights = (0..self.resamples)
+            .flat_map(|b| {
+                let row = &self.weights[b * self.tasks..(b + 1) * self.tasks];
+                members.iter().map(move |&i| row[i])
+            })
+            .collect();
+        Bootstrap {
+            tasks: members.len(),
+            resamples: self.resamples,
+            weights,
+        }
+    }
+
+    /// 95% percentile intervals of LM, FM and both F1s over the given tasks;
+    /// the bootstrap must have one weight per member (see [`Bootstrap::restrict`]).
     fn intervals(&self, run: &ModelRun, members: &[usize]) -> Intervals {
-        debug_assert_eq!(run.outcomes.len(), self.tasks);
+        assert_eq!(
+            members.len(),
+            self.tasks,
+            "bootstrap not restricted to the group"
+        );
         let columns: [Vec<f32>; 4] = [0usize, 1, 4, 7].map(|m| {
             members
                 .iter()
@@ -387,21 +420,10 @@ impl Bootstrap {
                 .collect()
         });
         let mut means: [Vec<f64>; 4] = Default::default();
-        let contiguous = members.len() == self.tasks;
         for b in 0..self.resamples {
             let row = &self.weights[b * self.tasks..(b + 1) * self.tasks];
-            let (weight_sum, sums) = if contiguous {
-                (
-                    row.iter().sum::<f32>(),
-                    columns.each_ref().map(|c| dot(row, c)),
-                )
-            } else {
-                let w: Vec<f32> = members.iter().map(|&i| row[i]).collect();
-                (
-                    w.iter().sum::<f32>(),
-                    columns.each_ref().map(|c| dot(&w, c)),
-                )
-            };
+            let weight_sum = row.iter().sum::<f32>();
+            let sums = columns.each_ref().map(|c| dot(row, c));
             if weight_sum > 0.0 {
                 for (m, s) in means.iter_mut().zip(sums) {
                     m.push(f64::from(s / weight_sum));
@@ -654,6 +676,10 @@ mod tests {
         let width = ci.selection_f1.hi - ci.selection_f1.lo;
         assert!((8.0..18.0).contains(&width), "{width}");
         assert_eq!((ci.fm.lo, ci.fm.hi), (100.0, 100.0));
+        // A breakdown group holding every task is resampled exactly like the headline.
+        let kinds = &a[0].breakdowns[0].groups;
+        assert_eq!(kinds.len(), 1);
+        assert_eq!(kinds[0].1.ci, s.ci);
         let other_seed = aggregate(
             &eval,
             AggregateOptions {

@@ -123,13 +123,13 @@ pub fn read_records<T: DeserializeOwned>(
 }
 
 /// Writes records as JSON Lines, one per line.
-pub fn write_records<'a, T: Serialize + 'a>(
+pub fn write_records<T: Serialize>(
     path: &Path,
-    records: impl IntoIterator<Item = &'a T>,
+    records: impl IntoIterator<Item = T>,
 ) -> io::Result<()> {
     let mut out = BufWriter::new(File::create(path)?);
     for record in records {
-        serde_json::to_writer(&mut out, record)?;
+        serde_json::to_writer(&mut out, &record)?;
         out.write_all(b"\n")?;
     }
     out.flush()

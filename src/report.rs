@@ -235,8 +235,8 @@ pub fn write_outputs(
     fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
     let mut written = Vec::new();
 
-    let scores: Vec<_> = evaluation.task_scores().collect();
-    write_records(&dir.join("task_scores.jsonl"), &scores)?;
+    // Streamed: one record in memory at a time, whatever the number of predictions.
+    write_records(&dir.join("task_scores.jsonl"), evaluation.task_scores())?;
     written.push("task_scores.jsonl".to_string());
 
     let rows: Vec<_> = reports
