@@ -473,6 +473,9 @@ fn text_bool(text: &str) -> Option<bool> {
 
 /// NFKC, trimmed, case-insensitive string equality.
 pub fn text_equal(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
     if a.is_ascii() && b.is_ascii() {
         return a.trim().eq_ignore_ascii_case(b.trim());
     }
