@@ -1,0 +1,386 @@
+//! `itc eval` end to end against a real model: SmolLM2-135M-Instruct served
+//! by llama.cpp's OpenAI-compatible server on loopback, which
+//! `scripts/local-llm.sh start` installs and starts and whose base URL
+//! `.ci/run` exports as `ITC_LOCAL_LLM_URL`.
+//!
+//! The tiny model answers badly and makes no native tool calls, so these
+//! tests check the plumbing (requests answered, predictions, scores and
+//! reports written, the schema enforced in structured mode), never what the
+//! model scores. Without `ITC_LOCAL_LLM_URL` they skip, except under CI (`CI`
+//! set and not `false` or `0`), where they fail so that CI cannot skip them.
+
+use std::collections::BTreeSet;
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use itc::records::{Prediction, Task};
+use serde_json::Value;
+
+const URL_VAR: &str = "ITC_LOCAL_LLM_URL";
+/// Tasks per mode.
+const TASKS: usize = 20;
+/// Answers required of the `TASKS`: a couple of timeouts on an overloaded
+/// machine are tolerated, a broken pipeline is not.
+const MIN_ANSWERED: usize = 18;
+/// Wall time allowed per `itc eval` run (about 2-5 minutes on 2 CPU cores).
+const DEADLINE: Duration = Duration::from_secs(30 * 60);
+/// The files `itc eval` leaves in its run directory.
+const RUN_FILES: [&str; 11] = [
+    "tasks.jsonl",
+    "models.json",
+    "predictions.jsonl",
+    "run.json",
+    "task_scores.jsonl",
+    "summary.json",
+    "summary.csv",
+    "by_kind.csv",
+    "by_language.csv",
+    "by_country.csv",
+    "by_category.csv",
+];
+
+/// The server answers one request at a time: the tests take turns.
+static SERVER: Mutex<()> = Mutex::new(());
+
+fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| {
+        let v = v.trim();
+        !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false")
+    })
+}
+
+/// The server's base URL, or `None` (after saying so) when the test skips.
+fn server_url(test: &str) -> Option<String> {
+    match std::env::var(URL_VAR) {
+        Ok(url) if !url.trim().is_empty() => Some(url.trim().trim_end_matches('/').to_string()),
+        _ if under_ci() => panic!(
+            "{URL_VAR} is not set under CI: start the model with `scripts/local-llm.sh start` \
+             and export its URL (as .ci/run does)"
+        ),
+        _ => {
+            eprintln!(
+                "SKIPPED {test}: {URL_VAR} is not set; run \
+                 `export {URL_VAR}=$(scripts/local-llm.sh start)` to test against a real model"
+            );
+            None
+        }
+    }
+}
+
+/// One finished `itc eval` run.
+struct Run {
+    _dir: tempfile::TempDir,
+    run_dir: PathBuf,
+    name: String,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn context(&self) -> String {
+        format!("--- stdout\n{}\n--- stderr\n{}", self.stdout, self.stderr)
+    }
+}
+
+/// Runs the real binary on the first `TASKS` sample tasks in `mode`, with a
+/// fresh cache so that every request reaches the server.
+fn eval(url: &str, mode: &str) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let name = format!("smollm2-{mode}");
+    let run_dir = dir.path().join("runs").join(&name);
+    let cache = dir.path().join("cache");
+    let (out_path, err_path) = (dir.path().join("stdout"), dir.path().join("stderr"));
+    let tasks = TASKS.to_string();
+    let args = [
+        "eval",
+        "--backend",
+        "openai",
+        "--base-url",
+        url,
+        "--model-id",
+        "smollm2",
+        "--name",
+        &name,
+        "--mode",
+        mode,
+        "--limit",
+        &tasks,
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--cache",
+        cache.to_str().unwrap(),
+        "--no-progress",
+        "--temperature",
+        "0",
+        "--max-tokens",
+        "256",
+        "--concurrency",
+        "1",
+        "--timeout-ms",
+        "120000",
+        "--max-attempts",
+        "3",
+        "--bootstrap",
+        "200",
+    ];
+    eprintln!("itc {}", args.join(" "));
+    let started = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(File::create(&out_path).unwrap())
+        .stderr(File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "itc eval --mode {mode} did not finish in {DEADLINE:?}; stderr:\n{}",
+                fs::read_to_string(&err_path).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let run = Run {
+        run_dir,
+        name,
+        stdout: fs::read_to_string(&out_path).unwrap(),
+        stderr: fs::read_to_string(&err_path).unwrap(),
+        _dir: dir,
+    };
+    eprintln!(
+        "itc eval --mode {mode}: {status} after {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        status.success(),
+        "itc eval --mode {mode} failed\n{}",
+        run.context()
+    );
+    run
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn read_lines<T: serde::de::DeserializeOwned>(path: &Path) -> Vec<T> {
+    fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|line| {
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{}: {e}: {line}", path.display()))
+        })
+        .collect()
+}
+
+fn percentage(v: &Value, what: &str) {
+    let x = v
+        .as_f64()
+        .unwrap_or_else(|| panic!("{what} is not a number: {v}"));
+    assert!((0.0..=100.0).contains(&x), "{what} = {x}");
+}
+
+fn clip(s: &str, n: usize) -> String {
+    let clipped: String = s.chars().take(n).collect();
+    if clipped.len() < s.len() {
+        format!("{clipped}…")
+    } else {
+        clipped
+    }
+}
+
+/// The checks common to both modes; returns the predictions that answered.
+fn check_run(run: &Run, url: &str, mode: &str) -> Vec<Prediction> {
+    let dir = &run.run_dir;
+    for file in RUN_FILES {
+        let path = dir.join(file);
+        let len = fs::metadata(&path).map_or(0, |m| m.len());
+        assert!(
+            len > 0,
+            "{} missing or empty\n{}",
+            path.display(),
+            run.context()
+        );
+    }
+
+    // The tasks run, and one prediction per task, answered or with a typed error.
+    let tasks: Vec<Task> = read_lines(&dir.join("tasks.jsonl"));
+    assert_eq!(tasks.len(), TASKS);
+    let ids: BTreeSet<&str> = tasks.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(ids.len(), TASKS);
+    let predictions: Vec<Prediction> = read_lines(&dir.join("predictions.jsonl"));
+    assert_eq!(predictions.len(), TASKS, "{}", run.context());
+    let predicted: BTreeSet<&str> = predictions.iter().map(|p| p.task_id.as_str()).collect();
+    assert_eq!(predicted, ids, "one prediction per task");
+    let mut answered = Vec::new();
+    let mut errors = Vec::new();
+    for p in &predictions {
+        assert_eq!(p.model, run.name);
+        let attempts = p.attempts.unwrap_or(0);
+        assert!(attempts >= 1, "{}: no request was sent: {p:?}", p.task_id);
+        if let Some(error) = &p.error {
+            assert!(p.error_kind.is_some(), "untyped error: {p:?}");
+            errors.push(format!("{}: {error}", p.task_id));
+            continue;
+        }
+        assert!(
+            p.output.is_some() || p.calls.is_some(),
+            "neither answer nor error: {p:?}"
+        );
+        assert!(p.latency_ms.is_some_and(|l| l > 0), "no latency: {p:?}");
+        let usage = p.usage.unwrap_or_else(|| panic!("no token counts: {p:?}"));
+        assert!(
+            usage.prompt_tokens > 0 && usage.completion_tokens > 0,
+            "token counts: {p:?}"
+        );
+        answered.push(p.clone());
+    }
+    assert!(
+        answered.len() >= MIN_ANSWERED,
+        "only {} of {TASKS} tasks answered:\n{}\n{}",
+        answered.len(),
+        errors.join("\n"),
+        run.context()
+    );
+
+    // The configuration as run, never a key.
+    let models = read_json(&dir.join("models.json"));
+    assert_eq!(models[0]["name"], run.name.as_str());
+    assert_eq!(models[0]["mode"], mode);
+    assert_eq!(models[0]["base_url"], url);
+
+    // The run figures agree with the predictions.
+    let figures = &read_json(&dir.join("run.json"))["models"][0];
+    assert_eq!(figures["model"], run.name.as_str());
+    assert_eq!(figures["tasks"], TASKS);
+    assert_eq!(figures["answered"], answered.len());
+    assert_eq!(figures["errors"], errors.len());
+    assert_eq!(figures["cache_hits"], 0);
+    assert!(figures["requests"].as_u64().unwrap() >= TASKS as u64);
+    let sent: u64 = predictions
+        .iter()
+        .filter_map(|p| p.usage)
+        .map(|u| u.prompt_tokens)
+        .sum();
+    assert_eq!(figures["prompt_tokens"], sent);
+    assert!(figures["completion_tokens"].as_u64().unwrap() > 0);
+
+    // Scores: per task, the summary, the breakdowns.
+    let scores: Vec<Value> = read_lines(&dir.join("task_scores.jsonl"));
+    assert_eq!(scores.len(), TASKS);
+    assert!(scores.iter().all(|s| s["model"] == run.name.as_str()));
+    let summary = &read_json(&dir.join("summary.json"))[0];
+    assert_eq!(summary["model"], run.name.as_str());
+    let s = &summary["summary"];
+    assert_eq!(s["n"], TASKS);
+    assert_eq!(s["errors"], errors.len());
+    for (v, what) in [
+        (&s["lm"], "LM"),
+        (&s["fm"], "FM"),
+        (&s["selection"]["f1"], "selection F1"),
+        (&s["invocation"]["f1"], "invocation F1"),
+    ] {
+        percentage(v, what);
+    }
+    let csv = fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    assert!(
+        rows[1].starts_with(&format!("{},{TASKS},", run.name)),
+        "{csv}"
+    );
+    let by_kind = fs::read_to_string(dir.join("by_kind.csv")).unwrap();
+    assert!(by_kind.lines().count() >= 2, "{by_kind}");
+
+    // The tables on stdout: run figures, scores, error analysis.
+    for needle in [
+        "Run ",
+        "answered",
+        "Sel. F1",
+        "Inv. F1",
+        "Error analysis",
+        run.name.as_str(),
+    ] {
+        assert!(
+            run.stdout.contains(needle),
+            "stdout lacks {needle:?}\n{}",
+            run.context()
+        );
+    }
+
+    eprintln!(
+        "{}: {} answered, {} errors; first answers:",
+        run.name,
+        answered.len(),
+        errors.len()
+    );
+    for p in answered.iter().take(3) {
+        eprintln!(
+            "  {}: {:?}",
+            p.task_id,
+            clip(p.output.as_deref().unwrap_or_default(), 120)
+        );
+    }
+    answered
+}
+
+#[test]
+fn prompt_mode_against_a_real_model() {
+    let Some(url) = server_url("prompt_mode_against_a_real_model") else {
+        return;
+    };
+    let _turn = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let run = eval(&url, "prompt");
+    let answered = check_run(&run, &url, "prompt");
+    // Free text came back (its quality is the model's business).
+    let texts = answered
+        .iter()
+        .filter(|p| p.output.as_deref().is_some_and(|o| !o.trim().is_empty()))
+        .count();
+    assert!(
+        texts * 2 >= answered.len(),
+        "{texts} non-empty answers of {}",
+        answered.len()
+    );
+}
+
+#[test]
+fn structured_mode_against_a_real_model() {
+    let Some(url) = server_url("structured_mode_against_a_real_model") else {
+        return;
+    };
+    let _turn = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let run = eval(&url, "structured");
+    let answered = check_run(&run, &url, "structured");
+    // The server enforces the answer schema: the outputs are JSON objects
+    // with string `Thought` and `Action` (unless cut off by the length limit).
+    let conforming = answered
+        .iter()
+        .filter(|p| {
+            let parsed = p.output.as_deref().map(serde_json::from_str::<Value>);
+            matches!(parsed, Some(Ok(Value::Object(o)))
+                if o.get("Thought").is_some_and(Value::is_string)
+                    && o.get("Action").is_some_and(Value::is_string))
+        })
+        .count();
+    eprintln!(
+        "structured: {conforming} of {} answers follow the schema",
+        answered.len()
+    );
+    assert!(
+        conforming * 2 > answered.len(),
+        "only {conforming} of {} answers are {{Thought, Action}} objects\n{}",
+        answered.len(),
+        run.context()
+    );
+}
