@@ -13,21 +13,31 @@
 //! - [`aggregate`]: macro and micro averages, error shares, breakdowns, bootstrap CIs (SPEC §4).
 //! - [`report`]: terminal tables, JSON, and CSV/JSONL output files.
 //! - [`synth`] and [`bench`]: synthetic inputs and the `itc bench` throughput measurement.
+//! - [`bench_http`]: `itc bench-http`, the harness's requests per second against an instant loopback server, beside `wrk`.
 //! - [`baseline`]: the offline baseline model (lexical retrieval and slot filling) of `itc eval`.
 //! - [`run`]: running models on tasks through OpenAI-compatible, Anthropic and Gemini APIs (`itc eval`).
 //! - [`commands`]: what each command of the `itc` binary does.
+//! - [`catalog`]: `itc catalog import|stats`: API lists of several formats normalised to ITC tools with country (and how it was decided) and category, de-duplicated, counted (ITC §3.1).
+//! - [`sampling`]: `itc sample`: biased sampling of APIs, country weights ∝ n^α with quotas, against the long tail (ITC §3.2).
+//! - [`confusion`]: `itc confuse`: candidate lists of confusable distractors by lexical similarity at graded difficulty (ITC §3.2 tool confusion).
+//! - [`ood`]: out-of-distribution sets: converters to SPEC tasks and the official scorers of Seal-Tools and APIBench (`itc ood`, SPEC §5).
 
 pub mod action;
 pub mod aggregate;
 pub mod baseline;
 pub mod bench;
+pub mod bench_http;
+pub mod catalog;
 pub mod commands;
+pub mod confusion;
 pub mod evaluate;
 pub mod jsonl;
 pub mod language;
+pub mod ood;
 pub mod records;
 pub mod report;
 pub mod response;
 pub mod run;
+pub mod sampling;
 pub mod scoring;
 pub mod synth;

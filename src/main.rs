@@ -5,8 +5,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use itc::bench::{self, BenchArgs};
+use itc::bench_http::{self, BenchHttpArgs};
+use itc::catalog::{self, CatalogArgs};
 use itc::commands::{self, ScoreArgs};
+use itc::confusion::{self, ConfuseArgs};
+use itc::ood::{self, OodArgs};
 use itc::run::{self, EvalArgs};
+use itc::sampling::{self, SampleArgs};
 
 /// International Tool Calling benchmark harness.
 #[derive(Debug, Parser)]
@@ -24,6 +29,16 @@ enum Command {
     Eval(Box<EvalArgs>),
     /// Measure end-to-end scoring throughput and memory on synthetic inputs.
     Bench(BenchArgs),
+    /// Measure the harness's requests per second against an instant loopback server, beside wrk.
+    BenchHttp(BenchHttpArgs),
+    /// Out-of-distribution sets: convert them to tasks, score with their official scorers.
+    Ood(OodArgs),
+    /// Build API catalogs: import API lists into ITC tools with country and category, count them (ITC §3.1).
+    Catalog(CatalogArgs),
+    /// Draw APIs from a catalog with country weights ∝ n^α and quotas (ITC §3.2 biased sampling).
+    Sample(SampleArgs),
+    /// Give each sampled API a shuffled candidate list of confusable distractors (ITC §3.2 tool confusion).
+    Confuse(ConfuseArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +50,17 @@ fn main() -> ExitCode {
         // Unlocked handles: the progress bar draws on stderr from its own thread.
         Command::Eval(args) => run::eval(args, &mut io::stdout(), &mut io::stderr()),
         Command::Bench(args) => bench::run(args, &mut io::stdout().lock()),
+        Command::BenchHttp(args) => bench_http::run(args, &mut io::stdout().lock()),
+        Command::Catalog(args) => {
+            catalog::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
+        }
+        Command::Sample(args) => {
+            sampling::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
+        }
+        Command::Confuse(args) => {
+            confusion::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
+        }
+        Command::Ood(args) => ood::run(args, &mut io::stdout().lock(), &mut io::stderr().lock()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -12,6 +12,21 @@ fn itc(args: &[&str]) -> Output {
         .expect("itc runs")
 }
 
+/// `itc score --format json` on a task and a prediction file, plus extra flags.
+fn score_json(tasks: &Path, predictions: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "score",
+        "--tasks",
+        tasks.to_str().unwrap(),
+        "--predictions",
+        predictions.to_str().unwrap(),
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    itc(&args)
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -53,15 +68,7 @@ fn close(v: &Value, expected: f64) -> bool {
 fn json_output_carries_every_metric_with_exact_values() {
     let dir = tempfile::tempdir().unwrap();
     let (t, p) = fixture(dir.path(), TASKS, PREDICTIONS);
-    let out = itc(&[
-        "score",
-        "--tasks",
-        t.to_str().unwrap(),
-        "--predictions",
-        p.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+    let out = score_json(&t, &p, &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let models = json_models(&text(&out.stdout));
     assert_eq!(models.len(), 2);
@@ -159,15 +166,7 @@ fn malformed_lines_name_file_line_and_field() {
     let dir = tempfile::tempdir().unwrap();
     let broken = PREDICTIONS.replacen(r#""model":"bad""#, r#""model":17"#, 1);
     let (t, p) = fixture(dir.path(), TASKS, &broken);
-    let out = itc(&[
-        "score",
-        "--tasks",
-        t.to_str().unwrap(),
-        "--predictions",
-        p.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+    let out = score_json(&t, &p, &[]);
     assert!(!out.status.success());
     let stderr = text(&out.stderr);
     assert!(
@@ -175,16 +174,7 @@ fn malformed_lines_name_file_line_and_field() {
         "{stderr}"
     );
 
-    let out = itc(&[
-        "score",
-        "--tasks",
-        t.to_str().unwrap(),
-        "--predictions",
-        p.to_str().unwrap(),
-        "--format",
-        "json",
-        "--skip-invalid",
-    ]);
+    let out = score_json(&t, &p, &["--skip-invalid"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("skipped 1 invalid line"),
@@ -223,15 +213,7 @@ fn unknown_duplicate_missing_and_errored_predictions_are_reported() {
         r#"{"task_id":"t1","model":"flaky","output":null,"error":"timeout after 3 retries"}"#,
     );
     let (t, p) = fixture(dir.path(), TASKS, &extra);
-    let out = itc(&[
-        "score",
-        "--tasks",
-        t.to_str().unwrap(),
-        "--predictions",
-        p.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+    let out = score_json(&t, &p, &[]);
     assert!(out.status.success());
     let stderr = text(&out.stderr);
     assert!(
@@ -264,17 +246,7 @@ fn strict_values_change_value_equality() {
     let loose = PREDICTIONS.replace("city='Leeds'", "city=' leeds'");
     let (t, p) = fixture(dir.path(), TASKS, &loose);
     let run = |extra: &[&str]| {
-        let mut args = vec![
-            "score",
-            "--tasks",
-            t.to_str().unwrap(),
-            "--predictions",
-            p.to_str().unwrap(),
-            "--format",
-            "json",
-        ];
-        args.extend_from_slice(extra);
-        let out = itc(&args);
+        let out = score_json(&t, &p, extra);
         json_models(&text(&out.stdout))[0]["invocation"]["f1"]
             .as_f64()
             .unwrap()

@@ -15,7 +15,7 @@ use clap::Args;
 
 use super::config::{Backend, ConfigFile, Mode, ModelConfig};
 use super::retry::civil_from_days;
-use super::runner::{ModelSpec, RunOptions, RunReport, predictions_path, run};
+use super::runner::{ModelSpec, RunOptions, RunReport, predictions_path, run_shared};
 use super::select::{Selection, parse_kind};
 use super::stats::run_table;
 use super::store::check_start;
@@ -307,7 +307,7 @@ pub fn eval(args: &EvalArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         .enable_all()
         .build()
         .context("starting the async runtime")?;
-    let report = runtime.block_on(run(&tasks, &specs, &options))?;
+    let report = runtime.block_on(run_shared(std::sync::Arc::new(tasks), &specs, &options))?;
     drop(runtime);
     write_run_json(&run_dir, &report)?;
     if let Some(r) = report.resume {

@@ -42,6 +42,6 @@ pub use command::{EvalArgs, eval};
 pub use config::{ApiKey, Backend, ConfigFile, Mode, ModelConfig};
 pub use http::ErrorKind;
 pub use retry::RetryPolicy;
-pub use runner::{ModelSpec, RunOptions, RunReport, predictions_path, run};
+pub use runner::{ModelSpec, RunOptions, RunReport, predictions_path, run, run_shared};
 pub use select::Selection;
 pub use stats::ModelStats;

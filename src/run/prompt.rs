@@ -172,4 +172,15 @@ mod tests {
         assert_eq!(s["required"], json!(["Thought", "Action"]));
         assert_eq!(s["additionalProperties"], json!(false));
     }
+
+    #[test]
+    fn answer_schema_lists_thought_before_action() {
+        // Grammar-constrained servers (llama.cpp) emit properties in schema
+        // order: the reasoning must come before the calls.
+        let text = answer_schema().to_string();
+        assert!(
+            text.find("Thought").unwrap() < text.find("Action").unwrap(),
+            "{text}"
+        );
+    }
 }

@@ -125,6 +125,16 @@ pub async fn run(
     models: &[ModelSpec],
     options: &RunOptions,
 ) -> anyhow::Result<RunReport> {
+    run_shared(Arc::new(tasks.to_vec()), models, options).await
+}
+
+/// [`run`] on tasks the caller hands over (or shares): the workers use them
+/// as they are, without copying every task first.
+pub async fn run_shared(
+    tasks: Arc<Vec<Task>>,
+    models: &[ModelSpec],
+    options: &RunOptions,
+) -> anyhow::Result<RunReport> {
     let started = Instant::now();
     std::fs::create_dir_all(&options.run_dir)
         .with_context(|| format!("creating {}", options.run_dir.display()))?;
@@ -146,7 +156,6 @@ pub async fn run(
     let client = http_client(false)?;
     let loopback_client = http_client(true)?;
 
-    let tasks: Arc<Vec<Task>> = Arc::new(tasks.to_vec());
     let (tx, mut rx) = mpsc::unbounded_channel::<Done>();
     let mut workers = JoinSet::new();
     let mut expected: HashSet<(usize, usize)> = HashSet::new();
@@ -348,7 +357,13 @@ async fn answer(context: &ModelContext, task: &Task) -> Outcome {
         .as_ref()
         .map(|k| api.auth_headers(k))
         .unwrap_or_default();
-    let estimate = request.body.to_string().len() as u64 / 4 + u64::from(context.config.max_tokens);
+    // Only a tokens-per-minute limit uses the estimate, and serializing a
+    // body just to measure it costs about as much as building the request.
+    let estimate = if context.config.tokens_per_minute.is_some() {
+        request.body.to_string().len() as u64 / 4 + u64::from(context.config.max_tokens)
+    } else {
+        0
+    };
     let mut rng = fastrand::Rng::new();
     let mut attempt = 0;
     loop {

@@ -1,0 +1,212 @@
+//! `itc ood convert` turns each OOD benchmark into SPEC §0 tasks that load as
+//! `itc::records::Task` and that `itc score` accepts.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use itc::records::{Task, TaskKind, Value};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+/// Runs `itc ood convert`, loads the tasks, and runs `itc score` on them
+/// with a trivial predictions file (an empty answer for the first task).
+fn convert(source: &str, args: &[&str]) -> Vec<Task> {
+    let dir = tempfile::tempdir().unwrap();
+    let tasks_file = dir.path().join("tasks.jsonl");
+    let out = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .current_dir(root())
+        .args(["ood", "convert", source])
+        .args(args)
+        .arg("-o")
+        .arg(&tasks_file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (tasks, skipped) = itc::jsonl::read_records::<Task>(&tasks_file, false).unwrap();
+    assert!(skipped.is_empty());
+    assert!(!tasks.is_empty());
+    for t in &tasks {
+        assert_eq!(
+            (t.language.as_str(), t.country.as_str()),
+            ("en", "GLOBAL"),
+            "{}",
+            t.id
+        );
+        for c in &t.gold.calls {
+            assert!(
+                t.tools.iter().any(|tool| tool.name == c.name),
+                "{}: gold {} not among the tools",
+                t.id,
+                c.name
+            );
+        }
+    }
+    let predictions = dir.path().join("predictions.jsonl");
+    let line = serde_json::json!({
+        "task_id": tasks[0].id, "model": "trivial",
+        "output": "{\"Thought\": \"none\", \"Action\": \"[]\"}"
+    });
+    std::fs::write(&predictions, format!("{line}\n")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args(["score", "--format", "json", "--bootstrap", "0", "--tasks"])
+        .arg(&tasks_file)
+        .arg("--predictions")
+        .arg(&predictions)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["model"], "trivial");
+    assert_eq!(report["n"].as_u64(), Some(tasks.len() as u64));
+    tasks
+}
+
+#[test]
+fn seal_tools_with_references() {
+    let tasks = convert(
+        "seal-tools",
+        &["--input", "datasets/ood/seal-tools/test_in_domain.json"],
+    );
+    assert_eq!(tasks.len(), 700);
+    let easy = &tasks[1];
+    assert_eq!(easy.id, "test_in_domain-easy-1");
+    assert_eq!(easy.kind, TaskKind::Single);
+    assert!(easy.query.starts_with("Tell me the net income"));
+    assert_eq!(easy.tools.len(), 5, "the five retrieved tools");
+    assert_eq!(
+        easy.gold.calls[0].arguments[0],
+        ("revenue".into(), Value::Float(0.2907590418481535))
+    );
+    // `API_call_N` placeholders become references to the earlier call's output field.
+    let nested: Vec<&Task> = tasks
+        .iter()
+        .filter(|t| t.kind == TaskKind::Nested)
+        .collect();
+    assert!(nested.len() >= 25, "{}", nested.len());
+    let refs: Vec<_> = nested
+        .iter()
+        .flat_map(|t| t.gold.calls.iter().flat_map(|c| c.arguments.iter()))
+        .filter_map(|(_, v)| match v {
+            Value::Ref(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    assert!(!refs.is_empty() && refs.iter().all(|r| !r.field.is_empty()));
+    assert!(tasks.iter().all(|t| !t.category.is_empty()));
+}
+
+#[test]
+fn apibench_candidates_are_deterministic() {
+    let args = [
+        "--input",
+        "datasets/ood/gorilla/apibench/torchhub_eval.json",
+        "--hub",
+        "torchhub",
+        "--api-db",
+        "datasets/ood/gorilla/api/torchhub_api.jsonl",
+        "--candidates",
+        "4",
+    ];
+    let a = convert("apibench", &args);
+    let b = convert("apibench", &args);
+    assert_eq!(a, b);
+    assert_eq!(a.len(), 186);
+    let t = &a[0];
+    assert_eq!(t.id, "apibench-torchhub-1");
+    assert_eq!(t.tools.len(), 5);
+    assert_eq!(t.category, "Video Classification");
+    let call = &t.gold.calls[0];
+    assert_eq!(
+        call.arguments[0],
+        (
+            "repo_or_dir".into(),
+            Value::Str("facebookresearch/pytorchvideo".into())
+        )
+    );
+}
+
+#[test]
+fn nexusraven_fixtures() {
+    let f = "tests/fixtures/ood/nexusraven";
+    let tasks = convert(
+        "nexusraven",
+        &[
+            "--input",
+            &format!("{f}/option_turns.json"),
+            &format!("{f}/stub_context.json"),
+            &format!("{f}/raw_queries.json"),
+            &format!("{f}/raw_functions.py"),
+        ],
+    );
+    assert_eq!(tasks.len(), 6);
+    let two = tasks
+        .iter()
+        .find(|t| t.id == "nexusraven-option_turns-1-turns_1")
+        .unwrap();
+    assert_eq!(two.kind, TaskKind::Parallel);
+    let search = two
+        .tools
+        .iter()
+        .find(|t| t.name == "searchCatImages")
+        .unwrap();
+    let required: Vec<&str> = search
+        .required_parameters
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    assert_eq!(required, ["color", "size"]);
+    assert_eq!(search.optional_parameters[0].kind, "integer");
+    let tile = tasks
+        .iter()
+        .find(|t| t.id == "nexusraven-stub_context-0")
+        .unwrap();
+    assert_eq!(tile.gold.calls[0].arguments[2], ("y".into(), Value::Int(2)));
+    assert_eq!(
+        tile.tools[0].optional_parameters[0].default,
+        Some(serde_json::json!(3))
+    );
+    let raw = tasks
+        .iter()
+        .find(|t| t.id == "nexusraven-raw_queries-0")
+        .unwrap();
+    assert_eq!(
+        raw.gold.calls[0].name, "searchProducts",
+        "assignment and module prefix dropped"
+    );
+    assert_eq!(raw.tools.len(), 2);
+}
+
+#[test]
+fn toolalpaca_fixture() {
+    let tasks = convert(
+        "toolalpaca",
+        &["--input", "tests/fixtures/ood/toolalpaca/eval_sample.json"],
+    );
+    assert_eq!(tasks.len(), 2);
+    assert_eq!(tasks[0].category, "Animals");
+    assert_eq!(tasks[1].kind, TaskKind::Parallel);
+    let save = tasks[1]
+        .tools
+        .iter()
+        .find(|t| t.name == "addFavourite")
+        .unwrap();
+    assert_eq!(
+        (save.method.as_str(), save.url.as_str()),
+        ("POST", "https://cats.example.org/favourites")
+    );
+    assert_eq!(save.required_parameters[0].name, "image_id");
+    assert_eq!(
+        tasks[1].gold.calls[0].arguments[1],
+        ("page".into(), Value::Int(2))
+    );
+}
