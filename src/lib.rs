@@ -20,6 +20,7 @@
 //! - [`catalog`]: `itc catalog import|stats`: API lists of several formats normalised to ITC tools with country (and how it was decided) and category, de-duplicated, counted (ITC §3.1).
 //! - [`sampling`]: `itc sample`: biased sampling of APIs, country weights ∝ n^α with quotas, against the long tail (ITC §3.2).
 //! - [`confusion`]: `itc confuse`: candidate lists of confusable distractors by lexical similarity at graded difficulty (ITC §3.2 tool confusion).
+//! - [`stage`]: what the LLM stages of task-set building share: many chats to one model, their tokens and cost.
 //! - [`ood`]: out-of-distribution sets: converters to SPEC tasks and the official scorers of Seal-Tools and APIBench (`itc ood`, SPEC §5).
 
 pub mod action;
@@ -40,4 +41,5 @@ pub mod response;
 pub mod run;
 pub mod sampling;
 pub mod scoring;
+pub mod stage;
 pub mod synth;

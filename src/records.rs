@@ -561,6 +561,88 @@ impl<'de> Deserialize<'de> for Call {
     }
 }
 
+/// Where a record made by an LLM came from: which stage and model wrote
+/// it, a SHA-256 of the prompt it was given, and the raw reply.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Provenance {
+    /// The stage: `generate`, `judge`, `answer` or `check`.
+    pub stage: String,
+    /// The model's name.
+    pub model: String,
+    /// SHA-256 (hex) of the rendered prompt (system and user messages).
+    pub prompt_sha256: String,
+    /// The model's reply, as received.
+    pub raw: String,
+}
+
+/// A query written by the generator (`itc generate`), validated but not
+/// yet judged. It becomes a [`Task`] once it has a gold answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GeneratedQuery {
+    /// Unique and stable across re-runs (derived from the APIs, kind and position).
+    pub id: String,
+    /// The kind of task the query was written for.
+    pub kind: TaskKind,
+    /// ISO 639-1 code of the language the query is written in.
+    pub language: String,
+    /// Country of the (first) target API, or `GLOBAL`.
+    pub country: String,
+    /// Category of the (first) target API.
+    pub category: String,
+    /// The user request.
+    pub query: String,
+    /// Names of the sampled APIs the query is meant to use, in call order.
+    pub apis: Vec<String>,
+    /// The candidate tools a model will be shown: the target APIs and their
+    /// distractors, shuffled.
+    pub tools: Vec<Tool>,
+    /// How the generator was asked, and its raw reply.
+    pub provenance: Provenance,
+}
+
+/// The five 1–5 scores a judge gives a query (ITC §3.3).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct JudgeScores {
+    /// The query fits what the target APIs do.
+    pub relevance: f64,
+    /// The query is unambiguous and easy to understand.
+    pub clarity: f64,
+    /// The query gives the concrete details the calls need.
+    pub specificity: f64,
+    /// A real user could plausibly ask it.
+    pub practicality: f64,
+    /// The query is natural in its target language.
+    pub language: f64,
+}
+
+/// One judge's verdict on one query.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Judgement {
+    /// The judge model's name.
+    pub judge: String,
+    /// The five scores.
+    pub scores: JudgeScores,
+    /// The overall 1–5 score the judge gave (the mean of the five when it gave none).
+    pub total: f64,
+    /// How the judge was asked, and its raw reply.
+    pub provenance: Provenance,
+}
+
+/// A query with its judges' verdicts (`itc filter`): kept, or rejected with a reason.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgedQuery {
+    /// The query.
+    #[serde(flatten)]
+    pub query: GeneratedQuery,
+    /// One verdict per judge that answered.
+    pub judgements: Vec<Judgement>,
+    /// Whether the keep rule accepted it.
+    pub kept: bool,
+    /// Why it was rejected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -270,6 +270,9 @@ pub fn write_outputs(
     Ok(written)
 }
 
+/// Models listed one per line by [`input_problems`] before it sums them up.
+pub const MAX_MODEL_LINES: usize = 5;
+
 /// What went wrong with the inputs, one line each, for the terminal.
 pub fn input_problems(evaluation: &Evaluation, reports: &[ModelReport]) -> Vec<String> {
     let mut lines = Vec::new();
@@ -308,14 +311,35 @@ pub fn input_problems(evaluation: &Evaluation, reports: &[ModelReport]) -> Vec<S
             )
         }));
     }
-    for r in reports {
+    let troubled: Vec<&ModelReport> = reports
+        .iter()
+        .filter(|r| r.summary.missing > 0 || r.summary.errors > 0 || r.duplicates > 0)
+        .collect();
+    // Past a handful of models, one line per model drowns the tables: sum
+    // them up and name the first few (the JSON output has every count).
+    let shown = if troubled.len() > MAX_MODEL_LINES {
+        let (missing, errors, duplicates) = troubled.iter().fold((0, 0, 0), |acc, r| {
+            (
+                acc.0 + r.summary.missing,
+                acc.1 + r.summary.errors,
+                acc.2 + r.duplicates,
+            )
+        });
+        lines.push(format!(
+            "{} of {} models: {missing} task(s) without a prediction and {errors} errored (all scored 0), {duplicates} duplicate prediction(s) ignored; the first {MAX_MODEL_LINES}:",
+            troubled.len(),
+            reports.len()
+        ));
+        &troubled[..MAX_MODEL_LINES]
+    } else {
+        &troubled[..]
+    };
+    for r in shown {
         let s = &r.summary;
-        if s.missing > 0 || s.errors > 0 || r.duplicates > 0 {
-            lines.push(format!(
-                "{}: {} task(s) without a prediction and {} errored (both scored 0), {} duplicate prediction(s) ignored",
-                r.model, s.missing, s.errors, r.duplicates
-            ));
-        }
+        lines.push(format!(
+            "{}: {} task(s) without a prediction and {} errored (both scored 0), {} duplicate prediction(s) ignored",
+            r.model, s.missing, s.errors, r.duplicates
+        ));
     }
     lines
 }

@@ -270,3 +270,30 @@ fn sample_set_is_the_default() {
     let scores = std::fs::read_to_string(dir.path().join("task_scores.jsonl")).unwrap();
     assert!(scores.lines().count() >= 5 * 200);
 }
+
+#[test]
+fn many_troubled_models_are_summed_up_on_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    // Eight models, each answering only t1: two missing tasks each.
+    let predictions: String = (0..8)
+        .map(|m| {
+            format!(
+                "{{\"task_id\":\"t1\",\"model\":\"m{m}\",\"output\":\"[uk_weather(city='Leeds')]\"}}\n"
+            )
+        })
+        .collect();
+    let (t, p) = fixture(dir.path(), TASKS, &predictions);
+    let out = score_json(&t, &p, &[]);
+    assert!(out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("8 of 8 models: 16 task(s) without a prediction and 0 errored"),
+        "{stderr}"
+    );
+    let per_model = stderr
+        .lines()
+        .filter(|l| l.contains("task(s) without a prediction") && l.starts_with('m'))
+        .count();
+    assert_eq!(per_model, 5, "{stderr}");
+    assert_eq!(json_models(&text(&out.stdout)).len(), 8);
+}

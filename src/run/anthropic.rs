@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use super::backend::{
-    Answer, ApiRequest, BackendApi, RequestSettings, count, error_object, native_call,
+    Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
 use super::prompt::render;
@@ -68,6 +68,25 @@ impl BackendApi for Anthropic {
             headers: vec![("anthropic-version", API_VERSION.to_string())],
             body: s.finish_body(body),
             names,
+        }
+    }
+
+    fn build_chat(&self, chat: &Chat) -> ApiRequest {
+        let s = &self.settings;
+        let mut body = json!({
+            "model": s.model_id,
+            "max_tokens": s.max_tokens,
+            "system": chat.system,
+            "messages": [{"role": "user", "content": chat.user}],
+        });
+        if let Some(t) = s.temperature {
+            body["temperature"] = json!(t);
+        }
+        ApiRequest {
+            url: format!("{}/messages", s.base_url),
+            headers: vec![("anthropic-version", API_VERSION.to_string())],
+            body: s.finish_body(body),
+            names: NameMap::default(),
         }
     }
 
@@ -242,5 +261,22 @@ mod tests {
                 .parse(&json!({"type": "message"}), &NameMap::default())
                 .is_err()
         );
+    }
+
+    #[test]
+    fn chat_body_has_no_tools() {
+        let req =
+            backend(Mode::Native).build_chat(&Chat::new("sys", "user").with_schema(json!({})));
+        assert!(req.url.ends_with("/messages"), "{}", req.url);
+        assert_eq!(req.body["system"], "sys");
+        assert_eq!(
+            req.body["messages"],
+            json!([{"role": "user", "content": "user"}])
+        );
+        assert!(
+            req.body.get("tools").is_none(),
+            "the answer mode is ignored"
+        );
+        assert!(req.headers.iter().any(|(k, _)| *k == "anthropic-version"));
     }
 }

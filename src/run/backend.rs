@@ -96,12 +96,46 @@ pub struct Answer {
     pub usage: Option<Usage>,
 }
 
+/// A free-form request, for the LLM calls that build task sets (writing
+/// queries, judging them, writing gold answers): instructions, one user
+/// message, and optionally the JSON schema the reply must follow.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chat {
+    /// System instructions.
+    pub system: String,
+    /// The user message.
+    pub user: String,
+    /// JSON Schema of the reply. OpenAI-compatible servers enforce it as a
+    /// `json_schema` response format and Gemini as a JSON response; Anthropic
+    /// has no such setting, so the prompt must describe the shape too.
+    pub schema: Option<Value>,
+}
+
+impl Chat {
+    /// A chat without a reply schema.
+    pub fn new(system: impl Into<String>, user: impl Into<String>) -> Chat {
+        Chat {
+            system: system.into(),
+            user: user.into(),
+            schema: None,
+        }
+    }
+
+    /// The same chat with a reply schema.
+    pub fn with_schema(mut self, schema: Value) -> Chat {
+        self.schema = Some(schema);
+        self
+    }
+}
+
 /// One HTTP API: builds requests for tasks and reads responses.
 pub trait BackendApi: Send + Sync {
     /// Which backend this is.
     fn kind(&self) -> Backend;
     /// The request asking this model to answer a task.
     fn build(&self, task: &Task) -> ApiRequest;
+    /// The request for a free-form chat (no tools; the answer mode is ignored).
+    fn build_chat(&self, chat: &Chat) -> ApiRequest;
     /// Authentication headers for a key.
     fn auth_headers(&self, key: &ApiKey) -> Vec<(&'static str, String)>;
     /// Reads a successful (HTTP 2xx) response body. An error means the body

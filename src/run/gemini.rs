@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use super::backend::{
-    Answer, ApiRequest, BackendApi, RequestSettings, count, error_object, native_call,
+    Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
 use super::prompt::render;
@@ -80,6 +80,30 @@ impl BackendApi for Gemini {
             headers: Vec::new(),
             body: s.finish_body(body),
             names,
+        }
+    }
+
+    fn build_chat(&self, chat: &Chat) -> ApiRequest {
+        let s = &self.settings;
+        let mut generation = json!({"maxOutputTokens": s.max_tokens});
+        if let Some(t) = s.temperature {
+            generation["temperature"] = json!(t);
+        }
+        if let Some(schema) = &chat.schema {
+            generation["responseMimeType"] = json!("application/json");
+            generation["responseJsonSchema"] = schema.clone();
+        }
+        let body = json!({
+            "systemInstruction": {"parts": [{"text": chat.system}]},
+            "contents": [{"role": "user", "parts": [{"text": chat.user}]}],
+            "generationConfig": generation,
+        });
+        let model = s.model_id.strip_prefix("models/").unwrap_or(&s.model_id);
+        ApiRequest {
+            url: format!("{}/models/{model}:generateContent", s.base_url),
+            headers: Vec::new(),
+            body: s.finish_body(body),
+            names: NameMap::default(),
         }
     }
 
@@ -265,6 +289,29 @@ mod tests {
                 .parse(&err, &NameMap::default())
                 .unwrap_err()
                 .contains("API key not valid")
+        );
+    }
+
+    #[test]
+    fn chat_body_with_a_json_schema() {
+        let schema = json!({"type": "object"});
+        let req =
+            backend(Mode::Native).build_chat(&Chat::new("sys", "user").with_schema(schema.clone()));
+        assert!(
+            req.url.ends_with("/models/gemini-x:generateContent"),
+            "{}",
+            req.url
+        );
+        assert_eq!(req.body["systemInstruction"]["parts"][0]["text"], "sys");
+        assert_eq!(req.body["contents"][0]["parts"][0]["text"], "user");
+        assert_eq!(
+            req.body["generationConfig"]["responseMimeType"],
+            "application/json"
+        );
+        assert_eq!(req.body["generationConfig"]["responseJsonSchema"], schema);
+        assert!(
+            req.body.get("tools").is_none(),
+            "the answer mode is ignored"
         );
     }
 }

@@ -37,11 +37,13 @@ pub mod stats;
 pub mod store;
 pub mod tools;
 
-pub use backend::{Answer, ApiRequest, BackendApi, api_for};
+pub use backend::{Answer, ApiRequest, BackendApi, Chat, api_for};
 pub use command::{EvalArgs, eval};
 pub use config::{ApiKey, Backend, ConfigFile, Mode, ModelConfig};
 pub use http::ErrorKind;
 pub use retry::RetryPolicy;
-pub use runner::{ModelSpec, RunOptions, RunReport, predictions_path, run, run_shared};
+pub use runner::{
+    ChatModel, Completion, ModelSpec, RunOptions, RunReport, predictions_path, run, run_shared,
+};
 pub use select::Selection;
 pub use stats::ModelStats;

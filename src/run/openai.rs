@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::backend::{
-    Answer, ApiRequest, BackendApi, RequestSettings, count, error_object, native_call,
+    Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
 use super::prompt::{answer_schema, render};
@@ -73,6 +73,33 @@ impl BackendApi for OpenAi {
             headers: Vec::new(),
             body: s.finish_body(body),
             names,
+        }
+    }
+
+    fn build_chat(&self, chat: &Chat) -> ApiRequest {
+        let s = &self.settings;
+        let mut body = json!({
+            "model": s.model_id,
+            "messages": [
+                {"role": "system", "content": chat.system},
+                {"role": "user", "content": chat.user},
+            ],
+        });
+        body[length_field(&s.base_url)] = json!(s.max_tokens);
+        if let Some(t) = s.temperature {
+            body["temperature"] = json!(t);
+        }
+        if let Some(schema) = &chat.schema {
+            body["response_format"] = json!({
+                "type": "json_schema",
+                "json_schema": {"name": "itc_reply", "strict": true, "schema": schema},
+            });
+        }
+        ApiRequest {
+            url: format!("{}/chat/completions", s.base_url),
+            headers: Vec::new(),
+            body: s.finish_body(body),
+            names: NameMap::default(),
         }
     }
 

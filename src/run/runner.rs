@@ -15,7 +15,7 @@ use anyhow::Context;
 use tokio::sync::{Semaphore, mpsc};
 use tokio::task::JoinSet;
 
-use super::backend::{Answer, BackendApi, api_for};
+use super::backend::{Answer, ApiRequest, BackendApi, Chat, api_for};
 use super::cache::{Cache, CachedResponse, cache_key};
 use super::config::{ApiKey, ModelConfig, resolve_key};
 use super::http::{ErrorKind, Failure, send};
@@ -83,6 +83,9 @@ pub struct RunReport {
     /// Wall time of the run.
     pub elapsed: Duration,
 }
+
+/// Most predictions written at once.
+const MAX_BATCH: usize = 256;
 
 /// The name of the predictions file inside a run directory.
 pub const PREDICTIONS_FILE: &str = "predictions.jsonl";
@@ -218,28 +221,39 @@ pub async fn run_shared(
 
     let mut progress = Progress::new(expected.len() as u64, options.show_progress);
     let mut session: Vec<(u64, u64, u64)> = vec![(0, 0, 0); models.len()]; // requests, cache hits, retries
-    let mut record =
-        |done: Done, store: &mut PredictionStore, progress: &mut Progress| -> anyhow::Result<()> {
-            store.append(&done.outcome.prediction)?;
+    // Predictions are written in batches: everything that arrived while the
+    // previous batch was written goes out in one write.
+    let mut record = |batch: Vec<Done>,
+                      store: &mut PredictionStore,
+                      progress: &mut Progress|
+     -> anyhow::Result<()> {
+        store.append_all(batch.iter().map(|done| &done.outcome.prediction))?;
+        for done in batch {
             progress.record(&done.outcome.prediction);
             let s = &mut session[done.model];
             s.0 += u64::from(done.outcome.requests);
             s.1 += u64::from(done.outcome.cache_hit);
             s.2 += u64::from(done.outcome.requests.saturating_sub(1));
             predictions[done.model].push(done.outcome.prediction);
-            Ok(())
-        };
+        }
+        Ok(())
+    };
 
     let interrupt = tokio::signal::ctrl_c();
     tokio::pin!(interrupt);
     loop {
         tokio::select! {
             received = rx.recv() => {
-                let Some(done) = received else { break };
-                if !expected.remove(&(done.model, done.task)) {
-                    continue; // cannot happen: one result per spawned worker
+                let Some(first) = received else { break };
+                let mut batch = vec![first];
+                while batch.len() < MAX_BATCH
+                    && let Ok(done) = rx.try_recv()
+                {
+                    batch.push(done);
                 }
-                record(done, &mut store, &mut progress)?;
+                // One result per spawned worker, so nothing is ever dropped here.
+                batch.retain(|done| expected.remove(&(done.model, done.task)));
+                record(batch, &mut store, &mut progress)?;
             }
             _ = &mut interrupt => {
                 workers.abort_all();
@@ -279,11 +293,11 @@ pub async fn run_shared(
             cache_hit: false,
         };
         record(
-            Done {
+            vec![Done {
                 model: m,
                 task: t,
                 outcome,
-            },
+            }],
             &mut store,
             &mut progress,
         )?;
@@ -337,17 +351,48 @@ async fn answer(context: &ModelContext, task: &Task) -> Outcome {
     let Some(api) = &context.api else {
         return baseline(context, task);
     };
-    let request = api.build(task);
+    let exchange = exchange(context, api.as_ref(), &api.build(task)).await;
+    let prediction = match exchange.result {
+        Ok((answer, latency_ms)) => {
+            answer_prediction(&context.config, task, answer, latency_ms, exchange.requests)
+        }
+        Err(failure) => error_prediction(
+            &context.config,
+            task,
+            &failure,
+            exchange.requests,
+            context.key.as_ref(),
+        ),
+    };
+    Outcome {
+        prediction,
+        requests: exchange.requests,
+        cache_hit: exchange.cache_hit,
+    }
+}
+
+/// What sending one request (with its retries) came to.
+struct Exchange {
+    /// The answer and the latency of the request that gave it, or the last failure.
+    result: Result<(Answer, u64), Failure>,
+    /// Requests sent (0 on a cache hit).
+    requests: u32,
+    cache_hit: bool,
+}
+
+/// Sends a request: from the cache when it holds the answer, else to the
+/// server within the rate limits, retrying what can be retried.
+async fn exchange(context: &ModelContext, api: &dyn BackendApi, request: &ApiRequest) -> Exchange {
     let key = context
         .cache
         .as_ref()
-        .map(|_| cache_key(api.kind(), &request));
+        .map(|_| cache_key(api.kind(), request));
     if let (Some(cache), Some(key)) = (&context.cache, &key)
         && let Some(hit) = cache.get(key)
         && let Ok(answer) = api.parse(&hit.body, &request.names)
     {
-        return Outcome {
-            prediction: answer_prediction(&context.config, task, answer, hit.latency_ms, 0),
+        return Exchange {
+            result: Ok((answer, hit.latency_ms)),
             requests: 0,
             cache_hit: true,
         };
@@ -370,7 +415,7 @@ async fn answer(context: &ModelContext, task: &Task) -> Outcome {
         attempt += 1;
         context.limiter.acquire(estimate).await;
         let sent = Instant::now();
-        let result = send(&context.client, &request, &auth, context.timeout).await;
+        let result = send(&context.client, request, &auth, context.timeout).await;
         let latency_ms = sent.elapsed().as_millis() as u64;
         let failure = match result {
             Ok(body) => match api.parse(&body, &request.names) {
@@ -383,14 +428,8 @@ async fn answer(context: &ModelContext, task: &Task) -> Outcome {
                         // A cache that cannot be written only costs a later re-run requests.
                         let _ = cache.put(key, &CachedResponse { body, latency_ms });
                     }
-                    return Outcome {
-                        prediction: answer_prediction(
-                            &context.config,
-                            task,
-                            answer,
-                            latency_ms,
-                            attempt,
-                        ),
+                    return Exchange {
+                        result: Ok((answer, latency_ms)),
                         requests: attempt,
                         cache_hit: false,
                     };
@@ -401,19 +440,131 @@ async fn answer(context: &ModelContext, task: &Task) -> Outcome {
         };
         context.limiter.settle(estimate, 0);
         if !failure.kind.retryable() || attempt >= context.retry.max_attempts {
-            return Outcome {
-                prediction: error_prediction(
-                    &context.config,
-                    task,
-                    &failure,
-                    attempt,
-                    context.key.as_ref(),
-                ),
+            return Exchange {
+                result: Err(failure),
                 requests: attempt,
                 cache_hit: false,
             };
         }
         tokio::time::sleep(context.retry.delay(attempt, failure.retry_after, &mut rng)).await;
+    }
+}
+
+/// A configured model answering free-form chats ([`Chat`]) with the same
+/// machinery as [`run`]: its concurrency and rate limits, retries, and the
+/// response cache, so a repeated chat costs no request. The stages that
+/// build task sets (writing queries, judging, gold answers) use it.
+#[derive(Clone)]
+pub struct ChatModel {
+    context: Arc<ModelContext>,
+}
+
+/// The reply to a [`Chat`].
+#[derive(Debug, Clone)]
+pub struct Completion {
+    /// The answer, or why there is none (its message has any key redacted).
+    pub result: Result<Answer, (ErrorKind, String)>,
+    /// Requests sent, retries included (0 when the cache answered).
+    pub requests: u32,
+    /// Whether the cache answered.
+    pub cache_hit: bool,
+    /// Latency of the request that answered, in milliseconds.
+    pub latency_ms: u64,
+}
+
+impl ChatModel {
+    /// A model for chats, caching responses in `cache_dir` when given. The
+    /// offline baseline cannot chat: an error.
+    pub fn new(spec: &ModelSpec, cache_dir: Option<&Path>) -> anyhow::Result<ChatModel> {
+        let config = &spec.config;
+        let Some(api) = api_for(config) else {
+            anyhow::bail!(
+                "model `{}` is the offline baseline, which only answers tasks; give an LLM backend",
+                config.name
+            );
+        };
+        let cache = match cache_dir {
+            Some(dir) => Some(
+                Cache::open(dir).with_context(|| format!("opening the cache {}", dir.display()))?,
+            ),
+            None => None,
+        };
+        let client = http_client(is_loopback(&config.effective_base_url()))?;
+        Ok(ChatModel {
+            context: Arc::new(ModelContext {
+                config: config.clone(),
+                key: spec.key.clone(),
+                api: Some(api),
+                limiter: RateLimiter::new(config.requests_per_minute, config.tokens_per_minute),
+                slots: Arc::new(Semaphore::new(config.concurrency)),
+                retry: config.retry_policy(),
+                timeout: config.timeout(),
+                cache,
+                client,
+            }),
+        })
+    }
+
+    /// The model's configuration.
+    pub fn config(&self) -> &ModelConfig {
+        &self.context.config
+    }
+
+    /// The model's name.
+    pub fn name(&self) -> &str {
+        &self.context.config.name
+    }
+
+    fn api(&self) -> &dyn BackendApi {
+        self.context
+            .api
+            .as_deref()
+            .expect("a chat model has an API")
+    }
+
+    /// The request a chat becomes (for `--dry-run`; it holds no key).
+    pub fn request(&self, chat: &Chat) -> ApiRequest {
+        self.api().build_chat(chat)
+    }
+
+    /// Whether the cache already holds the reply to a chat.
+    pub fn is_cached(&self, chat: &Chat) -> bool {
+        let api = self.api();
+        self.context.cache.as_ref().is_some_and(|cache| {
+            cache
+                .get(&cache_key(api.kind(), &api.build_chat(chat)))
+                .is_some()
+        })
+    }
+
+    /// Sends a chat, waiting for one of the model's concurrency slots.
+    pub async fn complete(&self, chat: &Chat) -> Completion {
+        let Ok(_slot) = Arc::clone(&self.context.slots).acquire_owned().await else {
+            return Completion {
+                result: Err((ErrorKind::Internal, "the model was shut down".into())),
+                requests: 0,
+                cache_hit: false,
+                latency_ms: 0,
+            };
+        };
+        let api = self.api();
+        let exchange = exchange(&self.context, api, &api.build_chat(chat)).await;
+        let (result, latency_ms) = match exchange.result {
+            Ok((answer, latency_ms)) => (Ok(answer), latency_ms),
+            Err(failure) => {
+                let message = match &self.context.key {
+                    Some(key) => key.redact(&failure.message),
+                    None => failure.message,
+                };
+                (Err((failure.kind, message)), 0)
+            }
+        };
+        Completion {
+            result,
+            requests: exchange.requests,
+            cache_hit: exchange.cache_hit,
+            latency_ms,
+        }
     }
 }
 

@@ -85,10 +85,23 @@ impl PredictionStore {
 
     /// Appends one prediction as one line, written and flushed at once.
     pub fn append(&mut self, prediction: &Prediction) -> anyhow::Result<()> {
-        let mut line = serde_json::to_vec(prediction)?;
-        line.push(b'\n');
+        self.append_all([prediction])
+    }
+
+    /// Appends several predictions with one write: each line is complete
+    /// before the next starts, so a kill can at worst tear the last line,
+    /// which resuming repairs.
+    pub fn append_all<'a>(
+        &mut self,
+        predictions: impl IntoIterator<Item = &'a Prediction>,
+    ) -> anyhow::Result<()> {
+        let mut lines = Vec::with_capacity(1024);
+        for prediction in predictions {
+            serde_json::to_writer(&mut lines, prediction)?;
+            lines.push(b'\n');
+        }
         self.file
-            .write_all(&line)
+            .write_all(&lines)
             .and_then(|()| self.file.flush())
             .with_context(|| format!("appending to {}", self.path.display()))
     }
