@@ -123,10 +123,29 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
         let mut members = Vec::new();
-        while let Some((k, v)) = map.next_entry::<String, Json>()? {
-            members.push((k, v));
+        while let Some((k, v)) = map.next_entry::<Key, Json>()? {
+            members.push((k.0, v));
         }
         Ok(Json::Object(members))
+    }
+}
+
+/// An object key. JSON keys are strings; YAML ones may be numbers or
+/// booleans (`200:` under `responses`), kept as their text.
+struct Key(String);
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Key, D::Error> {
+        match Json::deserialize(d)? {
+            Json::String(s) => Ok(Key(s)),
+            Json::Number(n) => Ok(Key(n.to_string())),
+            Json::Bool(b) => Ok(Key(b.to_string())),
+            Json::Null => Ok(Key("null".to_string())),
+            other => Err(de::Error::custom(format!(
+                "expected a scalar key, found {}",
+                other.kind()
+            ))),
+        }
     }
 }
 
@@ -305,6 +324,36 @@ pub fn parse_document(file: &Path, text: &str) -> Res<Json> {
         field: ".".to_string(),
         message: format!("invalid JSON at column {}: {e}", e.column()),
     })
+}
+
+/// Parses one YAML document (OpenAPI and Swagger files are often YAML).
+pub fn parse_yaml_document(file: &Path, text: &str) -> Res<Json> {
+    serde_norway::from_str::<Json>(text).map_err(|e| {
+        let location = e.location();
+        CatalogError {
+            file: file.to_path_buf(),
+            line: location.as_ref().map(|l| l.line()),
+            field: ".".to_string(),
+            message: match location {
+                Some(l) => format!("invalid YAML at column {}: {e}", l.column()),
+                None => format!("invalid YAML: {e}"),
+            },
+        }
+    })
+}
+
+/// Parses a document that is JSON, or else YAML: JSON when its first
+/// non-blank character opens an object or array, or the file is `.json`.
+pub fn parse_json_or_yaml(file: &Path, text: &str) -> Res<Json> {
+    let json_like = matches!(text.trim_start().chars().next(), Some('{' | '['))
+        || file
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    if json_like {
+        parse_document(file, text)
+    } else {
+        parse_yaml_document(file, text)
+    }
 }
 
 /// Parses one line of a JSON Lines file.

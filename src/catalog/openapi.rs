@@ -1,4 +1,5 @@
-//! OpenAPI 3 documents (JSON): every operation becomes a tool.
+//! OpenAPI 3 and Swagger 2.0 documents (JSON or YAML): every operation
+//! becomes a tool.
 //!
 //! - name: `operationId`, else `METHOD /path`;
 //! - description: `summary` and `description`;
@@ -10,12 +11,17 @@
 //!   followed;
 //! - URL: the first server's URL (variables replaced by their defaults) plus
 //!   the path;
+//! - Swagger 2.0 differs in three places, all read: parameters carry their
+//!   type, `enum` and `default` themselves (no `schema`); the request body
+//!   is an `in: body` parameter (its schema's properties become parameters)
+//!   or `in: formData` parameters; the URL is `schemes[0]://host` +
+//!   `basePath` + the path;
 //! - category: `x-category` of the operation, the path or `info`; country:
 //!   `x-country` of the operation or `info` (else the server's domain).
 
 use std::path::Path;
 
-use super::json::{Ctx, Json, Node, Res, parse_document};
+use super::json::{Ctx, Json, Node, Res, parse_json_or_yaml};
 use super::{CatalogError, Parsed, RawEntry};
 use crate::records::Parameter;
 
@@ -105,6 +111,8 @@ fn describe(description: &str, schema: Option<&Node<'_>>) -> String {
 struct Doc<'a> {
     root: &'a Json,
     base: String,
+    /// A Swagger 2.0 document rather than OpenAPI 3.
+    swagger: bool,
 }
 
 impl<'a> Doc<'a> {
@@ -112,8 +120,9 @@ impl<'a> Doc<'a> {
         resolve(self.root, node, &self.base)
     }
 
-    /// One path or query parameter; `None` for header and cookie parameters.
-    fn parameter(&self, node: Node<'a>) -> Res<Option<(Parameter, bool)>> {
+    /// One parameter: a path, query or (Swagger) form field; the fields of
+    /// a Swagger `in: body` parameter; nothing for header and cookie ones.
+    fn parameter(&self, node: Node<'a>) -> Res<Vec<(Parameter, bool)>> {
         let node = self.resolve(node)?;
         node.expect_object()?;
         let name = node.req_str("name")?;
@@ -121,16 +130,28 @@ impl<'a> Doc<'a> {
         let required = match location.as_str() {
             "path" => true,
             "query" => node.opt_bool("required")?.unwrap_or(false),
-            "header" | "cookie" => return Ok(None),
+            "formData" if self.swagger => node.opt_bool("required")?.unwrap_or(false),
+            "body" if self.swagger => {
+                let Some(schema) = node.key("schema") else {
+                    return Err(node.error_at("schema", "missing: a body parameter needs one"));
+                };
+                let required = node.opt_bool("required")?.unwrap_or(false);
+                return self.schema_fields(schema, required);
+            }
+            "header" | "cookie" => return Ok(Vec::new()),
             other => {
-                return Err(node.error_at(
-                    "in",
-                    format!("expected path, query, header or cookie, found {other:?}"),
-                ));
+                let expected = if self.swagger {
+                    "path, query, header, body or formData"
+                } else {
+                    "path, query, header or cookie"
+                };
+                return Err(node.error_at("in", format!("expected {expected}, found {other:?}")));
             }
         };
         let schema = match node.key("schema") {
             Some(s) => Some(self.resolve(s)?),
+            // Swagger 2.0 (and sloppy OpenAPI 3) put the type on the parameter.
+            None if node.has("type") => Some(node.clone()),
             None => None,
         };
         let own = node.opt_str("description")?;
@@ -152,7 +173,7 @@ impl<'a> Doc<'a> {
                 .and_then(|s| s.value.get("default"))
                 .map(Json::to_value),
         };
-        Ok(Some((parameter, required)))
+        Ok(vec![(parameter, required)])
     }
 
     /// The fields of a JSON or form request body.
@@ -170,6 +191,13 @@ impl<'a> Doc<'a> {
         let Some(schema) = chosen.and_then(|(_, m)| m.key("schema")) else {
             return Ok(Vec::new());
         };
+        self.schema_fields(schema, body_required)
+    }
+
+    /// The properties of a body schema as parameters (required by the
+    /// schema's `required` list); a schema without properties is one
+    /// parameter called `body`.
+    fn schema_fields(&self, schema: Node<'a>, body_required: bool) -> Res<Vec<(Parameter, bool)>> {
         let schema = self.resolve(schema)?;
         let Some(properties) = schema.key("properties") else {
             let whole = Parameter {
@@ -198,6 +226,20 @@ impl<'a> Doc<'a> {
         }
         Ok(fields)
     }
+}
+
+/// A Swagger 2.0 document's base URL: `schemes[0]://host` + `basePath`
+/// (`https` when no scheme is given; empty without a host).
+fn swagger_url(root: &Node<'_>) -> Res<String> {
+    let host = root.opt_str("host")?;
+    if host.is_empty() {
+        return Ok(String::new());
+    }
+    let scheme = match root.opt_items("schemes")?.first() {
+        Some(s) => s.str()?.to_string(),
+        None => "https".to_string(),
+    };
+    Ok(format!("{scheme}://{host}{}", root.opt_str("basePath")?))
 }
 
 /// The first server's URL with its variables replaced by their defaults.
@@ -303,7 +345,11 @@ impl Operation<'_, '_> {
             .key("servers")
             .or_else(|| self.item.key("servers"))
             .or_else(|| self.root.key("servers"));
-        let base = server_url(servers)?;
+        let base = if self.doc.swagger {
+            swagger_url(self.root)?
+        } else {
+            server_url(servers)?
+        };
         raw.tool.url = if base.is_empty() {
             String::new()
         } else {
@@ -339,28 +385,35 @@ impl Operation<'_, '_> {
 /// carry a prefix, for documents embedded in other files).
 pub fn operations(root: &Node<'_>, defaults: &Defaults) -> Result<Parsed, CatalogError> {
     root.expect_object()?;
-    match root.key("openapi") {
-        Some(version) if version.str()?.starts_with("3.") => {}
-        Some(version) => {
+    let swagger = match (root.key("openapi"), root.key("swagger")) {
+        (Some(version), _) if version.str()?.starts_with("3.") => false,
+        (Some(version), _) => {
             return Err(version.error(format!(
                 "expected an OpenAPI 3.x version, found {:?}",
                 version.str()?
             )));
         }
-        None if root.has("swagger") => {
+        (None, Some(version)) if version.str()? == "2.0" => true,
+        (None, Some(version)) => {
+            return Err(version.error(format!(
+                "expected Swagger \"2.0\", found {:?}",
+                version.str()?
+            )));
+        }
+        (None, None) => {
             return Err(root.error_at(
-                "swagger",
-                "Swagger 2.0 documents are not supported: convert to OpenAPI 3 first",
+                "openapi",
+                "missing: not an OpenAPI 3 or Swagger 2.0 document",
             ));
         }
-        None => return Err(root.error_at("openapi", "missing: not an OpenAPI 3 document")),
-    }
+    };
     let paths = root
         .key("paths")
         .ok_or_else(|| root.error_at("paths", "missing"))?;
     let doc = Doc {
         root: root.value,
         base: root.path.clone(),
+        swagger,
     };
     let mut parsed = Vec::new();
     for (path, item) in paths.members()? {
@@ -389,9 +442,9 @@ pub fn operations(root: &Node<'_>, defaults: &Defaults) -> Result<Parsed, Catalo
     Ok(parsed)
 }
 
-/// Reads an OpenAPI 3 JSON file.
+/// Reads an OpenAPI 3 or Swagger 2.0 file, JSON or YAML.
 pub fn parse(file: &Path, text: &str) -> Result<Parsed, CatalogError> {
-    let json = parse_document(file, text)?;
+    let json = parse_json_or_yaml(file, text)?;
     let ctx = Ctx { file, line: None };
     operations(&Node::root(&json, ctx, ""), &Defaults::default())
 }
@@ -453,8 +506,11 @@ mod tests {
 
     #[test]
     fn bad_documents_are_named() {
-        let err = parse(Path::new("s.json"), r#"{"swagger":"2.0","paths":{}}"#).unwrap_err();
+        let err = parse(Path::new("s.json"), r#"{"swagger":"1.2","paths":{}}"#).unwrap_err();
         assert_eq!(err.field, "swagger");
+        assert!(err.message.contains("2.0"), "{err}");
+        let err = parse(Path::new("s.json"), r#"{"info":{},"paths":{}}"#).unwrap_err();
+        assert_eq!(err.field, "openapi");
         let bad_ref = DOC.replace(
             "#/components/parameters/Limit",
             "#/components/parameters/Nope",
@@ -473,5 +529,132 @@ mod tests {
         assert_eq!(err.field, r#"paths["/pets/{id}"].get.parameters[0].in"#);
         let err = parse(Path::new("p.json"), "{\n  \"openapi\": 3,\n}").unwrap_err();
         assert_eq!(err.line, Some(3));
+    }
+
+    /// The same API as `DOC` in YAML (ASCII quotes, a numeric response key).
+    const YAML_DOC: &str = r##"
+openapi: 3.0.3
+info: {title: Pets, version: "1", x-category: Animals}
+servers:
+  - url: "https://{region}.pets.example.jp/v1/"
+    variables: {region: {default: api}}
+components:
+  parameters:
+    Limit: {name: limit, in: query, schema: {type: integer, default: 20}}
+  schemas:
+    Kind: {type: string, enum: [cat, dog], description: Animal kind}
+paths:
+  /pets/{id}:
+    parameters:
+      - {name: id, in: path, description: Pet id, schema: {type: string}}
+    get:
+      operationId: getPet
+      summary: Get a pet
+      description: Returns one pet.
+      parameters:
+        - {name: X-Trace, in: header}
+        - $ref: "#/components/parameters/Limit"
+      responses:
+        200: {description: the pet}
+  /pets:
+    post:
+      summary: Add a pet
+      x-category: Pets
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [kind]
+              properties:
+                kind: {$ref: "#/components/schemas/Kind"}
+                name: {type: string}
+"##;
+
+    #[test]
+    fn yaml_documents_read_like_json_ones() {
+        let from_json = parse(Path::new("pets.json"), DOC).unwrap();
+        let from_yaml = parse(Path::new("pets.yaml"), YAML_DOC).unwrap();
+        let tools = |parsed: Parsed| -> Vec<crate::records::Tool> {
+            parsed.into_iter().map(|r| r.unwrap().tool).collect()
+        };
+        assert_eq!(tools(from_yaml), tools(from_json));
+        let err = parse(Path::new("bad.yaml"), "openapi: 3.0.0\npaths: [unclosed\n").unwrap_err();
+        assert!(err.line.is_some(), "{err}");
+        assert!(err.message.contains("invalid YAML"), "{err}");
+    }
+
+    const SWAGGER: &str = r##"
+swagger: "2.0"
+info: {title: Transit, version: "1", x-country: KR, x-category: Transportation}
+host: api.transit.example.kr
+basePath: /v2
+schemes: [http, https]
+definitions:
+  Route:
+    type: object
+    required: [from]
+    properties:
+      from: {type: string, description: Departure station}
+      via: {type: array, items: {type: string}}
+paths:
+  /stations/{code}:
+    get:
+      operationId: getStation
+      summary: One station
+      parameters:
+        - {name: code, in: path, type: string, required: true}
+        - {name: lang, in: query, type: string, enum: [ko, en], default: ko}
+  /routes:
+    post:
+      operationId: planRoute
+      parameters:
+        - {name: body, in: body, required: true, schema: {$ref: "#/definitions/Route"}}
+  /feedback:
+    post:
+      operationId: sendFeedback
+      parameters:
+        - {name: text, in: formData, type: string, required: true}
+        - {name: stars, in: formData, type: integer}
+"##;
+
+    #[test]
+    fn swagger_2_documents_are_read() {
+        let tools: Vec<_> = parse(Path::new("transit.yaml"), SWAGGER)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.unwrap().tool)
+            .collect();
+        assert_eq!(tools.len(), 3);
+        let station = &tools[0];
+        assert_eq!(
+            station.url,
+            "http://api.transit.example.kr/v2/stations/{code}"
+        );
+        assert_eq!(station.country, "KR");
+        assert_eq!(station.category, "Transportation");
+        assert_eq!(station.required_parameters[0].name, "code");
+        let lang = &station.optional_parameters[0];
+        assert_eq!((lang.name.as_str(), lang.kind.as_str()), ("lang", "string"));
+        assert_eq!(lang.description, "one of: ko, en");
+        assert_eq!(lang.default, Some(serde_json::json!("ko")));
+        let route = &tools[1];
+        assert_eq!(route.required_parameters[0].name, "from");
+        assert_eq!(
+            route.required_parameters[0].description,
+            "Departure station"
+        );
+        assert_eq!(route.optional_parameters[0].name, "via");
+        assert_eq!(route.optional_parameters[0].kind, "array");
+        let feedback = &tools[2];
+        assert_eq!(feedback.required_parameters[0].name, "text");
+        assert_eq!(feedback.optional_parameters[0].kind, "integer");
+        // `in: body` without a schema is named.
+        let broken = SWAGGER.replace(", schema: {$ref: \"#/definitions/Route\"}", "");
+        let err = parse(Path::new("t.yaml"), &broken)
+            .unwrap()
+            .remove(1)
+            .unwrap_err();
+        assert_eq!(err.field, r#"paths["/routes"].post.parameters[0].schema"#);
     }
 }
