@@ -73,6 +73,15 @@ pub struct ScoreArgs {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 20250101)]
     pub seed: u64,
+    /// Threads that parse and score predictions (default: one per core; 1
+    /// scores on the main thread). Results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
+}
+
+/// The machine's cores, the default number of scoring threads.
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// Runs `itc score`: prints tables or JSON on `out`, problems on `err`.
@@ -91,6 +100,7 @@ pub fn score(args: &ScoreArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyh
             strict_values: args.strict_values,
         },
         skip_invalid: args.skip_invalid,
+        threads: args.threads.map_or_else(available_threads, |n| n as usize),
     };
     let evaluation = evaluate(&tasks, &predictions, &options)?;
     let reports = aggregate(

@@ -338,6 +338,7 @@ pub fn eval(args: &EvalArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         skip_invalid: false,
         bootstrap: args.bootstrap,
         seed: args.seed,
+        threads: None,
     };
     score(&score_args, out, err)
 }

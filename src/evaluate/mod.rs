@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+mod parallel;
+
 use crate::jsonl::{RecordError, describe_error, for_each_line, read_records};
 use crate::language::check_language;
 use crate::records::{Call, Counts, Extraction, LanguageOutcome, Prediction, Prf, Task, TaskScore};
@@ -25,6 +27,9 @@ pub struct EvalOptions {
     pub score: ScoreOptions,
     /// Skip malformed lines (counted) instead of stopping at the first.
     pub skip_invalid: bool,
+    /// Threads that parse and score prediction lines; 0 or 1 scores on the
+    /// calling thread. Results are identical for any number (see [`parallel`]).
+    pub threads: usize,
 }
 
 /// The reduced score of one model on one task.
@@ -218,18 +223,13 @@ pub fn evaluate(
         unknown: Vec::new(),
     };
     for path in prediction_paths {
+        if options.threads > 1 {
+            parallel::score_file(path, &mut scorer, &mut skipped, options.threads)?;
+            continue;
+        }
         for_each_line(path, |number, line| {
-            match serde_json::from_str::<PredictionView>(line) {
-                Ok(view) => scorer.add(path, number, view),
-                Err(_) => {
-                    let error = describe_error::<Prediction>(path, number, line);
-                    if !options.skip_invalid {
-                        return Err(error.into());
-                    }
-                    skipped.push(error);
-                }
-            }
-            Ok(())
+            let read = scorer.read_line(path, number, line);
+            scorer.apply(read, &mut skipped)
         })?;
     }
     let Scorer {
@@ -292,35 +292,37 @@ struct Scorer<'t> {
     unknown: Vec<UnknownTask>,
 }
 
+/// What one prediction line comes to, before it is merged into the
+/// per-model results (which needs the lines in file order).
+enum LineResult {
+    /// A prediction for a known task, scored (even if it turns out to be a duplicate).
+    Scored {
+        model: String,
+        task_index: usize,
+        outcome: TaskOutcome,
+    },
+    /// A prediction for a task id the task file does not have.
+    Unknown(UnknownTask),
+    /// A malformed line.
+    Invalid(RecordError),
+}
+
 impl Scorer<'_> {
-    fn add(&mut self, path: &Path, line: usize, view: PredictionView<'_>) {
+    /// Parses and scores one line. It only reads the tasks, so worker
+    /// threads can call it on shared references.
+    fn read_line(&self, path: &Path, number: usize, line: &str) -> LineResult {
+        let view = match serde_json::from_str::<PredictionView>(line) {
+            Ok(view) => view,
+            Err(_) => return LineResult::Invalid(describe_error::<Prediction>(path, number, line)),
+        };
         let Some(&task_index) = self.index.get(view.task_id.as_ref()) else {
-            self.unknown.push(UnknownTask {
+            return LineResult::Unknown(UnknownTask {
                 file: path.to_path_buf(),
-                line,
+                line: number,
                 task_id: view.task_id.into_owned(),
                 model: view.model.into_owned(),
             });
-            return;
         };
-        let model = match self.model_index.get(view.model.as_ref()) {
-            Some(&m) => m,
-            None => {
-                self.model_index
-                    .insert(view.model.to_string(), self.models.len());
-                self.models.push(PartialRun {
-                    model: view.model.to_string(),
-                    outcomes: vec![None; self.tasks.len()],
-                    duplicates: 0,
-                });
-                self.models.len() - 1
-            }
-        };
-        let run = &mut self.models[model];
-        if run.outcomes[task_index].is_some() {
-            run.duplicates += 1;
-            return;
-        }
         let task = &self.tasks[task_index];
         let outcome = if view.error.is_some() && view.output.is_none() && view.calls.is_none() {
             TaskOutcome::unanswered(task, Extraction::Error)
@@ -332,6 +334,49 @@ impl Scorer<'_> {
                 self.options.score,
             )
         };
-        run.outcomes[task_index] = Some(outcome);
+        LineResult::Scored {
+            model: view.model.into_owned(),
+            task_index,
+            outcome,
+        }
+    }
+
+    /// Merges one line's result; lines must come in file order, so that the
+    /// first prediction of a model for a task is the one kept.
+    fn apply(&mut self, read: LineResult, skipped: &mut Vec<RecordError>) -> anyhow::Result<()> {
+        match read {
+            LineResult::Invalid(error) => {
+                if !self.options.skip_invalid {
+                    return Err(error.into());
+                }
+                skipped.push(error);
+            }
+            LineResult::Unknown(unknown) => self.unknown.push(unknown),
+            LineResult::Scored {
+                model,
+                task_index,
+                outcome,
+            } => {
+                let m = match self.model_index.get(&model) {
+                    Some(&m) => m,
+                    None => {
+                        self.model_index.insert(model.clone(), self.models.len());
+                        self.models.push(PartialRun {
+                            model,
+                            outcomes: vec![None; self.tasks.len()],
+                            duplicates: 0,
+                        });
+                        self.models.len() - 1
+                    }
+                };
+                let run = &mut self.models[m];
+                if run.outcomes[task_index].is_some() {
+                    run.duplicates += 1;
+                } else {
+                    run.outcomes[task_index] = Some(outcome);
+                }
+            }
+        }
+        Ok(())
     }
 }
