@@ -28,6 +28,22 @@ impl Anthropic {
     pub fn new(settings: RequestSettings) -> Anthropic {
         Anthropic { settings }
     }
+
+    /// A body with the model, the length limit, a system prompt, one user
+    /// message and the temperature.
+    fn messages_body(&self, system: String, user: String) -> Value {
+        let s = &self.settings;
+        let mut body = json!({
+            "model": s.model_id,
+            "max_tokens": s.max_tokens,
+            "system": system,
+            "messages": [{"role": "user", "content": user}],
+        });
+        if let Some(t) = s.temperature {
+            body["temperature"] = json!(t);
+        }
+        body
+    }
 }
 
 impl BackendApi for Anthropic {
@@ -40,15 +56,7 @@ impl BackendApi for Anthropic {
         // No server-side schema: the structured mode keeps the shape in the prompt.
         let prompt = render(task, s.mode, false);
         let names = NameMap::for_tools(&task.tools);
-        let mut body = json!({
-            "model": s.model_id,
-            "max_tokens": s.max_tokens,
-            "system": prompt.system,
-            "messages": [{"role": "user", "content": prompt.user}],
-        });
-        if let Some(t) = s.temperature {
-            body["temperature"] = json!(t);
-        }
+        let mut body = self.messages_body(prompt.system, prompt.user);
         if s.mode == Mode::Native {
             let tools: Vec<Value> = task
                 .tools
@@ -73,15 +81,7 @@ impl BackendApi for Anthropic {
 
     fn build_chat(&self, chat: &Chat) -> ApiRequest {
         let s = &self.settings;
-        let mut body = json!({
-            "model": s.model_id,
-            "max_tokens": s.max_tokens,
-            "system": chat.system,
-            "messages": [{"role": "user", "content": chat.user}],
-        });
-        if let Some(t) = s.temperature {
-            body["temperature"] = json!(t);
-        }
+        let body = self.messages_body(chat.system.clone(), chat.user.clone());
         ApiRequest {
             url: format!("{}/messages", s.base_url),
             headers: vec![("anthropic-version", API_VERSION.to_string())],

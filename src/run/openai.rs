@@ -23,6 +23,24 @@ impl OpenAi {
     pub fn new(settings: RequestSettings) -> OpenAi {
         OpenAi { settings }
     }
+
+    /// A body with the model, a system and a user message, the length limit
+    /// and the temperature.
+    fn messages_body(&self, system: String, user: String) -> Value {
+        let s = &self.settings;
+        let mut body = json!({
+            "model": s.model_id,
+            "messages": [
+                {"role": "system", "content": system},
+                {"role": "user", "content": user},
+            ],
+        });
+        body[length_field(&s.base_url)] = json!(s.max_tokens);
+        if let Some(t) = s.temperature {
+            body["temperature"] = json!(t);
+        }
+        body
+    }
 }
 
 impl BackendApi for OpenAi {
@@ -34,17 +52,7 @@ impl BackendApi for OpenAi {
         let s = &self.settings;
         let prompt = render(task, s.mode, true);
         let names = NameMap::for_tools(&task.tools);
-        let mut body = json!({
-            "model": s.model_id,
-            "messages": [
-                {"role": "system", "content": prompt.system},
-                {"role": "user", "content": prompt.user},
-            ],
-        });
-        body[length_field(&s.base_url)] = json!(s.max_tokens);
-        if let Some(t) = s.temperature {
-            body["temperature"] = json!(t);
-        }
+        let mut body = self.messages_body(prompt.system, prompt.user);
         match s.mode {
             Mode::Prompt => {}
             Mode::Native => {
@@ -78,17 +86,7 @@ impl BackendApi for OpenAi {
 
     fn build_chat(&self, chat: &Chat) -> ApiRequest {
         let s = &self.settings;
-        let mut body = json!({
-            "model": s.model_id,
-            "messages": [
-                {"role": "system", "content": chat.system},
-                {"role": "user", "content": chat.user},
-            ],
-        });
-        body[length_field(&s.base_url)] = json!(s.max_tokens);
-        if let Some(t) = s.temperature {
-            body["temperature"] = json!(t);
-        }
+        let mut body = self.messages_body(chat.system.clone(), chat.user.clone());
         if let Some(schema) = &chat.schema {
             body["response_format"] = json!({
                 "type": "json_schema",
