@@ -79,8 +79,8 @@ fn calculate_scores_in_profiles(
         .iter()
         .map(|(_, p)| p.len() as i64 * MAX_TRIGRAM_DISTANCE as i64)
         .collect();
-    for (trigram, &n) in &trigram_positions {
-        if let Some(postings) = index.get(trigram) {
+    for &(trigram, n) in &trigram_positions {
+        if let Some(postings) = index.get(&trigram) {
             for &(l, i) in postings {
                 sums[l as usize] += (n as i64 - i as i64).abs() - MAX_TRIGRAM_DISTANCE as i64;
             }

@@ -7,7 +7,9 @@ use crate::utils::is_stop_char;
 
 pub struct TrigramsWithPositions {
     pub(crate) _total_trigrams: u32,
-    pub(crate) trigram_positions: HashMap<Trigram, u32>,
+    /// The text's most frequent trigrams with their rank (itc: a list, not
+    /// a map, since the detector only walks it).
+    pub(crate) trigram_positions: Vec<(Trigram, u32)>,
 }
 
 #[inline]
@@ -27,19 +29,26 @@ pub fn get_trigrams_with_positions(text: &LowercaseText) -> TrigramsWithPosition
 #[allow(clippy::unnecessary_sort_by)]
 fn trigram_occurances_to_positions(
     trigram_occurances: HashMap<Trigram, u32>,
-) -> HashMap<Trigram, u32> {
-    // Sort in descending order by number of occurrences and trigrams
-    let mut count_vec: Vec<_> = trigram_occurances
+) -> Vec<(Trigram, u32)> {
+    // Sort in descending order by number of occurrences and trigrams. itc:
+    // (count, c1, c2, c3) packed into one u128 orders exactly as the tuple
+    // (chars compare as their code points) and sorts faster; keys are unique.
+    let mut keys: Vec<u128> = trigram_occurances
         .into_iter()
-        .map(|(trigram, count)| (count, trigram))
+        .map(|(Trigram(a, b, c), count)| {
+            (count as u128) << 96 | (a as u128) << 64 | (b as u128) << 32 | c as u128
+        })
         .collect();
-    count_vec.sort_unstable_by(|a, b| b.cmp(a));
+    keys.sort_unstable_by(|a, b| b.cmp(a));
 
-    count_vec
-        .into_iter()
+    keys.into_iter()
         .take(TEXT_TRIGRAMS_SIZE) // we're interested only in the first 600 (2 * MAX_TRIGRAM_DISTANCE)
         .enumerate()
-        .map(|(i, (_, trigram))| (trigram, i as u32))
+        .map(|(i, key)| {
+            let char_at =
+                |shift: u32| char::from_u32((key >> shift) as u32).expect("packed from a char");
+            (Trigram(char_at(64), char_at(32), char_at(0)), i as u32)
+        })
         .collect()
 }
 
@@ -179,8 +188,8 @@ mod tests {
             trigram_positions,
         } = get_trigrams_with_positions(&lowercase_text);
 
-        assert_eq!(trigram_positions[&Trigram('a', 'a', 'a')], 0);
-        assert_eq!(trigram_positions[&Trigram('b', 'b', 'b')], 1);
+        assert_eq!(trigram_positions[0], (Trigram('a', 'a', 'a'), 0));
+        assert_eq!(trigram_positions[1], (Trigram('b', 'b', 'b'), 1));
         assert_eq!(_total_trigrams, 11);
     }
 }
