@@ -21,10 +21,13 @@
 //! - [`sampling`]: `itc sample`: biased sampling of APIs, country weights ∝ n^α with quotas, against the long tail (ITC §3.2).
 //! - [`confusion`]: `itc confuse`: candidate lists of confusable distractors by lexical similarity at graded difficulty (ITC §3.2 tool confusion).
 //! - [`stage`]: what the LLM stages of task-set building share: many chats to one model, their tokens and cost.
+//! - [`judging`]: `itc filter`: two judge models score each generated query on five dimensions; a keep rule, rejects with reasons, inter-judge agreement (ITC §3.3).
+//! - [`answering`]: `itc answer`: gold Thought and Action for kept queries by an answer model, a checker for tasks of several calls, deterministic validation; the train/test split without shared APIs and the ShareGPT export (ITC §3.4).
 //! - [`ood`]: out-of-distribution sets: converters to SPEC tasks and the official scorers of Seal-Tools and APIBench (`itc ood`, SPEC §5).
 
 pub mod action;
 pub mod aggregate;
+pub mod answering;
 pub mod baseline;
 pub mod bench;
 pub mod bench_http;
@@ -33,6 +36,7 @@ pub mod commands;
 pub mod confusion;
 pub mod evaluate;
 pub mod jsonl;
+pub mod judging;
 pub mod language;
 pub mod ood;
 pub mod records;

@@ -4,11 +4,13 @@ use std::io;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use itc::answering::{self, AnswerArgs};
 use itc::bench::{self, BenchArgs};
 use itc::bench_http::{self, BenchHttpArgs};
 use itc::catalog::{self, CatalogArgs};
 use itc::commands::{self, ScoreArgs};
 use itc::confusion::{self, ConfuseArgs};
+use itc::judging::{self, FilterArgs};
 use itc::ood::{self, OodArgs};
 use itc::run::{self, EvalArgs};
 use itc::sampling::{self, SampleArgs};
@@ -44,6 +46,10 @@ enum Command {
     Sample(SampleArgs),
     /// Give each sampled API a shuffled candidate list of confusable distractors (ITC §3.2 tool confusion).
     Confuse(ConfuseArgs),
+    /// Score generated queries with two judge models and keep the good ones (ITC §3.3).
+    Filter(FilterArgs),
+    /// Write and check gold answers for kept queries; split and export them (ITC §3.4).
+    Answer(Box<AnswerArgs>),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +70,12 @@ fn main() -> ExitCode {
         }
         Command::Confuse(args) => {
             confusion::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
+        }
+        Command::Filter(args) => {
+            judging::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
+        }
+        Command::Answer(args) => {
+            answering::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
         }
         Command::Ood(args) => ood::run(args, &mut io::stdout().lock(), &mut io::stderr().lock()),
     };

@@ -10,12 +10,22 @@
 //! - [`nexusraven`]: NexusRaven queries (Python signatures, docstrings, call strings) to tasks.
 //! - [`toolalpaca`]: ToolAlpaca (OpenAPI documentation, golden answers) to tasks.
 //! - [`pyvalue`]: Python values without Python: `json.loads`, literal `eval`, `str()`/`repr()`.
+//! - [`fetch`]: `itc ood fetch`: the public files, pinned and hash-checked, into a cache.
+//! - [`dataset`]: the datasets `itc eval --dataset` runs: names, files, conversion.
+//! - [`eval`]: what `itc eval --dataset` adds to a run: benchmark-format answers read as SPEC calls, official scores.
+//! - [`answers`]: Gorilla and Seal-Tools answers to SPEC calls, and SPEC calls to their formats.
+//! - [`report`]: `itc ood report`: Table-5-shaped (ITC) and APIBench (ToolLLM) tables.
 
+pub mod answers;
 pub mod apibench;
+pub mod dataset;
+pub mod eval;
+pub mod fetch;
 pub mod nexusraven;
 mod py_printable;
 pub mod pyparse;
 pub mod pyvalue;
+pub mod report;
 pub mod seal_tools;
 pub mod toolalpaca;
 
@@ -44,6 +54,24 @@ pub enum OodCommand {
     Convert(ConvertArgs),
     /// Score predictions with another benchmark's official scorer, reproduced exactly.
     Score(ScoreCommand),
+    /// Download a benchmark's public files (pinned commit, SHA-256 checked) into a cache.
+    Fetch(FetchArgs),
+    /// Tables of OOD results: ITC's Table 5 (selection/invocation F1) and ToolLLM's APIBench table.
+    Report(report::ReportArgs),
+}
+
+/// Arguments of `itc ood fetch`.
+#[derive(Debug, Clone, Args)]
+pub struct FetchArgs {
+    /// Dataset: apibench (all hubs), apibench-huggingface, apibench-tensorflowhub,
+    /// apibench-torchhub, seal-tools, toolalpaca, nexusraven.
+    pub name: String,
+    /// Cache directory. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
+    #[arg(long)]
+    pub cache_dir: Option<PathBuf>,
+    /// Replaces https://raw.githubusercontent.com (a mirror, or a local server).
+    #[arg(long)]
+    pub base_url: Option<String>,
 }
 
 /// The benchmarks `itc ood convert` reads.
@@ -60,7 +88,7 @@ pub enum Source {
 }
 
 /// The three APIBench hubs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Hub {
     /// Hugging Face (`ast_eval_hf.py`).
@@ -189,6 +217,14 @@ pub fn run(args: &OodArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::
         OodCommand::Score(ScoreCommand {
             benchmark: ScoreBenchmark::Apibench(a),
         }) => score_apibench(a, out, err),
+        OodCommand::Fetch(a) => fetch::run(
+            &a.name,
+            a.cache_dir.as_deref(),
+            a.base_url.as_deref(),
+            out,
+            err,
+        ),
+        OodCommand::Report(a) => report::run(a, out, err),
     }
 }
 

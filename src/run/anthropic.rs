@@ -9,7 +9,7 @@ use super::backend::{
     Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
-use super::prompt::render;
+use super::prompt::{PromptStyle, render, render_styled};
 use super::reasoning::{join_reasoning, split_reasoning};
 use super::tools::{Dialect, NameMap, parameters_schema};
 use crate::records::{Task, Usage};
@@ -54,7 +54,10 @@ impl BackendApi for Anthropic {
     fn build(&self, task: &Task) -> ApiRequest {
         let s = &self.settings;
         // No server-side schema: the structured mode keeps the shape in the prompt.
-        let prompt = render(task, s.mode, false);
+        let prompt = match s.prompt_style {
+            PromptStyle::Itc => render(task, s.mode, false),
+            style => render_styled(task, s.mode, false, style),
+        };
         let names = NameMap::for_tools(&task.tools);
         let mut body = self.messages_body(prompt.system, prompt.user);
         if s.mode == Mode::Native {
@@ -168,6 +171,7 @@ mod tests {
             base_url: "https://api.anthropic.com/v1".into(),
             model_id: "claude-x".into(),
             mode,
+            prompt_style: Default::default(),
             temperature: None,
             max_tokens: 512,
             extra_body: None,

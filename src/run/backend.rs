@@ -9,6 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::config::{ApiKey, Backend, Mode, ModelConfig};
+use super::prompt::PromptStyle;
 use super::tools::NameMap;
 use super::{anthropic, gemini, openai};
 use crate::records::{Call, Task, Usage};
@@ -22,6 +23,8 @@ pub struct RequestSettings {
     pub model_id: String,
     /// How the model is asked to answer.
     pub mode: Mode,
+    /// The answer format asked for in the *prompt* mode.
+    pub prompt_style: PromptStyle,
     /// Sampling temperature, when set.
     pub temperature: Option<f64>,
     /// Answer length limit.
@@ -37,6 +40,7 @@ impl RequestSettings {
             base_url: config.effective_base_url(),
             model_id: config.model_id.clone().unwrap_or_default(),
             mode: config.mode,
+            prompt_style: config.prompt_style,
             temperature: config.temperature,
             max_tokens: config.max_tokens,
             extra_body: config.extra_body.clone(),

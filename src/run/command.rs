@@ -89,6 +89,26 @@ pub struct EvalArgs {
     /// Task file (JSONL, SPEC §0). Default: the sample set.
     #[arg(long)]
     pub tasks: Option<PathBuf>,
+    /// Run an OOD benchmark instead of a task file: apibench:huggingface,
+    /// apibench:tensorflowhub, apibench:torchhub, seal-tools, toolalpaca,
+    /// nexusraven (files from --dataset-files, else the `itc ood fetch`
+    /// cache, else the copies in datasets/ood).
+    #[arg(long, conflicts_with = "tasks")]
+    pub dataset: Option<String>,
+    /// The benchmark's files (APIBench: the hub's `*_api.jsonl` and `*_eval.json`).
+    #[arg(long, num_args = 1.., requires = "dataset")]
+    pub dataset_files: Vec<PathBuf>,
+    /// Where `itc ood fetch` put the files. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
+    #[arg(long, requires = "dataset")]
+    pub ood_cache: Option<PathBuf>,
+    /// APIBench: distractor tools per task besides the gold API (default 4).
+    #[arg(long, requires = "dataset")]
+    pub candidates: Option<usize>,
+    /// Answer format asked for in the prompt mode (overrides the
+    /// configuration's): itc, or a benchmark's own: gorilla (APIBench),
+    /// seal-tools.
+    #[arg(long, value_enum)]
+    pub prompt_style: Option<super::prompt::PromptStyle>,
     /// Run at most this many tasks (the first, after the other filters).
     #[arg(long)]
     pub limit: Option<usize>,
@@ -163,6 +183,9 @@ impl EvalArgs {
     fn apply_overrides(&self, m: &mut ModelConfig) {
         if let Some(v) = self.mode {
             m.mode = v;
+        }
+        if let Some(v) = self.prompt_style {
+            m.prompt_style = v;
         }
         m.temperature = self.temperature.or(m.temperature);
         m.max_tokens = self.max_tokens.unwrap_or(m.max_tokens);
@@ -240,12 +263,34 @@ fn slug(name: &str) -> String {
 pub fn eval(args: &EvalArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
     // Every check that needs no request comes first: configuration, keys, tasks.
     let configs = args.model_configs()?;
+    let ood = match &args.dataset {
+        Some(name) => Some(crate::ood::eval::OodRun::prepare(
+            name,
+            &args.dataset_files,
+            args.ood_cache.as_deref(),
+            args.candidates.unwrap_or(4),
+            &configs,
+            err,
+        )?),
+        None => {
+            crate::ood::eval::check_styles(None, &configs)?;
+            None
+        }
+    };
     let specs: Vec<ModelSpec> = configs
         .into_iter()
         .map(ModelSpec::resolve)
         .collect::<anyhow::Result<_>>()?;
-    let task_file = args.tasks.clone().unwrap_or_else(sample_tasks);
-    let (all, _) = read_records::<Task>(&task_file, false)?;
+    let (all, task_file) = match &ood {
+        Some(o) => (
+            o.tasks.clone(),
+            PathBuf::from(format!("--dataset {}", o.info.dataset)),
+        ),
+        None => {
+            let file = args.tasks.clone().unwrap_or_else(sample_tasks);
+            (read_records::<Task>(&file, false)?.0, file)
+        }
+    };
     let (tasks, repeated) = args.selection()?.apply(all)?;
     if repeated > 0 {
         writeln!(
@@ -288,6 +333,9 @@ pub fn eval(args: &EvalArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         run_dir.join("models.json"),
         serde_json::to_string_pretty(&configs)? + "\n",
     )?;
+    if let Some(o) = &ood {
+        o.info.write(&run_dir)?;
+    }
 
     writeln!(
         err,
@@ -329,10 +377,15 @@ pub fn eval(args: &EvalArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         OutputFormat::Json => writeln!(err, "{figures}")?,
     }
 
+    // Benchmark-format answers are scored through the SPEC calls read from them.
+    let scored = match &ood {
+        Some(o) => o.scoring_predictions(&run_dir, &tasks_path, &report.predictions)?,
+        None => report.predictions.clone(),
+    };
     let score_args = ScoreArgs {
-        tasks: Some(tasks_path),
-        predictions: vec![report.predictions.clone()],
-        out: Some(run_dir),
+        tasks: Some(tasks_path.clone()),
+        predictions: vec![scored],
+        out: Some(run_dir.clone()),
         format: args.format,
         strict_values: args.strict_values,
         skip_invalid: false,
@@ -340,7 +393,18 @@ pub fn eval(args: &EvalArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
         seed: args.seed,
         threads: None,
     };
-    score(&score_args, out, err)
+    score(&score_args, out, err)?;
+    if let Some(o) = &ood {
+        o.official(
+            &run_dir,
+            &tasks_path,
+            &report.predictions,
+            args.format,
+            out,
+            err,
+        )?;
+    }
+    Ok(())
 }
 
 fn write_run_json(run_dir: &Path, report: &RunReport) -> anyhow::Result<()> {

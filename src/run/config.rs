@@ -31,6 +31,7 @@ use anyhow::{Context, bail};
 use clap::ValueEnum;
 use serde::{Deserialize, Serialize};
 
+use super::prompt::PromptStyle;
 use super::retry::RetryPolicy;
 
 /// Which service answers a model's requests.
@@ -151,6 +152,10 @@ pub struct ModelConfig {
     /// How the model is asked to answer.
     #[serde(default)]
     pub mode: Mode,
+    /// The answer format asked for in the *prompt* mode: `itc` (default),
+    /// `gorilla` or `seal-tools` (OOD benchmarks' own formats).
+    #[serde(default, skip_serializing_if = "PromptStyle::is_itc")]
+    pub prompt_style: PromptStyle,
     /// Sampling temperature; not sent when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f64>,
@@ -200,6 +205,7 @@ impl ModelConfig {
             model_id: None,
             api_key_env: None,
             mode: Mode::default(),
+            prompt_style: PromptStyle::default(),
             temperature: None,
             max_tokens: default_max_tokens(),
             concurrency: default_concurrency(),

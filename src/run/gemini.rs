@@ -9,7 +9,7 @@ use super::backend::{
     Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
-use super::prompt::render;
+use super::prompt::{PromptStyle, render, render_styled};
 use super::reasoning::{join_reasoning, split_reasoning};
 use super::tools::{Dialect, NameMap, parameters_schema};
 use crate::records::{Task, Usage};
@@ -44,7 +44,10 @@ impl BackendApi for Gemini {
 
     fn build(&self, task: &Task) -> ApiRequest {
         let s = &self.settings;
-        let prompt = render(task, s.mode, true);
+        let prompt = match s.prompt_style {
+            PromptStyle::Itc => render(task, s.mode, true),
+            style => render_styled(task, s.mode, true, style),
+        };
         let names = NameMap::for_tools(&task.tools);
         let mut generation = json!({"maxOutputTokens": s.max_tokens});
         if let Some(t) = s.temperature {
@@ -186,6 +189,7 @@ mod tests {
             base_url: "https://generativelanguage.googleapis.com/v1beta".into(),
             model_id: "models/gemini-x".into(),
             mode,
+            prompt_style: Default::default(),
             temperature: Some(0.2),
             max_tokens: 300,
             extra_body: None,

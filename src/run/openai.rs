@@ -7,7 +7,7 @@ use super::backend::{
     Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
-use super::prompt::{answer_schema, render};
+use super::prompt::{PromptStyle, answer_schema, render, render_styled};
 use super::reasoning::{join_reasoning, split_reasoning};
 use super::tools::{Dialect, NameMap, parameters_schema};
 use crate::records::{Task, Usage};
@@ -50,7 +50,10 @@ impl BackendApi for OpenAi {
 
     fn build(&self, task: &Task) -> ApiRequest {
         let s = &self.settings;
-        let prompt = render(task, s.mode, true);
+        let prompt = match s.prompt_style {
+            PromptStyle::Itc => render(task, s.mode, true),
+            style => render_styled(task, s.mode, true, style),
+        };
         let names = NameMap::for_tools(&task.tools);
         let mut body = self.messages_body(prompt.system, prompt.user);
         match s.mode {
@@ -207,6 +210,7 @@ mod tests {
             base_url: "http://127.0.0.1:8080/v1".into(),
             model_id: "qwen".into(),
             mode,
+            prompt_style: Default::default(),
             temperature: Some(0.0),
             max_tokens: 256,
             extra_body: None,

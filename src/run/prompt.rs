@@ -15,6 +15,51 @@ use crate::records::{Parameter, Task};
 pub const SYSTEM_TEMPLATE: &str = include_str!("../../prompts/system.jinja");
 /// Template for the *native* mode (tools declared through the API).
 pub const NATIVE_TEMPLATE: &str = include_str!("../../prompts/native.jinja");
+/// Template of the Gorilla answer style (`<<<api_call>>>` fields; APIBench).
+pub const GORILLA_TEMPLATE: &str = include_str!("../../prompts/gorilla.jinja");
+/// Template of the Seal-Tools answer style (a JSON list of `{api, parameters, responses}`).
+pub const SEAL_TOOLS_TEMPLATE: &str = include_str!("../../prompts/seal_tools.jinja");
+
+/// The answer format a model is asked for in the *prompt* mode.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum PromptStyle {
+    /// ITC's `{"Thought": …, "Action": "[…]"}` (`prompts/system.jinja`).
+    #[default]
+    Itc,
+    /// Gorilla's labelled fields `<<<domain>>>`, `<<<api_call>>>`,
+    /// `<<<api_provider>>>`, `<<<explanation>>>` (`prompts/gorilla.jinja`).
+    Gorilla,
+    /// Seal-Tools' JSON call list (`prompts/seal_tools.jinja`).
+    SealTools,
+}
+
+impl PromptStyle {
+    /// The name used on the command line and in files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PromptStyle::Itc => "itc",
+            PromptStyle::Gorilla => "gorilla",
+            PromptStyle::SealTools => "seal-tools",
+        }
+    }
+
+    /// Whether this is the default ITC style.
+    pub fn is_itc(&self) -> bool {
+        *self == PromptStyle::Itc
+    }
+}
 
 fn environment() -> &'static Environment<'static> {
     static ENV: OnceLock<Environment<'static>> = OnceLock::new();
@@ -26,6 +71,10 @@ fn environment() -> &'static Environment<'static> {
             .expect("prompts/system.jinja parses");
         env.add_template("native", NATIVE_TEMPLATE)
             .expect("prompts/native.jinja parses");
+        env.add_template("gorilla", GORILLA_TEMPLATE)
+            .expect("prompts/gorilla.jinja parses");
+        env.add_template("seal_tools", SEAL_TOOLS_TEMPLATE)
+            .expect("prompts/seal_tools.jinja parses");
         env
     })
 }
@@ -81,6 +130,25 @@ pub fn render(task: &Task, mode: Mode, schema_enforced: bool) -> Prompt {
         }),
     }
     .expect("prompt templates render");
+    Prompt {
+        system,
+        user: task.query.clone(),
+    }
+}
+
+/// Renders the prompt of a task for a mode in an answer style. The Gorilla
+/// and Seal-Tools styles exist for the *prompt* mode only (checked when the
+/// model is configured); in the other modes the style is ignored.
+pub fn render_styled(task: &Task, mode: Mode, schema_enforced: bool, style: PromptStyle) -> Prompt {
+    let name = match (style, mode) {
+        (PromptStyle::Gorilla, Mode::Prompt) => "gorilla",
+        (PromptStyle::SealTools, Mode::Prompt) => "seal_tools",
+        _ => return render(task, mode, schema_enforced),
+    };
+    let system = environment()
+        .get_template(name)
+        .and_then(|t| t.render(context! { tools => tools_json(task) }))
+        .expect("prompt templates render");
     Prompt {
         system,
         user: task.query.clone(),
@@ -164,6 +232,42 @@ mod tests {
             "tools travel through the API"
         );
         assert!(native.system.contains("call no function"));
+    }
+
+    #[test]
+    fn benchmark_styles_ask_for_their_own_format() {
+        let g = render_styled(&task(), Mode::Prompt, true, PromptStyle::Gorilla);
+        assert_eq!(g.user, "札幌の天気は？");
+        assert!(
+            g.system.contains("\"name\": \"jma_forecast\""),
+            "{}",
+            g.system
+        );
+        for field in [
+            "<<<domain>>>",
+            "<<<api_call>>>",
+            "<<<api_provider>>>",
+            "<<<explanation>>>",
+        ] {
+            assert!(g.system.contains(field), "{field}");
+        }
+        assert!(!g.system.contains("Thought"));
+        let s = render_styled(&task(), Mode::Prompt, true, PromptStyle::SealTools);
+        assert!(
+            s.system.contains(r#"[{"api": "<API name>", "parameters":"#),
+            "{}",
+            s.system
+        );
+        assert!(s.system.contains("\"name\": \"jma_forecast\""));
+        assert!(!s.system.contains("{{") && !s.system.contains("{%"));
+        assert_eq!(
+            render_styled(&task(), Mode::Prompt, true, PromptStyle::Itc),
+            render(&task(), Mode::Prompt, true)
+        );
+        assert_eq!(
+            render_styled(&task(), Mode::Native, true, PromptStyle::Gorilla),
+            render(&task(), Mode::Native, true)
+        );
     }
 
     #[test]

@@ -1,0 +1,325 @@
+//! The OOD datasets `itc eval --dataset NAME` runs and `itc ood report`
+//! tabulates: their names, where their files are found (files given by the
+//! user, else the `itc ood fetch` cache, else the copies shipped in
+//! `datasets/ood/`), and their conversion into SPEC tasks.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+
+use super::{Hub, apibench, fetch, nexusraven, seal_tools, toolalpaca};
+use crate::records::Task;
+use crate::run::prompt::PromptStyle;
+
+/// One OOD dataset.
+/// Ordered as report columns: ITC's Table 5 (NexusRaven, Seal-Tools,
+/// ToolAlpaca), then the hubs in ToolLLM's order (HuggingFace, TorchHub,
+/// TensorHub).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OodDataset {
+    /// NexusRaven (CC-BY-NC data: never shipped, fetched or given by the user).
+    NexusRaven,
+    /// Seal-Tools, in-domain test set.
+    SealTools,
+    /// ToolAlpaca, simulated evaluation set.
+    ToolAlpaca,
+    /// One APIBench hub.
+    Apibench(Hub),
+}
+
+/// The names `--dataset` accepts.
+pub const NAMES: [&str; 6] = [
+    "apibench:huggingface",
+    "apibench:tensorflowhub",
+    "apibench:torchhub",
+    "seal-tools",
+    "toolalpaca",
+    "nexusraven",
+];
+
+impl FromStr for OodDataset {
+    type Err = anyhow::Error;
+
+    fn from_str(s: &str) -> anyhow::Result<OodDataset> {
+        Ok(match s.trim().to_ascii_lowercase().as_str() {
+            "apibench:huggingface" | "apibench-huggingface" => {
+                OodDataset::Apibench(Hub::Huggingface)
+            }
+            "apibench:tensorflowhub" | "apibench-tensorflowhub" => {
+                OodDataset::Apibench(Hub::Tensorflowhub)
+            }
+            "apibench:torchhub" | "apibench-torchhub" => OodDataset::Apibench(Hub::Torchhub),
+            "seal-tools" => OodDataset::SealTools,
+            "toolalpaca" => OodDataset::ToolAlpaca,
+            "nexusraven" => OodDataset::NexusRaven,
+            other => bail!("unknown OOD dataset {other:?}; known: {}", NAMES.join(", ")),
+        })
+    }
+}
+
+impl fmt::Display for OodDataset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OodDataset::Apibench(hub) => write!(f, "apibench:{}", hub.as_str()),
+            OodDataset::SealTools => f.write_str("seal-tools"),
+            OodDataset::ToolAlpaca => f.write_str("toolalpaca"),
+            OodDataset::NexusRaven => f.write_str("nexusraven"),
+        }
+    }
+}
+
+impl PartialOrd for OodDataset {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OodDataset {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+impl Serialize for OodDataset {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for OodDataset {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<OodDataset, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl OodDataset {
+    fn rank(self) -> u8 {
+        match self {
+            OodDataset::NexusRaven => 0,
+            OodDataset::SealTools => 1,
+            OodDataset::ToolAlpaca => 2,
+            OodDataset::Apibench(Hub::Huggingface) => 3,
+            OodDataset::Apibench(Hub::Torchhub) => 4,
+            OodDataset::Apibench(Hub::Tensorflowhub) => 5,
+        }
+    }
+
+    /// The column heading in reports.
+    pub fn label(self) -> &'static str {
+        match self {
+            OodDataset::NexusRaven => "NexusRaven",
+            OodDataset::SealTools => "Seal-Tools",
+            OodDataset::ToolAlpaca => "ToolAlpaca",
+            OodDataset::Apibench(Hub::Huggingface) => "APIBench HuggingFace",
+            OodDataset::Apibench(Hub::Torchhub) => "APIBench TorchHub",
+            OodDataset::Apibench(Hub::Tensorflowhub) => "APIBench TensorHub",
+        }
+    }
+
+    /// The name `itc ood fetch` knows it by.
+    pub fn fetch_name(self) -> &'static str {
+        match self {
+            OodDataset::Apibench(Hub::Huggingface) => "apibench-huggingface",
+            OodDataset::Apibench(Hub::Tensorflowhub) => "apibench-tensorflowhub",
+            OodDataset::Apibench(Hub::Torchhub) => "apibench-torchhub",
+            OodDataset::SealTools => "seal-tools",
+            OodDataset::ToolAlpaca => "toolalpaca",
+            OodDataset::NexusRaven => "nexusraven",
+        }
+    }
+
+    /// The copies shipped in `datasets/ood/` (APIBench and Seal-Tools only),
+    /// in the order of the fetch manifest.
+    pub fn shipped_files(self) -> Option<Vec<PathBuf>> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/ood");
+        match self {
+            OodDataset::Apibench(hub) => {
+                let eval = match hub {
+                    Hub::Tensorflowhub => "tensorflow",
+                    h => h.as_str(),
+                };
+                Some(vec![
+                    root.join(format!("gorilla/api/{}_api.jsonl", hub.as_str())),
+                    root.join(format!("gorilla/apibench/{eval}_eval.json")),
+                ])
+            }
+            OodDataset::SealTools => Some(vec![root.join("seal-tools/test_in_domain.json")]),
+            OodDataset::ToolAlpaca | OodDataset::NexusRaven => None,
+        }
+    }
+
+    /// The files to read: `given` when not empty, else the fetch cache when
+    /// it holds every file, else the shipped copies. Also says where they
+    /// came from.
+    pub fn resolve_files(
+        self,
+        given: &[PathBuf],
+        cache_dir: &Path,
+    ) -> anyhow::Result<(Vec<PathBuf>, String)> {
+        if !given.is_empty() {
+            for p in given {
+                anyhow::ensure!(
+                    p.is_file(),
+                    "--dataset-files: {} is not a file",
+                    p.display()
+                );
+            }
+            return Ok((given.to_vec(), "the files given".into()));
+        }
+        if let Some(files) = fetch::locate(self.fetch_name(), cache_dir)? {
+            return Ok((files, format!("the fetch cache {}", cache_dir.display())));
+        }
+        if let Some(files) = self.shipped_files()
+            && files.iter().all(|p| p.is_file())
+        {
+            return Ok((files, "the copies in datasets/ood".into()));
+        }
+        bail!(
+            "no files for --dataset {self}: run `itc ood fetch {}` (cache {}), or give them with --dataset-files",
+            self.fetch_name(),
+            cache_dir.display()
+        )
+    }
+
+    /// Converts the dataset's files into SPEC tasks; returns warnings too.
+    /// APIBench: the files are the hub's API database (`*_api.jsonl`) and
+    /// its question/answer pairs; `candidates` distractor tools per task.
+    pub fn convert(
+        self,
+        files: &[PathBuf],
+        candidates: usize,
+    ) -> anyhow::Result<(Vec<Task>, Vec<String>)> {
+        match self {
+            OodDataset::Apibench(hub) => {
+                let (db, eval) = split_apibench_files(files)?;
+                apibench::convert(&apibench::ConvertOptions {
+                    hub,
+                    api_db: db,
+                    inputs: eval,
+                    candidates,
+                })
+            }
+            OodDataset::SealTools => seal_tools::convert(&seal_tools::ConvertOptions {
+                inputs: files.to_vec(),
+            }),
+            OodDataset::ToolAlpaca => toolalpaca::convert(files),
+            OodDataset::NexusRaven => nexusraven::convert(files),
+        }
+    }
+}
+
+/// The API database (the one file named `*_api.jsonl`) and the other files.
+pub fn split_apibench_files(files: &[PathBuf]) -> anyhow::Result<(PathBuf, Vec<PathBuf>)> {
+    let is_db = |p: &PathBuf| {
+        p.file_name()
+            .is_some_and(|n| n.to_string_lossy().ends_with("_api.jsonl"))
+    };
+    let dbs: Vec<&PathBuf> = files.iter().filter(|p| is_db(p)).collect();
+    let [db] = dbs.as_slice() else {
+        bail!(
+            "APIBench needs exactly one API database file named <hub>_api.jsonl among the files, found {}",
+            dbs.len()
+        );
+    };
+    let eval: Vec<PathBuf> = files.iter().filter(|p| !is_db(p)).cloned().collect();
+    if eval.is_empty() {
+        bail!("APIBench needs a question/answer file (<hub>_eval.json) besides the API database");
+    }
+    Ok(((*db).clone(), eval))
+}
+
+/// What `itc eval --dataset` records in a run directory (`ood.json`), for
+/// `itc ood report`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// The dataset run.
+    pub dataset: OodDataset,
+    /// Each model's prompt style (`itc`, `gorilla`, `seal-tools`).
+    pub prompt_styles: BTreeMap<String, PromptStyle>,
+    /// The benchmark files the tasks were converted from.
+    pub files: Vec<PathBuf>,
+    /// Tasks converted (before `--limit` and the other filters).
+    pub tasks: usize,
+}
+
+impl RunInfo {
+    /// Reads `DIR/ood.json`.
+    pub fn read(run_dir: &Path) -> anyhow::Result<RunInfo> {
+        let path = run_dir.join("ood.json");
+        let text = std::fs::read_to_string(&path).with_context(|| {
+            format!(
+                "reading {} (is {} a run of `itc eval --dataset`?)",
+                path.display(),
+                run_dir.display()
+            )
+        })?;
+        let de = &mut serde_json::Deserializer::from_str(&text);
+        serde_path_to_error::deserialize(de)
+            .map_err(|e| anyhow::anyhow!("{}: field `{}`: {}", path.display(), e.path(), e.inner()))
+    }
+
+    /// Writes `DIR/ood.json`.
+    pub fn write(&self, run_dir: &Path) -> anyhow::Result<()> {
+        let path = run_dir.join("ood.json");
+        std::fs::write(&path, serde_json::to_string_pretty(self)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for name in NAMES {
+            let d: OodDataset = name.parse().unwrap();
+            assert_eq!(d.to_string(), name);
+            assert!(fetch::dataset_files(d.fetch_name()).is_ok());
+        }
+        assert_eq!(
+            "apibench-torchhub".parse::<OodDataset>().unwrap(),
+            OodDataset::Apibench(Hub::Torchhub)
+        );
+        let e = "apibench".parse::<OodDataset>().unwrap_err().to_string();
+        assert!(e.contains("apibench:torchhub"), "{e}");
+    }
+
+    #[test]
+    fn shipped_copies_exist_and_convert() {
+        let d = OodDataset::Apibench(Hub::Torchhub);
+        let files = d.shipped_files().unwrap();
+        assert!(files.iter().all(|f| f.is_file()));
+        let (tasks, _) = d.convert(&files, 4).unwrap();
+        assert_eq!(tasks.len(), 186);
+        assert_eq!(tasks[0].id, "apibench-torchhub-1");
+        let empty = tempfile::tempdir().unwrap();
+        let (found, from) = d.resolve_files(&[], empty.path()).unwrap();
+        assert_eq!(
+            (found, from.as_str()),
+            (files, "the copies in datasets/ood")
+        );
+        let e = OodDataset::NexusRaven
+            .resolve_files(&[], empty.path())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("itc ood fetch nexusraven"), "{e}");
+    }
+
+    #[test]
+    fn apibench_files_are_told_apart_by_name() {
+        let files = [
+            PathBuf::from("x/torchhub_eval.json"),
+            PathBuf::from("y/torchhub_api.jsonl"),
+        ];
+        let (db, eval) = split_apibench_files(&files).unwrap();
+        assert_eq!(db, PathBuf::from("y/torchhub_api.jsonl"));
+        assert_eq!(eval, [PathBuf::from("x/torchhub_eval.json")]);
+        assert!(split_apibench_files(&files[..1]).is_err());
+    }
+}

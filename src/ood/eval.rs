@@ -1,0 +1,506 @@
+//! `itc eval --dataset NAME`: running models on an OOD benchmark.
+//!
+//! Before the run, the benchmark's files are converted into SPEC tasks
+//! ([`OodRun::prepare`]) and `ood.json` records what was run. After it:
+//!
+//! - answers given in a benchmark's own format (`--prompt-style gorilla` or
+//!   `seal-tools`) are read into SPEC calls and written, beside their raw
+//!   text, to `predictions.spec.jsonl`, which is what `itc score` scores
+//!   ([`OodRun::scoring_predictions`]); ITC-style answers are scored as they are;
+//! - APIBench and Seal-Tools runs are also scored by the benchmark's official
+//!   scorer ([`OodRun::official`]): raw answers when they are in that
+//!   benchmark's format, otherwise the SPEC calls written in it. The numbers go
+//!   to `official.json`, the scorer's inputs to `official/`.
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::Serialize;
+
+use super::dataset::{OodDataset, RunInfo, split_apibench_files};
+use super::pyvalue::{PyStr, float_repr};
+use super::{Hub, answers, apibench, fetch, seal_tools};
+use crate::commands::OutputFormat;
+use crate::jsonl::{read_records, write_records};
+use crate::records::{Prediction, Task};
+use crate::run::config::{Backend, Mode, ModelConfig};
+use crate::run::prompt::PromptStyle;
+
+/// Checks that each model's prompt style can be used: the benchmark styles
+/// need the *prompt* mode, a model behind an API (the baseline answers in
+/// the ITC format only) and an OOD dataset (Gorilla's: an APIBench hub).
+pub fn check_styles(dataset: Option<OodDataset>, models: &[ModelConfig]) -> anyhow::Result<()> {
+    for m in models {
+        let style = m.prompt_style;
+        if style.is_itc() {
+            continue;
+        }
+        let place = format!("model `{}`: prompt_style {}", m.name, style.as_str());
+        if m.backend == Backend::Baseline {
+            bail!("{place}: the offline baseline answers in the ITC format only");
+        }
+        if m.mode != Mode::Prompt {
+            bail!(
+                "{place}: needs mode prompt (mode {} asks for its own format)",
+                m.mode
+            );
+        }
+        match (style, dataset) {
+            (_, None) => bail!("{place}: needs --dataset (an OOD benchmark)"),
+            (PromptStyle::Gorilla, Some(d)) if !matches!(d, OodDataset::Apibench(_)) => {
+                bail!("{place}: the Gorilla format is for APIBench hubs, not {d}")
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// An OOD dataset ready to run.
+#[derive(Debug, Clone)]
+pub struct OodRun {
+    /// What `ood.json` records.
+    pub info: RunInfo,
+    /// The converted tasks, every one (the run's filters come later).
+    pub tasks: Vec<Task>,
+}
+
+impl OodRun {
+    /// Finds the dataset's files (`files` if given, else the fetch cache, else
+    /// the shipped copies), converts them and notes where they came from.
+    pub fn prepare(
+        name: &str,
+        files: &[PathBuf],
+        cache_dir: Option<&Path>,
+        candidates: usize,
+        models: &[ModelConfig],
+        err: &mut dyn Write,
+    ) -> anyhow::Result<OodRun> {
+        let dataset: OodDataset = name.parse()?;
+        check_styles(Some(dataset), models)?;
+        let cache = cache_dir.map_or_else(fetch::default_cache_dir, Path::to_path_buf);
+        let (files, origin) = dataset.resolve_files(files, &cache)?;
+        let (tasks, warnings) = dataset.convert(&files, candidates)?;
+        writeln!(
+            err,
+            "{dataset}: {} task(s) converted from {origin} ({})",
+            tasks.len(),
+            files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )?;
+        for w in warnings.iter().take(3) {
+            writeln!(err, "warning: {w}")?;
+        }
+        if warnings.len() > 3 {
+            writeln!(
+                err,
+                "warning: … and {} more conversion warning(s) (see `itc ood convert`)",
+                warnings.len() - 3
+            )?;
+        }
+        let mut seen = HashSet::new();
+        for t in &tasks {
+            anyhow::ensure!(
+                seen.insert(t.id.as_str()),
+                "{dataset}: duplicate task id {:?}",
+                t.id
+            );
+        }
+        Ok(OodRun {
+            info: RunInfo {
+                dataset,
+                prompt_styles: models
+                    .iter()
+                    .map(|m| (m.name.clone(), m.prompt_style))
+                    .collect(),
+                files,
+                tasks: tasks.len(),
+            },
+            tasks,
+        })
+    }
+
+    fn style_of(&self, model: &str) -> PromptStyle {
+        self.info
+            .prompt_styles
+            .get(model)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    fn hub(&self) -> Option<Hub> {
+        match self.info.dataset {
+            OodDataset::Apibench(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// The prediction file `itc score` should score: the run's own when
+    /// every model answered in the ITC style, else `predictions.spec.jsonl`,
+    /// where each benchmark-style answer also carries the SPEC calls read
+    /// from it (in `calls`).
+    pub fn scoring_predictions(
+        &self,
+        run_dir: &Path,
+        tasks_path: &Path,
+        predictions: &Path,
+    ) -> anyhow::Result<PathBuf> {
+        if self.info.prompt_styles.values().all(PromptStyle::is_itc) {
+            return Ok(predictions.to_path_buf());
+        }
+        let (tasks, _) = read_records::<Task>(tasks_path, false)?;
+        let by_id: HashMap<&str, &Task> = tasks.iter().map(|t| (t.id.as_str(), t)).collect();
+        let (mut lines, _) = read_records::<Prediction>(predictions, false)?;
+        for p in &mut lines {
+            let style = self.style_of(&p.model);
+            if style.is_itc() || p.error.is_some() || p.calls.is_some() {
+                continue;
+            }
+            let Some(task) = by_id.get(p.task_id.as_str()) else {
+                continue;
+            };
+            p.calls = Some(answers::calls_of(
+                style,
+                p.output.as_deref(),
+                None,
+                task,
+                self.hub(),
+            ));
+        }
+        let path = run_dir.join("predictions.spec.jsonl");
+        write_records(&path, &lines).with_context(|| format!("writing {}", path.display()))?;
+        Ok(path)
+    }
+
+    /// Scores the run with the benchmark's official scorer (APIBench and
+    /// Seal-Tools; nothing for the others), writes `official.json` and the
+    /// scorer's inputs under `official/`, and prints the numbers.
+    pub fn official(
+        &self,
+        run_dir: &Path,
+        tasks_path: &Path,
+        predictions: &Path,
+        format: OutputFormat,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        if !matches!(
+            self.info.dataset,
+            OodDataset::Apibench(_) | OodDataset::SealTools
+        ) {
+            return Ok(());
+        }
+        let (tasks, _) = read_records::<Task>(tasks_path, false)?;
+        let (lines, _) = read_records::<Prediction>(predictions, false)?;
+        // Models in order of appearance; the first prediction per task is kept.
+        let mut models: Vec<String> = self.info.prompt_styles.keys().cloned().collect();
+        for p in &lines {
+            if !models.contains(&p.model) {
+                models.push(p.model.clone());
+            }
+        }
+        let mut first: HashMap<(&str, &str), &Prediction> = HashMap::new();
+        for p in &lines {
+            first
+                .entry((p.model.as_str(), p.task_id.as_str()))
+                .or_insert(p);
+        }
+        let dir = run_dir.join("official");
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let mut results = Vec::new();
+        for model in &models {
+            let style = self.style_of(model);
+            // The text the official scorer reads for each task, in task order.
+            let texts: Vec<(&Task, Option<String>)> = tasks
+                .iter()
+                .map(|t| {
+                    let p = first.get(&(model.as_str(), t.id.as_str()));
+                    let text = p.filter(|p| p.error.is_none()).map(|p| {
+                        self.official_text(style, p.output.as_deref(), p.calls.as_deref(), t)
+                    });
+                    (t, text)
+                })
+                .collect();
+            if texts.iter().all(|(_, t)| t.is_none()) && !first.keys().any(|(m, _)| m == model) {
+                continue;
+            }
+            results.push(self.official_model(model, style, &texts, &dir)?);
+        }
+        let benchmark = match self.info.dataset {
+            OodDataset::Apibench(_) => "apibench",
+            _ => "seal-tools",
+        };
+        let json = serde_json::json!({
+            "dataset": self.info.dataset,
+            "benchmark": benchmark,
+            "results": results,
+        });
+        let path = run_dir.join("official.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&json)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+        match format {
+            OutputFormat::Table => {
+                writeln!(out, "{}", official_table(self.info.dataset, &results))?
+            }
+            OutputFormat::Json => writeln!(
+                err,
+                "official {benchmark} scores written to {}",
+                path.display()
+            )?,
+        }
+        Ok(())
+    }
+
+    /// One answer as the official scorer should read it: the raw text when
+    /// it is in that benchmark's format, else its SPEC calls written in it.
+    fn official_text(
+        &self,
+        style: PromptStyle,
+        output: Option<&str>,
+        native: Option<&[crate::records::Call]>,
+        task: &Task,
+    ) -> String {
+        let native_ok = native.filter(|_| style.is_itc());
+        match (self.info.dataset, style) {
+            (OodDataset::Apibench(_), PromptStyle::Gorilla) => output.unwrap_or("").to_string(),
+            (OodDataset::SealTools, PromptStyle::SealTools) => output.unwrap_or("").to_string(),
+            (OodDataset::Apibench(_), _) => answers::gorilla_text(
+                &answers::calls_of(style, output, native_ok, task, self.hub()),
+                task,
+            ),
+            _ => answers::seal_tools_text(&answers::calls_of(
+                style,
+                output,
+                native_ok,
+                task,
+                self.hub(),
+            )),
+        }
+    }
+
+    fn official_model(
+        &self,
+        model: &str,
+        style: PromptStyle,
+        texts: &[(&Task, Option<String>)],
+        dir: &Path,
+    ) -> anyhow::Result<serde_json::Value> {
+        let stem = file_stem(model);
+        match self.info.dataset {
+            OodDataset::Apibench(hub) => {
+                let (db_path, eval) = split_apibench_files(&self.info.files)?;
+                let db = apibench::ApiDatabase::read(&db_path, hub)?;
+                let gold = apibench::read_gold_domains(&eval[0])?;
+                let mut responses = Vec::new();
+                let mut lines = Vec::new();
+                for (task, text) in texts {
+                    let qid = question_id(&task.id)?;
+                    // An errored or missing answer is an empty response.
+                    let text = text.clone().unwrap_or_default();
+                    lines.push(ResponseLine {
+                        question_id: qid,
+                        text: text.clone(),
+                        model_id: model.to_string(),
+                    });
+                    responses.push(apibench::Response {
+                        question_id: Some(qid),
+                        text: Some(text),
+                    });
+                }
+                let path = dir.join(format!("{stem}.responses.jsonl"));
+                write_records(&path, &lines)
+                    .with_context(|| format!("writing {}", path.display()))?;
+                let (report, items) = apibench::score_official(&db, &gold, &responses, hub)?;
+                let path = dir.join(format!("{stem}.per_item.jsonl"));
+                write_records(&path, &items)
+                    .with_context(|| format!("writing {}", path.display()))?;
+                let mut v = serde_json::to_value(&report)?;
+                v["model"] = model.into();
+                v["prompt_style"] = style.as_str().into();
+                Ok(v)
+            }
+            _ => {
+                let gold = seal_tools::read_gold(&self.info.files[0])?;
+                let ids: HashSet<String> = texts.iter().map(|(t, _)| t.id.clone()).collect();
+                let mut lines = Vec::new();
+                let mut predictions = Vec::new();
+                for (task, text) in texts {
+                    lines.push(OutputLine {
+                        id: task.id.clone(),
+                        output: text.clone(),
+                    });
+                    predictions.push(seal_tools::PredictionLine {
+                        id: task.id.clone(),
+                        model: model.to_string(),
+                        output: text.as_deref().map(PyStr::new),
+                    });
+                }
+                let path = dir.join(format!("{stem}.outputs.jsonl"));
+                write_records(&path, &lines)
+                    .with_context(|| format!("writing {}", path.display()))?;
+                let reports = seal_tools::score_official(
+                    &gold,
+                    &predictions,
+                    seal_tools::Subset::All,
+                    Some(&ids),
+                )?;
+                let report = reports
+                    .into_iter()
+                    .next()
+                    .context("the Seal-Tools scorer returned nothing")?;
+                let mut v = serde_json::to_value(&report)?;
+                v["prompt_style"] = style.as_str().into();
+                Ok(v)
+            }
+        }
+    }
+}
+
+/// A line of a Gorilla response file.
+#[derive(Serialize)]
+struct ResponseLine {
+    question_id: i64,
+    text: String,
+    model_id: String,
+}
+
+/// A line of a Seal-Tools output file.
+#[derive(Serialize)]
+struct OutputLine {
+    id: String,
+    output: Option<String>,
+}
+
+/// `apibench-torchhub-17` → 17 (the 1-based line of the question file).
+fn question_id(task_id: &str) -> anyhow::Result<i64> {
+    task_id
+        .rsplit('-')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .with_context(|| format!("task id {task_id:?} does not end with a question number"))
+}
+
+/// A model name made safe as a file name.
+fn file_stem(model: &str) -> String {
+    model
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '-' | '.' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn ratio(v: &serde_json::Value, key: &str) -> String {
+    v[key]
+        .as_f64()
+        .map(float_repr)
+        .unwrap_or_else(|| "—".into())
+}
+
+/// The official numbers of a run, as a table.
+pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> String {
+    let mut b = tabled::builder::Builder::default();
+    let title = match dataset {
+        OodDataset::Apibench(hub) => {
+            b.push_record([
+                "Model",
+                "Style",
+                "Total",
+                "Correct",
+                "Halluc.",
+                "Accuracy",
+                "Hallucination",
+            ]);
+            for r in results {
+                b.push_record([
+                    r["model"].as_str().unwrap_or_default().to_string(),
+                    r["prompt_style"].as_str().unwrap_or_default().to_string(),
+                    r["total"].to_string(),
+                    r["correct"].to_string(),
+                    r["hallucinated"].to_string(),
+                    ratio(r, "accuracy"),
+                    ratio(r, "hallucination"),
+                ]);
+            }
+            format!(
+                "APIBench {}, official {} (AST accuracy and hallucination, fractions)",
+                hub.as_str(),
+                apibench::script_name(hub)
+            )
+        }
+        _ => {
+            b.push_record([
+                "Model", "Style", "n", "Parsed", "Tool P", "Tool R", "Tool F1", "Param P",
+                "Param R", "Param F1",
+            ]);
+            for r in results {
+                b.push_record([
+                    r["model"].as_str().unwrap_or_default().to_string(),
+                    r["prompt_style"].as_str().unwrap_or_default().to_string(),
+                    r["n"].to_string(),
+                    ratio(r, "parsed_fraction"),
+                    ratio(r, "tool_p"),
+                    ratio(r, "tool_r"),
+                    ratio(r, "tool_f1"),
+                    ratio(r, "param_p"),
+                    ratio(r, "param_r"),
+                    ratio(r, "param_f1"),
+                ]);
+            }
+            "Seal-Tools, official calculate_score_ToolLearning (fractions, pooled)".to_string()
+        }
+    };
+    format!(
+        "{title}\n\n{}\n",
+        b.build().with(tabled::settings::Style::rounded())
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn styles_are_checked_against_mode_backend_and_dataset() {
+        let mut m = ModelConfig::new("m", Backend::Openai);
+        m.prompt_style = PromptStyle::Gorilla;
+        let apibench = Some(OodDataset::Apibench(Hub::Torchhub));
+        assert!(check_styles(apibench, std::slice::from_ref(&m)).is_ok());
+        let e = check_styles(Some(OodDataset::SealTools), std::slice::from_ref(&m))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("for APIBench hubs"), "{e}");
+        let e = check_styles(None, std::slice::from_ref(&m))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("needs --dataset"), "{e}");
+        m.mode = Mode::Native;
+        let e = check_styles(apibench, std::slice::from_ref(&m))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("needs mode prompt"), "{e}");
+        let mut b = ModelConfig::new("b", Backend::Baseline);
+        b.prompt_style = PromptStyle::SealTools;
+        let e = check_styles(Some(OodDataset::SealTools), &[b])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("baseline"), "{e}");
+        assert!(check_styles(None, &[ModelConfig::new("x", Backend::Baseline)]).is_ok());
+    }
+
+    #[test]
+    fn question_ids_come_from_task_ids() {
+        assert_eq!(question_id("apibench-torchhub-17").unwrap(), 17);
+        assert!(question_id("seal").is_err());
+        assert_eq!(file_stem("qwen/2.5 7b"), "qwen_2.5_7b");
+    }
+}

@@ -1,0 +1,658 @@
+//! `itc ood fetch NAME`: downloads an OOD benchmark's public files from their
+//! GitHub raw URLs, pinned to one commit, into a cache directory, and checks
+//! each file's size and SHA-256 against the manifest below.
+//!
+//! A download goes to a temporary file beside its destination and is renamed
+//! into place only when its hash matches, so a failed or altered download
+//! leaves nothing behind. A file already in the cache with the right hash is
+//! not downloaded again. The cache layout is `<cache>/<source>/<path in the
+//! source repository>`, so files can also be placed there by hand.
+//!
+//! The hashes were computed from byte-for-byte copies of the files at the
+//! pinned commits (`shared/datasets/SOURCES.md`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context;
+use sha2::{Digest, Sha256};
+
+/// A public repository files are fetched from, pinned to one commit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Upstream {
+    /// `owner/name` on GitHub.
+    pub repo: &'static str,
+    /// Full commit hash the URLs are pinned to.
+    pub commit: &'static str,
+    /// Directory under the cache root.
+    pub dir: &'static str,
+    /// Licence of the data.
+    pub licence: &'static str,
+}
+
+/// ShishirPatil/gorilla (APIBench).
+pub const GORILLA: Upstream = Upstream {
+    repo: "ShishirPatil/gorilla",
+    commit: "6ea57973c7a6097fd7c5915698c54c17c5b1b6c8",
+    dir: "gorilla",
+    licence: "Apache-2.0",
+};
+
+/// fairyshine/Seal-Tools.
+pub const SEAL_TOOLS: Upstream = Upstream {
+    repo: "fairyshine/Seal-Tools",
+    commit: "ce753ecd60ed08dd376984035de531ab8421f1c6",
+    dir: "seal-tools",
+    licence: "Apache-2.0",
+};
+
+/// tangqiaoyu/ToolAlpaca.
+pub const TOOLALPACA: Upstream = Upstream {
+    repo: "tangqiaoyu/ToolAlpaca",
+    commit: "189069998d64a7baf1b4a1c3c4b2e75eb9d05532",
+    dir: "toolalpaca",
+    licence: "Apache-2.0 (content generated with OpenAI models)",
+};
+
+/// nexusflowai/NexusRaven.
+pub const NEXUSRAVEN: Upstream = Upstream {
+    repo: "nexusflowai/NexusRaven",
+    commit: "f32882763bb3e220722883821919c14abdd3d156",
+    dir: "nexusraven",
+    licence: "CC-BY-NC-4.0",
+};
+
+/// One file of the manifest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ManifestFile {
+    /// Where it comes from.
+    pub upstream: Upstream,
+    /// Path inside the repository.
+    pub path: &'static str,
+    /// Lower-case hex SHA-256 of its bytes.
+    pub sha256: &'static str,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+impl ManifestFile {
+    /// The raw URL under `base` (default `https://raw.githubusercontent.com`).
+    pub fn url(&self, base: &str) -> String {
+        format!(
+            "{}/{}/{}/{}",
+            base.trim_end_matches('/'),
+            self.upstream.repo,
+            self.upstream.commit,
+            self.path
+        )
+    }
+
+    /// Where the file lives in a cache directory.
+    pub fn cached_path(&self, cache_dir: &Path) -> PathBuf {
+        cache_dir.join(self.upstream.dir).join(self.path)
+    }
+}
+
+const fn file(
+    upstream: Upstream,
+    path: &'static str,
+    sha256: &'static str,
+    size: u64,
+) -> ManifestFile {
+    ManifestFile {
+        upstream,
+        path,
+        sha256,
+        size,
+    }
+}
+
+const APIBENCH_HF: [ManifestFile; 2] = [
+    file(
+        GORILLA,
+        "data/api/huggingface_api.jsonl",
+        "6757c59091abcf6d0f32f878a765b4ae28a9db7f88c7a1a4ee8bfeda72472f6d",
+        1_058_195,
+    ),
+    file(
+        GORILLA,
+        "data/apibench/huggingface_eval.json",
+        "d314b1617fe4021bdd7b2e81ca7c1aeda0c7f9921b512aa5f222398e83744c43",
+        2_518_870,
+    ),
+];
+
+const APIBENCH_TF: [ManifestFile; 2] = [
+    file(
+        GORILLA,
+        "data/api/tensorflowhub_api.jsonl",
+        "bed9819b8d54cda1709fb0942f18d7cd5f39788b22ba03c9f89e9fc0287b2c0a",
+        660_154,
+    ),
+    file(
+        GORILLA,
+        "data/apibench/tensorflow_eval.json",
+        "14fd83b6e1fb61ccb43609483a13b658cc31bd55bd5e118bc19067ab73164f0a",
+        1_428_974,
+    ),
+];
+
+const APIBENCH_TH: [ManifestFile; 2] = [
+    file(
+        GORILLA,
+        "data/api/torchhub_api.jsonl",
+        "30c762a4f8ae1be605aa45c74669e8b64a806fa4f3be52bd625199000540b080",
+        127_463,
+    ),
+    file(
+        GORILLA,
+        "data/apibench/torchhub_eval.json",
+        "e575eec9289ee46a577b80ee3065111dd8accf4e6145d6ad5fd919879a79efe9",
+        388_690,
+    ),
+];
+
+const SEAL: [ManifestFile; 1] = [file(
+    SEAL_TOOLS,
+    "Seal-Tools_Dataset/dataset_for_finetune/test_in_domain.json",
+    "75d51adc3521c6dce1b0f19628446a5e49d30e7a36425fada7809b0f5a4e4d7a",
+    3_185_666,
+)];
+
+const ALPACA: [ManifestFile; 1] = [file(
+    TOOLALPACA,
+    "data/eval_simulated.json",
+    "17085ffefae0a0e15c1d2d564263063932d692011edf27ce8ae3d3803432ba08",
+    213_761,
+)];
+
+const RAVEN: [ManifestFile; 2] = [
+    file(
+        NEXUSRAVEN,
+        "raven/data/resources/toolalpaca_queries.json",
+        "dfa26116703d1b4f851a5d8159de4f4ef6dec4f307ab534f7b670f406fc310bb",
+        310_861,
+    ),
+    file(
+        NEXUSRAVEN,
+        "raven/data/resources/toolllm_queries.json",
+        "849c34c519ad51022c075ecc6e33460f7c71f5981f58398d4a0ef7baf07a39df",
+        101_802,
+    ),
+];
+
+/// The names `itc ood fetch` accepts, with what each holds.
+pub const DATASETS: [(&str, &str); 7] = [
+    (
+        "apibench",
+        "APIBench, all three hubs (API databases and question/answer pairs)",
+    ),
+    (
+        "apibench-huggingface",
+        "APIBench Hugging Face: data/api/huggingface_api.jsonl, data/apibench/huggingface_eval.json",
+    ),
+    (
+        "apibench-tensorflowhub",
+        "APIBench TensorFlow Hub: data/api/tensorflowhub_api.jsonl, data/apibench/tensorflow_eval.json",
+    ),
+    (
+        "apibench-torchhub",
+        "APIBench Torch Hub: data/api/torchhub_api.jsonl, data/apibench/torchhub_eval.json",
+    ),
+    (
+        "seal-tools",
+        "Seal-Tools in-domain test set with retrieved tools (dataset_for_finetune/test_in_domain.json)",
+    ),
+    (
+        "toolalpaca",
+        "ToolAlpaca simulated evaluation set (data/eval_simulated.json)",
+    ),
+    (
+        "nexusraven",
+        "NexusRaven ToolAlpaca- and ToolLLM-derived queries (CC-BY-NC-4.0: non-commercial)",
+    ),
+];
+
+/// The files of a dataset name, or an error listing the known names.
+pub fn dataset_files(name: &str) -> anyhow::Result<Vec<ManifestFile>> {
+    let files: Vec<ManifestFile> = match name {
+        "apibench" => [APIBENCH_HF, APIBENCH_TF, APIBENCH_TH].concat(),
+        "apibench-huggingface" => APIBENCH_HF.to_vec(),
+        "apibench-tensorflowhub" => APIBENCH_TF.to_vec(),
+        "apibench-torchhub" => APIBENCH_TH.to_vec(),
+        "seal-tools" => SEAL.to_vec(),
+        "toolalpaca" => ALPACA.to_vec(),
+        "nexusraven" => RAVEN.to_vec(),
+        other => {
+            let known: Vec<&str> = DATASETS.iter().map(|(n, _)| *n).collect();
+            anyhow::bail!("unknown OOD dataset {other:?}; known: {}", known.join(", "))
+        }
+    };
+    Ok(files)
+}
+
+/// The default cache directory: `$ITC_CACHE/ood`, else
+/// `$XDG_CACHE_HOME/itc/ood`, else `~/.cache/itc/ood`, else `.itc-cache/ood`.
+pub fn default_cache_dir() -> PathBuf {
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(dir) = var("ITC_CACHE") {
+        return dir.join("ood");
+    }
+    if let Some(dir) = var("XDG_CACHE_HOME") {
+        return dir.join("itc").join("ood");
+    }
+    if let Some(home) = var("HOME") {
+        return home.join(".cache").join("itc").join("ood");
+    }
+    PathBuf::from(".itc-cache").join("ood")
+}
+
+/// The public host the files come from.
+pub const GITHUB_RAW: &str = "https://raw.githubusercontent.com";
+
+/// Lower-case hex SHA-256 of bytes.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+fn hex(digest: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::with_capacity(64);
+    for b in digest {
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// Whether a file exists with the manifest's size and hash.
+pub fn is_valid(file: &ManifestFile, path: &Path) -> bool {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() && m.len() == file.size => {
+            std::fs::read(path).is_ok_and(|bytes| sha256_hex(&bytes) == file.sha256)
+        }
+        _ => false,
+    }
+}
+
+/// The cached copies of a dataset's files, when every one is present and valid.
+pub fn locate(name: &str, cache_dir: &Path) -> anyhow::Result<Option<Vec<PathBuf>>> {
+    let files = dataset_files(name)?;
+    let paths: Vec<PathBuf> = files.iter().map(|f| f.cached_path(cache_dir)).collect();
+    Ok(files
+        .iter()
+        .zip(&paths)
+        .all(|(f, p)| is_valid(f, p))
+        .then_some(paths))
+}
+
+/// What happened to one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Downloaded and checked.
+    Downloaded,
+    /// Already in the cache with the right hash; not downloaded.
+    Cached,
+}
+
+/// One file after `fetch`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fetched {
+    /// The manifest entry.
+    pub file: ManifestFile,
+    /// Where it is now.
+    pub path: PathBuf,
+    /// Downloaded or found.
+    pub status: Status,
+}
+
+/// Why a fetch failed.
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    /// The host could not be reached (no network, DNS failure, refused connection).
+    #[error(
+        "could not reach {host} to download {url} ({cause}); this machine may be offline or the host blocked.\n\
+         To use the data without downloading, place the files by hand (same bytes as the pinned commit):\n{manual}"
+    )]
+    Unreachable {
+        /// Host of the URL.
+        host: String,
+        /// URL tried.
+        url: String,
+        /// The underlying error.
+        cause: String,
+        /// One line per file: URL, destination, expected SHA-256.
+        manual: String,
+    },
+    /// The server answered with an error status.
+    #[error("downloading {url}: HTTP {status}")]
+    Status {
+        /// URL tried.
+        url: String,
+        /// Status line.
+        status: String,
+    },
+    /// The bytes differ from the pinned version.
+    #[error(
+        "downloading {url}: SHA-256 mismatch: expected {expected} ({expected_size} bytes), got {actual} ({actual_size} bytes); nothing was written"
+    )]
+    HashMismatch {
+        /// URL tried.
+        url: String,
+        /// Hash in the manifest.
+        expected: String,
+        /// Hash of what arrived.
+        actual: String,
+        /// Size in the manifest.
+        expected_size: u64,
+        /// Size of what arrived.
+        actual_size: u64,
+    },
+    /// The transfer broke off, or another transport error.
+    #[error("downloading {url}: {cause}")]
+    Transfer {
+        /// URL tried.
+        url: String,
+        /// The underlying error.
+        cause: String,
+    },
+}
+
+/// Options of [`fetch`].
+#[derive(Debug, Clone)]
+pub struct FetchOptions {
+    /// Cache root.
+    pub cache_dir: PathBuf,
+    /// Replaces `https://raw.githubusercontent.com` (tests point it at loopback).
+    pub base_url: String,
+}
+
+/// The licence notice printed before fetching NexusRaven.
+pub const NEXUSRAVEN_NOTICE: &str = "NexusRaven data is licensed CC-BY-NC-4.0 (nexusflowai/NexusRaven, DATA_LICENSE): \
+non-commercial use only, with attribution. It is fetched for local evaluation; do not redistribute it \
+or commit it to a repository.";
+
+/// Whether a URL's host is this machine (proxies are then bypassed).
+fn is_loopback(url: &str) -> bool {
+    let Some(host) = reqwest::Url::parse(url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_string))
+    else {
+        return false;
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+fn manual_instructions(files: &[ManifestFile], options: &FetchOptions) -> String {
+    files
+        .iter()
+        .map(|f| {
+            format!(
+                "  {} -> {} (sha256 {})",
+                f.url(GITHUB_RAW),
+                f.cached_path(&options.cache_dir).display(),
+                f.sha256
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Removes a temporary file unless it was renamed into place.
+struct TempGuard(Option<PathBuf>);
+
+impl Drop for TempGuard {
+    fn drop(&mut self) {
+        if let Some(p) = self.0.take() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+/// Downloads one file into place after checking it.
+async fn download(
+    client: &reqwest::Client,
+    file: &ManifestFile,
+    all: &[ManifestFile],
+    options: &FetchOptions,
+) -> anyhow::Result<PathBuf> {
+    let url = file.url(&options.base_url);
+    let dest = file.cached_path(&options.cache_dir);
+    let unreachable = |e: &reqwest::Error| FetchError::Unreachable {
+        host: reqwest::Url::parse(&url)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_string))
+            .unwrap_or_else(|| url.clone()),
+        url: url.clone(),
+        cause: error_chain(e),
+        manual: manual_instructions(all, options),
+    };
+    let transfer = |e: &reqwest::Error| FetchError::Transfer {
+        url: url.clone(),
+        cause: error_chain(e),
+    };
+    let mut response = client.get(&url).send().await.map_err(|e| {
+        if e.is_connect() || e.is_timeout() {
+            unreachable(&e)
+        } else {
+            transfer(&e)
+        }
+    })?;
+    if !response.status().is_success() {
+        return Err(FetchError::Status {
+            url,
+            status: response.status().to_string(),
+        }
+        .into());
+    }
+    let parent = dest.parent().context("cache path has no parent")?;
+    tokio::fs::create_dir_all(parent)
+        .await
+        .with_context(|| format!("creating {}", parent.display()))?;
+    let name = dest
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = parent.join(format!(".{name}.part-{}", std::process::id()));
+    let mut guard = TempGuard(Some(temp.clone()));
+    let mut out = tokio::fs::File::create(&temp)
+        .await
+        .with_context(|| format!("creating {}", temp.display()))?;
+    let mut hasher = Sha256::new();
+    let mut size = 0u64;
+    while let Some(chunk) = response.chunk().await.map_err(|e| transfer(&e))? {
+        hasher.update(&chunk);
+        size += chunk.len() as u64;
+        tokio::io::AsyncWriteExt::write_all(&mut out, &chunk)
+            .await
+            .with_context(|| format!("writing {}", temp.display()))?;
+    }
+    tokio::io::AsyncWriteExt::flush(&mut out).await?;
+    out.sync_all().await.ok();
+    drop(out);
+    let actual = hex(&hasher.finalize());
+    if actual != file.sha256 || size != file.size {
+        return Err(FetchError::HashMismatch {
+            url,
+            expected: file.sha256.to_string(),
+            actual,
+            expected_size: file.size,
+            actual_size: size,
+        }
+        .into());
+    }
+    tokio::fs::rename(&temp, &dest)
+        .await
+        .with_context(|| format!("moving {} to {}", temp.display(), dest.display()))?;
+    guard.0 = None;
+    Ok(dest)
+}
+
+/// An error and its sources, on one line.
+/// reqwest's own top line repeats the URL, so only its sources are given.
+fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let Some(first) = e.source() else {
+        return e.to_string();
+    };
+    let mut text = first.to_string();
+    let mut source = first.source();
+    while let Some(s) = source {
+        let s_text = s.to_string();
+        if !text.contains(&s_text) {
+            text.push_str(": ");
+            text.push_str(&s_text);
+        }
+        source = s.source();
+    }
+    text
+}
+
+/// Fetches every file of a dataset (files already valid in the cache are
+/// kept), in manifest order; stops at the first failure.
+pub async fn fetch_async(name: &str, options: &FetchOptions) -> anyhow::Result<Vec<Fetched>> {
+    let files = dataset_files(name)?;
+    let direct = is_loopback(&options.base_url);
+    let builder = reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(20))
+        .timeout(Duration::from_secs(600));
+    let builder = if direct { builder.no_proxy() } else { builder };
+    let client = builder.build().context("building the HTTP client")?;
+    let mut done = Vec::new();
+    for file in &files {
+        let path = file.cached_path(&options.cache_dir);
+        if is_valid(file, &path) {
+            done.push(Fetched {
+                file: *file,
+                path,
+                status: Status::Cached,
+            });
+            continue;
+        }
+        let path = download(&client, file, &files, options).await?;
+        done.push(Fetched {
+            file: *file,
+            path,
+            status: Status::Downloaded,
+        });
+    }
+    Ok(done)
+}
+
+/// [`fetch_async`] on a runtime of its own (not to be called from async code).
+pub fn fetch(name: &str, options: &FetchOptions) -> anyhow::Result<Vec<Fetched>> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(fetch_async(name, options))
+}
+
+/// Runs `itc ood fetch`: one line per file on `out`, notices on `err`.
+pub fn run(
+    name: &str,
+    cache_dir: Option<&Path>,
+    base_url: Option<&str>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let files = dataset_files(name)?;
+    let options = FetchOptions {
+        cache_dir: cache_dir.map_or_else(default_cache_dir, Path::to_path_buf),
+        base_url: base_url.unwrap_or(GITHUB_RAW).to_string(),
+    };
+    if files.iter().any(|f| f.upstream == NEXUSRAVEN) {
+        writeln!(err, "note: {NEXUSRAVEN_NOTICE}")?;
+    }
+    let fetched = fetch(name, &options)?;
+    for f in &fetched {
+        writeln!(
+            out,
+            "{:<10} {}  ({} bytes, sha256 {}, {}@{})",
+            match f.status {
+                Status::Downloaded => "downloaded",
+                Status::Cached => "cached",
+            },
+            f.path.display(),
+            f.file.size,
+            &f.file.sha256[..12],
+            f.file.upstream.repo,
+            &f.file.upstream.commit[..12],
+        )?;
+    }
+    let downloaded = fetched
+        .iter()
+        .filter(|f| f.status == Status::Downloaded)
+        .count();
+    writeln!(
+        err,
+        "{name}: {} file(s) in {} ({downloaded} downloaded, {} cached); licence {}",
+        fetched.len(),
+        options.cache_dir.display(),
+        fetched.len() - downloaded,
+        files[0].upstream.licence
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manifest_names_and_urls() {
+        assert_eq!(dataset_files("apibench").unwrap().len(), 6);
+        for (name, _) in DATASETS {
+            let files = dataset_files(name).unwrap();
+            assert!(!files.is_empty());
+            for f in files {
+                assert_eq!(f.sha256.len(), 64);
+                assert_eq!(f.upstream.commit.len(), 40);
+            }
+        }
+        let f = dataset_files("apibench-torchhub").unwrap()[0];
+        assert_eq!(
+            f.url(GITHUB_RAW),
+            "https://raw.githubusercontent.com/ShishirPatil/gorilla/6ea57973c7a6097fd7c5915698c54c17c5b1b6c8/data/api/torchhub_api.jsonl"
+        );
+        assert_eq!(
+            f.cached_path(Path::new("/c")),
+            Path::new("/c/gorilla/data/api/torchhub_api.jsonl")
+        );
+        let e = dataset_files("gorilla").unwrap_err().to_string();
+        assert!(
+            e.contains("unknown OOD dataset \"gorilla\"") && e.contains("seal-tools"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn shipped_copies_match_the_manifest() {
+        // The copies in datasets/ood are the pinned upstream bytes.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/ood");
+        let pairs = [
+            ("apibench-torchhub", 0, "gorilla/api/torchhub_api.jsonl"),
+            (
+                "apibench-torchhub",
+                1,
+                "gorilla/apibench/torchhub_eval.json",
+            ),
+            ("seal-tools", 0, "seal-tools/test_in_domain.json"),
+        ];
+        for (name, i, local) in pairs {
+            let f = dataset_files(name).unwrap()[i];
+            assert!(is_valid(&f, &root.join(local)), "{local}");
+        }
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}

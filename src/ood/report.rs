@@ -1,0 +1,605 @@
+//! `itc ood report`: OOD results side by side, in the shapes of two published
+//! tables.
+//!
+//! - **Table 5 of the ITC paper**: one row per model; for each OOD dataset
+//!   (NexusRaven, Seal-Tools, ToolAlpaca, and here also the APIBench hubs)
+//!   the tool selection F1 and tool invocation F1 of SPEC §3 (macro, %).
+//!   Read from run directories of `itc eval --dataset` (`ood.json` and
+//!   `summary.json`).
+//! - **ToolLLM's APIBench table** (its Table 5): one row per model; for
+//!   HuggingFace, TorchHub and TensorHub the hallucination rate (↓) and the
+//!   AST accuracy (↑) of the official Gorilla scripts, in %. Read from run
+//!   directories (`official.json`) or from the JSON lines of
+//!   `itc ood score apibench --format json`.
+//!
+//! Runs with the official Seal-Tools scorer also get a third table (tool and
+//! parameter F1, %). `--out DIR` writes each table as a CSV file in long
+//! form (one row per model and dataset) through polars.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::Args;
+use polars::prelude::{Column, CsvWriter, DataFrame, SerWriter};
+use serde::Serialize;
+use tabled::builder::Builder;
+use tabled::settings::object::Columns;
+use tabled::settings::{Alignment, Modify, Span, Style};
+
+use super::Hub;
+use super::dataset::{OodDataset, RunInfo};
+use crate::commands::OutputFormat;
+use crate::run::prompt::PromptStyle;
+
+/// Arguments of `itc ood report`.
+#[derive(Debug, Clone, Args)]
+pub struct ReportArgs {
+    /// Run directories of `itc eval --dataset …` (each holds `ood.json`,
+    /// `summary.json` and, for APIBench and Seal-Tools, `official.json`).
+    #[arg(long, num_args = 1..)]
+    pub run: Vec<PathBuf>,
+    /// Output files of `itc ood score apibench --format json` (one line per
+    /// response file; the model is the file name without `response_<hub>_`).
+    #[arg(long, num_args = 1..)]
+    pub apibench_scores: Vec<PathBuf>,
+    /// Write `table5.csv`, `apibench.csv` (and `seal_tools.csv`) here.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Output on stdout.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
+}
+
+/// One model on one dataset, by SPEC §3 (macro averages, %).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpecRow {
+    /// Row label: the model, with its prompt style when not `itc`.
+    pub model: String,
+    /// The dataset.
+    pub dataset: OodDataset,
+    /// Tasks scored.
+    pub n: u64,
+    /// Tool selection F1 (%).
+    pub selection_f1: f64,
+    /// Tool invocation F1 (%).
+    pub invocation_f1: f64,
+}
+
+/// One model on one APIBench hub, by the official scripts (%).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ApibenchRow {
+    /// Row label.
+    pub model: String,
+    /// The hub.
+    pub hub: Hub,
+    /// Responses scored (the official denominator).
+    pub total: u64,
+    /// AST accuracy (%).
+    pub ast_accuracy: f64,
+    /// Hallucination rate (%).
+    pub hallucination: f64,
+}
+
+/// One model on Seal-Tools, by the official scorer (%; absent where the
+/// official dict has no key).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SealRow {
+    /// Row label.
+    pub model: String,
+    /// Records scored.
+    pub n: u64,
+    /// Fraction of outputs that parsed (%).
+    pub parsed: Option<f64>,
+    /// Tool F1 (%).
+    pub tool_f1: Option<f64>,
+    /// Parameter F1 (%).
+    pub param_f1: Option<f64>,
+}
+
+/// Everything a report shows.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OodReport {
+    /// Table 5 cells.
+    pub spec: Vec<SpecRow>,
+    /// APIBench cells.
+    pub apibench: Vec<ApibenchRow>,
+    /// Seal-Tools official cells.
+    pub seal: Vec<SealRow>,
+}
+
+/// The row label of a model run with a prompt style.
+pub fn row_label(model: &str, prompt_style: PromptStyle) -> String {
+    if prompt_style.is_itc() {
+        model.to_string()
+    } else {
+        format!("{model} ({} prompt)", prompt_style.as_str())
+    }
+}
+
+fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))
+}
+
+fn number(v: &serde_json::Value, path: &Path, at: &str, field: &str) -> anyhow::Result<f64> {
+    v.pointer(field)
+        .and_then(serde_json::Value::as_f64)
+        .with_context(|| {
+            format!(
+                "{}: {at}: field `{}`: missing or not a number",
+                path.display(),
+                field.trim_start_matches('/').replace('/', ".")
+            )
+        })
+}
+
+fn hub_of(text: &str) -> Option<Hub> {
+    match text {
+        "huggingface" => Some(Hub::Huggingface),
+        "tensorflowhub" => Some(Hub::Tensorflowhub),
+        "torchhub" => Some(Hub::Torchhub),
+        _ => None,
+    }
+}
+
+fn apibench_row(
+    model: String,
+    v: &serde_json::Value,
+    path: &Path,
+    at: &str,
+) -> anyhow::Result<ApibenchRow> {
+    let hub = v["hub"]
+        .as_str()
+        .and_then(hub_of)
+        .with_context(|| format!("{}: {at}: field `hub`: not a hub name", path.display()))?;
+    Ok(ApibenchRow {
+        model,
+        hub,
+        total: number(v, path, at, "/total")? as u64,
+        ast_accuracy: 100.0 * number(v, path, at, "/accuracy")?,
+        hallucination: 100.0 * number(v, path, at, "/hallucination")?,
+    })
+}
+
+impl OodReport {
+    /// Adds a run directory of `itc eval --dataset`.
+    pub fn add_run(&mut self, dir: &Path) -> anyhow::Result<()> {
+        let info = RunInfo::read(dir)?;
+        let style_of = |m: &str| info.prompt_styles.get(m).copied().unwrap_or_default();
+        let summary_path = dir.join("summary.json");
+        let summary = read_json(&summary_path)?;
+        let models = summary
+            .as_array()
+            .with_context(|| format!("{}: not a list of models", summary_path.display()))?;
+        for (i, m) in models.iter().enumerate() {
+            let at = format!("[{i}]");
+            let model = m["model"].as_str().with_context(|| {
+                format!("{}: {at}: field `model`: missing", summary_path.display())
+            })?;
+            self.spec.push(SpecRow {
+                model: row_label(model, style_of(model)),
+                dataset: info.dataset,
+                n: number(m, &summary_path, &at, "/summary/n")? as u64,
+                selection_f1: number(m, &summary_path, &at, "/summary/selection/f1")?,
+                invocation_f1: number(m, &summary_path, &at, "/summary/invocation/f1")?,
+            });
+        }
+        let official_path = dir.join("official.json");
+        if !official_path.exists() {
+            return Ok(());
+        }
+        let official = read_json(&official_path)?;
+        let results = official["results"]
+            .as_array()
+            .with_context(|| format!("{}: field `results`: not a list", official_path.display()))?;
+        for (i, r) in results.iter().enumerate() {
+            let at = format!("results[{i}]");
+            let model = r["model"].as_str().with_context(|| {
+                format!("{}: {at}: field `model`: missing", official_path.display())
+            })?;
+            let label = row_label(model, style_of(model));
+            match info.dataset {
+                OodDataset::Apibench(_) => {
+                    self.apibench
+                        .push(apibench_row(label, r, &official_path, &at)?);
+                }
+                OodDataset::SealTools => {
+                    let pct = |k: &str| r[k].as_f64().map(|x| 100.0 * x);
+                    self.seal.push(SealRow {
+                        model: label,
+                        n: number(r, &official_path, &at, "/n")? as u64,
+                        parsed: pct("parsed_fraction"),
+                        tool_f1: pct("tool_f1"),
+                        param_f1: pct("param_f1"),
+                    });
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the JSON lines of `itc ood score apibench --format json`.
+    pub fn add_apibench_scores(&mut self, path: &Path) -> anyhow::Result<()> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let at = format!("line {}", i + 1);
+            let v: serde_json::Value = serde_json::from_str(line)
+                .with_context(|| format!("{}:{}: not JSON", path.display(), i + 1))?;
+            let hub = v["hub"].as_str().unwrap_or_default();
+            let model = match (v["model"].as_str(), v["responses"].as_str()) {
+                (Some(m), _) => m.to_string(),
+                (None, Some(file)) => model_of_response_file(file, hub),
+                (None, None) => anyhow::bail!(
+                    "{}:{}: neither `model` nor `responses` names the model",
+                    path.display(),
+                    i + 1
+                ),
+            };
+            self.apibench.push(apibench_row(model, &v, path, &at)?);
+        }
+        Ok(())
+    }
+}
+
+/// `…/response_torchhub_Gorilla_FT_0_shot.jsonl` → `Gorilla_FT_0_shot`.
+pub fn model_of_response_file(file: &str, hub: &str) -> String {
+    let stem = Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| file.to_string());
+    let prefix = format!("response_{hub}_");
+    stem.strip_prefix(&prefix)
+        .map(str::to_string)
+        .unwrap_or(stem)
+}
+
+/// Rows in first-seen order.
+fn models_in_order<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        if !out.iter().any(|m| m == n) {
+            out.push(n.to_string());
+        }
+    }
+    out
+}
+
+fn fmt2(x: Option<f64>) -> String {
+    x.map_or_else(|| "—".to_string(), |x| format!("{x:.2}"))
+}
+
+/// A table with a spanning first header row over column pairs.
+fn grouped(groups: &[&str], sub: [&str; 2], rows: Vec<Vec<String>>) -> String {
+    let mut b = Builder::default();
+    let mut top = vec!["Model".to_string()];
+    let mut second = vec![String::new()];
+    for g in groups {
+        top.push(g.to_string());
+        top.push(String::new());
+        second.push(sub[0].to_string());
+        second.push(sub[1].to_string());
+    }
+    b.push_record(top);
+    b.push_record(second);
+    for r in rows {
+        b.push_record(r);
+    }
+    let mut table = b.build();
+    table
+        .with(Style::rounded())
+        .with(Modify::new(Columns::new(1..)).with(Alignment::right()));
+    for i in 0..groups.len() {
+        table.modify((0, 1 + 2 * i), Span::column(2));
+        table.modify((0, 1 + 2 * i), Alignment::center());
+    }
+    table.to_string()
+}
+
+/// Table 5 of the ITC paper: selection and invocation F1 per dataset and model.
+pub fn table5(rows: &[SpecRow]) -> String {
+    let mut datasets: Vec<OodDataset> = rows.iter().map(|r| r.dataset).collect();
+    datasets.sort();
+    datasets.dedup();
+    let cells: BTreeMap<(&str, OodDataset), &SpecRow> = rows
+        .iter()
+        .map(|r| ((r.model.as_str(), r.dataset), r))
+        .collect();
+    let body = models_in_order(rows.iter().map(|r| r.model.as_str()))
+        .into_iter()
+        .map(|m| {
+            let mut line = vec![m.clone()];
+            for d in &datasets {
+                let c = cells.get(&(m.as_str(), *d));
+                line.push(fmt2(c.map(|c| c.selection_f1)));
+                line.push(fmt2(c.map(|c| c.invocation_f1)));
+            }
+            line
+        })
+        .collect();
+    let labels: Vec<&str> = datasets.iter().map(|d| d.label()).collect();
+    grouped(&labels, ["Tool Selection", "Tool Invocation"], body)
+}
+
+/// The hubs in ToolLLM's column order.
+const HUBS: [(Hub, &str); 3] = [
+    (Hub::Huggingface, "HuggingFace"),
+    (Hub::Torchhub, "TorchHub"),
+    (Hub::Tensorflowhub, "TensorHub"),
+];
+
+/// ToolLLM's APIBench table: hallucination and AST accuracy per hub and model.
+pub fn apibench_table(rows: &[ApibenchRow]) -> String {
+    let hubs: Vec<(Hub, &str)> = HUBS
+        .iter()
+        .copied()
+        .filter(|(h, _)| rows.iter().any(|r| r.hub == *h))
+        .collect();
+    let body = models_in_order(rows.iter().map(|r| r.model.as_str()))
+        .into_iter()
+        .map(|m| {
+            let mut line = vec![m.clone()];
+            for (h, _) in &hubs {
+                let c = rows.iter().find(|r| r.model == m && r.hub == *h);
+                line.push(fmt2(c.map(|c| c.hallucination)));
+                line.push(fmt2(c.map(|c| c.ast_accuracy)));
+            }
+            line
+        })
+        .collect();
+    let labels: Vec<&str> = hubs.iter().map(|(_, l)| *l).collect();
+    grouped(&labels, ["Hallu. (↓)", "AST (↑)"], body)
+}
+
+/// The official Seal-Tools numbers per model.
+pub fn seal_table(rows: &[SealRow]) -> String {
+    let mut b = Builder::default();
+    b.push_record(["Model", "n", "Parsed", "Tool F1", "Param F1"]);
+    for r in rows {
+        b.push_record([
+            r.model.clone(),
+            r.n.to_string(),
+            fmt2(r.parsed),
+            fmt2(r.tool_f1),
+            fmt2(r.param_f1),
+        ]);
+    }
+    let mut table = b.build();
+    table
+        .with(Style::rounded())
+        .with(Modify::new(Columns::new(1..)).with(Alignment::right()));
+    table.to_string()
+}
+
+fn write_csv(path: &Path, mut frame: DataFrame) -> anyhow::Result<()> {
+    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    CsvWriter::new(file)
+        .with_float_precision(Some(4))
+        .finish(&mut frame)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// Writes the tables present as CSV files into `dir`; returns their names.
+pub fn write_csvs(report: &OodReport, dir: &Path) -> anyhow::Result<Vec<String>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut written = Vec::new();
+    if !report.spec.is_empty() {
+        let r = &report.spec;
+        let frame = DataFrame::new(
+            r.len(),
+            vec![
+                Column::new(
+                    "model".into(),
+                    r.iter().map(|x| x.model.as_str()).collect::<Vec<_>>(),
+                ),
+                Column::new(
+                    "dataset".into(),
+                    r.iter().map(|x| x.dataset.to_string()).collect::<Vec<_>>(),
+                ),
+                Column::new("n".into(), r.iter().map(|x| x.n).collect::<Vec<_>>()),
+                Column::new(
+                    "selection_f1".into(),
+                    r.iter().map(|x| x.selection_f1).collect::<Vec<_>>(),
+                ),
+                Column::new(
+                    "invocation_f1".into(),
+                    r.iter().map(|x| x.invocation_f1).collect::<Vec<_>>(),
+                ),
+            ],
+        )?;
+        write_csv(&dir.join("table5.csv"), frame)?;
+        written.push("table5.csv".to_string());
+    }
+    if !report.apibench.is_empty() {
+        let r = &report.apibench;
+        let frame = DataFrame::new(
+            r.len(),
+            vec![
+                Column::new(
+                    "model".into(),
+                    r.iter().map(|x| x.model.as_str()).collect::<Vec<_>>(),
+                ),
+                Column::new(
+                    "hub".into(),
+                    r.iter().map(|x| x.hub.as_str()).collect::<Vec<_>>(),
+                ),
+                Column::new(
+                    "total".into(),
+                    r.iter().map(|x| x.total).collect::<Vec<_>>(),
+                ),
+                Column::new(
+                    "hallucination".into(),
+                    r.iter().map(|x| x.hallucination).collect::<Vec<_>>(),
+                ),
+                Column::new(
+                    "ast_accuracy".into(),
+                    r.iter().map(|x| x.ast_accuracy).collect::<Vec<_>>(),
+                ),
+            ],
+        )?;
+        write_csv(&dir.join("apibench.csv"), frame)?;
+        written.push("apibench.csv".to_string());
+    }
+    if !report.seal.is_empty() {
+        let r = &report.seal;
+        let frame = DataFrame::new(
+            r.len(),
+            vec![
+                Column::new(
+                    "model".into(),
+                    r.iter().map(|x| x.model.as_str()).collect::<Vec<_>>(),
+                ),
+                Column::new("n".into(), r.iter().map(|x| x.n).collect::<Vec<_>>()),
+                Column::new(
+                    "parsed".into(),
+                    r.iter().map(|x| x.parsed).collect::<Vec<_>>(),
+                ),
+                Column::new(
+                    "tool_f1".into(),
+                    r.iter().map(|x| x.tool_f1).collect::<Vec<_>>(),
+                ),
+                Column::new(
+                    "param_f1".into(),
+                    r.iter().map(|x| x.param_f1).collect::<Vec<_>>(),
+                ),
+            ],
+        )?;
+        write_csv(&dir.join("seal_tools.csv"), frame)?;
+        written.push("seal_tools.csv".to_string());
+    }
+    Ok(written)
+}
+
+/// Runs `itc ood report`.
+pub fn run(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        !args.run.is_empty() || !args.apibench_scores.is_empty(),
+        "give run directories (--run) or APIBench score files (--apibench-scores)"
+    );
+    let mut report = OodReport::default();
+    for dir in &args.run {
+        report.add_run(dir)?;
+    }
+    for path in &args.apibench_scores {
+        report.add_apibench_scores(path)?;
+    }
+    match args.format {
+        OutputFormat::Json => {
+            for r in &report.spec {
+                let mut v = serde_json::to_value(r)?;
+                v["table"] = "table5".into();
+                writeln!(out, "{v}")?;
+            }
+            for r in &report.apibench {
+                let mut v = serde_json::to_value(r)?;
+                v["table"] = "apibench".into();
+                writeln!(out, "{v}")?;
+            }
+            for r in &report.seal {
+                let mut v = serde_json::to_value(r)?;
+                v["table"] = "seal_tools".into();
+                writeln!(out, "{v}")?;
+            }
+        }
+        OutputFormat::Table => {
+            if !report.spec.is_empty() {
+                writeln!(
+                    out,
+                    "OOD results, shaped like Table 5 of the ITC paper: tool selection and invocation F1 (SPEC §3, macro, %)\n\n{}\n",
+                    table5(&report.spec)
+                )?;
+            }
+            if !report.apibench.is_empty() {
+                writeln!(
+                    out,
+                    "APIBench, shaped like ToolLLM's table: hallucination rate and AST accuracy of the official Gorilla scripts (%)\n\n{}\n",
+                    apibench_table(&report.apibench)
+                )?;
+            }
+            if !report.seal.is_empty() {
+                writeln!(
+                    out,
+                    "Seal-Tools, official calculate_score_ToolLearning (%)\n\n{}\n",
+                    seal_table(&report.seal)
+                )?;
+            }
+        }
+    }
+    if let Some(dir) = &args.out {
+        let written = write_csvs(&report, dir)?;
+        writeln!(err, "wrote {} in {}", written.join(", "), dir.display())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_and_model_names() {
+        assert_eq!(row_label("m", PromptStyle::Itc), "m");
+        assert_eq!(row_label("m", PromptStyle::Gorilla), "m (gorilla prompt)");
+        assert_eq!(
+            model_of_response_file(
+                "datasets/ood/gorilla/responses/torchhub/response_torchhub_Gorilla_FT_0_shot.jsonl",
+                "torchhub"
+            ),
+            "Gorilla_FT_0_shot"
+        );
+        assert_eq!(model_of_response_file("mine.jsonl", "torchhub"), "mine");
+    }
+
+    #[test]
+    fn table5_has_a_column_pair_per_dataset_and_blanks_for_gaps() {
+        let rows = vec![
+            SpecRow {
+                model: "a".into(),
+                dataset: OodDataset::ToolAlpaca,
+                n: 1,
+                selection_f1: 77.05,
+                invocation_f1: 49.96,
+            },
+            SpecRow {
+                model: "a".into(),
+                dataset: OodDataset::NexusRaven,
+                n: 1,
+                selection_f1: 90.57,
+                invocation_f1: 59.97,
+            },
+            SpecRow {
+                model: "b".into(),
+                dataset: OodDataset::SealTools,
+                n: 1,
+                selection_f1: 89.91,
+                invocation_f1: 76.16,
+            },
+        ];
+        let t = table5(&rows);
+        let lines: Vec<&str> = t.lines().collect();
+        // The paper's column order: NexusRaven, Seal-Tools, ToolAlpaca.
+        let head = lines[1];
+        assert!(
+            head.find("NexusRaven").unwrap() < head.find("Seal-Tools").unwrap()
+                && head.find("Seal-Tools").unwrap() < head.find("ToolAlpaca").unwrap(),
+            "{t}"
+        );
+        assert_eq!(lines[3].matches("Tool Selection").count(), 3, "{t}");
+        let a = lines.iter().find(|l| l.contains("│ a ")).unwrap();
+        let cells: Vec<&str> = a
+            .split('│')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        assert_eq!(cells, ["a", "90.57", "59.97", "—", "—", "77.05", "49.96"]);
+    }
+}
