@@ -21,8 +21,10 @@
 //! - [`sampling`]: `itc sample`: biased sampling of APIs, country weights ∝ n^α with quotas, against the long tail (ITC §3.2).
 //! - [`confusion`]: `itc confuse`: candidate lists of confusable distractors by lexical similarity at graded difficulty (ITC §3.2 tool confusion).
 //! - [`stage`]: what the LLM stages of task-set building share: many chats to one model, their tokens and cost.
+//! - [`generation`]: `itc generate`: a generator model writes requests of four kinds in each API's country's language, read robustly and checked deterministically (ITC §3.3).
 //! - [`judging`]: `itc filter`: two judge models score each generated query on five dimensions; a keep rule, rejects with reasons, inter-judge agreement (ITC §3.3).
 //! - [`answering`]: `itc answer`: gold Thought and Action for kept queries by an answer model, a checker for tasks of several calls, deterministic validation; the train/test split without shared APIs and the ShareGPT export (ITC §3.4).
+//! - [`pipeline`]: `itc pipeline`: the building stages in order from one TOML file, with a manifest that skips finished stages and a shared response cache.
 //! - [`ood`]: out-of-distribution sets: converters to SPEC tasks and the official scorers of Seal-Tools and APIBench (`itc ood`, SPEC §5).
 
 pub mod action;
@@ -35,10 +37,12 @@ pub mod catalog;
 pub mod commands;
 pub mod confusion;
 pub mod evaluate;
+pub mod generation;
 pub mod jsonl;
 pub mod judging;
 pub mod language;
 pub mod ood;
+pub mod pipeline;
 pub mod records;
 pub mod report;
 pub mod response;

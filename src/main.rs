@@ -10,8 +10,10 @@ use itc::bench_http::{self, BenchHttpArgs};
 use itc::catalog::{self, CatalogArgs};
 use itc::commands::{self, ScoreArgs};
 use itc::confusion::{self, ConfuseArgs};
+use itc::generation::{self, GenerateArgs};
 use itc::judging::{self, FilterArgs};
 use itc::ood::{self, OodArgs};
+use itc::pipeline::{self, PipelineArgs};
 use itc::run::{self, EvalArgs};
 use itc::sampling::{self, SampleArgs};
 
@@ -46,10 +48,14 @@ enum Command {
     Sample(SampleArgs),
     /// Give each sampled API a shuffled candidate list of confusable distractors (ITC §3.2 tool confusion).
     Confuse(ConfuseArgs),
+    /// Have a generator model write requests for sampled APIs, checked before judging (ITC §3.3).
+    Generate(GenerateArgs),
     /// Score generated queries with two judge models and keep the good ones (ITC §3.3).
     Filter(FilterArgs),
     /// Write and check gold answers for kept queries; split and export them (ITC §3.4).
     Answer(Box<AnswerArgs>),
+    /// Run catalog → sample → confuse → generate → filter → answer from a pipeline.toml; finished stages are skipped.
+    Pipeline(PipelineArgs),
 }
 
 fn main() -> ExitCode {
@@ -71,11 +77,17 @@ fn main() -> ExitCode {
         Command::Confuse(args) => {
             confusion::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
         }
+        Command::Generate(args) => {
+            generation::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
+        }
         Command::Filter(args) => {
             judging::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
         }
         Command::Answer(args) => {
             answering::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
+        }
+        Command::Pipeline(args) => {
+            pipeline::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
         }
         Command::Ood(args) => ood::run(args, &mut io::stdout().lock(), &mut io::stderr().lock()),
     };

@@ -118,8 +118,62 @@ fn exact(row: &Row) -> bool {
 #[test]
 
 fn every_reference_number_exactly() {
-    for row in run_all() {
-        assert!(exact(&row), "{} vs {}", row.got, row.reference);
+    let rows = run_all();
+    for row in &rows {
+        assert!(exact(row), "{} vs {}", row.got, row.reference);
         assert_eq!(row.differing_items, 0);
+    }
+    report_table_shows_the_reference_numbers(&rows);
+}
+
+/// `itc ood report --apibench-scores` (the ToolLLM-shaped table) shows the
+/// same numbers, in percent, for every response file of the reference.
+fn report_table_shows_the_reference_numbers(rows: &[Row]) {
+    let dir = tempfile::tempdir().unwrap();
+    let scores = dir.path().join("scores.jsonl");
+    let lines: String = rows.iter().map(|r| format!("{}\n", r.got)).collect();
+    std::fs::write(&scores, lines).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args(["ood", "report", "--format", "json", "--apibench-scores"])
+        .arg(&scores)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shown: Vec<J> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &J| v["table"] == "apibench")
+        .collect();
+    assert_eq!(shown.len(), rows.len());
+    for r in rows {
+        let reference = &r.reference;
+        let file = reference["response_file"].as_str().unwrap();
+        let model = file
+            .rsplit('/')
+            .next()
+            .unwrap()
+            .trim_end_matches(".jsonl")
+            .trim_start_matches(&format!("response_{}_", reference["hub"].as_str().unwrap()))
+            .to_string();
+        let cell = shown
+            .iter()
+            .find(|v| v["model"] == model.as_str() && v["hub"] == reference["hub"])
+            .unwrap_or_else(|| panic!("no row for {model} on {}", reference["hub"]));
+        let percent = |x: &J| x.as_f64().unwrap() * 100.0;
+        assert!(
+            (cell["ast_accuracy"].as_f64().unwrap() - percent(&reference["accuracy"])).abs() < 1e-9,
+            "{cell}"
+        );
+        assert!(
+            (cell["hallucination"].as_f64().unwrap() - percent(&reference["hallucination_rate"]))
+                .abs()
+                < 1e-9,
+            "{cell}"
+        );
+        assert_eq!(cell["total"], reference["total"]);
     }
 }

@@ -34,7 +34,7 @@ use crate::judging::{read_queries, stage_cache};
 use crate::records::{GeneratedQuery, Gold, Provenance, Task, TaskKind};
 use crate::run::prompt::{answer_schema, tools_json};
 use crate::run::{Chat, ChatModel, Completion};
-use crate::stage::{StageStats, complete_all, load_model, prompt_sha256};
+use crate::stage::{StageStats, beside, complete_all, load_model, prompt_sha256};
 use validate::{ReadAnswer, read_answer, validate};
 
 /// The answer prompt (`part` = `system` or the query message).
@@ -457,18 +457,19 @@ pub struct AnswerArgs {
     pub sharegpt: Option<PathBuf>,
 }
 
-/// `<stem>.<suffix>` beside `path`.
-fn beside(path: &Path, suffix: &str) -> PathBuf {
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "output".into());
-    path.with_file_name(format!("{stem}.{suffix}"))
-}
-
 /// Runs `itc answer`: gold answers, tasks, provenance, rejects, and the
 /// optional split and ShareGPT export.
 pub fn run(args: &AnswerArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+    execute(args, out, err).map(|_| ())
+}
+
+/// Runs `itc answer` and returns what the answer model's and the
+/// checker's chats cost.
+pub fn execute(
+    args: &AnswerArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<Vec<(String, StageStats)>> {
     if !(0.0..=1.0).contains(&args.test_fraction) {
         bail!(
             "--test-fraction must be within 0–1 (got {})",
@@ -585,7 +586,11 @@ pub fn run(args: &AnswerArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyho
         args.provenance.display(),
         rejects.display()
     )?;
-    Ok(())
+    let mut stats = vec![(args.answerer.clone(), output.stats)];
+    if let Some(name) = &args.checker {
+        stats.push((name.clone(), output.checker_stats));
+    }
+    Ok(stats)
 }
 
 #[cfg(test)]

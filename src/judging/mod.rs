@@ -29,9 +29,9 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::jsonl::{read_records, write_records};
-use crate::records::{GeneratedQuery, JudgedQuery, Judgement, Parameter, Provenance};
+use crate::records::{GeneratedQuery, JudgedQuery, Judgement, Provenance, Tool};
 use crate::run::{Chat, ChatModel};
-use crate::stage::{StageStats, complete_all, load_model, prompt_sha256};
+use crate::stage::{StageStats, complete_all, load_model, prompt_sha256, tools_view_json};
 use agreement::{Agreement, ScorePair};
 use parse::{Dimension, parse_scores};
 
@@ -50,43 +50,21 @@ fn environment() -> &'static Environment<'static> {
     })
 }
 
-#[derive(Serialize)]
-struct ToolView<'a> {
-    name: &'a str,
-    description: &'a str,
-    required_parameters: &'a [Parameter],
-    optional_parameters: &'a [Parameter],
-}
-
 /// The query's target tools (those named in `apis`, in that order, once
 /// each) as pretty JSON; all candidates when none of `apis` is among them.
 pub fn target_tools_json(query: &GeneratedQuery) -> String {
-    let mut views: Vec<ToolView> = Vec::new();
+    let mut targets: Vec<&Tool> = Vec::new();
     for name in &query.apis {
         if let Some(t) = query.tools.iter().find(|t| &t.name == name)
-            && !views.iter().any(|v| v.name == t.name)
+            && !targets.iter().any(|v| v.name == t.name)
         {
-            views.push(ToolView {
-                name: &t.name,
-                description: &t.description,
-                required_parameters: &t.required_parameters,
-                optional_parameters: &t.optional_parameters,
-            });
+            targets.push(t);
         }
     }
-    if views.is_empty() {
-        views = query
-            .tools
-            .iter()
-            .map(|t| ToolView {
-                name: &t.name,
-                description: &t.description,
-                required_parameters: &t.required_parameters,
-                optional_parameters: &t.optional_parameters,
-            })
-            .collect();
+    if targets.is_empty() {
+        targets = query.tools.iter().collect();
     }
-    serde_json::to_string_pretty(&views).expect("tools serialize")
+    tools_view_json(&targets)
 }
 
 /// JSON Schema of a judge's reply: the five scores, the total and a comment.
@@ -393,6 +371,15 @@ pub struct FilterArgs {
 /// Runs `itc filter`: judges the queries, writes kept and rejected ones,
 /// prints the agreement table and the counts.
 pub fn run(args: &FilterArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+    execute(args, out, err).map(|_| ())
+}
+
+/// Runs `itc filter` and returns what each judge's chats cost.
+pub fn execute(
+    args: &FilterArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<Vec<(String, StageStats)>> {
     let [a, b] = args.judges.as_slice() else {
         bail!(
             "--judges takes exactly two model names, A,B (got {})",
@@ -471,7 +458,10 @@ pub fn run(args: &FilterArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyho
         args.output.display(),
         args.rejects.display()
     )?;
-    Ok(())
+    Ok(vec![
+        (a.clone(), output.stats[0]),
+        (b.clone(), output.stats[1]),
+    ])
 }
 
 #[cfg(test)]
