@@ -147,6 +147,28 @@ pub fn tools_view_json(tools: &[&Tool]) -> String {
     serde_json::to_string_pretty(&views).expect("tools serialize")
 }
 
+/// A progress bar for a stage's chats on stderr, drawn only when stderr is
+/// a terminal.
+fn stage_bar(total: u64, model: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    let target = if std::io::stderr().is_terminal() && total > 0 {
+        indicatif::ProgressDrawTarget::stderr()
+    } else {
+        indicatif::ProgressDrawTarget::hidden()
+    };
+    let bar = indicatif::ProgressBar::with_draw_target(Some(total), target);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {msg} [{bar:30}] {pos}/{len} chats {per_sec} ETA {eta}",
+        )
+        .expect("template parses")
+        .progress_chars("=> "),
+    );
+    bar.set_message(model.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}
+
 /// Sends every chat to the model (at most its configured concurrency at a
 /// time) and returns the completions in the order of `chats`. `on_done` is
 /// called as each completes, with its index (for progress and incremental
@@ -158,6 +180,8 @@ pub async fn complete_all(
 ) -> Vec<Completion> {
     let mut workers = JoinSet::new();
     let total = chats.len();
+    let bar = stage_bar(total as u64, model.name());
+    let mut errors = 0;
     for (index, chat) in chats.into_iter().enumerate() {
         let model = model.clone();
         workers.spawn(async move { (index, model.complete(&chat).await) });
@@ -166,10 +190,16 @@ pub async fn complete_all(
     while let Some(joined) = workers.join_next().await {
         // A worker only panics on a bug; its chat is then reported as an error below.
         if let Ok((index, completion)) = joined {
+            bar.inc(1);
+            if completion.result.is_err() {
+                errors += 1;
+                bar.set_message(format!("{} ({errors} failed)", model.name()));
+            }
             on_done(index, &completion);
             done[index] = Some(completion);
         }
     }
+    bar.finish_and_clear();
     done.into_iter()
         .map(|c| {
             c.unwrap_or(Completion {

@@ -384,3 +384,149 @@ fn structured_mode_against_a_real_model() {
         run.context()
     );
 }
+
+/// Lines of a JSON Lines file (none when it does not exist).
+fn jsonl_values(path: &Path) -> Vec<Value> {
+    fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+        .collect()
+}
+
+/// Runs `itc pipeline`, returning stdout; fails with stderr on error.
+fn pipeline(config: &Path) -> String {
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args(["pipeline", "--config", config.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    );
+    eprintln!(
+        "itc pipeline: {} after {:.1} s\n{stdout}",
+        output.status,
+        started.elapsed().as_secs_f64()
+    );
+    assert!(output.status.success(), "itc pipeline failed\n{stderr}");
+    stdout
+}
+
+/// The cells of a stage's row in the pipeline's stage table.
+fn stage_row<'a>(stdout: &'a str, stage: &str) -> Vec<&'a str> {
+    let line = stdout
+        .lines()
+        .rfind(|l| l.starts_with(&format!("│ {stage} ")))
+        .unwrap_or_else(|| panic!("no row for {stage}: {stdout}"));
+    let cells: Vec<&str> = line.split('│').map(str::trim).collect();
+    cells[1..cells.len() - 1].to_vec()
+}
+
+/// The task-set pipeline from the shipped public-apis catalog through every
+/// stage on the real model: a handful of queries written, judged by two
+/// judges and answered; then a re-run that sends nothing.
+#[test]
+fn pipeline_connects_every_stage_on_a_real_model() {
+    let Some(url) = server_url("pipeline_connects_every_stage_on_a_real_model") else {
+        return;
+    };
+    let _turn = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let catalog =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/catalog/public-apis-README.md");
+    let mut models = String::new();
+    for (name, temperature) in [
+        ("writer", 0.7),
+        ("judge-a", 0.0),
+        ("judge-b", 0.5),
+        ("answerer", 0.0),
+    ] {
+        models.push_str(&format!(
+            "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"smollm2\"\ntemperature = {temperature}\nmax_tokens = 200\nconcurrency = 1\ntimeout_ms = 120000\nmax_attempts = 3\n\n"
+        ));
+    }
+    fs::write(dir.path().join("models.toml"), models).unwrap();
+    // English-language APIs and no value check: the tiny model has a
+    // chance to write queries that pass, so the later stages get input.
+    let config = dir.path().join("pipeline.toml");
+    fs::write(
+        &config,
+        format!(
+            r#"output_dir = "build"
+models = "models.toml"
+[catalog]
+format = "public-apis"
+files = [{catalog:?}]
+skip_invalid = true
+[sample]
+count = 3
+quotas = {{ US = 3 }}
+[confuse]
+k = 2
+[generate]
+model = "writer"
+kinds = ["single"]
+per_prompt = 2
+value_check = "present"
+[filter]
+judges = ["judge-a", "judge-b"]
+min_total = 1.0
+[answer]
+model = "answerer"
+"#
+        ),
+    )
+    .unwrap();
+    let out = |f: &str| dir.path().join("build").join(f);
+
+    let stdout = pipeline(&config);
+    for stage in itc::pipeline::STAGES {
+        assert_eq!(stage_row(&stdout, stage)[1], "ran", "{stage}");
+    }
+    // Three prompts, each answered and read: every item it wrote is a
+    // query or a reject with a reason.
+    let generate = stage_row(&stdout, "generate");
+    assert_eq!(generate[3], "3", "chats: {generate:?}");
+    let queries = jsonl_values(&out("queries.jsonl"));
+    let rejects = jsonl_values(&out("queries.rejects.jsonl"));
+    assert!(!queries.is_empty() || !rejects.is_empty());
+    assert!(
+        rejects
+            .iter()
+            .all(|r| r["reason"].as_str().is_some_and(|s| !s.is_empty()))
+    );
+    for q in &queries {
+        assert_eq!(q["language"], "en");
+        assert!(!q["provenance"]["raw"].as_str().unwrap().is_empty());
+    }
+    // Both judges saw every query; kept and rejected add up.
+    let filter = stage_row(&stdout, "filter");
+    assert_eq!(filter[3], (2 * queries.len()).to_string(), "{filter:?}");
+    let kept = jsonl_values(&out("kept.jsonl"));
+    let judged_out = jsonl_values(&out("judge_rejects.jsonl"));
+    assert_eq!(kept.len() + judged_out.len(), queries.len());
+    // The answer model saw every kept query; tasks and rejects add up.
+    let answer = stage_row(&stdout, "answer");
+    assert_eq!(answer[3], kept.len().to_string(), "{answer:?}");
+    let tasks = jsonl_values(&out("tasks.jsonl"));
+    let unanswered = jsonl_values(&out("tasks.rejects.jsonl"));
+    assert_eq!(tasks.len() + unanswered.len(), kept.len());
+    eprintln!(
+        "pipeline on SmolLM2: {} queries ({} rejected), {} kept, {} tasks",
+        queries.len(),
+        rejects.len(),
+        kept.len(),
+        tasks.len()
+    );
+
+    // A re-run is free.
+    let stdout = pipeline(&config);
+    for stage in itc::pipeline::STAGES {
+        let row = stage_row(&stdout, stage);
+        assert_eq!((row[1], row[4]), ("up to date", "0"), "{stage}");
+    }
+}

@@ -292,29 +292,78 @@ pub fn plan(sets: &[CandidateSet], options: &PlanOptions) -> anyhow::Result<Vec<
     Ok(units)
 }
 
-/// JSON Schema of a generator's reply; call names are limited to the
-/// unit's target APIs.
-pub fn reply_schema(apis: &[String]) -> Value {
+/// JSON Schema of a generator's reply, as tight as the unit allows, so
+/// that servers with constrained decoding cannot produce a wrong shape:
+/// `count` queries; per query the number of calls the kind needs; call
+/// names limited to the target APIs and argument names to their declared
+/// parameters (typed where the catalog gives a JSON type).
+pub fn reply_schema(unit: &Unit, count: usize) -> Value {
+    let mut properties = serde_json::Map::new();
+    for name in &unit.apis {
+        let Some(tool) = unit.tools.iter().find(|t| &t.name == name) else {
+            continue;
+        };
+        for p in tool
+            .required_parameters
+            .iter()
+            .chain(&tool.optional_parameters)
+        {
+            let kind = p.kind.to_ascii_lowercase();
+            let schema = match kind.as_str() {
+                "string" | "integer" | "number" | "boolean" | "array" | "object" => {
+                    json!({"type": kind})
+                }
+                // A `$1.field` reference is a string whatever the type.
+                _ => json!({}),
+            };
+            let schema = if unit.kind == TaskKind::Nested
+                && !schema.as_object().is_some_and(|o| o.is_empty())
+            {
+                json!({"anyOf": [schema, {"type": "string"}]})
+            } else {
+                schema
+            };
+            properties.entry(p.name.clone()).or_insert(schema);
+        }
+    }
+    let targets = unit.apis.len().max(1);
+    let (min_calls, max_calls) = match unit.kind {
+        TaskKind::Single => (1, Some(1)),
+        TaskKind::Repeated => (2, Some(3)),
+        TaskKind::Parallel => (targets, Some(targets)),
+        TaskKind::Nested | TaskKind::NoTool => (targets.max(2), None),
+    };
+    let mut calls = json!({
+        "type": "array",
+        "minItems": min_calls,
+        "items": {
+            "type": "object",
+            "properties": {
+                "api": {"type": "string", "enum": unit.apis},
+                "arguments": {
+                    "type": "object",
+                    "properties": properties,
+                    "additionalProperties": false
+                }
+            },
+            "required": ["api", "arguments"]
+        }
+    });
+    if let Some(max) = max_calls {
+        calls["maxItems"] = json!(max);
+    }
     json!({
         "type": "object",
         "properties": {
             "queries": {
                 "type": "array",
+                "minItems": count,
+                "maxItems": count,
                 "items": {
                     "type": "object",
                     "properties": {
-                        "query": {"type": "string"},
-                        "calls": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "properties": {
-                                    "api": {"type": "string", "enum": apis},
-                                    "arguments": {"type": "object"}
-                                },
-                                "required": ["api", "arguments"]
-                            }
-                        }
+                        "query": {"type": "string", "minLength": 10},
+                        "calls": calls
                     },
                     "required": ["query", "calls"]
                 }
@@ -354,7 +403,7 @@ pub fn unit_chat(unit: &Unit, count: usize) -> Chat {
             count => count,
         })
         .expect("generation prompt renders");
-    Chat::new(system, user).with_schema(reply_schema(&unit.apis))
+    Chat::new(system, user).with_schema(reply_schema(unit, count))
 }
 
 /// Settings of the generation step.
@@ -410,22 +459,42 @@ pub struct GenerateOutput {
 }
 
 impl GenerateOutput {
-    /// Reject counts by reason, the reason's text up to its first colon
-    /// or value (for the summary).
+    /// Reject counts by kind of reason: the reason with its names, values
+    /// and numbers blanked out (for the summary).
     pub fn reject_reasons(&self) -> BTreeMap<String, usize> {
         let mut counts = BTreeMap::new();
         for r in &self.rejects {
-            let short = r
-                .reason
-                .split([':', '`', '"'])
-                .next()
-                .unwrap_or(&r.reason)
-                .trim()
-                .to_string();
-            *counts.entry(short).or_insert(0) += 1;
+            *counts.entry(reason_kind(&r.reason)).or_insert(0) += 1;
         }
         counts
     }
+}
+
+/// `call 2 (bvg): the value "Graz" of `ort` is …` → `call N (…): the value … of … is …`.
+fn reason_kind(reason: &str) -> String {
+    let mut out = String::new();
+    let mut chars = reason.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '`' | '"' | '(' => {
+                let close = if c == '(' { ')' } else { c };
+                for d in chars.by_ref() {
+                    if d == close {
+                        break;
+                    }
+                }
+                out.push_str(if c == '(' { "(…)" } else { "…" });
+            }
+            d if d.is_ascii_digit() => {
+                while chars.peek().is_some_and(char::is_ascii_digit) {
+                    chars.next();
+                }
+                out.push('N');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Asks the generator for every unit's requests, reads and checks them.
@@ -487,7 +556,7 @@ pub async fn generate(
                 None,
                 None,
                 format!(
-                    "{} item(s) of the reply are not readable JSON",
+                    "items of the reply that are not readable JSON: {}",
                     reply.unreadable
                 ),
             ));
@@ -855,6 +924,18 @@ mod tests {
                 seed.shown
             );
         }
+    }
+
+    #[test]
+    fn reject_reasons_group_by_kind() {
+        assert_eq!(
+            reason_kind("call 2 (bvg): the value \"Graz\" of `ort` is not stated in the query"),
+            "call N (…): the value … of … is not stated in the query"
+        );
+        assert_eq!(
+            reason_kind("the query is written in en, not de"),
+            "the query is written in en, not de"
+        );
     }
 
     #[test]
