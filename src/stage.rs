@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tokio::task::JoinSet;
 
-use crate::records::{Parameter, Tool};
 use crate::run::{Chat, ChatModel, Completion, ConfigFile, ModelConfig, ModelSpec};
 
 /// Requests, tokens and cost of one stage (or one model within it).
@@ -122,29 +121,6 @@ pub fn beside(path: &Path, suffix: &str) -> PathBuf {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "output".into());
     path.with_file_name(format!("{stem}.{suffix}"))
-}
-
-#[derive(Serialize)]
-struct ToolView<'a> {
-    name: &'a str,
-    description: &'a str,
-    required_parameters: &'a [Parameter],
-    optional_parameters: &'a [Parameter],
-}
-
-/// Tools as the stages' prompts show them: name, description and
-/// parameters, as pretty JSON.
-pub fn tools_view_json(tools: &[&Tool]) -> String {
-    let views: Vec<ToolView> = tools
-        .iter()
-        .map(|t| ToolView {
-            name: &t.name,
-            description: &t.description,
-            required_parameters: &t.required_parameters,
-            optional_parameters: &t.optional_parameters,
-        })
-        .collect();
-    serde_json::to_string_pretty(&views).expect("tools serialize")
 }
 
 /// A progress bar for a stage's chats on stderr, drawn only when stderr is

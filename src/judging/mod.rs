@@ -30,8 +30,9 @@ use serde_json::{Value, json};
 
 use crate::jsonl::{read_records, write_records};
 use crate::records::{GeneratedQuery, JudgedQuery, Judgement, Provenance, Tool};
+use crate::run::prompt::tools_view_json;
 use crate::run::{Chat, ChatModel};
-use crate::stage::{StageStats, complete_all, load_model, prompt_sha256, tools_view_json};
+use crate::stage::{StageStats, complete_all, load_model, prompt_sha256};
 use agreement::{Agreement, ScorePair};
 use parse::{Dimension, parse_scores};
 

@@ -27,6 +27,7 @@ use polars::prelude::{Column, CsvWriter, DataFrame, SerWriter};
 use serde::Serialize;
 use tabled::builder::Builder;
 use tabled::settings::object::Columns;
+use tabled::settings::style::HorizontalLine;
 use tabled::settings::{Alignment, Modify, Span, Style};
 
 use super::Hub;
@@ -294,8 +295,10 @@ fn grouped(groups: &[&str], sub: [&str; 2], rows: Vec<Vec<String>>) -> String {
         b.push_record(r);
     }
     let mut table = b.build();
+    // A rule under the two header rows, as under the one of other tables.
+    let rule = HorizontalLine::full('─', '┼', '├', '┤');
     table
-        .with(Style::rounded())
+        .with(Style::rounded().horizontals([(1, rule), (2, rule)]))
         .with(Modify::new(Columns::new(1..)).with(Alignment::right()));
     for i in 0..groups.len() {
         table.modify((0, 1 + 2 * i), Span::column(2));

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::config::Mode;
-use crate::records::{Parameter, Task};
+use crate::records::{Parameter, Task, Tool};
 
 /// Template for the *prompt* and *structured* modes (tools listed in the prompt).
 pub const SYSTEM_TEMPLATE: &str = include_str!("../../prompts/system.jinja");
@@ -99,8 +99,13 @@ struct ToolView<'a> {
 /// The candidate tools as the pretty-printed JSON list the prompt shows
 /// (name, description, parameters; catalog metadata left out).
 pub fn tools_json(task: &Task) -> String {
-    let views: Vec<ToolView> = task
-        .tools
+    tools_view_json(&task.tools.iter().collect::<Vec<_>>())
+}
+
+/// Tools as every prompt shows them (task prompts and the task-set
+/// building stages): name, description and parameters, as pretty JSON.
+pub fn tools_view_json(tools: &[&Tool]) -> String {
+    let views: Vec<ToolView> = tools
         .iter()
         .map(|t| ToolView {
             name: &t.name,
