@@ -294,65 +294,59 @@ pub fn plan(sets: &[CandidateSet], options: &PlanOptions) -> anyhow::Result<Vec<
 }
 
 /// JSON Schema of a generator's reply, as tight as the unit allows, so
-/// that servers with constrained decoding cannot produce a wrong shape:
-/// `count` queries; per query the number of calls the kind needs; call
-/// names limited to the target APIs and argument names to their declared
-/// parameters (typed where the catalog gives a JSON type).
+/// that servers with constrained decoding cannot answer in a wrong shape:
+/// exactly `count` queries; per query the calls the kind needs (one call
+/// to the API for single; two or three for repeated; one call to each
+/// target, in order, for parallel and nested); per call the API's declared
+/// parameters only, its required ones required, typed where the catalog
+/// gives a JSON type.
 pub fn reply_schema(unit: &Unit, count: usize) -> Value {
-    let mut properties = serde_json::Map::new();
-    for name in &unit.apis {
-        let Some(tool) = unit.tools.iter().find(|t| &t.name == name) else {
-            continue;
-        };
-        for p in tool
-            .required_parameters
-            .iter()
-            .chain(&tool.optional_parameters)
-        {
-            let kind = p.kind.to_ascii_lowercase();
-            let schema = match kind.as_str() {
-                "string" | "integer" | "number" | "boolean" | "array" | "object" => {
-                    json!({"type": kind})
-                }
-                // A `$1.field` reference is a string whatever the type.
-                _ => json!({}),
-            };
-            let schema = if unit.kind == TaskKind::Nested
-                && !schema.as_object().is_some_and(|o| o.is_empty())
+    let call = |name: &String| -> Value {
+        let mut properties = serde_json::Map::new();
+        let mut required = Vec::new();
+        if let Some(tool) = unit.tools.iter().find(|t| &t.name == name) {
+            for p in tool
+                .required_parameters
+                .iter()
+                .chain(&tool.optional_parameters)
             {
-                json!({"anyOf": [schema, {"type": "string"}]})
-            } else {
-                schema
-            };
-            properties.entry(p.name.clone()).or_insert(schema);
+                properties.insert(p.name.clone(), parameter_schema(&p.kind, unit.kind));
+            }
+            required = tool
+                .required_parameters
+                .iter()
+                .map(|p| p.name.clone())
+                .collect();
         }
-    }
-    let targets = unit.apis.len().max(1);
-    let (min_calls, max_calls) = match unit.kind {
-        TaskKind::Single => (1, Some(1)),
-        TaskKind::Repeated => (2, Some(3)),
-        TaskKind::Parallel => (targets, Some(targets)),
-        TaskKind::Nested | TaskKind::NoTool => (targets.max(2), None),
-    };
-    let mut calls = json!({
-        "type": "array",
-        "minItems": min_calls,
-        "items": {
+        json!({
             "type": "object",
             "properties": {
-                "api": {"type": "string", "enum": unit.apis},
+                "api": {"type": "string", "enum": [name]},
                 "arguments": {
                     "type": "object",
                     "properties": properties,
+                    "required": required,
                     "additionalProperties": false
                 }
             },
-            "required": ["api", "arguments"]
+            "required": ["api", "arguments"],
+            "additionalProperties": false
+        })
+    };
+    let calls = match unit.kind {
+        TaskKind::Single | TaskKind::Repeated => {
+            let (min, max) = if unit.kind == TaskKind::Single {
+                (1, 1)
+            } else {
+                (2, 3)
+            };
+            json!({"type": "array", "items": call(&unit.apis[0]), "minItems": min, "maxItems": max})
         }
-    });
-    if let Some(max) = max_calls {
-        calls["maxItems"] = json!(max);
-    }
+        _ => {
+            let each: Vec<Value> = unit.apis.iter().map(call).collect();
+            json!({"type": "array", "prefixItems": each, "minItems": each.len(), "maxItems": each.len()})
+        }
+    };
     json!({
         "type": "object",
         "properties": {
@@ -363,15 +357,31 @@ pub fn reply_schema(unit: &Unit, count: usize) -> Value {
                 "items": {
                     "type": "object",
                     "properties": {
-                        "query": {"type": "string", "minLength": 10},
+                        "query": {"type": "string"},
                         "calls": calls
                     },
-                    "required": ["query", "calls"]
+                    "required": ["query", "calls"],
+                    "additionalProperties": false
                 }
             }
         },
-        "required": ["queries"]
+        "required": ["queries"],
+        "additionalProperties": false
     })
+}
+
+/// A parameter's schema: its JSON type when the catalog gives one; in a
+/// nested unit also any string, since a `"$1.field"` reference is one.
+fn parameter_schema(declared: &str, kind: TaskKind) -> Value {
+    let declared = declared.to_ascii_lowercase();
+    match declared.as_str() {
+        "string" => json!({"type": "string"}),
+        "integer" | "number" | "boolean" | "array" | "object" if kind == TaskKind::Nested => {
+            json!({"anyOf": [{"type": declared}, {"type": "string"}]})
+        }
+        "integer" | "number" | "boolean" | "array" | "object" => json!({"type": declared}),
+        _ => json!({}),
+    }
 }
 
 /// The chat asking the generator for `count` requests of a unit.
@@ -580,7 +590,7 @@ pub async fn generate(
             let checked = validate(&draft, &target, options.values).and_then(|()| {
                 let key = draft.query.to_lowercase();
                 match seen.get(&key) {
-                    Some(first) => Err(format!("the same query as {first}")),
+                    Some(first) => Err(format!("the same query as `{first}`")),
                     None => {
                         seen.insert(key, id.clone());
                         Ok(())
@@ -1009,8 +1019,31 @@ mod tests {
             assert!(chat.user.contains(&seed_examples()[e].shown));
         }
         let schema = chat.schema.unwrap();
-        let api = &schema["properties"]["queries"]["items"]["properties"]["calls"]["items"]["properties"]
-            ["api"];
-        assert_eq!(api["enum"], json!(nested.apis));
+        let queries = &schema["properties"]["queries"];
+        assert_eq!(
+            (queries["minItems"].as_u64(), queries["maxItems"].as_u64()),
+            (Some(3), Some(3))
+        );
+        let calls = &queries["items"]["properties"]["calls"];
+        assert_eq!(
+            (calls["minItems"].as_u64(), calls["maxItems"].as_u64()),
+            (Some(2), Some(2))
+        );
+        for (i, api) in nested.apis.iter().enumerate() {
+            let call = &calls["prefixItems"][i]["properties"];
+            assert_eq!(
+                call["api"]["enum"],
+                json!([api]),
+                "call {i} is to target {i}"
+            );
+            assert_eq!(call["arguments"]["additionalProperties"], false);
+        }
+        let single = units.iter().find(|u| u.kind == TaskKind::Single).unwrap();
+        let schema = unit_chat(single, 1).schema.unwrap();
+        let calls = &schema["properties"]["queries"]["items"]["properties"]["calls"];
+        assert_eq!(
+            (calls["minItems"].as_u64(), calls["maxItems"].as_u64()),
+            (Some(1), Some(1))
+        );
     }
 }

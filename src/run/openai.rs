@@ -93,7 +93,7 @@ impl BackendApi for OpenAi {
         if let Some(schema) = &chat.schema {
             body["response_format"] = json!({
                 "type": "json_schema",
-                "json_schema": {"name": "itc_reply", "strict": true, "schema": schema},
+                "json_schema": {"name": "itc_reply", "strict": is_strict_compatible(schema), "schema": schema},
             });
         }
         ApiRequest {
@@ -189,8 +189,99 @@ fn content_text(content: Option<&Value>) -> Option<String> {
     }
 }
 
+/// Whether OpenAI's strict structured outputs accept a schema: every
+/// object lists all its properties as required and forbids others, and
+/// only the keywords strict mode supports appear. Other schemas are sent
+/// with `strict: false` (a hint to OpenAI; servers such as vLLM and
+/// llama.cpp enforce them either way).
+pub fn is_strict_compatible(schema: &Value) -> bool {
+    const SUPPORTED: &[&str] = &[
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "enum",
+        "const",
+        "anyOf",
+        "description",
+        "title",
+        "minItems",
+        "maxItems",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "pattern",
+        "format",
+        "$defs",
+        "$ref",
+    ];
+    let Value::Object(node) = schema else {
+        return true;
+    };
+    if node.keys().any(|k| !SUPPORTED.contains(&k.as_str())) {
+        return false;
+    }
+    if let Some(Value::Object(properties)) = node.get("properties") {
+        let required: Vec<&str> = node
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if node.get("additionalProperties") != Some(&Value::Bool(false))
+            || properties.keys().any(|k| !required.contains(&k.as_str()))
+            || !properties.values().all(is_strict_compatible)
+        {
+            return false;
+        }
+    }
+    let nested = node.get("items").into_iter().chain(
+        node.get("anyOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten(),
+    );
+    nested.into_iter().all(is_strict_compatible)
+        && node
+            .get("$defs")
+            .and_then(Value::as_object)
+            .is_none_or(|defs| defs.values().all(is_strict_compatible))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn strict_mode_only_for_schemas_it_accepts() {
+        let strict = json!({
+            "type": "object",
+            "properties": {"a": {"type": "integer"}, "b": {"type": "array", "items": {"type": "string"}, "minItems": 1}},
+            "required": ["a", "b"],
+            "additionalProperties": false
+        });
+        assert!(is_strict_compatible(&strict));
+        let mut optional = strict.clone();
+        optional["required"] = json!(["a"]);
+        assert!(!is_strict_compatible(&optional), "an optional property");
+        let mut open = strict.clone();
+        open["additionalProperties"] = json!(true);
+        assert!(!is_strict_compatible(&open));
+        let mut tuple = strict.clone();
+        tuple["properties"]["b"] = json!({"type": "array", "prefixItems": [{"type": "string"}]});
+        assert!(
+            !is_strict_compatible(&tuple),
+            "prefixItems is not supported"
+        );
+        let mut deep = strict.clone();
+        deep["properties"]["b"]["items"] = json!({"type": "object", "properties": {"x": {}}});
+        assert!(!is_strict_compatible(&deep), "a nested open object");
+        // The stages' fixed schemas all qualify.
+        assert!(is_strict_compatible(&crate::judging::score_schema()));
+        assert!(is_strict_compatible(&crate::answering::check_schema()));
+        assert!(is_strict_compatible(&answer_schema()));
+    }
+
     use super::*;
     use crate::records::{Call, Value as V};
 
