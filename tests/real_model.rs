@@ -529,4 +529,96 @@ model = "answerer"
         let row = stage_row(&stdout, stage);
         assert_eq!((row[1], row[4]), ("up to date", "0"), "{stage}");
     }
+
+    // The tiny model rarely writes a query that passes the checks, so the
+    // judge and answer stages also get hand-written queries over the
+    // pipeline's own candidate sets: their requests, the schema-constrained
+    // replies and the files must connect whatever the model's quality.
+    let sets = jsonl_values(&out("candidates.jsonl"));
+    let queries: String = sets
+        .iter()
+        .enumerate()
+        .map(|(i, set)| {
+            let gold = &set["candidates"][set["gold_index"].as_u64().unwrap() as usize];
+            let tools: Vec<Value> = set["candidates"].as_array().unwrap().clone();
+            let query = serde_json::json!({
+                "id": format!("hand-{i}"),
+                "kind": "single",
+                "language": "en",
+                "country": "US",
+                "category": gold["category"],
+                "query": format!("Could you look up what {} has for New York City today?", gold["name"].as_str().unwrap()),
+                "apis": [gold["name"]],
+                "tools": tools,
+                "provenance": {"stage": "hand", "model": "", "prompt_sha256": "", "raw": ""}
+            });
+            format!("{query}\n")
+        })
+        .collect();
+    let hand = dir.path().join("hand.jsonl");
+    fs::write(&hand, queries).unwrap();
+    let models = dir.path().join("models.toml");
+    let run = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_itc"))
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "itc {args:?} failed\n{stderr}");
+        eprintln!("{}{stderr}", String::from_utf8_lossy(&output.stdout));
+    };
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    run(&[
+        "filter",
+        "--queries",
+        &path("hand.jsonl"),
+        "--config",
+        models.to_str().unwrap(),
+        "--judges",
+        "judge-a,judge-b",
+        "--min-total",
+        "1",
+        "-o",
+        &path("hand-kept.jsonl"),
+        "--rejects",
+        &path("hand-rejects.jsonl"),
+    ]);
+    let kept = jsonl_values(&dir.path().join("hand-kept.jsonl"));
+    let rejected = jsonl_values(&dir.path().join("hand-rejects.jsonl"));
+    assert_eq!(kept.len() + rejected.len(), sets.len());
+    // llama.cpp enforces the score schema, so judgements come back readable.
+    let readable: usize = kept
+        .iter()
+        .chain(&rejected)
+        .map(|q| q["judgements"].as_array().map_or(0, Vec::len))
+        .sum();
+    assert!(
+        readable >= sets.len(),
+        "{readable} readable judgements of {}",
+        2 * sets.len()
+    );
+    if !kept.is_empty() {
+        run(&[
+            "answer",
+            "--queries",
+            &path("hand-kept.jsonl"),
+            "--config",
+            models.to_str().unwrap(),
+            "--answerer",
+            "answerer",
+            "-o",
+            &path("hand-tasks.jsonl"),
+            "--provenance",
+            &path("hand-provenance.jsonl"),
+        ]);
+        let tasks = jsonl_values(&dir.path().join("hand-tasks.jsonl"));
+        let unanswered = jsonl_values(&dir.path().join("hand-tasks.rejects.jsonl"));
+        assert_eq!(tasks.len() + unanswered.len(), kept.len());
+        eprintln!(
+            "hand-written queries: {} kept, {} tasks",
+            kept.len(),
+            tasks.len()
+        );
+    }
 }

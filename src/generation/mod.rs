@@ -21,7 +21,7 @@ pub mod languages;
 pub mod parse;
 pub mod validate;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -130,6 +130,48 @@ pub fn seed_examples() -> &'static [SeedExample] {
             })
             .collect()
     })
+}
+
+/// Character trigrams of a text, lower-cased, spaces squeezed.
+fn trigrams(text: &str) -> HashSet<[char; 3]> {
+    let chars: Vec<char> = text
+        .to_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .collect();
+    chars.windows(3).map(|w| [w[0], w[1], w[2]]).collect()
+}
+
+/// What a query copies from the prompt, if anything: a seed example
+/// (trigram Jaccard similarity of 0.6 or more with its query, or 80% of the
+/// query's trigrams found in it) or the
+/// `<the request>` placeholder of the answer shape. Small models often do.
+pub fn copied_from(query: &str) -> Option<String> {
+    static SEED_TRIGRAMS: OnceLock<Vec<HashSet<[char; 3]>>> = OnceLock::new();
+    let seeds = SEED_TRIGRAMS.get_or_init(|| {
+        seed_examples()
+            .iter()
+            .map(|s| {
+                let v: Value = serde_json::from_str(&s.shown).expect("seed JSON");
+                trigrams(v["query"].as_str().unwrap_or_default())
+            })
+            .collect()
+    });
+    if query.contains("<the request>") {
+        return Some("the prompt's placeholder".into());
+    }
+    let mine = trigrams(query);
+    seeds
+        .iter()
+        .position(|seed| {
+            let shared = mine.intersection(seed).count() as f64;
+            let union = mine.union(seed).count() as f64;
+            // Close to the whole example, or mostly made of a part of it.
+            union > 0.0 && (shared / union >= 0.6 || shared / mine.len() as f64 >= 0.8)
+        })
+        .map(|i| format!("seed example {} of prompts/seed_examples.jsonl", i + 1))
 }
 
 /// One prompt to the generator: a kind, the target API(s), the candidates.
@@ -588,6 +630,9 @@ pub async fn generate(
                 }
             };
             let checked = validate(&draft, &target, options.values).and_then(|()| {
+                if let Some(source) = copied_from(&draft.query) {
+                    return Err(format!("the query copies {source}"));
+                }
                 let key = draft.query.to_lowercase();
                 match seen.get(&key) {
                     Some(first) => Err(format!("the same query as `{first}`")),
@@ -935,6 +980,32 @@ mod tests {
                 seed.shown
             );
         }
+    }
+
+    #[test]
+    fn copies_of_the_prompt_are_caught() {
+        let seed =
+            "I'm paying a supplier invoice of CHF 2750 — how much is that in USD at today's rate?";
+        let near = "I am paying a supplier invoice of CHF 2750 — how much is that in USD?";
+        let first = seed_examples()
+            .iter()
+            .position(|s| s.shown.contains("CHF 2750"))
+            .unwrap();
+        let expected = format!("seed example {} of prompts/seed_examples.jsonl", first + 1);
+        assert_eq!(copied_from(seed).as_deref(), Some(expected.as_str()));
+        assert_eq!(copied_from(near).as_deref(), Some(expected.as_str()));
+        let part = "Is the Piccadilly line running normally this morning?";
+        assert!(copied_from(part).is_some(), "one sentence of an example");
+        assert_eq!(
+            copied_from("<the request>").as_deref(),
+            Some("the prompt's placeholder")
+        );
+        assert_eq!(
+            copied_from(
+                "How much is 500 euros in Japanese yen today? I'm booking a hotel in Kyoto."
+            ),
+            None
+        );
     }
 
     #[test]

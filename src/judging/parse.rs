@@ -436,9 +436,11 @@ fn label_slot(cell: &str) -> Option<Slot> {
         .map(|(_, slot)| *slot)
 }
 
+/// Markdown emphasis and the quotes of JSON keys (`"relevance": 4,` in a
+/// reply cut off before its object closed).
 fn strip_markup(s: &str) -> String {
     s.chars()
-        .filter(|c| !matches!(c, '*' | '_' | '`' | '#'))
+        .filter(|c| !matches!(c, '*' | '_' | '`' | '#' | '"'))
         .collect()
 }
 
@@ -483,6 +485,14 @@ mod tests {
 
     fn five(p: &ParsedScores) -> [f64; 5] {
         Dimension::ALL.map(|d| d.of(&p.scores))
+    }
+
+    #[test]
+    fn json_cut_off_by_the_length_limit_is_read_line_by_line() {
+        let reply = "{\n  \"relevance\": 4,\n  \"clarity\": 5,\n  \"specificity\": 3,\n  \"practicality\": 4,\n  \"language\": 5,\n  \"total\": 4.2,\n  \"comment\": \"The request is fine. The request is";
+        let p = parse_scores(reply).unwrap();
+        assert_eq!(five(&p), [4.0, 5.0, 3.0, 4.0, 5.0]);
+        assert_eq!((p.total, p.total_given, p.shape), (4.2, true, Shape::Text));
     }
 
     #[test]
