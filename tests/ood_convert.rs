@@ -68,6 +68,34 @@ fn convert(source: &str, args: &[&str]) -> Vec<Task> {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["model"], "trivial");
     assert_eq!(report["n"].as_u64(), Some(tasks.len() as u64));
+
+    // `itc eval` runs them too (the offline baseline, a few tasks).
+    let run_dir = dir.path().join("run");
+    let out = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args([
+            "eval",
+            "--limit",
+            "3",
+            "--bootstrap",
+            "0",
+            "--no-progress",
+            "--tasks",
+        ])
+        .arg(&tasks_file)
+        .arg("--run-dir")
+        .arg(&run_dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answered = std::fs::read_to_string(run_dir.join("predictions.jsonl"))
+        .unwrap()
+        .lines()
+        .count();
+    assert_eq!(answered, tasks.len().min(3));
     tasks
 }
 

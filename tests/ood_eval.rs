@@ -414,3 +414,80 @@ fn benchmark_styles_are_refused_where_they_cannot_work() {
     );
     assert!(!run.exists(), "nothing is written before the checks pass");
 }
+
+/// Every dataset name runs with the offline baseline (shipped copies, or
+/// fixtures in the benchmark's format for NexusRaven and ToolAlpaca), and
+/// `itc ood report` puts all of them in one Table-5-shaped table.
+#[test]
+fn every_dataset_runs_and_lands_in_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let raven = root.join("tests/fixtures/ood/nexusraven");
+    let runs: Vec<(&str, Vec<PathBuf>)> = vec![
+        ("apibench:huggingface", vec![]),
+        ("apibench:tensorflowhub", vec![]),
+        ("apibench:torchhub", vec![]),
+        ("seal-tools", vec![]),
+        (
+            "toolalpaca",
+            vec![root.join("tests/fixtures/ood/toolalpaca/eval_sample.json")],
+        ),
+        (
+            "nexusraven",
+            vec![
+                raven.join("option_turns.json"),
+                raven.join("stub_context.json"),
+            ],
+        ),
+    ];
+    let mut report_args = vec![
+        "ood".to_string(),
+        "report".into(),
+        "--format".into(),
+        "json".into(),
+        "--run".into(),
+    ];
+    for (name, files) in &runs {
+        let run = dir.path().join(name.replace(':', "-"));
+        let mut args = vec![
+            "eval".to_string(),
+            "--dataset".into(),
+            name.to_string(),
+            "--limit".into(),
+            "4".into(),
+            "--bootstrap".into(),
+            "0".into(),
+            "--no-progress".into(),
+            "--run-dir".into(),
+            run.to_str().unwrap().into(),
+        ];
+        if !files.is_empty() {
+            args.push("--dataset-files".into());
+            args.extend(files.iter().map(|f| f.to_str().unwrap().to_string()));
+        }
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        // No `itc ood fetch` cache: shipped copies or the given files.
+        let empty_cache = dir.path().join("no-cache");
+        let out = itc(&refs, &[("ITC_CACHE", empty_cache.to_str().unwrap())]);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        let info = read_json(&run.join("ood.json"));
+        assert_eq!(info["dataset"], *name, "{info}");
+        let scores = spec_scores(&run);
+        assert_eq!(scores.len(), 1, "{name}: one model");
+        report_args.push(run.to_str().unwrap().to_string());
+    }
+    let refs: Vec<&str> = report_args.iter().map(String::as_str).collect();
+    let out = itc(&refs, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let cells: Vec<Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &Value| v["table"] == "table5")
+        .collect();
+    assert_eq!(cells.len(), runs.len(), "one Table 5 cell per dataset");
+    let apibench = text(&out.stdout)
+        .lines()
+        .filter(|l| l.contains("\"table\":\"apibench\""))
+        .count();
+    assert_eq!(apibench, 3, "the three hubs in the APIBench table");
+}
