@@ -439,3 +439,215 @@ fn bad_configurations_fail_before_any_request() {
     let done: Vec<&String> = manifest["stages"].as_object().unwrap().keys().collect();
     assert_eq!(done, ["catalog", "confuse", "sample"]);
 }
+
+/// Two requests per language and per number of APIs, naming the APIs in
+/// quotes (quoted literals do not count for the language check).
+fn templated(language: &str, apis: &[String], i: usize) -> String {
+    let quoted: Vec<String> = apis.iter().map(|a| format!("\"{a}\"")).collect();
+    let joiner = match language {
+        "de" => " und ",
+        "fr" => " et ",
+        "pt" => " e ",
+        _ => " and ",
+    };
+    let both = quoted.join(joiner);
+    let templates: [&str; 2] = match language {
+        "de" => [
+            "Kannst du bitte bei {} nachsehen, welche aktuellen Informationen es heute für meine Reise nach München gibt?",
+            "Ich brauche für morgen früh die neuesten Angaben von {}, bitte fasse sie mir kurz zusammen.",
+        ],
+        "fr" => [
+            "Peux-tu consulter {} et me dire quelles sont les informations les plus récentes pour mon voyage à Lyon ?",
+            "J'aimerais savoir ce que {} indique aujourd'hui, merci de me faire un petit résumé.",
+        ],
+        "pt" => [
+            "Você pode consultar {} e me dizer quais são as informações mais recentes para a minha viagem a Recife?",
+            "Gostaria de saber o que {} mostra hoje, por favor faça um pequeno resumo para mim.",
+        ],
+        _ => [
+            "Could you check {} and tell me the latest information for my trip to Chicago next week?",
+            "I would like to know what {} shows today, please give me a short summary of it.",
+        ],
+    };
+    templates[i].replace("{}", &both)
+}
+
+/// A scripted generator, judges and answer model for any sampled APIs:
+/// the generator writes templated requests in the unit's language, judge-b
+/// marks down the first Portuguese template, the answer model calls the
+/// quoted APIs in order.
+fn any_api_script(request: &Request) -> Reply {
+    let body = &request.body;
+    let user = body["messages"][1]["content"].as_str().unwrap_or_default();
+    match body["model"].as_str().unwrap_or_default() {
+        "writer" => {
+            let language = user
+                .lines()
+                .find_map(|l| l.strip_prefix("Language of the requests (ISO 639-1): "))
+                .unwrap()
+                .trim()
+                .to_string();
+            let calls = &body["response_format"]["json_schema"]["schema"]["properties"]["queries"]
+                ["items"]["properties"]["calls"];
+            let apis: Vec<String> = match calls["prefixItems"].as_array() {
+                Some(each) => each
+                    .iter()
+                    .map(|c| {
+                        c["properties"]["api"]["enum"][0]
+                            .as_str()
+                            .unwrap()
+                            .to_string()
+                    })
+                    .collect(),
+                None => vec![
+                    calls["items"]["properties"]["api"]["enum"][0]
+                        .as_str()
+                        .unwrap()
+                        .to_string(),
+                ],
+            };
+            let queries: Vec<Value> = (0..2)
+                .map(|i| {
+                    let calls: Vec<Value> = apis
+                        .iter()
+                        .map(|a| json!({"api": a, "arguments": {}}))
+                        .collect();
+                    json!({"query": templated(&language, &apis, i), "calls": calls})
+                })
+                .collect();
+            Reply::Answer(json!({ "queries": queries }).to_string())
+        }
+        "judge-a" | "judge-b" => {
+            let low = body["model"] == "judge-b" && user.contains("Recife");
+            let total = if low { 2.8 } else { 4.6 };
+            Reply::Answer(
+                json!({"relevance": 5, "clarity": 5, "specificity": 4, "practicality": 4, "language": 5, "total": total, "comment": ""})
+                    .to_string(),
+            )
+        }
+        "answerer" => {
+            let system = body["messages"][0]["content"].as_str().unwrap_or_default();
+            let tools: Value = serde_json::from_str(
+                &system[system.find("\n[").unwrap() + 1..system.find("\n]").unwrap() + 2],
+            )
+            .unwrap();
+            let mut named: Vec<(usize, String)> = tools
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|t| {
+                    let name = t["name"].as_str().unwrap();
+                    user.find(&format!("\"{name}\""))
+                        .map(|at| (at, format!("{name}()")))
+                })
+                .collect();
+            named.sort();
+            let calls: Vec<String> = named.into_iter().map(|(_, c)| c).collect();
+            Reply::Answer(
+                json!({"Thought": "-", "Action": format!("[{}]", calls.join(", "))}).to_string(),
+            )
+        }
+        other => panic!("unexpected model {other}"),
+    }
+}
+
+/// The issue's end-to-end case: from the public-apis list shipped in
+/// `datasets/catalog/` to a filtered task set in four languages.
+#[test]
+fn public_apis_catalog_to_a_filtered_multilingual_task_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = ScriptedServer::start(any_api_script);
+    let mut models = String::new();
+    for name in ["writer", "judge-a", "judge-b", "answerer"] {
+        models.push_str(&format!(
+            "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{}\"\nmodel_id = \"{name}\"\nmax_attempts = 2\nretry_base_ms = 2\n\n",
+            server.base_url()
+        ));
+    }
+    std::fs::write(dir.path().join("models.toml"), models).unwrap();
+    let catalog =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/catalog/public-apis-README.md");
+    let config = dir.path().join("pipeline.toml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"output_dir = "build"
+models = "models.toml"
+[catalog]
+format = "public-apis"
+files = [{catalog:?}]
+skip_invalid = true
+[sample]
+count = 8
+quotas = {{ DE = 2, FR = 2, BR = 2, US = 2 }}
+[generate]
+model = "writer"
+kinds = ["single", "parallel"]
+[filter]
+judges = ["judge-a", "judge-b"]
+[answer]
+model = "answerer"
+"#
+        ),
+    )
+    .unwrap();
+    let out = itc(&["pipeline", "--config", config.to_str().unwrap()], &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let build = |f: &str| dir.path().join("build").join(f);
+
+    assert_eq!(lines(&build("catalog.jsonl")).len(), 1691);
+    // 8 APIs × (single + parallel) units × 2 requests; all pass the checks.
+    let queries = lines(&build("queries.jsonl"));
+    assert_eq!(
+        queries.len(),
+        32,
+        "{:?}",
+        lines(&build("queries.rejects.jsonl"))
+    );
+    // judge-b marks down the first Portuguese request of each of the 4 pt units.
+    let kept = lines(&build("kept.jsonl"));
+    assert_eq!(kept.len(), 28);
+    let rejected = lines(&build("judge_rejects.jsonl"));
+    assert!(rejected.iter().all(|r| r["language"] == "pt"));
+    let tasks = lines(&build("tasks.jsonl"));
+    assert_eq!(
+        tasks.len(),
+        28,
+        "{:?}",
+        lines(&build("tasks.rejects.jsonl"))
+    );
+    let mut languages: Vec<&str> = tasks
+        .iter()
+        .map(|t| t["language"].as_str().unwrap())
+        .collect();
+    languages.sort();
+    languages.dedup();
+    assert_eq!(languages, ["de", "en", "fr", "pt"]);
+    for t in &tasks {
+        let calls = t["gold"]["calls"].as_array().unwrap().len();
+        assert_eq!(calls, if t["kind"] == "single" { 1 } else { 2 }, "{t}");
+        assert_eq!(
+            t["tools"].as_array().unwrap().len(),
+            if calls == 1 { 5 } else { 10 }
+        );
+    }
+    // No API on both sides of the split.
+    let names = |file: &str| -> std::collections::BTreeSet<String> {
+        lines(&build(file))
+            .iter()
+            .flat_map(|t| t["gold"]["calls"].as_array().unwrap().clone())
+            .map(|c| c["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(names("train.jsonl").is_disjoint(&names("test.jsonl")));
+    assert_eq!(
+        lines(&build("train.jsonl")).len() + lines(&build("test.jsonl")).len(),
+        28
+    );
+
+    let sent = server.requests();
+    assert_eq!(sent, 16 + 32 * 2 + 28);
+    let out = itc(&["pipeline", "--config", config.to_str().unwrap()], &[]);
+    assert!(out.status.success());
+    assert_eq!(server.requests(), sent, "a re-run is free");
+}

@@ -33,6 +33,8 @@ fn flat_tool(node: &Node<'_>) -> Res<RawEntry> {
     raw.home_url = node.opt_str("home_url")?;
     let auth = node.opt_str("auth")?;
     raw.auth = (!auth.is_empty()).then_some(auth);
+    let original = node.opt_str("original_name")?;
+    raw.original_name = (!original.is_empty()).then_some(original);
     if let Some(source) = node.key("country_source") {
         let value = serde_json::Value::String(source.str()?.to_string());
         raw.country_source = Some(

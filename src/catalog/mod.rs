@@ -149,6 +149,10 @@ pub struct CatalogEntry {
     /// Where the entry was read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
+    /// The name as the source wrote it, when it held characters a call
+    /// cannot (see [`callable_name`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_name: Option<String>,
 }
 
 impl CatalogEntry {
@@ -190,6 +194,8 @@ pub struct RawEntry {
     pub id: String,
     /// Kept from a re-imported catalog.
     pub source: Option<Source>,
+    /// Kept from a re-imported catalog.
+    pub original_name: Option<String>,
     /// 1-based line of the record, for line-oriented inputs.
     pub line: Option<usize>,
     /// JSON path of the record (empty for a whole JSON Lines line).
@@ -216,6 +222,7 @@ impl RawEntry {
             country_source: None,
             id: String::new(),
             source: None,
+            original_name: None,
             line,
             path: path.into(),
         }
@@ -369,6 +376,27 @@ fn check_parameters(tool: &mut Tool, raw: &RawEntry, file: &Path) -> Result<(), 
     Ok(())
 }
 
+/// Characters the action syntax (SPEC §1) reserves, so a tool name holding
+/// one could never be called (`[City, Nantes Open Data()]` does not parse).
+const RESERVED_IN_NAMES: [char; 12] = [
+    '(', ')', '[', ']', '{', '}', ',', '"', '\'', '=', '\n', '\r',
+];
+
+/// A name calls can use: reserved characters become spaces (`=` a hyphen),
+/// runs of white space one space. `City, Nantes Open Data` → `City Nantes
+/// Open Data`; `Weather (beta)` → `Weather beta`.
+pub fn callable_name(name: &str) -> String {
+    let replaced: String = name
+        .chars()
+        .map(|c| match c {
+            '=' => '-',
+            c if RESERVED_IN_NAMES.contains(&c) => ' ',
+            c => c,
+        })
+        .collect();
+    replaced.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Validates a parsed entry, decides its country and fills its provenance.
 pub fn finish(
     raw: RawEntry,
@@ -376,7 +404,9 @@ pub fn finish(
     options: &ImportOptions,
 ) -> Result<(CatalogEntry, bool), CatalogError> {
     let mut tool = raw.tool.clone();
-    tool.name = tool.name.trim().to_string();
+    let written = tool.name.trim().to_string();
+    tool.name = callable_name(&written);
+    let original_name = (tool.name != written && !tool.name.is_empty()).then_some(written);
     tool.description = tool
         .description
         .split_whitespace()
@@ -439,6 +469,7 @@ pub fn finish(
         home_url: (!home_url.is_empty()).then_some(home_url),
         auth: raw.auth.clone().filter(|a| !a.trim().is_empty()),
         source: Some(source),
+        original_name: raw.original_name.clone().or(original_name),
     };
     Ok((entry, uncategorized))
 }
@@ -638,6 +669,17 @@ fn report_import(
     for d in outcome.duplicates.iter().take(10) {
         writeln!(err, "  {:?} at {} duplicates {}", d.name, d.dropped, d.kept)?;
     }
+    let renamed = outcome
+        .entries
+        .iter()
+        .filter(|e| e.original_name.is_some())
+        .count();
+    if renamed > 0 {
+        writeln!(
+            err,
+            "{renamed} name(s) held characters a call cannot (`,` `(` `=` …) and were made callable; the source's name is kept in original_name"
+        )?;
+    }
     let clashes = name_clashes(&outcome.entries);
     if clashes > 0 {
         writeln!(
@@ -700,6 +742,46 @@ mod tests {
             skip_invalid: false,
         };
         finish(raw, Path::new(file), &options).unwrap().0
+    }
+
+    #[test]
+    fn names_become_callable_and_keep_the_source_name() {
+        assert_eq!(
+            callable_name("City, Nantes Open Data"),
+            "City Nantes Open Data"
+        );
+        assert_eq!(callable_name("Weather (beta)"), "Weather beta");
+        assert_eq!(callable_name("a=b \"c\""), "a-b c");
+        assert_eq!(callable_name("天气查询"), "天气查询");
+        let options = ImportOptions {
+            format: Format::PublicApis,
+            country: None,
+            category: None,
+            skip_invalid: false,
+        };
+        let name = callable_name("Transport for Sao Paulo, Brazil");
+        let calls =
+            crate::action::parse_actions(&format!("[{name}(x=1)]"), crate::action::Mode::Strict)
+                .unwrap();
+        assert_eq!(calls[0].name, name, "the new name is callable");
+        let (entry, _) = finish(
+            RawEntry::new("Transport for Sao Paulo, Brazil", Some(1), ""),
+            Path::new("README.md"),
+            &options,
+        )
+        .unwrap();
+        assert_eq!(entry.tool.name, "Transport for Sao Paulo Brazil");
+        assert_eq!(
+            entry.original_name.as_deref(),
+            Some("Transport for Sao Paulo, Brazil")
+        );
+        let (plain, _) = finish(
+            RawEntry::new("GeoApi", Some(2), ""),
+            Path::new("README.md"),
+            &options,
+        )
+        .unwrap();
+        assert_eq!(plain.original_name, None);
     }
 
     #[test]

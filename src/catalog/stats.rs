@@ -327,6 +327,7 @@ mod tests {
             home_url: None,
             auth: None,
             source: None,
+            original_name: None,
         }
     }
 
