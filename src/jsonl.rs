@@ -52,7 +52,11 @@ pub fn describe_error<T: DeserializeOwned>(
             Err(e) => (".".to_string(), e.to_string()),
         },
         Err(e) => {
-            let path = e.path().to_string();
+            // The whole record (`?` when serde never reached a field) is `.`.
+            let path = match e.path().to_string() {
+                p if p == "?" || p.is_empty() => ".".to_string(),
+                p => p,
+            };
             let inner = e.into_inner();
             (path, strip_position(&inner.to_string()))
         }
@@ -166,6 +170,16 @@ mod tests {
         assert_eq!(records.len(), 1);
         let places: Vec<_> = skipped.iter().map(|e| (e.line, e.field.as_str())).collect();
         assert_eq!(places, [(3, "kind"), (4, "tools[0].name"), (5, ".")]);
+    }
+
+    #[test]
+    fn a_line_that_is_not_json_is_the_whole_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("q.jsonl");
+        std::fs::write(&path, "{\"id\": \"a\",\nnot json at all\n").unwrap();
+        let (_, skipped) = read_records::<crate::records::JudgedQuery>(&path, true).unwrap();
+        let places: Vec<_> = skipped.iter().map(|e| (e.line, e.field.as_str())).collect();
+        assert_eq!(places, [(1, "."), (2, ".")]);
     }
 
     #[test]

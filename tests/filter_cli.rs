@@ -8,14 +8,23 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use itc::run::Chat;
-use itc::stage::prompt_sha256;
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use support::server::{Reply, ScriptedServer};
 use support::{itc, text};
 
-/// The queries of the fixture: id, kind, language, country, text, target APIs.
-const QUERIES: [(&str, &str, &str, &str, &str, &[&str]); 5] = [
+/// A query of the fixture: id, kind, language, country, text, target APIs.
+type QuerySpec = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+);
+
+/// The queries of the fixture.
+const QUERIES: [QuerySpec; 5] = [
     (
         "q-ja",
         "single",
@@ -144,10 +153,7 @@ fn judge_reply(judge: &str, id: &str) -> &'static str {
 /// The query a request is about (its text is in the user message).
 fn query_of(body: &Value) -> Option<&'static str> {
     let user = body["messages"][1]["content"].as_str()?;
-    QUERIES
-        .iter()
-        .find(|q| user.contains(q.4))
-        .map(|q| q.0)
+    QUERIES.iter().find(|q| user.contains(q.4)).map(|q| q.0)
 }
 
 /// The scripted judges; judge-b fails with 500 on every request when `b_fails`.
@@ -266,8 +272,35 @@ fn succeeded(output: &Output) -> (String, String) {
 
 /// The five scores of a judgement, in table order.
 fn scores(judgement: &Value) -> [f64; 5] {
-    ["relevance", "clarity", "specificity", "practicality", "language"]
-        .map(|d| judgement["scores"][d].as_f64().unwrap())
+    [
+        "relevance",
+        "clarity",
+        "specificity",
+        "practicality",
+        "language",
+    ]
+    .map(|d| judgement["scores"][d].as_f64().unwrap())
+}
+
+/// SHA-256 (hex) of a request's system message, user message and reply
+/// schema, each part ended by a NUL byte but the last: what provenance
+/// records call `prompt_sha256`, computed here from the request as sent.
+fn request_prompt_hash(body: &Value) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(body["messages"][0]["content"].as_str().unwrap().as_bytes());
+    hasher.update([0]);
+    hasher.update(body["messages"][1]["content"].as_str().unwrap().as_bytes());
+    hasher.update([0]);
+    hasher.update(
+        body["response_format"]["json_schema"]["schema"]
+            .to_string()
+            .as_bytes(),
+    );
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// The prompt hash of every query, computed from the requests the server received.
@@ -275,15 +308,10 @@ fn sent_prompt_hashes(server: &ScriptedServer) -> HashMap<&'static str, Vec<Stri
     let mut hashes: HashMap<&str, Vec<String>> = HashMap::new();
     for logged in server.log() {
         let body: Value = serde_json::from_str(&logged.body).unwrap();
-        let chat = Chat::new(
-            body["messages"][0]["content"].as_str().unwrap(),
-            body["messages"][1]["content"].as_str().unwrap(),
-        )
-        .with_schema(body["response_format"]["json_schema"]["schema"].clone());
         hashes
             .entry(query_of(&body).unwrap())
             .or_default()
-            .push(prompt_sha256(&chat));
+            .push(request_prompt_hash(&body));
     }
     hashes
 }
@@ -300,8 +328,15 @@ fn judges_in_every_reply_shape_decide_what_is_kept_and_why() {
     for logged in server.log() {
         let body: Value = serde_json::from_str(&logged.body).unwrap();
         let model = body["model"].as_str().unwrap().to_string();
-        *per_judge.entry((model, query_of(&body).unwrap())).or_default() += 1;
+        let id = query_of(&body).unwrap();
+        *per_judge.entry((model, id)).or_default() += 1;
         // The prompt shows the target APIs only, and the reply schema is sent.
+        let user = body["messages"][1]["content"].as_str().unwrap();
+        let targets = QUERIES.iter().find(|q| q.0 == id).unwrap().5;
+        for api in ["jma_forecast", "db_trains", "dwd_weather", "uk_weather"] {
+            let shown = user.contains(&format!("\"name\": \"{api}\""));
+            assert_eq!(shown, targets.contains(&api), "{id}: {api}\n{user}");
+        }
         assert!(body["response_format"]["json_schema"]["schema"]["required"].is_array());
     }
     assert_eq!(per_judge.len(), 10, "{per_judge:?}");
@@ -311,15 +346,29 @@ fn judges_in_every_reply_shape_decide_what_is_kept_and_why() {
     let kept = fixture.records("kept.jsonl");
     assert_eq!(ids(&kept), ["q-ja", "q-de", "q-de2"]);
     let hashes = sent_prompt_hashes(&server);
-    let expected: [(&str, [f64; 5], f64, [f64; 5], f64); 3] = [
+    // Per query: judge-a's five scores and total, then judge-b's.
+    type Scores = ([f64; 5], f64);
+    let expected: [(&str, Scores, Scores); 3] = [
         // JSON (judge-a) and `Name: x/5` lines (judge-b).
-        ("q-ja", [5.0, 5.0, 4.0, 4.0, 5.0], 4.6, [4.0, 5.0, 4.0, 4.0, 5.0], 4.4),
+        (
+            "q-ja",
+            ([5.0, 5.0, 4.0, 4.0, 5.0], 4.6),
+            ([4.0, 5.0, 4.0, 4.0, 5.0], 4.4),
+        ),
         // A Markdown table (judge-a) and JSON (judge-b).
-        ("q-de", [5.0, 4.0, 5.0, 4.0, 4.0], 4.4, [5.0, 4.0, 4.0, 4.0, 4.0], 4.2),
+        (
+            "q-de",
+            ([5.0, 4.0, 5.0, 4.0, 4.0], 4.4),
+            ([5.0, 4.0, 4.0, 4.0, 4.0], 4.2),
+        ),
         // A low specificity does not matter without --min-each.
-        ("q-de2", [5.0, 5.0, 2.0, 4.0, 5.0], 4.2, [5.0, 4.0, 2.0, 4.0, 5.0], 4.0),
+        (
+            "q-de2",
+            ([5.0, 5.0, 2.0, 4.0, 5.0], 4.2),
+            ([5.0, 4.0, 2.0, 4.0, 5.0], 4.0),
+        ),
     ];
-    for (record, (id, a_scores, a_total, b_scores, b_total)) in kept.iter().zip(expected) {
+    for (record, (id, (a_scores, a_total), (b_scores, b_total))) in kept.iter().zip(expected) {
         assert_eq!(record["id"], id);
         assert_eq!(record["kept"], true);
         assert!(record.get("reason").is_none(), "{record}");
@@ -334,10 +383,10 @@ fn judges_in_every_reply_shape_decide_what_is_kept_and_why() {
 
         let judgements = record["judgements"].as_array().unwrap();
         assert_eq!(judgements.len(), 2, "{record}");
-        for (judgement, (judge, five, total)) in judgements
-            .iter()
-            .zip([("judge-a", a_scores, a_total), ("judge-b", b_scores, b_total)])
-        {
+        for (judgement, (judge, five, total)) in judgements.iter().zip([
+            ("judge-a", a_scores, a_total),
+            ("judge-b", b_scores, b_total),
+        ]) {
             assert_eq!(judgement["judge"], judge, "{id}");
             assert_eq!(scores(judgement), five, "{id} {judge}");
             assert_eq!(judgement["total"].as_f64(), Some(total), "{id} {judge}");
@@ -394,7 +443,14 @@ fn judges_in_every_reply_shape_decide_what_is_kept_and_why() {
         .collect();
     assert_eq!(
         dimensions,
-        ["relevance", "clarity", "specificity", "practicality", "language", "total"]
+        [
+            "relevance",
+            "clarity",
+            "specificity",
+            "practicality",
+            "language",
+            "total"
+        ]
     );
     let cells = |row: usize| -> Vec<String> { lines[row].split(',').map(str::to_string).collect() };
     // Means: relevance 4.75 vs 4, clarity 4.5 vs 4, specificity 3.75 vs 3.
@@ -404,7 +460,11 @@ fn judges_in_every_reply_shape_decide_what_is_kept_and_why() {
         (3, "3.750000", "3.000000"),
     ] {
         let c = cells(row);
-        assert_eq!((c[1].as_str(), c[4].as_str(), c[5].as_str()), ("4", mean_a, mean_b), "{csv}");
+        assert_eq!(
+            (c[1].as_str(), c[4].as_str(), c[5].as_str()),
+            ("4", mean_a, mean_b),
+            "{csv}"
+        );
     }
     // Both judges always gave practicality 4: kappa and rho undefined (empty).
     assert_eq!(lines[4], "practicality,4,,,4.000000,4.000000");
@@ -466,7 +526,10 @@ fn min_each_rejects_a_query_with_one_low_score_despite_high_totals() {
     let rejects = fixture.records("rejects.jsonl");
     assert_eq!(ids(&rejects), ["q-de", "q-en", "q-low", "q-de2"]);
     assert_eq!(rejects[0]["reason"], "judge judge-b: total 4.2 below 4.3");
-    assert!(stdout.contains("kept 1 of 5 (both totals ≥ 4.3)"), "{stdout}");
+    assert!(
+        stdout.contains("kept 1 of 5 (both totals ≥ 4.3)"),
+        "{stdout}"
+    );
     // Both runs came from one cache: the rule is not part of the request.
     assert_eq!(server.requests(), 10);
 }
@@ -490,7 +553,9 @@ fn a_rerun_with_the_cache_sends_nothing_and_writes_the_same_files() {
     assert!(stdout.contains("kept 3 of 5"), "{stdout}");
     for judge in ["judge-a", "judge-b"] {
         assert!(
-            stderr.contains(&format!("{judge}: 5 chats (5 cached, 0 errors), 0 requests")),
+            stderr.contains(&format!(
+                "{judge}: 5 chats (5 cached, 0 errors), 0 requests"
+            )),
             "{stderr}"
         );
     }
@@ -575,7 +640,9 @@ fn bad_input_fails_before_any_request() {
         "{stderr}"
     );
     assert!(
-        stderr.trim_end().ends_with("EOF while parsing a value at column 14"),
+        stderr
+            .trim_end()
+            .ends_with("EOF while parsing a value at column 14"),
         "{stderr}"
     );
 
@@ -597,7 +664,9 @@ fn bad_input_fails_before_any_request() {
     std::fs::write(&fixture.queries, format!("{good}\n{no_tools}\n")).unwrap();
     let stderr = text(&fixture.filter(&[]).stderr);
     assert!(
-        stderr.starts_with(&format!("error: {queries}:2: field `.`: missing field `tools`")),
+        stderr.starts_with(&format!(
+            "error: {queries}:2: field `.`: missing field `tools`"
+        )),
         "{stderr}"
     );
     // The same id twice.

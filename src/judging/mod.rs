@@ -387,6 +387,9 @@ pub fn execute(
             args.judges.len()
         );
     };
+    if a == b {
+        bail!("the two judges must be different models (both are `{a}`)");
+    }
     if !(1.0..=5.0).contains(&args.min_total) {
         bail!("--min-total must be within 1–5 (got {})", args.min_total);
     }
