@@ -11,9 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use support::server::{Reply, ScriptedServer};
-use support::{itc, text};
+use support::{itc, request_prompt_hash, text};
 
 /// A candidate tool of the fixture catalog.
 fn tool(name: &str) -> Value {
@@ -284,27 +283,6 @@ fn ids(records: &[Value]) -> Vec<&str> {
                 .and_then(Value::as_str)
                 .unwrap()
         })
-        .collect()
-}
-
-/// SHA-256 (hex) of a request's system message, user message and reply
-/// schema, each part ended by a NUL byte but the last: what provenance
-/// records call `prompt_sha256`, computed here from the request as sent.
-fn request_prompt_hash(body: &Value) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(body["messages"][0]["content"].as_str().unwrap().as_bytes());
-    hasher.update([0]);
-    hasher.update(body["messages"][1]["content"].as_str().unwrap().as_bytes());
-    hasher.update([0]);
-    hasher.update(
-        body["response_format"]["json_schema"]["schema"]
-            .to_string()
-            .as_bytes(),
-    );
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
         .collect()
 }
 

@@ -9,9 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use support::server::{Reply, ScriptedServer};
-use support::{itc, text};
+use support::{itc, request_prompt_hash, text};
 
 /// A query of the fixture: id, kind, language, country, text, target APIs.
 type QuerySpec = (
@@ -280,27 +279,6 @@ fn scores(judgement: &Value) -> [f64; 5] {
         "language",
     ]
     .map(|d| judgement["scores"][d].as_f64().unwrap())
-}
-
-/// SHA-256 (hex) of a request's system message, user message and reply
-/// schema, each part ended by a NUL byte but the last: what provenance
-/// records call `prompt_sha256`, computed here from the request as sent.
-fn request_prompt_hash(body: &Value) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(body["messages"][0]["content"].as_str().unwrap().as_bytes());
-    hasher.update([0]);
-    hasher.update(body["messages"][1]["content"].as_str().unwrap().as_bytes());
-    hasher.update([0]);
-    hasher.update(
-        body["response_format"]["json_schema"]["schema"]
-            .to_string()
-            .as_bytes(),
-    );
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// The prompt hash of every query, computed from the requests the server received.

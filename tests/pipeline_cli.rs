@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use support::server::{Reply, Request, ScriptedServer};
-use support::{itc, text};
+use support::{itc, stage_row as row, text};
 
 /// Three APIs in three countries, each with required parameters.
 const CATALOG: &str = r#"{"name": "jp_weather", "description": "Japanese weather forecast for a city", "category": "Weather", "country": "JP", "url": "https://api.example.jp/weather", "required_parameters": [{"name": "city", "type": "string", "description": "City"}], "optional_parameters": []}
@@ -165,18 +165,6 @@ fn ids(path: &Path) -> Vec<String> {
         .collect();
     ids.sort();
     ids
-}
-
-/// The table row of a stage: stage, status, records, chats, requests,
-/// cached, errors, tokens in, tokens out, cost, seconds.
-fn row<'a>(stdout: &'a str, stage: &str) -> Vec<&'a str> {
-    // The stage table comes last (the agreement table also has a total row).
-    let line = stdout
-        .lines()
-        .rfind(|l| l.starts_with(&format!("│ {stage} ")))
-        .unwrap_or_else(|| panic!("no row for {stage}: {stdout}"));
-    let cells: Vec<&str> = line.split('│').map(str::trim).collect();
-    cells[1..cells.len() - 1].to_vec()
 }
 
 fn snapshot(setup: &Setup) -> Vec<(String, Vec<u8>)> {

@@ -9,6 +9,8 @@
 //! model scores. Without `ITC_LOCAL_LLM_URL` they skip, except under CI (`CI`
 //! set and not `false` or `0`), where they fail so that CI cannot skip them.
 
+mod support;
+
 use std::collections::BTreeSet;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
@@ -18,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use itc::records::{Prediction, Task};
 use serde_json::Value;
+use support::stage_row;
 
 const URL_VAR: &str = "ITC_LOCAL_LLM_URL";
 /// Tasks per mode.
@@ -414,16 +417,6 @@ fn pipeline(config: &Path) -> String {
     );
     assert!(output.status.success(), "itc pipeline failed\n{stderr}");
     stdout
-}
-
-/// The cells of a stage's row in the pipeline's stage table.
-fn stage_row<'a>(stdout: &'a str, stage: &str) -> Vec<&'a str> {
-    let line = stdout
-        .lines()
-        .rfind(|l| l.starts_with(&format!("│ {stage} ")))
-        .unwrap_or_else(|| panic!("no row for {stage}: {stdout}"));
-    let cells: Vec<&str> = line.split('│').map(str::trim).collect();
-    cells[1..cells.len() - 1].to_vec()
 }
 
 /// The task-set pipeline from the shipped public-apis catalog through every

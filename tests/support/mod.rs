@@ -8,6 +8,8 @@ pub mod tasks;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use serde_json::Value;
+
 use itc::records::Task;
 use itc::run::{Backend, ModelConfig, ModelSpec, RunOptions, RunReport};
 
@@ -65,4 +67,38 @@ pub fn itc(args: &[&str], env: &[(&str, &str)]) -> Output {
 /// Text of process output bytes.
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// SHA-256 (hex) of a request's system message, user message and reply
+/// schema, each part ended by a NUL byte but the last: what provenance
+/// records call `prompt_sha256`, computed here from the request as sent.
+pub fn request_prompt_hash(body: &Value) -> String {
+    use sha2::Digest;
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(body["messages"][0]["content"].as_str().unwrap().as_bytes());
+    hasher.update([0]);
+    hasher.update(body["messages"][1]["content"].as_str().unwrap().as_bytes());
+    hasher.update([0]);
+    hasher.update(
+        body["response_format"]["json_schema"]["schema"]
+            .to_string()
+            .as_bytes(),
+    );
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The table row of a stage: stage, status, records, chats, requests,
+/// cached, errors, tokens in, tokens out, cost, seconds.
+pub fn stage_row<'a>(stdout: &'a str, stage: &str) -> Vec<&'a str> {
+    // The stage table comes last (the agreement table also has a total row).
+    let line = stdout
+        .lines()
+        .rfind(|l| l.starts_with(&format!("│ {stage} ")))
+        .unwrap_or_else(|| panic!("no row for {stage}: {stdout}"));
+    let cells: Vec<&str> = line.split('│').map(str::trim).collect();
+    cells[1..cells.len() - 1].to_vec()
 }
