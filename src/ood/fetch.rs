@@ -18,6 +18,8 @@ use std::time::Duration;
 use anyhow::Context;
 use sha2::{Digest, Sha256};
 
+use crate::run::http::is_loopback;
+
 /// A public repository files are fetched from, pinned to one commit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Upstream {
@@ -375,21 +377,6 @@ pub struct FetchOptions {
 pub const NEXUSRAVEN_NOTICE: &str = "NexusRaven data is licensed CC-BY-NC-4.0 (nexusflowai/NexusRaven, DATA_LICENSE): \
 non-commercial use only, with attribution. It is fetched for local evaluation; do not redistribute it \
 or commit it to a repository.";
-
-/// Whether a URL's host is this machine (proxies are then bypassed).
-fn is_loopback(url: &str) -> bool {
-    let Some(host) = reqwest::Url::parse(url)
-        .ok()
-        .and_then(|u| u.host_str().map(str::to_string))
-    else {
-        return false;
-    };
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
-}
 
 fn manual_instructions(files: &[ManifestFile], options: &FetchOptions) -> String {
     files

@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 use super::backend::{Answer, ApiRequest, BackendApi, Chat, api_for};
 use super::cache::{Cache, CachedResponse, cache_key};
 use super::config::{ApiKey, ModelConfig, resolve_key};
-use super::http::{ErrorKind, Failure, send};
+use super::http::{ErrorKind, Failure, is_loopback, send};
 use super::progress::Progress;
 use super::ratelimit::RateLimiter;
 use super::retry::RetryPolicy;
@@ -329,21 +329,6 @@ fn http_client(direct: bool) -> anyhow::Result<reqwest::Client> {
     let builder = reqwest::Client::builder();
     let builder = if direct { builder.no_proxy() } else { builder };
     builder.build().context("building the HTTP client")
-}
-
-/// Whether a URL's host is this machine.
-fn is_loopback(url: &str) -> bool {
-    let Some(host) = reqwest::Url::parse(url)
-        .ok()
-        .and_then(|u| u.host_str().map(str::to_string))
-    else {
-        return false;
-    };
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// Answers one task: from the baseline, the cache, or the server with retries.
