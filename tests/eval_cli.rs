@@ -330,3 +330,84 @@ fn a_run_directory_is_never_overwritten_without_resume() {
     let predictions = read_predictions(&run_dir.join("predictions.jsonl"));
     assert_eq!(predictions.len(), 6);
 }
+
+/// `--system-prompt FILE` replaces the built-in system prompt with the
+/// user's template; a broken template stops the run before any request,
+/// naming the file and the line.
+#[test]
+fn a_custom_system_prompt_reaches_the_server_and_a_broken_one_stops_the_run() {
+    let server = ScriptedServer::start(|r| Reply::Answer(answer(r.task.as_deref().unwrap())));
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = generate(4);
+    let tasks_path = dir.path().join("tasks.jsonl");
+    support::tasks::write(&tasks_path, &tasks);
+    let template = dir.path().join("my_prompt.jinja");
+    std::fs::write(
+        &template,
+        "MY PROMPT for a {{ kind }} task in {{ language }}.\nTools:\n{{ tools }}\n",
+    )
+    .unwrap();
+    let base_url = server.base_url();
+    let run = |template: &Path, run_dir: &Path| {
+        itc(
+            &[
+                "eval",
+                "--backend",
+                "openai",
+                "--base-url",
+                &base_url,
+                "--model-id",
+                "m",
+                "--name",
+                "custom",
+                "--tasks",
+                tasks_path.to_str().unwrap(),
+                "--run-dir",
+                run_dir.to_str().unwrap(),
+                "--system-prompt",
+                template.to_str().unwrap(),
+                "--no-cache",
+                "--bootstrap",
+                "0",
+            ],
+            &[],
+        )
+    };
+    let out = run(&template, &dir.path().join("run"));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = server.log();
+    assert_eq!(log.len(), 4);
+    for request in &log {
+        let id = request.task.as_deref().expect("the task marker");
+        let task = tasks.iter().find(|t| t.id == id).unwrap();
+        let body: serde_json::Value = serde_json::from_str(&request.body).unwrap();
+        let system = body["messages"][0]["content"].as_str().unwrap();
+        let expected = format!(
+            "MY PROMPT for a {} task in {}.\nTools:\n",
+            task.kind.as_str(),
+            task.language
+        );
+        assert!(system.starts_with(&expected), "{system}");
+        for tool in &task.tools {
+            assert!(
+                system.contains(&format!("\"name\": \"{}\"", tool.name)),
+                "{system}"
+            );
+        }
+        assert!(
+            !system.contains("Thought"),
+            "the built-in prompt is gone: {system}"
+        );
+    }
+    let predictions = read_predictions(&dir.path().join("run").join("predictions.jsonl"));
+    assert_eq!(predictions.len(), 4);
+
+    std::fs::write(&template, "fine\n{% for t in %}\n").unwrap();
+    let out = run(&template, &dir.path().join("run2"));
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("my_prompt.jinja"), "{stderr}");
+    assert!(stderr.contains("line 2"), "{stderr}");
+    assert!(stderr.contains("system_prompt"), "{stderr}");
+    assert_eq!(server.log().len(), 4, "no request for a broken template");
+}

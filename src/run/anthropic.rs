@@ -9,7 +9,7 @@ use super::backend::{
     Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
-use super::prompt::{PromptStyle, render, render_styled};
+use super::prompt::prompt_for;
 use super::reasoning::{join_reasoning, split_reasoning};
 use super::tools::{Dialect, NameMap, parameters_schema};
 use crate::records::{Task, Usage};
@@ -54,10 +54,7 @@ impl BackendApi for Anthropic {
     fn build(&self, task: &Task) -> ApiRequest {
         let s = &self.settings;
         // No server-side schema: the structured mode keeps the shape in the prompt.
-        let prompt = match s.prompt_style {
-            PromptStyle::Itc => render(task, s.mode, false),
-            style => render_styled(task, s.mode, false, style),
-        };
+        let prompt = prompt_for(task, s, false);
         let names = NameMap::for_tools(&task.tools);
         let mut body = self.messages_body(prompt.system, prompt.user);
         if s.mode == Mode::Native {
@@ -155,6 +152,7 @@ impl BackendApi for Anthropic {
 mod tests {
     use super::*;
     use crate::records::{Call, Value as V};
+    use crate::run::prompt::render;
 
     fn task() -> Task {
         serde_json::from_value(json!({
@@ -172,6 +170,7 @@ mod tests {
             model_id: "claude-x".into(),
             mode,
             prompt_style: Default::default(),
+            system_template: None,
             temperature: None,
             max_tokens: 512,
             extra_body: None,

@@ -25,6 +25,8 @@ pub struct RequestSettings {
     pub mode: Mode,
     /// The answer format asked for in the *prompt* mode.
     pub prompt_style: PromptStyle,
+    /// A user template replacing the ITC system prompt, when configured.
+    pub system_template: Option<std::sync::Arc<str>>,
     /// Sampling temperature, when set.
     pub temperature: Option<f64>,
     /// Answer length limit.
@@ -41,6 +43,7 @@ impl RequestSettings {
             model_id: config.model_id.clone().unwrap_or_default(),
             mode: config.mode,
             prompt_style: config.prompt_style,
+            system_template: config.system_prompt_text.clone(),
             temperature: config.temperature,
             max_tokens: config.max_tokens,
             extra_body: config.extra_body.clone(),

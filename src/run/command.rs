@@ -109,6 +109,10 @@ pub struct EvalArgs {
     /// seal-tools.
     #[arg(long, value_enum)]
     pub prompt_style: Option<super::prompt::PromptStyle>,
+    /// Your own system prompt: a minijinja template file replacing
+    /// `prompts/system.jinja` (prompt and structured modes, ITC style).
+    #[arg(long)]
+    pub system_prompt: Option<PathBuf>,
     /// Run at most this many tasks (the first, after the other filters).
     #[arg(long)]
     pub limit: Option<usize>,
@@ -186,6 +190,9 @@ impl EvalArgs {
         }
         if let Some(v) = self.prompt_style {
             m.prompt_style = v;
+        }
+        if let Some(v) = &self.system_prompt {
+            m.system_prompt = Some(v.clone());
         }
         m.temperature = self.temperature.or(m.temperature);
         m.max_tokens = self.max_tokens.unwrap_or(m.max_tokens);

@@ -24,7 +24,8 @@
 //! ```
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
@@ -156,6 +157,13 @@ pub struct ModelConfig {
     /// `gorilla` or `seal-tools` (OOD benchmarks' own formats).
     #[serde(default, skip_serializing_if = "PromptStyle::is_itc")]
     pub prompt_style: PromptStyle,
+    /// A minijinja template replacing the system prompt of the *prompt* and
+    /// *structured* modes in the ITC style (see the README for its variables).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_prompt: Option<PathBuf>,
+    /// The text of `system_prompt`, read and checked by [`ModelConfig::load_system_prompt`].
+    #[serde(skip)]
+    pub system_prompt_text: Option<Arc<str>>,
     /// Sampling temperature; not sent when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f64>,
@@ -206,6 +214,8 @@ impl ModelConfig {
             api_key_env: None,
             mode: Mode::default(),
             prompt_style: PromptStyle::default(),
+            system_prompt: None,
+            system_prompt_text: None,
             temperature: None,
             max_tokens: default_max_tokens(),
             concurrency: default_concurrency(),
@@ -258,6 +268,21 @@ impl ModelConfig {
     /// The per-request timeout.
     pub fn timeout(&self) -> Duration {
         Duration::from_millis(self.timeout_ms.unwrap_or(120_000))
+    }
+
+    /// Reads the `system_prompt` template, if any, and checks that it
+    /// parses and renders; errors name the model, the file and the line.
+    pub fn load_system_prompt(&mut self) -> anyhow::Result<()> {
+        let Some(path) = &self.system_prompt else {
+            return Ok(());
+        };
+        let place = format!("model `{}`.system_prompt", self.name);
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("{place}: reading {}", path.display()))?;
+        super::prompt::check_system_template(&text)
+            .map_err(|e| anyhow::anyhow!("{place}: {}: {e}", path.display()))?;
+        self.system_prompt_text = Some(Arc::from(text));
+        Ok(())
     }
 
     /// Checks the values serde cannot; `place` prefixes every message
@@ -342,7 +367,17 @@ impl ConfigFile {
     pub fn load(path: &Path) -> anyhow::Result<ConfigFile> {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        ConfigFile::parse(&text, &path.display().to_string())
+        let mut file = ConfigFile::parse(&text, &path.display().to_string())?;
+        // A template path is relative to the file that names it.
+        let base = path.parent().unwrap_or(Path::new("."));
+        for model in &mut file.models {
+            if let Some(template) = &model.system_prompt
+                && template.is_relative()
+            {
+                model.system_prompt = Some(base.join(template));
+            }
+        }
+        Ok(file)
     }
 
     /// Parses and validates config text; `origin` names it in errors.
@@ -461,6 +496,32 @@ pub fn resolve_key(model: &ModelConfig) -> anyhow::Result<Option<ApiKey>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn system_prompt_paths_are_relative_to_the_config_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("models.toml");
+        std::fs::write(
+            &config,
+            "[[models]]\nname = \"m\"\nbackend = \"openai\"\nmodel_id = \"x\"\nbase_url = \"http://127.0.0.1:1/v1\"\nsystem_prompt = \"prompts/mine.jinja\"\n",
+        )
+        .unwrap();
+        let file = ConfigFile::load(&config).unwrap();
+        let mut model = file.models[0].clone();
+        assert_eq!(
+            model.system_prompt.as_deref(),
+            Some(dir.path().join("prompts/mine.jinja").as_path())
+        );
+        let err = model.load_system_prompt().unwrap_err().to_string();
+        assert!(err.starts_with("model `m`.system_prompt: reading"), "{err}");
+        std::fs::create_dir(dir.path().join("prompts")).unwrap();
+        std::fs::write(dir.path().join("prompts/mine.jinja"), "Hi {{ language }}").unwrap();
+        model.load_system_prompt().unwrap();
+        assert_eq!(
+            model.system_prompt_text.as_deref(),
+            Some("Hi {{ language }}")
+        );
+    }
 
     const GOOD: &str = r#"
 [[models]]

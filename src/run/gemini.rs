@@ -9,7 +9,7 @@ use super::backend::{
     Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
-use super::prompt::{PromptStyle, render, render_styled};
+use super::prompt::prompt_for;
 use super::reasoning::{join_reasoning, split_reasoning};
 use super::tools::{Dialect, NameMap, parameters_schema};
 use crate::records::{Task, Usage};
@@ -44,10 +44,7 @@ impl BackendApi for Gemini {
 
     fn build(&self, task: &Task) -> ApiRequest {
         let s = &self.settings;
-        let prompt = match s.prompt_style {
-            PromptStyle::Itc => render(task, s.mode, true),
-            style => render_styled(task, s.mode, true, style),
-        };
+        let prompt = prompt_for(task, s, true);
         let names = NameMap::for_tools(&task.tools);
         let mut generation = json!({"maxOutputTokens": s.max_tokens});
         if let Some(t) = s.temperature {
@@ -172,6 +169,7 @@ impl BackendApi for Gemini {
 mod tests {
     use super::*;
     use crate::records::{Call, Value as V};
+    use crate::run::prompt::render;
 
     fn task() -> Task {
         serde_json::from_value(json!({
@@ -190,6 +188,7 @@ mod tests {
             model_id: "models/gemini-x".into(),
             mode,
             prompt_style: Default::default(),
+            system_template: None,
             temperature: Some(0.2),
             max_tokens: 300,
             extra_body: None,

@@ -7,7 +7,7 @@ use super::backend::{
     Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
-use super::prompt::{PromptStyle, answer_schema, render, render_styled};
+use super::prompt::{answer_schema, prompt_for};
 use super::reasoning::{join_reasoning, split_reasoning};
 use super::tools::{Dialect, NameMap, parameters_schema};
 use crate::records::{Task, Usage};
@@ -50,10 +50,7 @@ impl BackendApi for OpenAi {
 
     fn build(&self, task: &Task) -> ApiRequest {
         let s = &self.settings;
-        let prompt = match s.prompt_style {
-            PromptStyle::Itc => render(task, s.mode, true),
-            style => render_styled(task, s.mode, true, style),
-        };
+        let prompt = prompt_for(task, s, true);
         let names = NameMap::for_tools(&task.tools);
         let mut body = self.messages_body(prompt.system, prompt.user);
         match s.mode {
@@ -284,6 +281,7 @@ mod tests {
 
     use super::*;
     use crate::records::{Call, Value as V};
+    use crate::run::prompt::render;
 
     fn task() -> Task {
         serde_json::from_value(json!({
@@ -302,6 +300,7 @@ mod tests {
             model_id: "qwen".into(),
             mode,
             prompt_style: Default::default(),
+            system_template: None,
             temperature: Some(0.0),
             max_tokens: 256,
             extra_body: None,

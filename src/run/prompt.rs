@@ -8,6 +8,7 @@ use minijinja::{Environment, context};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::backend::RequestSettings;
 use super::config::Mode;
 use crate::records::{Parameter, Task, Tool};
 
@@ -160,6 +161,76 @@ pub fn render_styled(task: &Task, mode: Mode, schema_enforced: bool, style: Prom
     }
 }
 
+/// The prompt a backend sends for a task: the configured answer style, or
+/// the user's own system template (ITC style, *prompt* and *structured*
+/// modes) when one is configured.
+pub fn prompt_for(task: &Task, settings: &RequestSettings, schema_enforced: bool) -> Prompt {
+    match (
+        &settings.system_template,
+        settings.prompt_style,
+        settings.mode,
+    ) {
+        (Some(template), PromptStyle::Itc, Mode::Prompt | Mode::Structured) => Prompt {
+            system: render_custom(template, task, settings.mode, schema_enforced)
+                .expect("system templates are checked when the model is configured"),
+            user: task.query.clone(),
+        },
+        (_, PromptStyle::Itc, mode) => render(task, mode, schema_enforced),
+        (_, style, mode) => render_styled(task, mode, schema_enforced, style),
+    }
+}
+
+/// Renders a user's system template. Its variables: `tools` (the candidate
+/// tools as pretty JSON), `structured` (the server enforces the answer
+/// schema), `language`, `country`, `category`, `kind` and `query`.
+fn render_custom(
+    template: &str,
+    task: &Task,
+    mode: Mode,
+    schema_enforced: bool,
+) -> Result<String, minijinja::Error> {
+    let mut env = Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    env.render_str(
+        template,
+        context! {
+            tools => tools_json(task),
+            structured => mode == Mode::Structured && schema_enforced,
+            language => &task.language,
+            country => &task.country,
+            category => &task.category,
+            kind => task.kind.as_str(),
+            query => &task.query,
+        },
+    )
+}
+
+/// Checks a user's system template: it parses, and renders for a sample
+/// task without touching an unknown variable. The error says where.
+pub fn check_system_template(template: &str) -> Result<(), String> {
+    let sample = Task {
+        id: "check".into(),
+        kind: crate::records::TaskKind::Single,
+        language: "en".into(),
+        country: "GLOBAL".into(),
+        category: "Check".into(),
+        query: "check".into(),
+        tools: Vec::new(),
+        gold: Default::default(),
+        turns: Vec::new(),
+    };
+    render_custom(template, &sample, Mode::Prompt, false)
+        .map(|_| ())
+        .map_err(|e| {
+            let mut message = e.to_string();
+            if let Some(line) = e.line() {
+                message = format!("line {line}: {message}");
+            }
+            message
+        })
+}
+
 /// JSON Schema of the answer object `{Thought: string, Action: string}`.
 pub fn answer_schema() -> Value {
     json!({
@@ -171,6 +242,86 @@ pub fn answer_schema() -> Value {
         "required": ["Thought", "Action"],
         "additionalProperties": false
     })
+}
+
+#[cfg(test)]
+mod custom_template_tests {
+    use super::*;
+    use crate::run::config::{Backend, ModelConfig};
+
+    fn task() -> Task {
+        serde_json::from_value(json!({
+            "id": "t", "kind": "single", "language": "ja", "country": "JP", "category": "Weather",
+            "query": "札幌の天気は？",
+            "tools": [{"name": "jma_forecast", "description": "forecast"}],
+            "gold": {"calls": []}
+        }))
+        .unwrap()
+    }
+
+    fn settings(template: Option<&str>, mode: Mode, style: PromptStyle) -> RequestSettings {
+        let mut config = ModelConfig::new("m", Backend::Openai);
+        config.mode = mode;
+        config.prompt_style = style;
+        config.system_prompt_text = template.map(std::sync::Arc::from);
+        RequestSettings::from_config(&config)
+    }
+
+    #[test]
+    fn a_custom_template_replaces_the_system_prompt_and_sees_the_task() {
+        let template = "Answer in {{ language }} ({{ kind }}, {{ country }}).{% if structured %} JSON.{% endif %}\n{{ tools }}";
+        let p = prompt_for(
+            &task(),
+            &settings(Some(template), Mode::Prompt, PromptStyle::Itc),
+            true,
+        );
+        assert!(
+            p.system.starts_with("Answer in ja (single, JP)."),
+            "{}",
+            p.system
+        );
+        assert!(p.system.contains("\"name\": \"jma_forecast\""));
+        assert!(!p.system.contains("JSON."));
+        assert_eq!(p.user, "札幌の天気は？");
+        let p = prompt_for(
+            &task(),
+            &settings(Some(template), Mode::Structured, PromptStyle::Itc),
+            true,
+        );
+        assert!(p.system.contains("JSON."));
+        // Native mode and the benchmark styles keep their own prompts.
+        let native = prompt_for(
+            &task(),
+            &settings(Some(template), Mode::Native, PromptStyle::Itc),
+            true,
+        );
+        assert_eq!(native, render(&task(), Mode::Native, true));
+        let gorilla = prompt_for(
+            &task(),
+            &settings(Some(template), Mode::Prompt, PromptStyle::Gorilla),
+            true,
+        );
+        assert_eq!(
+            gorilla,
+            render_styled(&task(), Mode::Prompt, true, PromptStyle::Gorilla)
+        );
+        // Without one, the built-in prompt.
+        let default = prompt_for(
+            &task(),
+            &settings(None, Mode::Prompt, PromptStyle::Itc),
+            true,
+        );
+        assert_eq!(default, render(&task(), Mode::Prompt, true));
+    }
+
+    #[test]
+    fn bad_templates_are_refused_with_the_line() {
+        assert_eq!(check_system_template("fine {{ tools }}"), Ok(()));
+        let syntax = check_system_template("ok\n{% if %}").unwrap_err();
+        assert!(syntax.starts_with("line 2:"), "{syntax}");
+        let unknown = check_system_template("{{ tool_list }}").unwrap_err();
+        assert!(unknown.contains("undefined"), "{unknown}");
+    }
 }
 
 #[cfg(test)]

@@ -38,8 +38,9 @@ pub struct ModelSpec {
 impl ModelSpec {
     /// Validates a configuration and reads its key from the environment
     /// (an error naming the variable when it is missing).
-    pub fn resolve(config: ModelConfig) -> anyhow::Result<ModelSpec> {
+    pub fn resolve(mut config: ModelConfig) -> anyhow::Result<ModelSpec> {
         config.validate(&format!("model `{}`", config.name))?;
+        config.load_system_prompt()?;
         let key = resolve_key(&config)?;
         Ok(ModelSpec { config, key })
     }
