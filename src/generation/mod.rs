@@ -33,7 +33,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::confusion::CandidateSet;
+use crate::confusion::{CandidateSet, Index, Vector, cosine};
 use crate::jsonl::{read_records, write_records};
 use crate::records::{GeneratedQuery, Provenance, TaskKind, Tool};
 use crate::run::prompt::tools_view_json;
@@ -236,17 +236,30 @@ fn slug(name: &str) -> String {
     s.trim_matches('_').to_string()
 }
 
-/// The partner of set `i` for two-API kinds: the next set (cyclically)
-/// with the same country and another API, else the next with another API.
-fn partner(sets: &[CandidateSet], i: usize) -> Option<usize> {
-    let others = (1..sets.len())
-        .map(|d| (i + d) % sets.len())
-        .filter(|&j| sets[j].api.tool.name != sets[i].api.tool.name);
-    let country = sets[i].api.country();
-    others
-        .clone()
-        .find(|&j| sets[j].api.country() == country)
-        .or_else(|| others.clone().next())
+/// The partner of set `i` for two-API kinds: the sampled API most similar
+/// to it (TF-IDF cosine over name, description and parameters, as tool
+/// confusion ranks them) among those of the same country, else among all;
+/// ties go to the earlier set. Related APIs make natural parallel requests
+/// and plausible chains.
+fn partner(sets: &[CandidateSet], vectors: &[Vector], i: usize) -> Option<usize> {
+    let best = |same_country: bool| {
+        let mut best: Option<(usize, f64)> = None;
+        for j in 0..sets.len() {
+            let other = &sets[j].api;
+            if j == i
+                || other.tool.name == sets[i].api.tool.name
+                || (same_country && other.country() != sets[i].api.country())
+            {
+                continue;
+            }
+            let similarity = cosine(&vectors[i], &vectors[j]);
+            if best.is_none_or(|(_, s)| similarity > s) {
+                best = Some((j, similarity));
+            }
+        }
+        best.map(|(j, _)| j)
+    };
+    best(true).or_else(|| best(false))
 }
 
 /// Plans the units: one per candidate set and kind. Fails, naming every
@@ -272,12 +285,13 @@ pub fn plan(sets: &[CandidateSet], options: &PlanOptions) -> anyhow::Result<Vec<
         );
     }
     let seeds = seed_examples();
+    let index = Index::build(&sets.iter().map(|s| &s.api.tool).collect::<Vec<_>>());
     let mut units = Vec::new();
     for &kind in &options.kinds {
         for (i, set) in sets.iter().enumerate() {
             let mut members = vec![i];
             if matches!(kind, TaskKind::Parallel | TaskKind::Nested) {
-                match partner(sets, i) {
+                match partner(sets, &index.vectors, i) {
                     Some(j) => members.push(j),
                     None => continue,
                 }
@@ -1052,6 +1066,57 @@ mod tests {
             units[0].id.starts_with("single-jr_east-"),
             "{}",
             units[0].id
+        );
+    }
+
+    #[test]
+    fn partners_are_the_most_similar_api_of_the_country() {
+        let described = |name: &str, country: &str, description: &str| {
+            let mut s = set(name, country);
+            for c in &mut s.candidates {
+                if c.entry.tool.name == name {
+                    c.entry.tool.description = description.into();
+                }
+            }
+            s.api.tool.description = description.into();
+            s
+        };
+        let sets = vec![
+            described(
+                "train_times",
+                "JP",
+                "train timetable between two railway stations",
+            ),
+            described(
+                "ramen_finder",
+                "JP",
+                "find ramen restaurants near an address",
+            ),
+            described("rail_fares", "DE", "railway fares between two stations"),
+            described(
+                "train_fares",
+                "JP",
+                "train fares between two railway stations",
+            ),
+        ];
+        let options = PlanOptions {
+            kinds: vec![TaskKind::Parallel],
+            ..PlanOptions::default()
+        };
+        let units = plan(&sets, &options).unwrap();
+        let partners: Vec<(&str, &str)> = units
+            .iter()
+            .map(|u| (u.apis[0].as_str(), u.apis[1].as_str()))
+            .collect();
+        assert_eq!(
+            partners,
+            [
+                ("train_times", "train_fares"),
+                ("ramen_finder", "train_times"),
+                // No other German API: the most similar of all.
+                ("rail_fares", "train_fares"),
+                ("train_fares", "train_times"),
+            ]
         );
     }
 
