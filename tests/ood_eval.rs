@@ -490,4 +490,25 @@ fn every_dataset_runs_and_lands_in_the_report() {
         .filter(|l| l.contains("\"table\":\"apibench\""))
         .count();
     assert_eq!(apibench, 3, "the three hubs in the APIBench table");
+
+    // --out writes the same cells as CSV, in long form.
+    let csv_dir = dir.path().join("report");
+    let mut with_out = refs.clone();
+    with_out.extend(["--out", csv_dir.to_str().unwrap()]);
+    let out = itc(&with_out, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let read = |f: &str| std::fs::read_to_string(csv_dir.join(f)).unwrap();
+    let table5 = read("table5.csv");
+    assert_eq!(
+        table5.lines().next(),
+        Some("model,dataset,n,selection_f1,invocation_f1")
+    );
+    assert_eq!(table5.lines().count(), 1 + runs.len());
+    let hubs = read("apibench.csv");
+    assert_eq!(
+        hubs.lines().next(),
+        Some("model,hub,total,hallucination,ast_accuracy")
+    );
+    assert_eq!(hubs.lines().count(), 1 + 3);
+    assert_eq!(read("seal_tools.csv").lines().count(), 1 + 1);
 }

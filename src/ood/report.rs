@@ -391,93 +391,54 @@ fn write_csv(path: &Path, mut frame: DataFrame) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A data frame with one column per `"name" => |row| value` over the rows.
+macro_rules! frame {
+    ($rows:expr; $($name:literal => $value:expr),+ $(,)?) => {
+        DataFrame::new(
+            $rows.len(),
+            vec![$(Column::new($name.into(), $rows.iter().map($value).collect::<Vec<_>>())),+],
+        )
+    };
+}
+
 /// Writes the tables present as CSV files into `dir`; returns their names.
 pub fn write_csvs(report: &OodReport, dir: &Path) -> anyhow::Result<Vec<String>> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut written = Vec::new();
+    let mut tables = Vec::new();
     if !report.spec.is_empty() {
-        let r = &report.spec;
-        let frame = DataFrame::new(
-            r.len(),
-            vec![
-                Column::new(
-                    "model".into(),
-                    r.iter().map(|x| x.model.as_str()).collect::<Vec<_>>(),
-                ),
-                Column::new(
-                    "dataset".into(),
-                    r.iter().map(|x| x.dataset.to_string()).collect::<Vec<_>>(),
-                ),
-                Column::new("n".into(), r.iter().map(|x| x.n).collect::<Vec<_>>()),
-                Column::new(
-                    "selection_f1".into(),
-                    r.iter().map(|x| x.selection_f1).collect::<Vec<_>>(),
-                ),
-                Column::new(
-                    "invocation_f1".into(),
-                    r.iter().map(|x| x.invocation_f1).collect::<Vec<_>>(),
-                ),
-            ],
+        let frame = frame!(report.spec;
+            "model" => |x: &SpecRow| x.model.clone(),
+            "dataset" => |x: &SpecRow| x.dataset.to_string(),
+            "n" => |x: &SpecRow| x.n,
+            "selection_f1" => |x: &SpecRow| x.selection_f1,
+            "invocation_f1" => |x: &SpecRow| x.invocation_f1,
         )?;
-        write_csv(&dir.join("table5.csv"), frame)?;
-        written.push("table5.csv".to_string());
+        tables.push(("table5.csv", frame));
     }
     if !report.apibench.is_empty() {
-        let r = &report.apibench;
-        let frame = DataFrame::new(
-            r.len(),
-            vec![
-                Column::new(
-                    "model".into(),
-                    r.iter().map(|x| x.model.as_str()).collect::<Vec<_>>(),
-                ),
-                Column::new(
-                    "hub".into(),
-                    r.iter().map(|x| x.hub.as_str()).collect::<Vec<_>>(),
-                ),
-                Column::new(
-                    "total".into(),
-                    r.iter().map(|x| x.total).collect::<Vec<_>>(),
-                ),
-                Column::new(
-                    "hallucination".into(),
-                    r.iter().map(|x| x.hallucination).collect::<Vec<_>>(),
-                ),
-                Column::new(
-                    "ast_accuracy".into(),
-                    r.iter().map(|x| x.ast_accuracy).collect::<Vec<_>>(),
-                ),
-            ],
+        let frame = frame!(report.apibench;
+            "model" => |x: &ApibenchRow| x.model.clone(),
+            "hub" => |x: &ApibenchRow| x.hub.as_str(),
+            "total" => |x: &ApibenchRow| x.total,
+            "hallucination" => |x: &ApibenchRow| x.hallucination,
+            "ast_accuracy" => |x: &ApibenchRow| x.ast_accuracy,
         )?;
-        write_csv(&dir.join("apibench.csv"), frame)?;
-        written.push("apibench.csv".to_string());
+        tables.push(("apibench.csv", frame));
     }
     if !report.seal.is_empty() {
-        let r = &report.seal;
-        let frame = DataFrame::new(
-            r.len(),
-            vec![
-                Column::new(
-                    "model".into(),
-                    r.iter().map(|x| x.model.as_str()).collect::<Vec<_>>(),
-                ),
-                Column::new("n".into(), r.iter().map(|x| x.n).collect::<Vec<_>>()),
-                Column::new(
-                    "parsed".into(),
-                    r.iter().map(|x| x.parsed).collect::<Vec<_>>(),
-                ),
-                Column::new(
-                    "tool_f1".into(),
-                    r.iter().map(|x| x.tool_f1).collect::<Vec<_>>(),
-                ),
-                Column::new(
-                    "param_f1".into(),
-                    r.iter().map(|x| x.param_f1).collect::<Vec<_>>(),
-                ),
-            ],
+        let frame = frame!(report.seal;
+            "model" => |x: &SealRow| x.model.clone(),
+            "n" => |x: &SealRow| x.n,
+            "parsed" => |x: &SealRow| x.parsed,
+            "tool_f1" => |x: &SealRow| x.tool_f1,
+            "param_f1" => |x: &SealRow| x.param_f1,
         )?;
-        write_csv(&dir.join("seal_tools.csv"), frame)?;
-        written.push("seal_tools.csv".to_string());
+        tables.push(("seal_tools.csv", frame));
+    }
+    let mut written = Vec::new();
+    for (name, frame) in tables {
+        write_csv(&dir.join(name), frame)?;
+        written.push(name.to_string());
     }
     Ok(written)
 }
