@@ -43,9 +43,9 @@ use crate::catalog::{self, CatalogArgs, CatalogCommand, Format, ImportArgs};
 use crate::confusion::{self, ConfuseArgs, Difficulty};
 use crate::generation::{self, GenerateArgs, validate::ValueCheck};
 use crate::jsonl::write_records;
-use crate::judging::{self, FilterArgs, read_queries};
+use crate::judging::{self, FilterArgs};
 use crate::sampling::{self, SampleArgs};
-use crate::stage::{StageStats, prompt_sha256};
+use crate::stage::{StageStats, prompt_sha256, read_queries};
 
 /// Arguments of `itc pipeline`.
 #[derive(Debug, Clone, Args)]

@@ -6,13 +6,17 @@
 //! its request: re-running a stage whose chats are all cached sends no
 //! request, and a stage cut short resumes where the cache ends.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use anyhow::bail;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tokio::task::JoinSet;
 
+use crate::jsonl::read_records;
+use crate::records::GeneratedQuery;
 use crate::run::{Chat, ChatModel, Completion, ConfigFile, ModelConfig, ModelSpec};
 
 /// Requests, tokens and cost of one stage (or one model within it).
@@ -121,6 +125,44 @@ pub fn beside(path: &Path, suffix: &str) -> PathBuf {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "output".into());
     path.with_file_name(format!("{stem}.{suffix}"))
+}
+
+/// Reads a query file (`GeneratedQuery` or `JudgedQuery` lines); a repeated
+/// id is an error naming both lines.
+pub fn read_queries(path: &Path) -> anyhow::Result<Vec<GeneratedQuery>> {
+    let (queries, _) = read_records::<GeneratedQuery>(path, false)?;
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    // Line numbers of non-blank records, for the message.
+    let mut lines = Vec::new();
+    crate::jsonl::for_each_line(path, |number, _| {
+        lines.push(number);
+        Ok(())
+    })?;
+    for (i, q) in queries.iter().enumerate() {
+        if let Some(first) = seen.insert(&q.id, i) {
+            bail!(
+                "{}:{}: field `id`: duplicate id {:?} (first on line {})",
+                path.display(),
+                lines[i],
+                q.id,
+                lines[first]
+            );
+        }
+    }
+    Ok(queries)
+}
+
+/// The response cache of a stage: `--cache DIR`, none with `--no-cache`,
+/// else `cache/` beside the output file.
+pub fn stage_cache(cache: Option<&Path>, no_cache: bool, output: &Path) -> Option<PathBuf> {
+    if no_cache {
+        return None;
+    }
+    Some(
+        cache
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| output.parent().unwrap_or(Path::new(".")).join("cache")),
+    )
 }
 
 /// A progress bar for a stage's chats on stderr, drawn only when stderr is

@@ -213,9 +213,9 @@ impl Fixture {
         self.dir.path().join(name)
     }
 
-    /// `itc filter` with the fixture's queries and config, writing
-    /// `kept.jsonl`, `rejects.jsonl` and `agreement.csv`, plus `extra`.
-    fn filter(&self, extra: &[&str]) -> Output {
+    /// `itc filter` with the fixture's queries and config, the given
+    /// judges, writing `kept.jsonl` and `rejects.jsonl`, plus `extra`.
+    fn filter_with(&self, judges: &str, extra: &[&str], env: &[(&str, &str)]) -> Output {
         let mut args = vec![
             "filter".to_string(),
             "--queries".into(),
@@ -223,19 +223,29 @@ impl Fixture {
             "--config".into(),
             self.config.display().to_string(),
             "--judges".into(),
-            "judge-a,judge-b".into(),
-            "--cache".into(),
-            self.path("cache").display().to_string(),
+            judges.into(),
             "--output".into(),
             self.path("kept.jsonl").display().to_string(),
             "--rejects".into(),
             self.path("rejects.jsonl").display().to_string(),
-            "--agreement".into(),
-            self.path("agreement.csv").display().to_string(),
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        itc(&args, &[])
+        itc(&args, env)
+    }
+
+    /// `itc filter` with both judges, the cache in `cache/` and the
+    /// agreement in `agreement.csv`, plus `extra`.
+    fn filter(&self, extra: &[&str]) -> Output {
+        let (cache, agreement) = (self.path("cache"), self.path("agreement.csv"));
+        let mut args = vec![
+            "--cache",
+            cache.to_str().unwrap(),
+            "--agreement",
+            agreement.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        self.filter_with("judge-a,judge-b", &args, &[])
     }
 
     fn read(&self, name: &str) -> String {
@@ -657,69 +667,20 @@ fn bad_input_fails_before_any_request() {
     write_queries(fixture.dir.path());
 
     // The same judge twice, or one judge only.
-    let out = itc(
-        &[
-            "filter",
-            "--queries",
-            &queries,
-            "--config",
-            fixture.config.to_str().unwrap(),
-            "--judges",
-            "judge-a,judge-a",
-            "--no-cache",
-            "--output",
-            kept.to_str().unwrap(),
-            "--rejects",
-            fixture.path("rejects.jsonl").to_str().unwrap(),
-        ],
-        &[],
-    );
+    let out = fixture.filter_with("judge-a,judge-a", &["--no-cache"], &[]);
     assert!(!out.status.success());
     assert_eq!(
         last_line(&out),
         "error: the two judges must be different models (both are `judge-a`)"
     );
-    let out = itc(
-        &[
-            "filter",
-            "--queries",
-            &queries,
-            "--config",
-            fixture.config.to_str().unwrap(),
-            "--judges",
-            "judge-a",
-            "--output",
-            kept.to_str().unwrap(),
-            "--rejects",
-            fixture.path("rejects.jsonl").to_str().unwrap(),
-        ],
-        &[],
-    );
+    let out = fixture.filter_with("judge-a", &[], &[]);
     assert!(!out.status.success());
     assert_eq!(
         text(&out.stderr).trim_end(),
         "error: --judges takes exactly two model names, A,B (got 1)"
     );
     // An unknown judge names the file and the known models.
-    let stderr = text(
-        &itc(
-            &[
-                "filter",
-                "--queries",
-                &queries,
-                "--config",
-                fixture.config.to_str().unwrap(),
-                "--judges",
-                "judge-a,judge-z",
-                "--output",
-                kept.to_str().unwrap(),
-                "--rejects",
-                fixture.path("rejects.jsonl").to_str().unwrap(),
-            ],
-            &[],
-        )
-        .stderr,
-    );
+    let stderr = text(&fixture.filter_with("judge-a,judge-z", &[], &[]).stderr);
     assert_eq!(
         stderr.trim_end(),
         format!(
@@ -735,6 +696,10 @@ fn bad_input_fails_before_any_request() {
         &server.base_url(),
         &[("judge-a", None), ("judge-b", Some(KEY))],
     );
+    assert_eq!(
+        config, fixture.config,
+        "the fixture's file, now naming a key"
+    );
     let stderr = text(&fixture.filter(&[]).stderr);
     assert!(
         stderr.starts_with(&format!(
@@ -746,21 +711,9 @@ fn bad_input_fails_before_any_request() {
     assert!(!kept.exists(), "no output was written");
 
     // With the key set, it is sent as a bearer token by judge-b only.
-    let out = itc(
-        &[
-            "filter",
-            "--queries",
-            &queries,
-            "--config",
-            config.to_str().unwrap(),
-            "--judges",
-            "judge-a,judge-b",
-            "--no-cache",
-            "--output",
-            kept.to_str().unwrap(),
-            "--rejects",
-            fixture.path("rejects.jsonl").to_str().unwrap(),
-        ],
+    let out = fixture.filter_with(
+        "judge-a,judge-b",
+        &["--no-cache"],
         &[(KEY, "sk-test-123456")],
     );
     succeeded(&out);

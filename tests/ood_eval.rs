@@ -349,70 +349,55 @@ fn seal_tools_gold_lists_get_full_marks_from_both_scorers() {
 fn benchmark_styles_are_refused_where_they_cannot_work() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
-    // The baseline answers in the ITC format only.
-    let r = itc(
-        &[
-            "eval",
-            "--dataset",
-            "apibench:torchhub",
-            "--prompt-style",
-            "gorilla",
-            "--run-dir",
-            run.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert!(!r.status.success());
-    assert!(
-        text(&r.stderr).contains("baseline answers in the ITC format only"),
-        "{}",
-        text(&r.stderr)
-    );
-    // The Gorilla format is for APIBench.
-    let r = itc(
-        &[
-            "eval",
-            "--dataset",
-            "seal-tools",
-            "--backend",
-            "openai",
-            "--base-url",
-            "http://127.0.0.1:9/v1",
-            "--model-id",
-            "m",
-            "--prompt-style",
-            "gorilla",
-            "--run-dir",
-            run.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert!(!r.status.success());
-    assert!(
-        text(&r.stderr).contains("for APIBench hubs"),
-        "{}",
-        text(&r.stderr)
-    );
-    // NexusRaven is never shipped: without files or a fetch cache, say how to get it.
-    let r = itc(
-        &[
-            "eval",
-            "--dataset",
-            "nexusraven",
-            "--ood-cache",
-            dir.path().join("none").to_str().unwrap(),
-            "--run-dir",
-            run.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert!(!r.status.success());
-    assert!(
-        text(&r.stderr).contains("itc ood fetch nexusraven"),
-        "{}",
-        text(&r.stderr)
-    );
-    assert!(!run.exists(), "nothing is written before the checks pass");
+    let no_cache = dir.path().join("none");
+    let server = [
+        "--backend",
+        "openai",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--model-id",
+        "m",
+    ];
+    let cases: [(Vec<&str>, &str); 3] = [
+        // The baseline answers in the ITC format only.
+        (
+            vec![
+                "--dataset",
+                "apibench:torchhub",
+                "--prompt-style",
+                "gorilla",
+            ],
+            "baseline answers in the ITC format only",
+        ),
+        // The Gorilla format is for APIBench.
+        (
+            [
+                &["--dataset", "seal-tools", "--prompt-style", "gorilla"][..],
+                &server,
+            ]
+            .concat(),
+            "for APIBench hubs",
+        ),
+        // NexusRaven is never shipped: without files or a fetch cache, say how to get it.
+        (
+            vec![
+                "--dataset",
+                "nexusraven",
+                "--ood-cache",
+                no_cache.to_str().unwrap(),
+            ],
+            "itc ood fetch nexusraven",
+        ),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["eval"];
+        all.extend(args);
+        all.extend(["--run-dir", run.to_str().unwrap()]);
+        let r = itc(&all, &[]);
+        assert!(!r.status.success(), "{all:?}");
+        assert!(text(&r.stderr).contains(expected), "{}", text(&r.stderr));
+        assert!(!run.exists(), "nothing is written before the checks pass");
+    }
 }
 
 /// Every dataset name runs with the offline baseline (shipped copies, or

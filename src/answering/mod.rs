@@ -30,11 +30,12 @@ use serde_json::{Value as Json, json};
 
 use crate::jsonl::write_records;
 use crate::judging::parse::json_objects;
-use crate::judging::{read_queries, stage_cache};
 use crate::records::{GeneratedQuery, Gold, Provenance, Task, TaskKind};
 use crate::run::prompt::{answer_schema, tools_json};
 use crate::run::{Chat, ChatModel, Completion};
-use crate::stage::{StageStats, beside, complete_all, load_model, prompt_sha256};
+use crate::stage::{
+    StageStats, beside, complete_all, load_model, prompt_sha256, read_queries, stage_cache,
+};
 use validate::{ReadAnswer, read_answer, validate};
 
 /// The answer prompt (`part` = `system` or the query message).

@@ -825,7 +825,7 @@ pub fn execute(
         bail!("--config and --generator are required without --dry-run");
     };
     let spec = load_model(config, name)?;
-    let cache = crate::judging::stage_cache(args.cache.as_deref(), args.no_cache, &args.output);
+    let cache = crate::stage::stage_cache(args.cache.as_deref(), args.no_cache, &args.output);
     let model = ChatModel::new(&spec, cache.as_deref())?;
     let options = GenerateOptions {
         per_prompt: args.per_prompt,

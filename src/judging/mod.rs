@@ -17,9 +17,8 @@
 pub mod agreement;
 pub mod parse;
 
-use std::collections::HashMap;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use anyhow::{Context, bail};
@@ -28,11 +27,13 @@ use minijinja::{Environment, context};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::jsonl::{read_records, write_records};
+use crate::jsonl::write_records;
 use crate::records::{GeneratedQuery, JudgedQuery, Judgement, Provenance, Tool};
 use crate::run::prompt::tools_view_json;
 use crate::run::{Chat, ChatModel};
-use crate::stage::{StageStats, complete_all, load_model, prompt_sha256};
+use crate::stage::{
+    StageStats, complete_all, load_model, prompt_sha256, read_queries, stage_cache,
+};
 use agreement::{Agreement, ScorePair};
 use parse::{Dimension, parse_scores};
 
@@ -294,44 +295,6 @@ pub async fn filter(
         agreement: Agreement::compute(names, &pairs),
         stats,
     })
-}
-
-/// Reads a query file (`GeneratedQuery` or `JudgedQuery` lines); a repeated
-/// id is an error naming both lines.
-pub fn read_queries(path: &Path) -> anyhow::Result<Vec<GeneratedQuery>> {
-    let (queries, _) = read_records::<GeneratedQuery>(path, false)?;
-    let mut seen: HashMap<&str, usize> = HashMap::new();
-    // Line numbers of non-blank records, for the message.
-    let mut lines = Vec::new();
-    crate::jsonl::for_each_line(path, |number, _| {
-        lines.push(number);
-        Ok(())
-    })?;
-    for (i, q) in queries.iter().enumerate() {
-        if let Some(first) = seen.insert(&q.id, i) {
-            bail!(
-                "{}:{}: field `id`: duplicate id {:?} (first on line {})",
-                path.display(),
-                lines[i],
-                q.id,
-                lines[first]
-            );
-        }
-    }
-    Ok(queries)
-}
-
-/// The response cache of a stage: `--cache DIR`, none with `--no-cache`,
-/// else `cache/` beside the output file.
-pub fn stage_cache(cache: Option<&Path>, no_cache: bool, output: &Path) -> Option<PathBuf> {
-    if no_cache {
-        return None;
-    }
-    Some(
-        cache
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| output.parent().unwrap_or(Path::new(".")).join("cache")),
-    )
 }
 
 /// Arguments of `itc filter`.
