@@ -1,5 +1,5 @@
 //! Micro-benchmarks of the scoring pipeline's parts, on synthetic inputs
-//! from `itc::synth` (criterion; `cargo bench`, or `cargo bench -- <filter>`).
+//! from `itc::perf::synth` (criterion; `cargo bench`, or `cargo bench -- <filter>`).
 //!
 //! - `parse_actions`: the action-string parser in strict and lenient mode (MB/s);
 //! - `read_output`: format check and lenient extraction of whole responses,
@@ -20,15 +20,15 @@ use criterion::{
     BenchmarkGroup, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
     measurement::WallTime,
 };
-use itc::action::{Mode, parse_actions};
-use itc::evaluate::score_response;
-use itc::language::{check_language, strip_non_prose};
-use itc::records::{Prediction, Task};
-use itc::response::{read_output, read_prediction};
-use itc::scoring::{GoldSide, ScoreOptions, score_calls};
-use itc::synth::{
+use itc::perf::synth::{
     AnswerStyle, SynthSpec, Synthetic, action_corpus, lenient_action_corpus, synthesize,
 };
+use itc::score::stream::score_response;
+use itc::score::task::{GoldSide, ScoreOptions, score_calls};
+use itc::spec::action::{Mode, parse_actions};
+use itc::spec::language::{check_language, strip_non_prose};
+use itc::spec::records::{Prediction, Task};
+use itc::spec::response::{read_output, read_prediction};
 
 const SEED: u64 = 20250101;
 

@@ -4,18 +4,18 @@ use std::io;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use itc::answering::{self, AnswerArgs};
-use itc::bench::{self, BenchArgs};
-use itc::bench_http::{self, BenchHttpArgs};
-use itc::catalog::{self, CatalogArgs};
-use itc::commands::{self, ScoreArgs};
-use itc::confusion::{self, ConfuseArgs};
-use itc::generation::{self, GenerateArgs};
-use itc::judging::{self, FilterArgs};
+use itc::build::answer::{self, AnswerArgs};
+use itc::build::catalog::{self, CatalogArgs};
+use itc::build::confuse::{self, ConfuseArgs};
+use itc::build::filter::{self, FilterArgs};
+use itc::build::generate::{self, GenerateArgs};
+use itc::build::pipeline::{self, PipelineArgs};
+use itc::build::sample::{self, SampleArgs};
+use itc::models::{self, EvalArgs};
 use itc::ood::{self, OodArgs};
-use itc::pipeline::{self, PipelineArgs};
-use itc::run::{self, EvalArgs};
-use itc::sampling::{self, SampleArgs};
+use itc::perf::bench::{self, BenchArgs};
+use itc::perf::http::{self, BenchHttpArgs};
+use itc::score::files::{self, ScoreArgs};
 
 // mimalloc: scoring and the runner allocate many small, short-lived
 // strings; it measured about 20% faster than the system allocator on both.
@@ -62,29 +62,29 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Score(args) => {
-            commands::score(args, &mut io::stdout().lock(), &mut io::stderr().lock())
+            files::score(args, &mut io::stdout().lock(), &mut io::stderr().lock())
         }
         // Unlocked handles: the progress bar draws on stderr from its own thread.
-        Command::Eval(args) => run::eval(args, &mut io::stdout(), &mut io::stderr()),
+        Command::Eval(args) => models::eval(args, &mut io::stdout(), &mut io::stderr()),
         Command::Bench(args) => bench::run(args, &mut io::stdout().lock()),
-        Command::BenchHttp(args) => bench_http::run(args, &mut io::stdout().lock()),
+        Command::BenchHttp(args) => http::run(args, &mut io::stdout().lock()),
         Command::Catalog(args) => {
             catalog::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
         }
         Command::Sample(args) => {
-            sampling::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
+            sample::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
         }
         Command::Confuse(args) => {
-            confusion::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
+            confuse::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
         }
         Command::Generate(args) => {
-            generation::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
+            generate::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
         }
         Command::Filter(args) => {
-            judging::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
+            filter::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
         }
         Command::Answer(args) => {
-            answering::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
+            answer::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
         }
         Command::Pipeline(args) => {
             pipeline::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())

@@ -377,13 +377,13 @@ fn gold_answers_become_spec_tasks_with_checker_corrections_and_provenance() {
     for (task, expected) in tasks.iter().zip(&expected) {
         assert_eq!(task, expected);
         // The library reads it as a task, the reference as a reference.
-        let typed: itc::records::Task = serde_json::from_value(task.clone()).unwrap();
+        let typed: itc::spec::records::Task = serde_json::from_value(task.clone()).unwrap();
         assert_eq!(typed.id, expected["id"].as_str().unwrap());
     }
-    let n1: itc::records::Task = serde_json::from_value(tasks[2].clone()).unwrap();
+    let n1: itc::spec::records::Task = serde_json::from_value(tasks[2].clone()).unwrap();
     assert_eq!(
         n1.gold.calls[1].arguments[0].1,
-        itc::records::Value::Ref(itc::records::Reference {
+        itc::spec::records::Value::Ref(itc::spec::records::Reference {
             call: 0,
             field: "token".into()
         })
@@ -904,7 +904,7 @@ fn check_sharegpt_record(record: &Value, task: &Value, entries: &[Entry]) {
     assert_eq!(conversations[1]["from"], "gpt");
     let answer = conversations[1]["value"].as_str().unwrap();
     assert!(
-        itc::response::strict_format(answer).is_some(),
+        itc::spec::response::strict_format(answer).is_some(),
         "{id}: {answer}"
     );
     // The gold answer is the answer model's reply, re-printed.

@@ -6,8 +6,8 @@ mod support;
 
 use std::collections::HashSet;
 
-use itc::run::{Chat, ChatModel, ErrorKind, ModelSpec};
-use itc::stage::{StageStats, complete_all};
+use itc::build::chat::{StageStats, complete_all};
+use itc::models::{Chat, ChatModel, ErrorKind, ModelSpec};
 use serde_json::json;
 use support::scripted_model;
 use support::server::{Reply, ScriptedServer};
@@ -130,9 +130,9 @@ fn failures_are_typed_and_the_baseline_cannot_chat() {
     assert_eq!(kind, ErrorKind::Client);
     assert_eq!(completion.requests, 1, "a client error is not retried");
 
-    let baseline = ModelSpec::resolve(itc::run::ModelConfig::new(
+    let baseline = ModelSpec::resolve(itc::models::ModelConfig::new(
         "baseline",
-        itc::run::Backend::Baseline,
+        itc::models::Backend::Baseline,
     ))
     .unwrap();
     let error = ChatModel::new(&baseline, None).err().unwrap().to_string();

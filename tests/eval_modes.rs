@@ -3,9 +3,9 @@
 
 mod support;
 
-use itc::evaluate::{EvalOptions, evaluate};
-use itc::records::{Call, Extraction, Value as V};
-use itc::run::Mode;
+use itc::models::Mode;
+use itc::score::stream::{EvalOptions, evaluate};
+use itc::spec::records::{Call, Extraction, Value as V};
 use serde_json::json;
 use support::server::{Reply, ScriptedServer};
 use support::tasks::{answer, generate, index, read_predictions};
@@ -203,16 +203,16 @@ fn anthropic_messages_over_loopback() {
     });
     let dir = tempfile::tempdir().unwrap();
     let mut model = scripted_model(&server.base_url(), "claude");
-    model.backend = itc::run::Backend::Anthropic;
+    model.backend = itc::models::Backend::Anthropic;
     model.mode = Mode::Native;
     model.api_key_env = Some("ITC_TEST_ANTHROPIC_KEY".into());
-    let spec = itc::run::ModelSpec {
+    let spec = itc::models::ModelSpec {
         config: model,
-        key: Some(itc::run::ApiKey::new("anthropic-test-key")),
+        key: Some(itc::models::ApiKey::new("anthropic-test-key")),
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let report = runtime
-        .block_on(itc::run::run(
+        .block_on(itc::models::run(
             &generate(2),
             &[spec],
             &options(&dir.path().join("run"), None, false),
@@ -255,16 +255,16 @@ fn gemini_generate_content_over_loopback() {
     });
     let dir = tempfile::tempdir().unwrap();
     let mut model = scripted_model(&server.base_url(), "gemini");
-    model.backend = itc::run::Backend::Gemini;
+    model.backend = itc::models::Backend::Gemini;
     model.model_id = Some("gem-test".into());
     model.mode = Mode::Structured;
-    let spec = itc::run::ModelSpec {
+    let spec = itc::models::ModelSpec {
         config: model,
-        key: Some(itc::run::ApiKey::new("gemini-test-key")),
+        key: Some(itc::models::ApiKey::new("gemini-test-key")),
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let report = runtime
-        .block_on(itc::run::run(
+        .block_on(itc::models::run(
             &generate(3),
             &[spec],
             &options(&dir.path().join("run"), None, false),

@@ -1,10 +1,10 @@
 //! `itc ood convert` turns each OOD benchmark into SPEC §0 tasks that load as
-//! `itc::records::Task` and that `itc score` accepts.
+//! `itc::spec::records::Task` and that `itc score` accepts.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use itc::records::{Task, TaskKind, Value};
+use itc::spec::records::{Task, TaskKind, Value};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
@@ -28,7 +28,7 @@ fn convert(source: &str, args: &[&str]) -> Vec<Task> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let (tasks, skipped) = itc::jsonl::read_records::<Task>(&tasks_file, false).unwrap();
+    let (tasks, skipped) = itc::spec::jsonl::read_records::<Task>(&tasks_file, false).unwrap();
     assert!(skipped.is_empty());
     assert!(!tasks.is_empty());
     for t in &tasks {

@@ -90,7 +90,7 @@ fn apibench_gold_answers_in_gorilla_and_itc_formats_get_full_marks_and_wrong_one
             (
                 line["api_call"].as_str().unwrap().to_string(),
                 line["api_data"]["domain"].as_str().unwrap().to_string(),
-                itc::action::print_actions(&task.gold.calls),
+                itc::spec::action::print_actions(&task.gold.calls),
             ),
         );
         assert!(previous.is_none(), "queries are distinct: {}", task.query);

@@ -16,10 +16,10 @@ use super::Hub;
 use super::apibench::{self, ApiDatabase, DbEntry};
 use super::pyvalue::cps;
 use super::seal_tools;
-use crate::action::{Mode, parse_call_arguments, print_value};
-use crate::records::{Call, Reference, Task, Tool, Value};
-use crate::response::read_prediction;
-use crate::run::prompt::PromptStyle;
+use crate::models::prompt::PromptStyle;
+use crate::spec::action::{Mode, parse_call_arguments, print_value};
+use crate::spec::records::{Call, Reference, Task, Tool, Value};
+use crate::spec::response::read_prediction;
 
 /// The call of an APIBench candidate tool, as its converted description
 /// ends: `… Call: <api_call>` (see [`apibench::convert`]).

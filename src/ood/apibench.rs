@@ -33,7 +33,7 @@ use serde::Serialize;
 use super::Hub;
 use super::pyparse::{self, Node};
 use super::pyvalue::{PyValue, cps, json_loads};
-use crate::records::{Call, Gold, Parameter, Task, TaskKind, Tool, Value};
+use crate::spec::records::{Call, Gold, Parameter, Task, TaskKind, Tool, Value};
 
 /// The official script for a hub.
 pub fn script_name(hub: Hub) -> &'static str {
@@ -132,7 +132,7 @@ impl ApiDatabase {
     /// Reads the database and parses every `api_call` once.
     pub fn read(path: &Path, hub: Hub) -> anyhow::Result<ApiDatabase> {
         let mut entries = Vec::new();
-        crate::jsonl::for_each_line(path, |number, line| {
+        crate::spec::jsonl::for_each_line(path, |number, line| {
             let record: serde_json::Value = serde_json::from_str(line)
                 .with_context(|| format!("{}:{number}: not JSON", path.display()))?;
             let api_call = record["api_call"]
@@ -212,7 +212,7 @@ pub fn read_responses(path: &Path) -> anyhow::Result<Vec<Response>> {
 /// JSON Lines): the `api_data.domain` of each line, in order.
 pub fn read_gold_domains(path: &Path) -> anyhow::Result<Vec<Option<String>>> {
     let mut out = Vec::new();
-    crate::jsonl::for_each_line(path, |number, line| {
+    crate::spec::jsonl::for_each_line(path, |number, line| {
         let v: serde_json::Value = serde_json::from_str(line)
             .with_context(|| format!("{}:{number}: not JSON", path.display()))?;
         out.push(v["api_data"]["domain"].as_str().map(String::from));
@@ -497,7 +497,8 @@ pub struct ConvertOptions {
 fn tool_of(record: &serde_json::Value, name: &str) -> Tool {
     let api_call = record["api_call"].as_str().unwrap_or_default();
     let mut required = Vec::new();
-    if let Ok(calls) = crate::action::parse_actions(api_call, crate::action::Mode::Lenient)
+    if let Ok(calls) =
+        crate::spec::action::parse_actions(api_call, crate::spec::action::Mode::Lenient)
         && let Some(call) = calls.first()
     {
         for (k, v) in &call.arguments {
@@ -571,7 +572,7 @@ fn tool_name(record: &serde_json::Value, index: usize) -> String {
 pub fn convert(options: &ConvertOptions) -> anyhow::Result<(Vec<Task>, Vec<String>)> {
     let db: Vec<serde_json::Value> = {
         let mut v = Vec::new();
-        crate::jsonl::for_each_line(&options.api_db, |n, line| {
+        crate::spec::jsonl::for_each_line(&options.api_db, |n, line| {
             v.push(
                 serde_json::from_str(line)
                     .with_context(|| format!("{}:{n}: not JSON", options.api_db.display()))?,
@@ -583,7 +584,7 @@ pub fn convert(options: &ConvertOptions) -> anyhow::Result<(Vec<Task>, Vec<Strin
     let mut tasks = Vec::new();
     let mut warnings = Vec::new();
     for path in &options.inputs {
-        crate::jsonl::for_each_line(path, |number, line| {
+        crate::spec::jsonl::for_each_line(path, |number, line| {
             let pair: serde_json::Value = serde_json::from_str(line)
                 .with_context(|| format!("{}:{number}: not JSON", path.display()))?;
             let api_data = &pair["api_data"];
@@ -633,9 +634,9 @@ pub fn convert(options: &ConvertOptions) -> anyhow::Result<(Vec<Task>, Vec<Strin
             // Order the candidates by a hash so the gold is not always first.
             chosen.sort_by_key(|(n, _)| fnv(&format!("{seed}{n}")));
             let tools: Vec<Tool> = chosen.iter().map(|(n, r)| tool_of(r, n)).collect();
-            let arguments = match crate::action::parse_actions(
+            let arguments = match crate::spec::action::parse_actions(
                 &gold_call,
-                crate::action::Mode::Lenient,
+                crate::spec::action::Mode::Lenient,
             ) {
                 Ok(calls) if !calls.is_empty() => calls[0].arguments.clone(),
                 _ => {

@@ -12,8 +12,8 @@ use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
 use super::{Hub, apibench, fetch, nexusraven, seal_tools, toolalpaca};
-use crate::records::Task;
-use crate::run::prompt::PromptStyle;
+use crate::models::prompt::PromptStyle;
+use crate::spec::records::Task;
 
 /// One OOD dataset.
 /// Ordered as report columns: ITC's Table 5 (NexusRaven, Seal-Tools,

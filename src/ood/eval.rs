@@ -22,11 +22,11 @@ use serde::Serialize;
 use super::dataset::{OodDataset, RunInfo, split_apibench_files};
 use super::pyvalue::{PyStr, float_repr};
 use super::{Hub, answers, apibench, fetch, seal_tools};
-use crate::commands::OutputFormat;
-use crate::jsonl::{read_records, write_records};
-use crate::records::{Prediction, Task};
-use crate::run::config::{Backend, Mode, ModelConfig};
-use crate::run::prompt::PromptStyle;
+use crate::models::config::{Backend, Mode, ModelConfig};
+use crate::models::prompt::PromptStyle;
+use crate::score::files::OutputFormat;
+use crate::spec::jsonl::{read_records, write_records};
+use crate::spec::records::{Prediction, Task};
 
 /// Checks that each model's prompt style can be used: the benchmark styles
 /// need the *prompt* mode, a model behind an API (the baseline answers in
@@ -262,7 +262,7 @@ impl OodRun {
         &self,
         style: PromptStyle,
         output: Option<&str>,
-        native: Option<&[crate::records::Call]>,
+        native: Option<&[crate::spec::records::Call]>,
         task: &Task,
     ) -> String {
         let native_ok = native.filter(|_| style.is_itc());

@@ -18,7 +18,7 @@ use std::time::Duration;
 use anyhow::Context;
 use sha2::{Digest, Sha256};
 
-use crate::run::http::is_loopback;
+use crate::models::http::is_loopback;
 
 /// A public repository files are fetched from, pinned to one commit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -36,8 +36,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 
-use crate::commands::OutputFormat;
-use crate::records::Task;
+use crate::score::files::OutputFormat;
+use crate::spec::records::Task;
 
 /// Arguments of `itc ood`.
 #[derive(Debug, Clone, Args)]
@@ -256,7 +256,7 @@ fn convert(args: &ConvertArgs, err: &mut dyn Write) -> anyhow::Result<()> {
     for t in &tasks {
         anyhow::ensure!(seen.insert(t.id.as_str()), "duplicate task id {:?}", t.id);
     }
-    crate::jsonl::write_records(&args.output, &tasks)
+    crate::spec::jsonl::write_records(&args.output, &tasks)
         .with_context(|| format!("writing {}", args.output.display()))?;
     writeln!(
         err,
@@ -365,7 +365,7 @@ fn score_apibench(
         per_item.extend(items);
     }
     if let Some(p) = &args.per_item {
-        crate::jsonl::write_records(p, &per_item)
+        crate::spec::jsonl::write_records(p, &per_item)
             .with_context(|| format!("writing {}", p.display()))?;
     }
     match args.format {

@@ -1,6 +1,6 @@
 //! NexusRaven (nexusflowai/NexusRaven) query files to SPEC §0 tasks. No
 //! Python is run: function signatures and docstrings are read by a small
-//! parser here, gold call strings by [`crate::action::parse_actions`].
+//! parser here, gold call strings by [`crate::spec::action::parse_actions`].
 //!
 //! Three input shapes are recognised by content:
 //! - a list of `{query, reference}` (raw API query files) plus the function
@@ -16,8 +16,8 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use serde_json::Value as J;
 
-use crate::action::{Mode, parse_actions, parse_value};
-use crate::records::{Call, Gold, Parameter, Task, TaskKind, Tool, Value};
+use crate::spec::action::{Mode, parse_actions, parse_value};
+use crate::spec::records::{Call, Gold, Parameter, Task, TaskKind, Tool, Value};
 
 /// A parsed function definition.
 #[derive(Debug, Clone, PartialEq)]

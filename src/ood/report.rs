@@ -32,8 +32,8 @@ use tabled::settings::{Alignment, Modify, Span, Style};
 
 use super::Hub;
 use super::dataset::{OodDataset, RunInfo};
-use crate::commands::OutputFormat;
-use crate::run::prompt::PromptStyle;
+use crate::models::prompt::PromptStyle;
+use crate::score::files::OutputFormat;
 
 /// Arguments of `itc ood report`.
 #[derive(Debug, Clone, Args)]

@@ -28,7 +28,7 @@ use serde::Serialize;
 use super::pyvalue::{
     PyStr, PyValue, cps, find, json_loads, json_roundtrip, literal_eval, py_eq, py_str,
 };
-use crate::records::{Call, Gold, Parameter, Reference, Task, TaskKind, Tool, Value};
+use crate::spec::records::{Call, Gold, Parameter, Reference, Task, TaskKind, Tool, Value};
 
 // ---------------------------------------------------------------------------
 // The official parser
@@ -389,7 +389,7 @@ pub fn read_predictions(path: &Path) -> anyhow::Result<Vec<PredictionLine>> {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     let mut out = Vec::new();
-    crate::jsonl::for_each_line(path, |number, line| {
+    crate::spec::jsonl::for_each_line(path, |number, line| {
         let v = json_loads(&cps(line))
             .map_err(|e| anyhow::anyhow!("{}:{number}: not JSON: {e}", path.display()))?;
         let text = |key: &str| match v.get_str(key) {

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use serde_json::Value as J;
 
-use crate::records::{Call, Gold, Parameter, Task, TaskKind, Tool, Value};
+use crate::spec::records::{Call, Gold, Parameter, Task, TaskKind, Tool, Value};
 
 /// OpenAPI schema type to the SPEC's type names (they are the same words).
 fn schema_kind(schema: &J) -> String {

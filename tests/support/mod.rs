@@ -10,8 +10,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use itc::records::Task;
-use itc::run::{Backend, ModelConfig, ModelSpec, RunOptions, RunReport};
+use itc::models::{Backend, ModelConfig, ModelSpec, RunOptions, RunReport};
+use itc::spec::records::Task;
 
 /// An OpenAI-compatible model on `base_url` with fast retries for tests.
 pub fn scripted_model(base_url: &str, name: &str) -> ModelConfig {
@@ -40,7 +40,7 @@ pub fn run_blocking(tasks: &[Task], models: &[ModelConfig], options: &RunOptions
         .build()
         .unwrap();
     runtime
-        .block_on(itc::run::run(tasks, &specs, options))
+        .block_on(itc::models::run(tasks, &specs, options))
         .unwrap()
 }
 

@@ -4,7 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use itc::records::{Prediction, Task};
+use itc::spec::records::{Prediction, Task};
 use serde_json::json;
 
 const CITIES: [&str; 6] = ["Oslo", "Lyon", "Sapporo", "Lagos", "Quito", "Perth"];

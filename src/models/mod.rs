@@ -1,0 +1,53 @@
+//! Running models on tasks (`itc eval`): backends, prompts, configuration,
+//! retries, rate limits, the response cache, resumable prediction files and
+//! the run summary.
+//!
+//! - [`config`]: `models.toml`, ad-hoc models, API keys from the environment.
+//! - [`prompt`]: system prompts from the templates in `prompts/`.
+//! - [`tools`]: tools as native function declarations; API-safe names.
+//! - [`backend`]: the [`BackendApi`] trait and what backends share;
+//!   [`openai`], [`anthropic`], [`gemini`] implement it.
+//! - [`reasoning`]: `<think>` blocks and reasoning fields kept apart from answers.
+//! - [`http`]: sending one request; typed failures.
+//! - [`retry`]: backoff with jitter; `Retry-After`.
+//! - [`ratelimit`]: requests and tokens per minute.
+//! - [`cache`]: responses keyed by a SHA-256 of the canonical request.
+//! - [`store`]: `predictions.jsonl`, appended per task and repaired on resume.
+//! - [`select`]: task subsets.
+//! - [`runner`]: the run itself ([`run()`]).
+//! - [`progress`] and [`stats`]: the progress bar and the run figures.
+//! - [`eval`]: `itc eval` ([`eval()`], [`EvalArgs`]).
+//! - [`baseline`]: the offline baseline model (lexical retrieval and slot filling).
+//!
+//! Uses [`crate::score`] (a run is scored where it ran) and [`crate::spec`].
+
+pub mod anthropic;
+pub mod backend;
+pub mod baseline;
+pub mod cache;
+pub mod config;
+pub mod eval;
+pub mod gemini;
+pub mod http;
+pub mod openai;
+pub mod progress;
+pub mod prompt;
+pub mod ratelimit;
+pub mod reasoning;
+pub mod retry;
+pub mod runner;
+pub mod select;
+pub mod stats;
+pub mod store;
+pub mod tools;
+
+pub use backend::{Answer, ApiRequest, BackendApi, Chat, api_for};
+pub use config::{ApiKey, Backend, ConfigFile, Mode, ModelConfig};
+pub use eval::{EvalArgs, eval};
+pub use http::ErrorKind;
+pub use retry::RetryPolicy;
+pub use runner::{
+    ChatModel, Completion, ModelSpec, RunOptions, RunReport, predictions_path, run, run_shared,
+};
+pub use select::Selection;
+pub use stats::ModelStats;

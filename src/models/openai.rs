@@ -1,0 +1,479 @@
+//! OpenAI-compatible Chat Completions (`POST {base}/chat/completions`):
+//! OpenAI, OpenRouter, vLLM, SGLang, llama.cpp server, Ollama, ….
+
+use serde_json::{Value, json};
+
+use super::backend::{
+    Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
+};
+use super::config::{ApiKey, Backend, Mode};
+use super::prompt::{answer_schema, prompt_for};
+use super::reasoning::{join_reasoning, split_reasoning};
+use super::tools::{Dialect, NameMap, parameters_schema};
+use crate::spec::records::{Task, Usage};
+
+/// The Chat Completions backend.
+#[derive(Debug, Clone)]
+pub struct OpenAi {
+    settings: RequestSettings,
+}
+
+impl OpenAi {
+    /// A backend sending requests shaped by `settings`.
+    pub fn new(settings: RequestSettings) -> OpenAi {
+        OpenAi { settings }
+    }
+
+    /// A body with the model, a system and a user message, the length limit
+    /// and the temperature.
+    fn messages_body(&self, system: String, user: String) -> Value {
+        let s = &self.settings;
+        let mut body = json!({
+            "model": s.model_id,
+            "messages": [
+                {"role": "system", "content": system},
+                {"role": "user", "content": user},
+            ],
+        });
+        body[length_field(&s.base_url)] = json!(s.max_tokens);
+        if let Some(t) = s.temperature {
+            body["temperature"] = json!(t);
+        }
+        body
+    }
+}
+
+impl BackendApi for OpenAi {
+    fn kind(&self) -> Backend {
+        Backend::Openai
+    }
+
+    fn build(&self, task: &Task) -> ApiRequest {
+        let s = &self.settings;
+        let prompt = prompt_for(task, s, true);
+        let names = NameMap::for_tools(&task.tools);
+        let mut body = self.messages_body(prompt.system, prompt.user);
+        match s.mode {
+            Mode::Prompt => {}
+            Mode::Native => {
+                let tools: Vec<Value> = task
+                    .tools
+                    .iter()
+                    .map(|t| {
+                        json!({"type": "function", "function": {
+                            "name": names.api_name(&t.name),
+                            "description": t.description,
+                            "parameters": parameters_schema(t, Dialect::JsonSchema),
+                        }})
+                    })
+                    .collect();
+                body["tools"] = json!(tools);
+            }
+            Mode::Structured => {
+                body["response_format"] = json!({
+                    "type": "json_schema",
+                    "json_schema": {"name": "itc_answer", "strict": true, "schema": answer_schema()},
+                });
+            }
+        }
+        ApiRequest {
+            url: format!("{}/chat/completions", s.base_url),
+            headers: Vec::new(),
+            body: s.finish_body(body),
+            names,
+        }
+    }
+
+    fn build_chat(&self, chat: &Chat) -> ApiRequest {
+        let s = &self.settings;
+        let mut body = self.messages_body(chat.system.clone(), chat.user.clone());
+        if let Some(schema) = &chat.schema {
+            body["response_format"] = json!({
+                "type": "json_schema",
+                "json_schema": {"name": "itc_reply", "strict": is_strict_compatible(schema), "schema": schema},
+            });
+        }
+        ApiRequest {
+            url: format!("{}/chat/completions", s.base_url),
+            headers: Vec::new(),
+            body: s.finish_body(body),
+            names: NameMap::default(),
+        }
+    }
+
+    fn auth_headers(&self, key: &ApiKey) -> Vec<(&'static str, String)> {
+        vec![("authorization", format!("Bearer {}", key.expose()))]
+    }
+
+    fn parse(&self, body: &Value, names: &NameMap) -> Result<Answer, String> {
+        if let Some(error) = error_object(body) {
+            return Err(error);
+        }
+        let message = body
+            .pointer("/choices/0/message")
+            .ok_or("no choices[0].message in the response")?;
+        let content = content_text(message.get("content"));
+        let (output, think) = match &content {
+            Some(text) => {
+                let (answer, think) = split_reasoning(text);
+                (Some(answer), think)
+            }
+            None => (None, None),
+        };
+        let field = |name: &str| {
+            message
+                .get(name)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        let reasoning = join_reasoning([field("reasoning_content"), field("reasoning"), think]);
+        let mut calls = Vec::new();
+        if let Some(tool_calls) = message.get("tool_calls").and_then(Value::as_array) {
+            for call in tool_calls {
+                let function = call.get("function").unwrap_or(call);
+                let name = function
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                calls.push(native_call(name, function.get("arguments"), names));
+            }
+        } else if let Some(function) = message.get("function_call").filter(|f| f.is_object()) {
+            // The legacy single-call field.
+            let name = function
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            calls.push(native_call(name, function.get("arguments"), names));
+        }
+        let usage = body.get("usage").filter(|u| u.is_object()).map(|u| Usage {
+            prompt_tokens: count(u, "prompt_tokens"),
+            completion_tokens: count(u, "completion_tokens"),
+        });
+        Ok(Answer {
+            output,
+            calls: (!calls.is_empty()).then_some(calls),
+            reasoning,
+            usage,
+        })
+    }
+}
+
+/// The name of the length limit: OpenAI's own API has deprecated
+/// `max_tokens` (its reasoning models reject it) for
+/// `max_completion_tokens`, which compatible servers do not all know.
+pub fn length_field(base_url: &str) -> &'static str {
+    let host = reqwest::Url::parse(base_url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_ascii_lowercase));
+    match host.as_deref() {
+        Some("api.openai.com") => "max_completion_tokens",
+        _ => "max_tokens",
+    }
+}
+
+/// Message content as text: a string, or the text parts of a part list.
+fn content_text(content: Option<&Value>) -> Option<String> {
+    match content? {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(parts) => Some(
+            parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join(""),
+        ),
+        _ => None,
+    }
+}
+
+/// Whether OpenAI's strict structured outputs accept a schema: every
+/// object lists all its properties as required and forbids others, and
+/// only the keywords strict mode supports appear. Other schemas are sent
+/// with `strict: false` (a hint to OpenAI; servers such as vLLM and
+/// llama.cpp enforce them either way).
+pub fn is_strict_compatible(schema: &Value) -> bool {
+    const SUPPORTED: &[&str] = &[
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "enum",
+        "const",
+        "anyOf",
+        "description",
+        "title",
+        "minItems",
+        "maxItems",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "pattern",
+        "format",
+        "$defs",
+        "$ref",
+    ];
+    let Value::Object(node) = schema else {
+        return true;
+    };
+    if node.keys().any(|k| !SUPPORTED.contains(&k.as_str())) {
+        return false;
+    }
+    if let Some(Value::Object(properties)) = node.get("properties") {
+        let required: Vec<&str> = node
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if node.get("additionalProperties") != Some(&Value::Bool(false))
+            || properties.keys().any(|k| !required.contains(&k.as_str()))
+            || !properties.values().all(is_strict_compatible)
+        {
+            return false;
+        }
+    }
+    let nested = node.get("items").into_iter().chain(
+        node.get("anyOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten(),
+    );
+    nested.into_iter().all(is_strict_compatible)
+        && node
+            .get("$defs")
+            .and_then(Value::as_object)
+            .is_none_or(|defs| defs.values().all(is_strict_compatible))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn strict_mode_only_for_schemas_it_accepts() {
+        let strict = json!({
+            "type": "object",
+            "properties": {"a": {"type": "integer"}, "b": {"type": "array", "items": {"type": "string"}, "minItems": 1}},
+            "required": ["a", "b"],
+            "additionalProperties": false
+        });
+        assert!(is_strict_compatible(&strict));
+        let mut optional = strict.clone();
+        optional["required"] = json!(["a"]);
+        assert!(!is_strict_compatible(&optional), "an optional property");
+        let mut open = strict.clone();
+        open["additionalProperties"] = json!(true);
+        assert!(!is_strict_compatible(&open));
+        let mut tuple = strict.clone();
+        tuple["properties"]["b"] = json!({"type": "array", "prefixItems": [{"type": "string"}]});
+        assert!(
+            !is_strict_compatible(&tuple),
+            "prefixItems is not supported"
+        );
+        let mut deep = strict.clone();
+        deep["properties"]["b"]["items"] = json!({"type": "object", "properties": {"x": {}}});
+        assert!(!is_strict_compatible(&deep), "a nested open object");
+        // The stages' fixed schemas all qualify.
+        assert!(is_strict_compatible(&crate::build::filter::score_schema()));
+        assert!(is_strict_compatible(&crate::build::answer::check_schema()));
+        assert!(is_strict_compatible(&answer_schema()));
+    }
+
+    use super::*;
+    use crate::models::prompt::render;
+    use crate::spec::records::{Call, Value as V};
+
+    fn task() -> Task {
+        serde_json::from_value(json!({
+            "id": "t1", "kind": "single", "language": "en", "query": "Weather in Oslo?",
+            "tools": [{"name": "city weather", "description": "Forecast by city",
+                       "required_parameters": [{"name": "city", "type": "string", "description": "City"}],
+                       "optional_parameters": [{"name": "days", "type": "int", "description": "Days", "default": 1}]}],
+            "gold": {"calls": []}
+        }))
+        .unwrap()
+    }
+
+    fn backend(mode: Mode) -> OpenAi {
+        OpenAi::new(RequestSettings {
+            base_url: "http://127.0.0.1:8080/v1".into(),
+            model_id: "qwen".into(),
+            mode,
+            prompt_style: Default::default(),
+            system_template: None,
+            temperature: Some(0.0),
+            max_tokens: 256,
+            extra_body: None,
+        })
+    }
+
+    #[test]
+    fn prompt_mode_body() {
+        let t = task();
+        let req = backend(Mode::Prompt).build(&t);
+        let system = render(&t, Mode::Prompt, true).system;
+        assert_eq!(req.url, "http://127.0.0.1:8080/v1/chat/completions");
+        assert_eq!(
+            req.body,
+            json!({
+                "model": "qwen",
+                "messages": [{"role": "system", "content": system}, {"role": "user", "content": "Weather in Oslo?"}],
+                "max_tokens": 256,
+                "temperature": 0.0,
+            })
+        );
+    }
+
+    #[test]
+    fn native_mode_body() {
+        let t = task();
+        let req = backend(Mode::Native).build(&t);
+        let system = render(&t, Mode::Native, true).system;
+        assert_eq!(
+            req.body,
+            json!({
+                "model": "qwen",
+                "messages": [{"role": "system", "content": system}, {"role": "user", "content": "Weather in Oslo?"}],
+                "max_tokens": 256,
+                "temperature": 0.0,
+                "tools": [{"type": "function", "function": {
+                    "name": "city_weather",
+                    "description": "Forecast by city",
+                    "parameters": {"type": "object", "required": ["city"], "properties": {
+                        "city": {"type": "string", "description": "City"},
+                        "days": {"type": "integer", "description": "Days (default: 1)"}}}}}],
+            })
+        );
+    }
+
+    #[test]
+    fn structured_mode_body_with_extra_fields() {
+        let mut b = backend(Mode::Structured);
+        b.settings.temperature = None;
+        b.settings.extra_body = Some(
+            json!({"top_p": 0.9, "max_tokens": 64})
+                .as_object()
+                .unwrap()
+                .clone(),
+        );
+        let t = task();
+        let req = b.build(&t);
+        let system = render(&t, Mode::Structured, true).system;
+        assert_eq!(
+            req.body,
+            json!({
+                "model": "qwen",
+                "messages": [{"role": "system", "content": system}, {"role": "user", "content": "Weather in Oslo?"}],
+                "max_tokens": 64,
+                "top_p": 0.9,
+                "response_format": {"type": "json_schema", "json_schema": {
+                    "name": "itc_answer", "strict": true,
+                    "schema": {"type": "object", "additionalProperties": false, "required": ["Thought", "Action"],
+                               "properties": {"Thought": {"type": "string"}, "Action": {"type": "string"}}}}},
+            })
+        );
+    }
+
+    #[test]
+    fn openai_itself_gets_max_completion_tokens() {
+        let mut b = backend(Mode::Prompt);
+        b.settings.base_url = "https://api.openai.com/v1".into();
+        let body = b.build(&task()).body;
+        assert_eq!(body["max_completion_tokens"], json!(256));
+        assert!(body.get("max_tokens").is_none());
+        assert_eq!(length_field("https://openrouter.ai/api/v1"), "max_tokens");
+    }
+
+    #[test]
+    fn auth_is_a_bearer_header() {
+        assert_eq!(
+            backend(Mode::Prompt).auth_headers(&ApiKey::new("k-1")),
+            vec![("authorization", "Bearer k-1".to_string())]
+        );
+    }
+
+    #[test]
+    fn parses_text_with_think_block_and_reasoning_field() {
+        let body = json!({"choices": [{"message": {"role": "assistant",
+            "content": "<think>Oslo is a city.</think>{\"Thought\": \"t\", \"Action\": \"[]\"}",
+            "reasoning_content": "Let me see."}}],
+            "usage": {"prompt_tokens": 90, "completion_tokens": 12, "total_tokens": 102}});
+        let a = backend(Mode::Prompt)
+            .parse(&body, &NameMap::default())
+            .unwrap();
+        assert_eq!(
+            a.output.as_deref(),
+            Some("{\"Thought\": \"t\", \"Action\": \"[]\"}")
+        );
+        assert_eq!(
+            a.reasoning.as_deref(),
+            Some("Let me see.\n\nOslo is a city.")
+        );
+        assert_eq!(
+            a.usage,
+            Some(Usage {
+                prompt_tokens: 90,
+                completion_tokens: 12
+            })
+        );
+        assert_eq!(a.calls, None);
+    }
+
+    #[test]
+    fn parses_tool_calls_back_to_task_names() {
+        let t = task();
+        let names = NameMap::for_tools(&t.tools);
+        let body = json!({"choices": [{"message": {"role": "assistant", "content": null,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "city_weather", "arguments": "{\"city\": \"Oslo\"}"}},
+                {"id": "c2", "type": "function", "function": {"name": "city_weather", "arguments": "{\"city\": \"Bergen\", \"days\": 2}"}}]}}]});
+        let a = backend(Mode::Native).parse(&body, &names).unwrap();
+        assert_eq!(a.output, None);
+        assert_eq!(
+            a.calls.unwrap(),
+            vec![
+                Call::new("city weather", vec![("city".into(), V::Str("Oslo".into()))]),
+                Call::new(
+                    "city weather",
+                    vec![
+                        ("city".into(), V::Str("Bergen".into())),
+                        ("days".into(), V::Int(2))
+                    ]
+                ),
+            ]
+        );
+        let legacy = json!({"choices": [{"message": {"content": "", "function_call": {"name": "city_weather", "arguments": "{}"}}}]});
+        assert_eq!(
+            backend(Mode::Native)
+                .parse(&legacy, &names)
+                .unwrap()
+                .calls
+                .unwrap()[0]
+                .name,
+            "city weather"
+        );
+    }
+
+    #[test]
+    fn content_parts_and_errors() {
+        let body = json!({"choices": [{"message": {"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}}]});
+        assert_eq!(
+            backend(Mode::Prompt)
+                .parse(&body, &NameMap::default())
+                .unwrap()
+                .output
+                .as_deref(),
+            Some("ab")
+        );
+        let err = backend(Mode::Prompt).parse(
+            &json!({"error": {"message": "overloaded"}}),
+            &NameMap::default(),
+        );
+        assert_eq!(err.unwrap_err(), "error in response body: overloaded");
+        assert!(
+            backend(Mode::Prompt)
+                .parse(&json!({"choices": []}), &NameMap::default())
+                .is_err()
+        );
+    }
+}

@@ -1,0 +1,454 @@
+//! The instructions a model receives: system prompts rendered from the
+//! minijinja templates in `prompts/`, the candidate tools as JSON, and the
+//! JSON schema of a structured answer.
+
+use std::sync::OnceLock;
+
+use minijinja::{Environment, context};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::backend::RequestSettings;
+use super::config::Mode;
+use crate::spec::records::{Parameter, Task, Tool};
+
+/// Template for the *prompt* and *structured* modes (tools listed in the prompt).
+pub const SYSTEM_TEMPLATE: &str =
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/prompts/system.jinja"));
+/// Template for the *native* mode (tools declared through the API).
+pub const NATIVE_TEMPLATE: &str =
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/prompts/native.jinja"));
+/// Template of the Gorilla answer style (`<<<api_call>>>` fields; APIBench).
+pub const GORILLA_TEMPLATE: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/prompts/gorilla.jinja"
+));
+/// Template of the Seal-Tools answer style (a JSON list of `{api, parameters, responses}`).
+pub const SEAL_TOOLS_TEMPLATE: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/prompts/seal_tools.jinja"
+));
+
+/// The answer format a model is asked for in the *prompt* mode.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum PromptStyle {
+    /// ITC's `{"Thought": …, "Action": "[…]"}` (`prompts/system.jinja`).
+    #[default]
+    Itc,
+    /// Gorilla's labelled fields `<<<domain>>>`, `<<<api_call>>>`,
+    /// `<<<api_provider>>>`, `<<<explanation>>>` (`prompts/gorilla.jinja`).
+    Gorilla,
+    /// Seal-Tools' JSON call list (`prompts/seal_tools.jinja`).
+    SealTools,
+}
+
+impl PromptStyle {
+    /// The name used on the command line and in files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PromptStyle::Itc => "itc",
+            PromptStyle::Gorilla => "gorilla",
+            PromptStyle::SealTools => "seal-tools",
+        }
+    }
+
+    /// Whether this is the default ITC style.
+    pub fn is_itc(&self) -> bool {
+        *self == PromptStyle::Itc
+    }
+}
+
+fn environment() -> &'static Environment<'static> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        // Plain text: nothing is HTML-escaped.
+        env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+        env.add_template("system", SYSTEM_TEMPLATE)
+            .expect("prompts/system.jinja parses");
+        env.add_template("native", NATIVE_TEMPLATE)
+            .expect("prompts/native.jinja parses");
+        env.add_template("gorilla", GORILLA_TEMPLATE)
+            .expect("prompts/gorilla.jinja parses");
+        env.add_template("seal_tools", SEAL_TOOLS_TEMPLATE)
+            .expect("prompts/seal_tools.jinja parses");
+        env
+    })
+}
+
+/// The messages of one request: a system prompt and the user's query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    /// System instructions.
+    pub system: String,
+    /// The user turn: the task's query.
+    pub user: String,
+}
+
+#[derive(Serialize)]
+struct ToolView<'a> {
+    name: &'a str,
+    description: &'a str,
+    required_parameters: &'a [Parameter],
+    optional_parameters: &'a [Parameter],
+}
+
+/// The candidate tools as the pretty-printed JSON list the prompt shows
+/// (name, description, parameters; catalog metadata left out).
+pub fn tools_json(task: &Task) -> String {
+    tools_view_json(&task.tools.iter().collect::<Vec<_>>())
+}
+
+/// Tools as every prompt shows them (task prompts and the task-set
+/// building stages): name, description and parameters, as pretty JSON.
+pub fn tools_view_json(tools: &[&Tool]) -> String {
+    let views: Vec<ToolView> = tools
+        .iter()
+        .map(|t| ToolView {
+            name: &t.name,
+            description: &t.description,
+            required_parameters: &t.required_parameters,
+            optional_parameters: &t.optional_parameters,
+        })
+        .collect();
+    serde_json::to_string_pretty(&views).expect("tools serialize")
+}
+
+/// Renders the prompt of a task for a mode.
+///
+/// `schema_enforced` tells the *structured* template the server constrains
+/// the answer's shape, so it need not spell the shape out.
+pub fn render(task: &Task, mode: Mode, schema_enforced: bool) -> Prompt {
+    let env = environment();
+    let system = match mode {
+        Mode::Native => env
+            .get_template("native")
+            .and_then(|t| t.render(context! {})),
+        Mode::Prompt | Mode::Structured => env.get_template("system").and_then(|t| {
+            t.render(context! {
+                tools => tools_json(task),
+                structured => mode == Mode::Structured && schema_enforced,
+            })
+        }),
+    }
+    .expect("prompt templates render");
+    Prompt {
+        system,
+        user: task.query.clone(),
+    }
+}
+
+/// Renders the prompt of a task for a mode in an answer style. The Gorilla
+/// and Seal-Tools styles exist for the *prompt* mode only (checked when the
+/// model is configured); in the other modes the style is ignored.
+pub fn render_styled(task: &Task, mode: Mode, schema_enforced: bool, style: PromptStyle) -> Prompt {
+    let name = match (style, mode) {
+        (PromptStyle::Gorilla, Mode::Prompt) => "gorilla",
+        (PromptStyle::SealTools, Mode::Prompt) => "seal_tools",
+        _ => return render(task, mode, schema_enforced),
+    };
+    let system = environment()
+        .get_template(name)
+        .and_then(|t| t.render(context! { tools => tools_json(task) }))
+        .expect("prompt templates render");
+    Prompt {
+        system,
+        user: task.query.clone(),
+    }
+}
+
+/// The prompt a backend sends for a task: the configured answer style, or
+/// the user's own system template (ITC style, *prompt* and *structured*
+/// modes) when one is configured.
+pub fn prompt_for(task: &Task, settings: &RequestSettings, schema_enforced: bool) -> Prompt {
+    match (
+        &settings.system_template,
+        settings.prompt_style,
+        settings.mode,
+    ) {
+        (Some(template), PromptStyle::Itc, Mode::Prompt | Mode::Structured) => Prompt {
+            system: render_custom(template, task, settings.mode, schema_enforced)
+                .expect("system templates are checked when the model is configured"),
+            user: task.query.clone(),
+        },
+        (_, PromptStyle::Itc, mode) => render(task, mode, schema_enforced),
+        (_, style, mode) => render_styled(task, mode, schema_enforced, style),
+    }
+}
+
+/// Renders a user's system template. Its variables: `tools` (the candidate
+/// tools as pretty JSON), `structured` (the server enforces the answer
+/// schema), `language`, `country`, `category`, `kind` and `query`.
+fn render_custom(
+    template: &str,
+    task: &Task,
+    mode: Mode,
+    schema_enforced: bool,
+) -> Result<String, minijinja::Error> {
+    let mut env = Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    env.render_str(
+        template,
+        context! {
+            tools => tools_json(task),
+            structured => mode == Mode::Structured && schema_enforced,
+            language => &task.language,
+            country => &task.country,
+            category => &task.category,
+            kind => task.kind.as_str(),
+            query => &task.query,
+        },
+    )
+}
+
+/// Checks a user's system template: it parses, and renders for a sample
+/// task without touching an unknown variable. The error says where.
+pub fn check_system_template(template: &str) -> Result<(), String> {
+    let sample = Task {
+        id: "check".into(),
+        kind: crate::spec::records::TaskKind::Single,
+        language: "en".into(),
+        country: "GLOBAL".into(),
+        category: "Check".into(),
+        query: "check".into(),
+        tools: Vec::new(),
+        gold: Default::default(),
+        turns: Vec::new(),
+    };
+    render_custom(template, &sample, Mode::Prompt, false)
+        .map(|_| ())
+        .map_err(|e| {
+            let mut message = e.to_string();
+            if let Some(line) = e.line() {
+                message = format!("line {line}: {message}");
+            }
+            message
+        })
+}
+
+/// JSON Schema of the answer object `{Thought: string, Action: string}`.
+pub fn answer_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "Thought": {"type": "string"},
+            "Action": {"type": "string"}
+        },
+        "required": ["Thought", "Action"],
+        "additionalProperties": false
+    })
+}
+
+#[cfg(test)]
+mod custom_template_tests {
+    use super::*;
+    use crate::models::config::{Backend, ModelConfig};
+
+    fn task() -> Task {
+        serde_json::from_value(json!({
+            "id": "t", "kind": "single", "language": "ja", "country": "JP", "category": "Weather",
+            "query": "札幌の天気は？",
+            "tools": [{"name": "jma_forecast", "description": "forecast"}],
+            "gold": {"calls": []}
+        }))
+        .unwrap()
+    }
+
+    fn settings(template: Option<&str>, mode: Mode, style: PromptStyle) -> RequestSettings {
+        let mut config = ModelConfig::new("m", Backend::Openai);
+        config.mode = mode;
+        config.prompt_style = style;
+        config.system_prompt_text = template.map(std::sync::Arc::from);
+        RequestSettings::from_config(&config)
+    }
+
+    #[test]
+    fn a_custom_template_replaces_the_system_prompt_and_sees_the_task() {
+        let template = "Answer in {{ language }} ({{ kind }}, {{ country }}).{% if structured %} JSON.{% endif %}\n{{ tools }}";
+        let p = prompt_for(
+            &task(),
+            &settings(Some(template), Mode::Prompt, PromptStyle::Itc),
+            true,
+        );
+        assert!(
+            p.system.starts_with("Answer in ja (single, JP)."),
+            "{}",
+            p.system
+        );
+        assert!(p.system.contains("\"name\": \"jma_forecast\""));
+        assert!(!p.system.contains("JSON."));
+        assert_eq!(p.user, "札幌の天気は？");
+        let p = prompt_for(
+            &task(),
+            &settings(Some(template), Mode::Structured, PromptStyle::Itc),
+            true,
+        );
+        assert!(p.system.contains("JSON."));
+        // Native mode and the benchmark styles keep their own prompts.
+        let native = prompt_for(
+            &task(),
+            &settings(Some(template), Mode::Native, PromptStyle::Itc),
+            true,
+        );
+        assert_eq!(native, render(&task(), Mode::Native, true));
+        let gorilla = prompt_for(
+            &task(),
+            &settings(Some(template), Mode::Prompt, PromptStyle::Gorilla),
+            true,
+        );
+        assert_eq!(
+            gorilla,
+            render_styled(&task(), Mode::Prompt, true, PromptStyle::Gorilla)
+        );
+        // Without one, the built-in prompt.
+        let default = prompt_for(
+            &task(),
+            &settings(None, Mode::Prompt, PromptStyle::Itc),
+            true,
+        );
+        assert_eq!(default, render(&task(), Mode::Prompt, true));
+    }
+
+    #[test]
+    fn bad_templates_are_refused_with_the_line() {
+        assert_eq!(check_system_template("fine {{ tools }}"), Ok(()));
+        let syntax = check_system_template("ok\n{% if %}").unwrap_err();
+        assert!(syntax.starts_with("line 2:"), "{syntax}");
+        let unknown = check_system_template("{{ tool_list }}").unwrap_err();
+        assert!(unknown.contains("undefined"), "{unknown}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task() -> Task {
+        serde_json::from_value(json!({
+            "id": "t1", "kind": "single", "language": "ja", "query": "札幌の天気は？",
+            "tools": [{"name": "jma_forecast", "description": "Forecast <by city> & day",
+                       "category": "Weather", "url": "https://example.invalid",
+                       "required_parameters": [{"name": "city", "type": "string", "description": "都市"}]}],
+            "gold": {"calls": []}
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn prompt_mode_lists_tools_and_answer_format() {
+        let p = render(&task(), Mode::Prompt, false);
+        assert_eq!(p.user, "札幌の天気は？");
+        assert!(
+            p.system.contains("\"name\": \"jma_forecast\""),
+            "{}",
+            p.system
+        );
+        assert!(
+            p.system.contains("Forecast <by city> & day"),
+            "no HTML escaping"
+        );
+        assert!(
+            p.system.contains("\"description\": \"都市\""),
+            "non-ASCII kept as is"
+        );
+        assert!(
+            !p.system.contains("example.invalid"),
+            "catalog metadata left out"
+        );
+        assert!(
+            p.system
+                .contains(r#"{"Thought": "<your reasoning>", "Action": "[<calls>]"}"#)
+        );
+        assert!(p.system.contains("\"[]\""), "empty action explained");
+        assert!(
+            p.system
+                .contains("language the user's request is written in")
+        );
+        assert!(!p.system.contains("{{") && !p.system.contains("{%"));
+    }
+
+    #[test]
+    fn structured_and_native_variants() {
+        let enforced = render(&task(), Mode::Structured, true);
+        assert!(enforced.system.contains("two string fields"));
+        assert!(!enforced.system.contains("<your reasoning>"));
+        // Without server enforcement (Anthropic), the shape stays in the prompt.
+        assert_eq!(
+            render(&task(), Mode::Structured, false),
+            render(&task(), Mode::Prompt, false)
+        );
+        let native = render(&task(), Mode::Native, false);
+        assert!(
+            !native.system.contains("jma_forecast"),
+            "tools travel through the API"
+        );
+        assert!(native.system.contains("call no function"));
+    }
+
+    #[test]
+    fn benchmark_styles_ask_for_their_own_format() {
+        let g = render_styled(&task(), Mode::Prompt, true, PromptStyle::Gorilla);
+        assert_eq!(g.user, "札幌の天気は？");
+        assert!(
+            g.system.contains("\"name\": \"jma_forecast\""),
+            "{}",
+            g.system
+        );
+        for field in [
+            "<<<domain>>>",
+            "<<<api_call>>>",
+            "<<<api_provider>>>",
+            "<<<explanation>>>",
+        ] {
+            assert!(g.system.contains(field), "{field}");
+        }
+        assert!(!g.system.contains("Thought"));
+        let s = render_styled(&task(), Mode::Prompt, true, PromptStyle::SealTools);
+        assert!(
+            s.system.contains(r#"[{"api": "<API name>", "parameters":"#),
+            "{}",
+            s.system
+        );
+        assert!(s.system.contains("\"name\": \"jma_forecast\""));
+        assert!(!s.system.contains("{{") && !s.system.contains("{%"));
+        assert_eq!(
+            render_styled(&task(), Mode::Prompt, true, PromptStyle::Itc),
+            render(&task(), Mode::Prompt, true)
+        );
+        assert_eq!(
+            render_styled(&task(), Mode::Native, true, PromptStyle::Gorilla),
+            render(&task(), Mode::Native, true)
+        );
+    }
+
+    #[test]
+    fn answer_schema_is_strict() {
+        let s = answer_schema();
+        assert_eq!(s["required"], json!(["Thought", "Action"]));
+        assert_eq!(s["additionalProperties"], json!(false));
+    }
+
+    #[test]
+    fn answer_schema_lists_thought_before_action() {
+        // Grammar-constrained servers (llama.cpp) emit properties in schema
+        // order: the reasoning must come before the calls.
+        let text = answer_schema().to_string();
+        assert!(
+            text.find("Thought").unwrap() < text.find("Action").unwrap(),
+            "{text}"
+        );
+    }
+}

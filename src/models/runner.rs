@@ -1,0 +1,632 @@
+//! Running models over tasks: bounded concurrency and rate limits per
+//! model, retries, the response cache, and one prediction per task written
+//! to `predictions.jsonl` as soon as it is known.
+//!
+//! Every task ends with a prediction: an answer, or an error with its kind
+//! and message. A task whose worker dies (a bug) still gets an `internal`
+//! error prediction; nothing is dropped.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use tokio::sync::{Semaphore, mpsc};
+use tokio::task::JoinSet;
+
+use super::backend::{Answer, ApiRequest, BackendApi, Chat, api_for};
+use super::cache::{Cache, CachedResponse, cache_key};
+use super::config::{ApiKey, ModelConfig, resolve_key};
+use super::http::{ErrorKind, Failure, is_loopback, send};
+use super::progress::Progress;
+use super::ratelimit::RateLimiter;
+use super::retry::RetryPolicy;
+use super::stats::ModelStats;
+use super::store::PredictionStore;
+use crate::spec::records::{Prediction, Task};
+
+/// A model ready to run: its configuration and its key, if it needs one.
+#[derive(Debug, Clone)]
+pub struct ModelSpec {
+    /// The configuration.
+    pub config: ModelConfig,
+    /// The API key, read from the environment.
+    pub key: Option<ApiKey>,
+}
+
+impl ModelSpec {
+    /// Validates a configuration and reads its key from the environment
+    /// (an error naming the variable when it is missing).
+    pub fn resolve(mut config: ModelConfig) -> anyhow::Result<ModelSpec> {
+        config.validate(&format!("model `{}`", config.name))?;
+        config.load_system_prompt()?;
+        let key = resolve_key(&config)?;
+        Ok(ModelSpec { config, key })
+    }
+}
+
+/// Where and how a run happens.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Directory of `predictions.jsonl`.
+    pub run_dir: PathBuf,
+    /// Response cache directory; `None` for no cache.
+    pub cache_dir: Option<PathBuf>,
+    /// Continue an existing `predictions.jsonl` (skip finished tasks, retry errored ones).
+    pub resume: bool,
+    /// Draw a progress bar (only when stderr is a terminal).
+    pub show_progress: bool,
+}
+
+/// What resuming found in the existing predictions file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ResumeSummary {
+    /// Finished predictions kept.
+    pub kept: usize,
+    /// Errored predictions removed; their tasks ran again.
+    pub errored: usize,
+    /// Repeated or unparsable lines removed.
+    pub discarded: usize,
+    /// Bytes of a torn last line cut off.
+    pub torn_bytes: usize,
+}
+
+/// The result of [`run`].
+#[derive(Debug, Clone)]
+pub struct RunReport {
+    /// The predictions file.
+    pub predictions: PathBuf,
+    /// Figures per model, in the order given.
+    pub models: Vec<ModelStats>,
+    /// What resuming found, when the run resumed.
+    pub resume: Option<ResumeSummary>,
+    /// Wall time of the run.
+    pub elapsed: Duration,
+}
+
+/// Most predictions written at once.
+const MAX_BATCH: usize = 256;
+
+/// The name of the predictions file inside a run directory.
+pub const PREDICTIONS_FILE: &str = "predictions.jsonl";
+
+/// The predictions file of a run directory.
+pub fn predictions_path(run_dir: &Path) -> PathBuf {
+    run_dir.join(PREDICTIONS_FILE)
+}
+
+/// Everything a task's worker needs about its model.
+struct ModelContext {
+    config: ModelConfig,
+    key: Option<ApiKey>,
+    api: Option<Box<dyn BackendApi>>,
+    limiter: RateLimiter,
+    slots: Arc<Semaphore>,
+    retry: RetryPolicy,
+    timeout: Duration,
+    cache: Option<Cache>,
+    client: reqwest::Client,
+}
+
+/// A worker's result.
+struct Outcome {
+    prediction: Prediction,
+    requests: u32,
+    cache_hit: bool,
+}
+
+struct Done {
+    model: usize,
+    task: usize,
+    outcome: Outcome,
+}
+
+/// Runs every model on every task not yet finished in the run directory
+/// and appends the predictions to `RUN_DIR/predictions.jsonl`.
+pub async fn run(
+    tasks: &[Task],
+    models: &[ModelSpec],
+    options: &RunOptions,
+) -> anyhow::Result<RunReport> {
+    run_shared(Arc::new(tasks.to_vec()), models, options).await
+}
+
+/// [`run`] on tasks the caller hands over (or shares): the workers use them
+/// as they are, without copying every task first.
+pub async fn run_shared(
+    tasks: Arc<Vec<Task>>,
+    models: &[ModelSpec],
+    options: &RunOptions,
+) -> anyhow::Result<RunReport> {
+    let started = Instant::now();
+    std::fs::create_dir_all(&options.run_dir)
+        .with_context(|| format!("creating {}", options.run_dir.display()))?;
+    let path = predictions_path(&options.run_dir);
+    let (mut store, resumed) = PredictionStore::open(&path, options.resume)?;
+    let resume = options.resume.then(|| ResumeSummary {
+        kept: resumed.kept.len(),
+        errored: resumed.errored,
+        discarded: resumed.duplicates + resumed.invalid,
+        torn_bytes: resumed.torn_bytes,
+    });
+    let finished = resumed.finished();
+    let cache = match &options.cache_dir {
+        Some(dir) => {
+            Some(Cache::open(dir).with_context(|| format!("opening the cache {}", dir.display()))?)
+        }
+        None => None,
+    };
+    let client = http_client(false)?;
+    let loopback_client = http_client(true)?;
+
+    let (tx, mut rx) = mpsc::unbounded_channel::<Done>();
+    let mut workers = JoinSet::new();
+    let mut expected: HashSet<(usize, usize)> = HashSet::new();
+    // Per model: its predictions for the selected tasks, earlier ones first.
+    let selected: HashSet<&str> = tasks.iter().map(|t| t.id.as_str()).collect();
+    let mut predictions: Vec<Vec<Prediction>> = models
+        .iter()
+        .map(|spec| {
+            resumed
+                .kept
+                .iter()
+                .filter(|p| p.model == spec.config.name && selected.contains(p.task_id.as_str()))
+                .cloned()
+                .collect()
+        })
+        .collect();
+    let earlier: Vec<usize> = predictions.iter().map(Vec::len).collect();
+
+    for (m, spec) in models.iter().enumerate() {
+        let context = Arc::new(ModelContext {
+            config: spec.config.clone(),
+            key: spec.key.clone(),
+            api: api_for(&spec.config),
+            limiter: RateLimiter::new(
+                spec.config.requests_per_minute,
+                spec.config.tokens_per_minute,
+            ),
+            slots: Arc::new(Semaphore::new(spec.config.concurrency)),
+            retry: spec.config.retry_policy(),
+            timeout: spec.config.timeout(),
+            cache: cache.clone(),
+            client: if is_loopback(&spec.config.effective_base_url()) {
+                loopback_client.clone()
+            } else {
+                client.clone()
+            },
+        });
+        for (t, task) in tasks.iter().enumerate() {
+            if finished.contains(&(spec.config.name.clone(), task.id.clone())) {
+                continue; // answered by an earlier session
+            }
+            expected.insert((m, t));
+            let context = Arc::clone(&context);
+            let tasks = Arc::clone(&tasks);
+            let tx = tx.clone();
+            workers.spawn(async move {
+                let Ok(_slot) = Arc::clone(&context.slots).acquire_owned().await else {
+                    return;
+                };
+                let outcome = answer(&context, &tasks[t]).await;
+                let _ = tx.send(Done {
+                    model: m,
+                    task: t,
+                    outcome,
+                });
+            });
+        }
+    }
+    drop(tx);
+
+    let mut progress = Progress::new(expected.len() as u64, options.show_progress);
+    let mut session: Vec<(u64, u64, u64)> = vec![(0, 0, 0); models.len()]; // requests, cache hits, retries
+    // Predictions are written in batches: everything that arrived while the
+    // previous batch was written goes out in one write.
+    let mut record = |batch: Vec<Done>,
+                      store: &mut PredictionStore,
+                      progress: &mut Progress|
+     -> anyhow::Result<()> {
+        store.append_all(batch.iter().map(|done| &done.outcome.prediction))?;
+        for done in batch {
+            progress.record(&done.outcome.prediction);
+            let s = &mut session[done.model];
+            s.0 += u64::from(done.outcome.requests);
+            s.1 += u64::from(done.outcome.cache_hit);
+            s.2 += u64::from(done.outcome.requests.saturating_sub(1));
+            predictions[done.model].push(done.outcome.prediction);
+        }
+        Ok(())
+    };
+
+    let interrupt = tokio::signal::ctrl_c();
+    tokio::pin!(interrupt);
+    loop {
+        tokio::select! {
+            received = rx.recv() => {
+                let Some(first) = received else { break };
+                let mut batch = vec![first];
+                while batch.len() < MAX_BATCH
+                    && let Ok(done) = rx.try_recv()
+                {
+                    batch.push(done);
+                }
+                // One result per spawned worker, so nothing is ever dropped here.
+                batch.retain(|done| expected.remove(&(done.model, done.task)));
+                record(batch, &mut store, &mut progress)?;
+            }
+            _ = &mut interrupt => {
+                workers.abort_all();
+                progress.finish();
+                anyhow::bail!(
+                    "interrupted; the finished predictions are in {}: continue with --resume",
+                    path.display()
+                );
+            }
+        }
+    }
+    // Workers that died without a result still owe a prediction.
+    while let Some(joined) = workers.join_next().await {
+        if let Err(e) = joined
+            && e.is_panic()
+        {
+            progress.println(&format!("a worker panicked: {e}"));
+        }
+    }
+    let mut orphans: Vec<(usize, usize)> = expected.into_iter().collect();
+    orphans.sort_unstable();
+    for (m, t) in orphans {
+        let failure = Failure::new(
+            ErrorKind::Internal,
+            "the task's worker stopped without a result",
+        );
+        let prediction = error_prediction(
+            &models[m].config,
+            &tasks[t],
+            &failure,
+            0,
+            models[m].key.as_ref(),
+        );
+        let outcome = Outcome {
+            prediction,
+            requests: 0,
+            cache_hit: false,
+        };
+        record(
+            vec![Done {
+                model: m,
+                task: t,
+                outcome,
+            }],
+            &mut store,
+            &mut progress,
+        )?;
+    }
+    progress.finish();
+
+    let stats: Vec<ModelStats> = models
+        .iter()
+        .enumerate()
+        .map(|(m, spec)| {
+            let mut figures =
+                ModelStats::from_predictions(&spec.config, tasks.len(), &predictions[m]);
+            figures.resumed = earlier[m];
+            (figures.requests, figures.cache_hits, figures.retries) = session[m];
+            figures
+        })
+        .collect();
+    Ok(RunReport {
+        predictions: path,
+        models: stats,
+        resume,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// The HTTP client; `direct` ignores proxy settings (for loopback servers,
+/// which a proxy from `HTTP_PROXY` could not reach).
+fn http_client(direct: bool) -> anyhow::Result<reqwest::Client> {
+    let builder = reqwest::Client::builder();
+    let builder = if direct { builder.no_proxy() } else { builder };
+    builder.build().context("building the HTTP client")
+}
+
+/// Answers one task: from the baseline, the cache, or the server with retries.
+async fn answer(context: &ModelContext, task: &Task) -> Outcome {
+    let Some(api) = &context.api else {
+        return baseline(context, task);
+    };
+    let exchange = exchange(context, api.as_ref(), &api.build(task)).await;
+    let prediction = match exchange.result {
+        Ok((answer, latency_ms)) => {
+            answer_prediction(&context.config, task, answer, latency_ms, exchange.requests)
+        }
+        Err(failure) => error_prediction(
+            &context.config,
+            task,
+            &failure,
+            exchange.requests,
+            context.key.as_ref(),
+        ),
+    };
+    Outcome {
+        prediction,
+        requests: exchange.requests,
+        cache_hit: exchange.cache_hit,
+    }
+}
+
+/// What sending one request (with its retries) came to.
+struct Exchange {
+    /// The answer and the latency of the request that gave it, or the last failure.
+    result: Result<(Answer, u64), Failure>,
+    /// Requests sent (0 on a cache hit).
+    requests: u32,
+    cache_hit: bool,
+}
+
+/// Sends a request: from the cache when it holds the answer, else to the
+/// server within the rate limits, retrying what can be retried.
+async fn exchange(context: &ModelContext, api: &dyn BackendApi, request: &ApiRequest) -> Exchange {
+    let key = context
+        .cache
+        .as_ref()
+        .map(|_| cache_key(api.kind(), request));
+    if let (Some(cache), Some(key)) = (&context.cache, &key)
+        && let Some(hit) = cache.get(key)
+        && let Ok(answer) = api.parse(&hit.body, &request.names)
+    {
+        return Exchange {
+            result: Ok((answer, hit.latency_ms)),
+            requests: 0,
+            cache_hit: true,
+        };
+    }
+    let auth = context
+        .key
+        .as_ref()
+        .map(|k| api.auth_headers(k))
+        .unwrap_or_default();
+    // Only a tokens-per-minute limit uses the estimate, and serializing a
+    // body just to measure it costs about as much as building the request.
+    let estimate = if context.config.tokens_per_minute.is_some() {
+        request.body.to_string().len() as u64 / 4 + u64::from(context.config.max_tokens)
+    } else {
+        0
+    };
+    let mut rng = fastrand::Rng::new();
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        context.limiter.acquire(estimate).await;
+        let sent = Instant::now();
+        let result = send(&context.client, request, &auth, context.timeout).await;
+        let latency_ms = sent.elapsed().as_millis() as u64;
+        let failure = match result {
+            Ok(body) => match api.parse(&body, &request.names) {
+                Ok(answer) => {
+                    let used = answer
+                        .usage
+                        .map_or(estimate, |u| u.prompt_tokens + u.completion_tokens);
+                    context.limiter.settle(estimate, used);
+                    if let (Some(cache), Some(key)) = (&context.cache, &key) {
+                        // A cache that cannot be written only costs a later re-run requests.
+                        let _ = cache.put(key, &CachedResponse { body, latency_ms });
+                    }
+                    return Exchange {
+                        result: Ok((answer, latency_ms)),
+                        requests: attempt,
+                        cache_hit: false,
+                    };
+                }
+                Err(message) => Failure::new(ErrorKind::InvalidResponse, message),
+            },
+            Err(failure) => failure,
+        };
+        context.limiter.settle(estimate, 0);
+        if !failure.kind.retryable() || attempt >= context.retry.max_attempts {
+            return Exchange {
+                result: Err(failure),
+                requests: attempt,
+                cache_hit: false,
+            };
+        }
+        tokio::time::sleep(context.retry.delay(attempt, failure.retry_after, &mut rng)).await;
+    }
+}
+
+/// A configured model answering free-form chats ([`Chat`]) with the same
+/// machinery as [`run`]: its concurrency and rate limits, retries, and the
+/// response cache, so a repeated chat costs no request. The stages that
+/// build task sets (writing queries, judging, gold answers) use it.
+#[derive(Clone)]
+pub struct ChatModel {
+    context: Arc<ModelContext>,
+}
+
+/// The reply to a [`Chat`].
+#[derive(Debug, Clone)]
+pub struct Completion {
+    /// The answer, or why there is none (its message has any key redacted).
+    pub result: Result<Answer, (ErrorKind, String)>,
+    /// Requests sent, retries included (0 when the cache answered).
+    pub requests: u32,
+    /// Whether the cache answered.
+    pub cache_hit: bool,
+    /// Latency of the request that answered, in milliseconds.
+    pub latency_ms: u64,
+}
+
+impl ChatModel {
+    /// A model for chats, caching responses in `cache_dir` when given. The
+    /// offline baseline cannot chat: an error.
+    pub fn new(spec: &ModelSpec, cache_dir: Option<&Path>) -> anyhow::Result<ChatModel> {
+        let config = &spec.config;
+        let Some(api) = api_for(config) else {
+            anyhow::bail!(
+                "model `{}` is the offline baseline, which only answers tasks; give an LLM backend",
+                config.name
+            );
+        };
+        let cache = match cache_dir {
+            Some(dir) => Some(
+                Cache::open(dir).with_context(|| format!("opening the cache {}", dir.display()))?,
+            ),
+            None => None,
+        };
+        let client = http_client(is_loopback(&config.effective_base_url()))?;
+        Ok(ChatModel {
+            context: Arc::new(ModelContext {
+                config: config.clone(),
+                key: spec.key.clone(),
+                api: Some(api),
+                limiter: RateLimiter::new(config.requests_per_minute, config.tokens_per_minute),
+                slots: Arc::new(Semaphore::new(config.concurrency)),
+                retry: config.retry_policy(),
+                timeout: config.timeout(),
+                cache,
+                client,
+            }),
+        })
+    }
+
+    /// The model's configuration.
+    pub fn config(&self) -> &ModelConfig {
+        &self.context.config
+    }
+
+    /// The model's name.
+    pub fn name(&self) -> &str {
+        &self.context.config.name
+    }
+
+    fn api(&self) -> &dyn BackendApi {
+        self.context
+            .api
+            .as_deref()
+            .expect("a chat model has an API")
+    }
+
+    /// The request a chat becomes (for `--dry-run`; it holds no key).
+    pub fn request(&self, chat: &Chat) -> ApiRequest {
+        self.api().build_chat(chat)
+    }
+
+    /// Whether the cache already holds the reply to a chat.
+    pub fn is_cached(&self, chat: &Chat) -> bool {
+        let api = self.api();
+        self.context.cache.as_ref().is_some_and(|cache| {
+            cache
+                .get(&cache_key(api.kind(), &api.build_chat(chat)))
+                .is_some()
+        })
+    }
+
+    /// Sends a chat, waiting for one of the model's concurrency slots.
+    pub async fn complete(&self, chat: &Chat) -> Completion {
+        let Ok(_slot) = Arc::clone(&self.context.slots).acquire_owned().await else {
+            return Completion {
+                result: Err((ErrorKind::Internal, "the model was shut down".into())),
+                requests: 0,
+                cache_hit: false,
+                latency_ms: 0,
+            };
+        };
+        let api = self.api();
+        let exchange = exchange(&self.context, api, &api.build_chat(chat)).await;
+        let (result, latency_ms) = match exchange.result {
+            Ok((answer, latency_ms)) => (Ok(answer), latency_ms),
+            Err(failure) => {
+                let message = match &self.context.key {
+                    Some(key) => key.redact(&failure.message),
+                    None => failure.message,
+                };
+                (Err((failure.kind, message)), 0)
+            }
+        };
+        Completion {
+            result,
+            requests: exchange.requests,
+            cache_hit: exchange.cache_hit,
+            latency_ms,
+        }
+    }
+}
+
+fn answer_prediction(
+    config: &ModelConfig,
+    task: &Task,
+    answer: Answer,
+    latency_ms: u64,
+    attempts: u32,
+) -> Prediction {
+    Prediction {
+        task_id: task.id.clone(),
+        model: config.name.clone(),
+        output: answer.output,
+        calls: answer.calls,
+        error: None,
+        reasoning: answer.reasoning,
+        latency_ms: Some(latency_ms),
+        usage: answer.usage,
+        error_kind: None,
+        attempts: Some(attempts),
+    }
+}
+
+fn error_prediction(
+    config: &ModelConfig,
+    task: &Task,
+    failure: &Failure,
+    attempts: u32,
+    key: Option<&ApiKey>,
+) -> Prediction {
+    let plural = if attempts == 1 { "" } else { "s" };
+    let message = format!(
+        "{} after {attempts} request{plural}: {}",
+        failure.kind, failure.message
+    );
+    Prediction {
+        task_id: task.id.clone(),
+        model: config.name.clone(),
+        output: None,
+        calls: None,
+        error: Some(key.map_or_else(|| message.clone(), |k| k.redact(&message))),
+        reasoning: None,
+        latency_ms: None,
+        usage: None,
+        error_kind: Some(failure.kind.as_str().to_string()),
+        attempts: Some(attempts),
+    }
+}
+
+/// The offline baseline's answer (`src/baseline.rs`: gold-blind, no
+/// network). Should it panic, the task still ends with an `internal` error.
+fn baseline(context: &ModelContext, task: &Task) -> Outcome {
+    let started = Instant::now();
+    let answer = Answer {
+        output: Some(crate::models::baseline::respond(task)),
+        ..Answer::default()
+    };
+    let latency_ms = started.elapsed().as_millis() as u64;
+    Outcome {
+        prediction: answer_prediction(&context.config, task, answer, latency_ms, 0),
+        requests: 0,
+        cache_hit: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_loopback;
+
+    #[test]
+    fn loopback_hosts() {
+        assert!(is_loopback("http://127.0.0.1:8080/v1"));
+        assert!(is_loopback("http://localhost/v1"));
+        assert!(is_loopback("http://[::1]:1/v1"));
+        assert!(!is_loopback("https://api.openai.com/v1"));
+        assert!(!is_loopback("not a url"));
+    }
+}

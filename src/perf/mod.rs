@@ -1,0 +1,8 @@
+//! Performance: synthetic inputs, `itc bench` (scoring throughput and memory)
+//! and `itc bench-http` (requests per second against a loopback server).
+//!
+//! Uses [`crate::models`], [`crate::score`] and [`crate::spec`].
+
+pub mod bench;
+pub mod http;
+pub mod synth;

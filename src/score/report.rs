@@ -1,0 +1,345 @@
+//! Reports: the Table-2-shaped summary and Table-3-shaped error table in the
+//! terminal (tabled), one JSON object per model, and output files (per-task
+//! scores as JSONL, summary and breakdowns as CSV through polars).
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::Path;
+
+use polars::prelude::{Column, CsvWriter, DataFrame, SerWriter};
+use serde::Serialize;
+use tabled::builder::Builder;
+use tabled::settings::object::Columns;
+use tabled::settings::{Alignment, Modify, Style};
+
+use crate::score::aggregate::{Interval, ModelReport, Summary};
+use crate::score::stream::Evaluation;
+use crate::spec::jsonl::write_records;
+
+fn fmt2(x: f64) -> String {
+    format!("{x:.2}")
+}
+
+fn fmt_ci(ci: Option<Interval>) -> String {
+    ci.map_or_else(|| "-".to_string(), |i| format!("{:.1}–{:.1}", i.lo, i.hi))
+}
+
+fn render(builder: Builder) -> String {
+    let mut table = builder.build();
+    table
+        .with(Style::rounded())
+        .with(Modify::new(Columns::new(1..)).with(Alignment::right()));
+    table.to_string()
+}
+
+/// Table 2 of the ITC paper: LM, FM, selection and invocation P/R/F1 (macro, %).
+pub fn main_table(reports: &[ModelReport]) -> String {
+    let mut b = Builder::default();
+    b.push_record([
+        "Model", "LM", "FM", "Sel. P", "Sel. R", "Sel. F1", "Inv. P", "Inv. R", "Inv. F1",
+    ]);
+    for r in reports {
+        let s = &r.summary;
+        b.push_record([
+            r.model.clone(),
+            fmt2(s.lm),
+            fmt2(s.fm),
+            fmt2(s.selection.p),
+            fmt2(s.selection.r),
+            fmt2(s.selection.f1),
+            fmt2(s.invocation.p),
+            fmt2(s.invocation.r),
+            fmt2(s.invocation.f1),
+        ]);
+    }
+    render(b)
+}
+
+/// Table 3 of the ITC paper: shares (%) of selection and invocation errors.
+pub fn error_table(reports: &[ModelReport]) -> String {
+    let mut b = Builder::default();
+    b.push_record(["Model", "Hall.", "Mis.", "Ex.", "Incor.", "Miss.", "Ext."]);
+    for r in reports {
+        let (s, i) = (&r.summary.selection_errors, &r.summary.invocation_errors);
+        b.push_record([
+            r.model.clone(),
+            fmt2(s.hall),
+            fmt2(s.mis),
+            fmt2(s.ex),
+            fmt2(i.incor),
+            fmt2(i.miss),
+            fmt2(i.ext),
+        ]);
+    }
+    render(b)
+}
+
+/// Counts and intervals that qualify the headline numbers.
+pub fn detail_table(reports: &[ModelReport]) -> String {
+    let mut b = Builder::default();
+    b.push_record([
+        "Model",
+        "Tasks",
+        "Errors",
+        "Missing",
+        "Dup.",
+        "LM unrel.",
+        "LM undet.",
+        "Sel. F1 95% CI",
+        "Inv. F1 95% CI",
+        "Sel. F1 micro",
+        "Inv. F1 micro",
+    ]);
+    for r in reports {
+        let s = &r.summary;
+        b.push_record([
+            r.model.clone(),
+            s.n.to_string(),
+            s.errors.to_string(),
+            s.missing.to_string(),
+            r.duplicates.to_string(),
+            s.lm_unreliable.to_string(),
+            s.lm_undetectable.to_string(),
+            fmt_ci(s.ci.map(|c| c.selection_f1)),
+            fmt_ci(s.ci.map(|c| c.invocation_f1)),
+            fmt2(s.selection_micro.f1),
+            fmt2(s.invocation_micro.f1),
+        ]);
+    }
+    render(b)
+}
+
+/// The JSON object printed per model by `--format json`.
+#[derive(Serialize)]
+pub struct ModelJson<'a> {
+    /// Model name.
+    pub model: &'a str,
+    /// Every headline aggregate (rates in percent).
+    #[serde(flatten)]
+    pub summary: &'a Summary,
+    /// Ignored duplicate predictions.
+    pub duplicates: usize,
+}
+
+/// One JSON object per model, one per line.
+pub fn json_lines(reports: &[ModelReport]) -> String {
+    reports
+        .iter()
+        .map(|r| {
+            let object = ModelJson {
+                model: &r.model,
+                summary: &r.summary,
+                duplicates: r.duplicates,
+            };
+            serde_json::to_string(&object).expect("summaries serialize") + "\n"
+        })
+        .collect()
+}
+
+/// A column of the summary CSVs: its header and how to read it.
+type SummaryColumn = (&'static str, fn(&Summary) -> f64);
+
+const SUMMARY_COLUMNS: &[SummaryColumn] = &[
+    ("lm", |s| s.lm),
+    ("fm", |s| s.fm),
+    ("selection_p", |s| s.selection.p),
+    ("selection_r", |s| s.selection.r),
+    ("selection_f1", |s| s.selection.f1),
+    ("invocation_p", |s| s.invocation.p),
+    ("invocation_r", |s| s.invocation.r),
+    ("invocation_f1", |s| s.invocation.f1),
+    ("selection_micro_p", |s| s.selection_micro.p),
+    ("selection_micro_r", |s| s.selection_micro.r),
+    ("selection_micro_f1", |s| s.selection_micro.f1),
+    ("invocation_micro_p", |s| s.invocation_micro.p),
+    ("invocation_micro_r", |s| s.invocation_micro.r),
+    ("invocation_micro_f1", |s| s.invocation_micro.f1),
+    ("hall", |s| s.selection_errors.hall),
+    ("mis", |s| s.selection_errors.mis),
+    ("ex", |s| s.selection_errors.ex),
+    ("incor", |s| s.invocation_errors.incor),
+    ("miss", |s| s.invocation_errors.miss),
+    ("ext", |s| s.invocation_errors.ext),
+    ("lm_ci_lo", |s| s.ci.map_or(f64::NAN, |c| c.lm.lo)),
+    ("lm_ci_hi", |s| s.ci.map_or(f64::NAN, |c| c.lm.hi)),
+    ("fm_ci_lo", |s| s.ci.map_or(f64::NAN, |c| c.fm.lo)),
+    ("fm_ci_hi", |s| s.ci.map_or(f64::NAN, |c| c.fm.hi)),
+    ("selection_f1_ci_lo", |s| {
+        s.ci.map_or(f64::NAN, |c| c.selection_f1.lo)
+    }),
+    ("selection_f1_ci_hi", |s| {
+        s.ci.map_or(f64::NAN, |c| c.selection_f1.hi)
+    }),
+    ("invocation_f1_ci_lo", |s| {
+        s.ci.map_or(f64::NAN, |c| c.invocation_f1.lo)
+    }),
+    ("invocation_f1_ci_hi", |s| {
+        s.ci.map_or(f64::NAN, |c| c.invocation_f1.hi)
+    }),
+];
+
+type CountColumn = (&'static str, fn(&Summary) -> u64);
+
+const COUNT_COLUMNS: &[CountColumn] = &[
+    ("n", |s| s.n as u64),
+    ("errors", |s| s.errors as u64),
+    ("missing", |s| s.missing as u64),
+    ("lm_unreliable", |s| s.lm_unreliable as u64),
+    ("lm_undetectable", |s| s.lm_undetectable as u64),
+];
+
+/// A data frame with one row per `(model, group, summary)`.
+pub fn summary_frame(rows: &[(&str, Option<&str>, &Summary)]) -> anyhow::Result<DataFrame> {
+    let mut columns = vec![Column::new(
+        "model".into(),
+        rows.iter().map(|(m, _, _)| *m).collect::<Vec<_>>(),
+    )];
+    if rows.iter().any(|(_, g, _)| g.is_some()) {
+        columns.push(Column::new(
+            "group".into(),
+            rows.iter()
+                .map(|(_, g, _)| g.unwrap_or(""))
+                .collect::<Vec<_>>(),
+        ));
+    }
+    for (name, get) in COUNT_COLUMNS {
+        columns.push(Column::new(
+            (*name).into(),
+            rows.iter().map(|(_, _, s)| get(s)).collect::<Vec<_>>(),
+        ));
+    }
+    for (name, get) in SUMMARY_COLUMNS {
+        columns.push(Column::new(
+            (*name).into(),
+            rows.iter().map(|(_, _, s)| get(s)).collect::<Vec<_>>(),
+        ));
+    }
+    Ok(DataFrame::new(rows.len(), columns)?)
+}
+
+fn write_csv(path: &Path, frame: &mut DataFrame) -> anyhow::Result<()> {
+    let file = File::create(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    CsvWriter::new(file)
+        .with_float_precision(Some(4))
+        .finish(frame)?;
+    Ok(())
+}
+
+/// Writes `task_scores.jsonl`, `summary.csv`, `summary.json` and one
+/// `by_<dimension>.csv` per breakdown into `dir`. Returns the files written.
+pub fn write_outputs(
+    dir: &Path,
+    evaluation: &Evaluation,
+    reports: &[ModelReport],
+) -> anyhow::Result<Vec<String>> {
+    fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    let mut written = Vec::new();
+
+    // Streamed: one record in memory at a time, whatever the number of predictions.
+    write_records(&dir.join("task_scores.jsonl"), evaluation.task_scores())?;
+    written.push("task_scores.jsonl".to_string());
+
+    let rows: Vec<_> = reports
+        .iter()
+        .map(|r| (r.model.as_str(), None, &r.summary))
+        .collect();
+    write_csv(&dir.join("summary.csv"), &mut summary_frame(&rows)?)?;
+    written.push("summary.csv".to_string());
+
+    let mut json = File::create(dir.join("summary.json"))?;
+    serde_json::to_writer_pretty(&mut json, reports)?;
+    json.write_all(b"\n")?;
+    written.push("summary.json".to_string());
+
+    let dimensions = reports.first().map_or(0, |r| r.breakdowns.len());
+    for d in 0..dimensions {
+        let name = reports[0].breakdowns[d].dimension.as_str();
+        let rows: Vec<_> = reports
+            .iter()
+            .flat_map(|r| {
+                r.breakdowns[d]
+                    .groups
+                    .iter()
+                    .map(move |(g, s)| (r.model.as_str(), Some(g.as_str()), s))
+            })
+            .collect();
+        let file = format!("by_{name}.csv");
+        write_csv(&dir.join(&file), &mut summary_frame(&rows)?)?;
+        written.push(file);
+    }
+    Ok(written)
+}
+
+/// Models listed one per line by [`input_problems`] before it sums them up.
+pub const MAX_MODEL_LINES: usize = 5;
+
+/// What went wrong with the inputs, one line each, for the terminal.
+pub fn input_problems(evaluation: &Evaluation, reports: &[ModelReport]) -> Vec<String> {
+    let mut lines = Vec::new();
+    if !evaluation.skipped.is_empty() {
+        lines.push(format!(
+            "skipped {} invalid line(s):",
+            evaluation.skipped.len()
+        ));
+        lines.extend(evaluation.skipped.iter().take(20).map(|e| format!("  {e}")));
+    }
+    if !evaluation.duplicate_task_ids.is_empty() {
+        lines.push(format!(
+            "{} duplicate task id(s) in the task file (first kept): {}",
+            evaluation.duplicate_task_ids.len(),
+            evaluation
+                .duplicate_task_ids
+                .iter()
+                .take(10)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !evaluation.unknown.is_empty() {
+        lines.push(format!(
+            "{} prediction(s) for unknown task ids (ignored):",
+            evaluation.unknown.len()
+        ));
+        lines.extend(evaluation.unknown.iter().take(20).map(|u| {
+            format!(
+                "  {}:{}: task_id {:?} (model {})",
+                u.file.display(),
+                u.line,
+                u.task_id,
+                u.model
+            )
+        }));
+    }
+    let troubled: Vec<&ModelReport> = reports
+        .iter()
+        .filter(|r| r.summary.missing > 0 || r.summary.errors > 0 || r.duplicates > 0)
+        .collect();
+    // Past a handful of models, one line per model drowns the tables: sum
+    // them up and name the first few (the JSON output has every count).
+    let shown = if troubled.len() > MAX_MODEL_LINES {
+        let (missing, errors, duplicates) = troubled.iter().fold((0, 0, 0), |acc, r| {
+            (
+                acc.0 + r.summary.missing,
+                acc.1 + r.summary.errors,
+                acc.2 + r.duplicates,
+            )
+        });
+        lines.push(format!(
+            "{} of {} models: {missing} task(s) without a prediction and {errors} errored (all scored 0), {duplicates} duplicate prediction(s) ignored; the first {MAX_MODEL_LINES}:",
+            troubled.len(),
+            reports.len()
+        ));
+        &troubled[..MAX_MODEL_LINES]
+    } else {
+        &troubled[..]
+    };
+    for r in shown {
+        let s = &r.summary;
+        lines.push(format!(
+            "{}: {} task(s) without a prediction and {} errored (both scored 0), {} duplicate prediction(s) ignored",
+            r.model, s.missing, s.errors, r.duplicates
+        ));
+    }
+    lines
+}

@@ -1,0 +1,384 @@
+//! Scoring prediction files against a task file.
+//!
+//! Predictions are streamed: each line is read, scored and reduced to a small
+//! [`TaskOutcome`] before the next, so memory grows with tasks × models, not
+//! with the size of the prediction files. Nothing is dropped silently:
+//! predictions for unknown tasks, duplicates, bad lines, errored answers and
+//! tasks with no prediction are all counted and reported.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+mod parallel;
+
+use crate::score::task::{GoldSide, ScoreOptions, score_calls};
+use crate::spec::jsonl::{RecordError, describe_error, for_each_line, read_records};
+use crate::spec::language::check_language;
+use crate::spec::records::{
+    Call, Counts, Extraction, LanguageOutcome, Prediction, Prf, Task, TaskScore,
+};
+use crate::spec::response::read_prediction;
+
+/// What `itc score` is asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct EvalOptions {
+    /// Value comparison options.
+    pub score: ScoreOptions,
+    /// Skip malformed lines (counted) instead of stopping at the first.
+    pub skip_invalid: bool,
+    /// Threads that parse and score prediction lines; 0 or 1 scores on the
+    /// calling thread. Results are identical for any number (see [`parallel`]).
+    pub threads: usize,
+}
+
+/// The reduced score of one model on one task.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TaskOutcome {
+    /// Strict format match.
+    pub format_match: bool,
+    /// Language check outcome.
+    pub language: LanguageOutcome,
+    /// Detected language code.
+    pub detected_language: Option<&'static str>,
+    /// How calls were read.
+    pub extraction: Extraction,
+    /// Selection P/R/F1.
+    pub selection: Prf,
+    /// Invocation P/R/F1.
+    pub invocation: Prf,
+    /// Counts behind the metrics.
+    pub counts: Counts,
+}
+
+impl TaskOutcome {
+    /// A task without an answer (errored or missing): zero on every metric,
+    /// whatever the gold, with the gold counts kept for micro recall.
+    pub fn unanswered(task: &Task, extraction: Extraction) -> TaskOutcome {
+        let gold_triples = task
+            .gold
+            .calls
+            .iter()
+            .map(|c| c.arguments.len().max(1) as u32)
+            .sum();
+        TaskOutcome {
+            format_match: false,
+            language: LanguageOutcome::Undetectable,
+            detected_language: None,
+            extraction,
+            selection: Prf::default(),
+            invocation: Prf::default(),
+            counts: Counts {
+                sel_gold: task.gold.calls.len() as u32,
+                inv_gold: gold_triples,
+                mis: task.gold.calls.len() as u32,
+                ..Counts::default()
+            },
+        }
+    }
+
+    /// Whether an answer was obtained.
+    pub fn answered(&self) -> bool {
+        !matches!(self.extraction, Extraction::Error | Extraction::Missing)
+    }
+}
+
+/// Scores one response (text and/or native calls) for a task.
+pub fn score_response(
+    task: &Task,
+    output: Option<&str>,
+    native_calls: Option<&[Call]>,
+    options: ScoreOptions,
+) -> TaskOutcome {
+    let candidates: Vec<&str> = task.tools.iter().map(|t| t.name.as_str()).collect();
+    let read = read_prediction(output, native_calls, &candidates);
+    let language = check_language(&read.language_text, &task.language);
+    let gold = GoldSide {
+        calls: &task.gold.calls,
+        thought: &task.gold.thought,
+        tools: &task.tools,
+    };
+    let score = score_calls(&gold, &read.calls, options);
+    TaskOutcome {
+        format_match: read.format_match,
+        language: language.outcome,
+        detected_language: language.detected,
+        extraction: read.extraction,
+        selection: score.selection,
+        invocation: score.invocation,
+        counts: score.counts,
+    }
+}
+
+/// One model's outcomes, indexed like the task list.
+#[derive(Debug, Clone)]
+pub struct ModelRun {
+    /// Model name as written in the predictions.
+    pub model: String,
+    /// Outcome per task; `Extraction::Missing` where no prediction was given.
+    pub outcomes: Vec<TaskOutcome>,
+    /// Tasks whose prediction carried an error.
+    pub errors: usize,
+    /// Tasks with no prediction at all.
+    pub missing: usize,
+    /// Predictions beyond the first for the same task (ignored, counted).
+    pub duplicates: usize,
+}
+
+/// A prediction that names a task the task file does not have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownTask {
+    /// Where it is.
+    pub file: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// The id it names.
+    pub task_id: String,
+    /// Its model.
+    pub model: String,
+}
+
+/// Everything learned from scoring: per-model outcomes and input problems.
+#[derive(Debug, Clone)]
+pub struct Evaluation {
+    /// The tasks, in file order.
+    pub tasks: Vec<Task>,
+    /// One entry per model, in order of first appearance.
+    pub models: Vec<ModelRun>,
+    /// Malformed lines skipped under `skip_invalid` (tasks and predictions).
+    pub skipped: Vec<RecordError>,
+    /// Predictions for task ids not in the task file.
+    pub unknown: Vec<UnknownTask>,
+    /// Task ids that appear more than once in the task file (later ones ignored).
+    pub duplicate_task_ids: Vec<String>,
+}
+
+impl Evaluation {
+    /// Per-task scores in record form, for writing out.
+    pub fn task_scores(&self) -> impl Iterator<Item = TaskScore> + '_ {
+        self.models.iter().flat_map(move |run| {
+            self.tasks
+                .iter()
+                .zip(&run.outcomes)
+                .map(move |(task, o)| TaskScore {
+                    task_id: task.id.clone(),
+                    model: run.model.clone(),
+                    kind: task.kind,
+                    language: task.language.clone(),
+                    country: task.country.clone(),
+                    category: task.category.clone(),
+                    format_match: o.format_match,
+                    language_outcome: o.language,
+                    detected_language: o.detected_language.map(str::to_string),
+                    extraction: o.extraction,
+                    selection: o.selection,
+                    invocation: o.invocation,
+                    counts: o.counts,
+                })
+        })
+    }
+}
+
+/// The fields of a prediction the scorer reads, borrowed from the line where
+/// possible (latency and usage are not needed to score).
+#[derive(Deserialize)]
+struct PredictionView<'a> {
+    #[serde(borrow)]
+    task_id: Cow<'a, str>,
+    #[serde(borrow)]
+    model: Cow<'a, str>,
+    #[serde(default, borrow)]
+    output: Option<Cow<'a, str>>,
+    #[serde(default)]
+    calls: Option<Vec<Call>>,
+    #[serde(default, borrow)]
+    error: Option<Cow<'a, str>>,
+}
+
+/// Reads tasks and scores every prediction file against them.
+pub fn evaluate(
+    tasks_path: &Path,
+    prediction_paths: &[PathBuf],
+    options: &EvalOptions,
+) -> anyhow::Result<Evaluation> {
+    let (all_tasks, mut skipped) = read_records::<Task>(tasks_path, options.skip_invalid)?;
+    let mut tasks = Vec::with_capacity(all_tasks.len());
+    let mut index: HashMap<String, usize> = HashMap::with_capacity(all_tasks.len());
+    let mut duplicate_task_ids = Vec::new();
+    for task in all_tasks {
+        if index.contains_key(&task.id) {
+            duplicate_task_ids.push(task.id.clone());
+            continue;
+        }
+        index.insert(task.id.clone(), tasks.len());
+        tasks.push(task);
+    }
+
+    let mut scorer = Scorer {
+        tasks: &tasks,
+        index: &index,
+        options,
+        models: Vec::new(),
+        model_index: HashMap::new(),
+        unknown: Vec::new(),
+    };
+    for path in prediction_paths {
+        if options.threads > 1 {
+            parallel::score_file(path, &mut scorer, &mut skipped, options.threads)?;
+            continue;
+        }
+        for_each_line(path, |number, line| {
+            let read = scorer.read_line(path, number, line);
+            scorer.apply(read, &mut skipped)
+        })?;
+    }
+    let Scorer {
+        models, unknown, ..
+    } = scorer;
+    let models = models
+        .into_iter()
+        .map(|partial| partial.finish(&tasks))
+        .collect();
+    Ok(Evaluation {
+        tasks,
+        models,
+        skipped,
+        unknown,
+        duplicate_task_ids,
+    })
+}
+
+struct PartialRun {
+    model: String,
+    outcomes: Vec<Option<TaskOutcome>>,
+    duplicates: usize,
+}
+
+impl PartialRun {
+    fn finish(self, tasks: &[Task]) -> ModelRun {
+        let mut errors = 0;
+        let mut missing = 0;
+        let outcomes = self
+            .outcomes
+            .into_iter()
+            .zip(tasks)
+            .map(|(o, task)| match o {
+                Some(o) => {
+                    errors += usize::from(o.extraction == Extraction::Error);
+                    o
+                }
+                None => {
+                    missing += 1;
+                    TaskOutcome::unanswered(task, Extraction::Missing)
+                }
+            })
+            .collect();
+        ModelRun {
+            model: self.model,
+            outcomes,
+            errors,
+            missing,
+            duplicates: self.duplicates,
+        }
+    }
+}
+
+struct Scorer<'t> {
+    tasks: &'t [Task],
+    index: &'t HashMap<String, usize>,
+    options: &'t EvalOptions,
+    models: Vec<PartialRun>,
+    model_index: HashMap<String, usize>,
+    unknown: Vec<UnknownTask>,
+}
+
+/// What one prediction line comes to, before it is merged into the
+/// per-model results (which needs the lines in file order).
+enum LineResult {
+    /// A prediction for a known task, scored (even if it turns out to be a duplicate).
+    Scored {
+        model: String,
+        task_index: usize,
+        outcome: TaskOutcome,
+    },
+    /// A prediction for a task id the task file does not have.
+    Unknown(UnknownTask),
+    /// A malformed line.
+    Invalid(RecordError),
+}
+
+impl Scorer<'_> {
+    /// Parses and scores one line. It only reads the tasks, so worker
+    /// threads can call it on shared references.
+    fn read_line(&self, path: &Path, number: usize, line: &str) -> LineResult {
+        let view = match serde_json::from_str::<PredictionView>(line) {
+            Ok(view) => view,
+            Err(_) => return LineResult::Invalid(describe_error::<Prediction>(path, number, line)),
+        };
+        let Some(&task_index) = self.index.get(view.task_id.as_ref()) else {
+            return LineResult::Unknown(UnknownTask {
+                file: path.to_path_buf(),
+                line: number,
+                task_id: view.task_id.into_owned(),
+                model: view.model.into_owned(),
+            });
+        };
+        let task = &self.tasks[task_index];
+        let outcome = if view.error.is_some() && view.output.is_none() && view.calls.is_none() {
+            TaskOutcome::unanswered(task, Extraction::Error)
+        } else {
+            score_response(
+                task,
+                view.output.as_deref(),
+                view.calls.as_deref(),
+                self.options.score,
+            )
+        };
+        LineResult::Scored {
+            model: view.model.into_owned(),
+            task_index,
+            outcome,
+        }
+    }
+
+    /// Merges one line's result; lines must come in file order, so that the
+    /// first prediction of a model for a task is the one kept.
+    fn apply(&mut self, read: LineResult, skipped: &mut Vec<RecordError>) -> anyhow::Result<()> {
+        match read {
+            LineResult::Invalid(error) => {
+                if !self.options.skip_invalid {
+                    return Err(error.into());
+                }
+                skipped.push(error);
+            }
+            LineResult::Unknown(unknown) => self.unknown.push(unknown),
+            LineResult::Scored {
+                model,
+                task_index,
+                outcome,
+            } => {
+                let m = match self.model_index.get(&model) {
+                    Some(&m) => m,
+                    None => {
+                        self.model_index.insert(model.clone(), self.models.len());
+                        self.models.push(PartialRun {
+                            model,
+                            outcomes: vec![None; self.tasks.len()],
+                            duplicates: 0,
+                        });
+                        self.models.len() - 1
+                    }
+                };
+                let run = &mut self.models[m];
+                if run.outcomes[task_index].is_some() {
+                    run.duplicates += 1;
+                } else {
+                    run.outcomes[task_index] = Some(outcome);
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,200 @@
+//! Reading JSON Lines record files with errors that name the file, the line
+//! and the field, and writing them back.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// A record that could not be read: where it is and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordError {
+    /// The file.
+    pub file: PathBuf,
+    /// 1-based line number.
+    pub line: usize,
+    /// Path of the offending field inside the record (`tools[0].name`), or `.` for the whole line.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: field `{}`: {}",
+            self.file.display(),
+            self.line,
+            self.field,
+            self.message
+        )
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// Builds a [`RecordError`] for a line that failed to deserialize, naming the
+/// field through `serde_path_to_error` (only run on failure: the fast path
+/// deserializes directly).
+pub fn describe_error<T: DeserializeOwned>(
+    file: &Path,
+    line_number: usize,
+    line: &str,
+) -> RecordError {
+    let mut de = serde_json::Deserializer::from_str(line);
+    let (field, message) = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Ok(_) => match de.end() {
+            Ok(()) => (".".to_string(), "invalid record".to_string()),
+            Err(e) => (".".to_string(), e.to_string()),
+        },
+        Err(e) => {
+            // The whole record (`?` when serde never reached a field) is `.`.
+            let path = match e.path().to_string() {
+                p if p == "?" || p.is_empty() => ".".to_string(),
+                p => p,
+            };
+            let inner = e.into_inner();
+            (path, strip_position(&inner.to_string()))
+        }
+    };
+    RecordError {
+        file: file.to_path_buf(),
+        line: line_number,
+        field,
+        message,
+    }
+}
+
+/// serde_json appends " at line 1 column N"; the line is ours to report, the
+/// column stays useful.
+fn strip_position(message: &str) -> String {
+    message.replace(" at line 1 column", " at column")
+}
+
+/// Calls `f` with each non-blank line of a file and its 1-based number,
+/// reusing one buffer so memory does not grow with the file.
+pub fn for_each_line(
+    path: &Path,
+    mut f: impl FnMut(usize, &str) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let file = File::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let mut buffer = String::new();
+    let mut number = 0;
+    loop {
+        buffer.clear();
+        let read = reader
+            .read_line(&mut buffer)
+            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), number + 1))?;
+        if read == 0 {
+            return Ok(());
+        }
+        number += 1;
+        let line = buffer.trim_end_matches(['\n', '\r']);
+        if line.trim().is_empty() {
+            continue;
+        }
+        f(number, line)?;
+    }
+}
+
+/// Reads every record of a file. With `skip_invalid`, bad lines are
+/// collected and returned instead of stopping at the first.
+pub fn read_records<T: DeserializeOwned>(
+    path: &Path,
+    skip_invalid: bool,
+) -> anyhow::Result<(Vec<T>, Vec<RecordError>)> {
+    let mut records = Vec::new();
+    let mut skipped = Vec::new();
+    for_each_line(path, |number, line| {
+        match serde_json::from_str::<T>(line) {
+            Ok(record) => records.push(record),
+            Err(_) => {
+                let error = describe_error::<T>(path, number, line);
+                if !skip_invalid {
+                    return Err(error.into());
+                }
+                skipped.push(error);
+            }
+        }
+        Ok(())
+    })?;
+    Ok((records, skipped))
+}
+
+/// Writes records as JSON Lines, one per line.
+pub fn write_records<T: Serialize>(
+    path: &Path,
+    records: impl IntoIterator<Item = T>,
+) -> io::Result<()> {
+    let mut out = BufWriter::new(File::create(path)?);
+    for record in records {
+        serde_json::to_writer(&mut out, &record)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::records::Task;
+
+    #[test]
+    fn errors_name_file_line_and_field() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tasks.jsonl");
+        let good = r#"{"id":"a","kind":"single","language":"en","query":"q","tools":[{"name":"f"}],"gold":{"calls":[]}}"#;
+        let bad_kind = good.replace("\"single\"", "\"triple\"");
+        let bad_tool = good.replace(r#"{"name":"f"}"#, r#"{"name":7}"#);
+        std::fs::write(
+            &path,
+            format!("{good}\n\n{bad_kind}\n{bad_tool}\nnot json\n"),
+        )
+        .unwrap();
+
+        let err = read_records::<Task>(&path, false).unwrap_err();
+        let err = err.downcast::<RecordError>().unwrap();
+        assert_eq!((err.line, err.field.as_str()), (3, "kind"));
+        assert!(err.message.contains("triple"), "{}", err.message);
+        assert!(
+            err.to_string()
+                .starts_with(&format!("{}:3: field `kind`", path.display()))
+        );
+
+        let (records, skipped) = read_records::<Task>(&path, true).unwrap();
+        assert_eq!(records.len(), 1);
+        let places: Vec<_> = skipped.iter().map(|e| (e.line, e.field.as_str())).collect();
+        assert_eq!(places, [(3, "kind"), (4, "tools[0].name"), (5, ".")]);
+    }
+
+    #[test]
+    fn a_line_that_is_not_json_is_the_whole_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("q.jsonl");
+        std::fs::write(&path, "{\"id\": \"a\",\nnot json at all\n").unwrap();
+        let (_, skipped) = read_records::<crate::spec::records::JudgedQuery>(&path, true).unwrap();
+        let places: Vec<_> = skipped.iter().map(|e| (e.line, e.field.as_str())).collect();
+        assert_eq!(places, [(1, "."), (2, ".")]);
+    }
+
+    #[test]
+    fn missing_fields_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        std::fs::write(
+            &path,
+            r#"{"id":"a","kind":"single","language":"en","tools":[],"gold":{}}"#,
+        )
+        .unwrap();
+        let err = read_records::<Task>(&path, false)
+            .unwrap_err()
+            .downcast::<RecordError>()
+            .unwrap();
+        assert!(err.message.contains("missing field `query`"), "{err}");
+    }
+}

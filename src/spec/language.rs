@@ -1,0 +1,393 @@
+//! Language match (LM, SPEC §3): detect the language of a response's Thought
+//! with whatlang, after removing what is not the model's own prose: quoted
+//! literals, call syntax and URLs.
+
+use whatlang::Lang;
+
+use crate::spec::records::LanguageOutcome;
+
+/// The outcome of one language check and the language detected, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LanguageCheck {
+    /// Match, mismatch, flagged unreliable, or undetectable.
+    pub outcome: LanguageOutcome,
+    /// ISO 639-1 code (639-3 where none exists) of the detected language.
+    pub detected: Option<&'static str>,
+}
+
+/// Checks whether `text` is written in `expected` (an ISO 639-1 code).
+pub fn check_language(text: &str, expected: &str) -> LanguageCheck {
+    let prose = strip_non_prose(text);
+    let Some(info) = whatlang::detect(&prose) else {
+        return LanguageCheck {
+            outcome: LanguageOutcome::Undetectable,
+            detected: None,
+        };
+    };
+    let detected = iso639_1(info.lang());
+    let same = same_language(detected, expected);
+    let outcome = match (same, info.is_reliable()) {
+        (true, true) => LanguageOutcome::Match,
+        (true, false) => LanguageOutcome::MatchUnreliable,
+        (false, true) => LanguageOutcome::Mismatch,
+        (false, false) => LanguageOutcome::MismatchUnreliable,
+    };
+    LanguageCheck {
+        outcome,
+        detected: Some(detected),
+    }
+}
+
+/// Compares language codes by primary subtag, treating `nb` and `no` alike.
+fn same_language(detected: &str, expected: &str) -> bool {
+    let primary = expected
+        .split(['-', '_'])
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    let norm = |c: &str| {
+        if c == "nb" {
+            "no".to_string()
+        } else {
+            c.to_string()
+        }
+    };
+    norm(detected) == norm(&primary)
+}
+
+/// Removes quoted literals, call syntax (`name(...)`, bracketed call lists)
+/// and URLs, keeping the rest of the text.
+pub fn strip_non_prose(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut prev: Option<char> = None;
+    while let Some(c) = rest.chars().next() {
+        // Most characters can start nothing that is removed: copy them at once.
+        if !matches!(c, 'h' | 'w' | '[' | '(') && !QUOTES.iter().any(|(open, _)| *open == c) {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            prev = Some(c);
+            continue;
+        }
+        let skip = url_len(rest, prev)
+            .or_else(|| quoted_len(rest, prev))
+            .or_else(|| bracketed_calls_len(rest))
+            .or_else(|| call_args_len(rest, prev));
+        match skip {
+            Some(n) => {
+                // A call's name is the identifier just written: drop it too.
+                if rest.starts_with('(') {
+                    let keep = out
+                        .trim_end_matches(|ch: char| ch.is_alphanumeric() || ch == '_' || ch == '.')
+                        .len();
+                    out.truncate(keep);
+                }
+                out.push(' ');
+                rest = &rest[n..];
+                prev = Some(' ');
+            }
+            None => {
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+                prev = Some(c);
+            }
+        }
+    }
+    out
+}
+
+fn url_len(rest: &str, prev: Option<char>) -> Option<usize> {
+    if prev.is_some_and(char::is_alphanumeric) {
+        return None;
+    }
+    let starts =
+        rest.starts_with("http://") || rest.starts_with("https://") || rest.starts_with("www.");
+    starts.then(|| rest.find(char::is_whitespace).unwrap_or(rest.len()))
+}
+
+/// Pairs of quotes that enclose literals. ASCII quotes count only at word
+/// boundaries, so apostrophes (`don't`, `l'été`) stay prose.
+const QUOTES: [(char, char); 7] = [
+    ('\'', '\''),
+    ('"', '"'),
+    ('“', '”'),
+    ('‘', '’'),
+    ('「', '」'),
+    ('『', '』'),
+    ('«', '»'),
+];
+
+fn quoted_len(rest: &str, prev: Option<char>) -> Option<usize> {
+    let open = rest.chars().next()?;
+    let &(_, close) = QUOTES.iter().find(|(o, _)| *o == open)?;
+    let ascii = open.is_ascii();
+    if ascii && prev.is_some_and(char::is_alphanumeric) {
+        return None;
+    }
+    let body = &rest[open.len_utf8()..];
+    let mut offset = 0;
+    for (i, c) in body.char_indices() {
+        if c == '\n' || i > 300 {
+            return None;
+        }
+        if c == close && i > 0 {
+            let after = body[i + c.len_utf8()..].chars().next();
+            if ascii && after.is_some_and(char::is_alphanumeric) {
+                continue;
+            }
+            offset = i + c.len_utf8();
+            break;
+        }
+    }
+    (offset > 0).then_some(open.len_utf8() + offset)
+}
+
+/// `[name(...), …]`: a bracketed list that holds a call.
+fn bracketed_calls_len(rest: &str) -> Option<usize> {
+    if !rest.starts_with('[') {
+        return None;
+    }
+    let len = balanced_len(rest, '[', ']')?;
+    rest[..len].contains('(').then_some(len)
+}
+
+/// `(...)` right after an identifier: the arguments of a call.
+fn call_args_len(rest: &str, prev: Option<char>) -> Option<usize> {
+    if !rest.starts_with('(') || !prev.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    balanced_len(rest, '(', ')')
+}
+
+fn balanced_len(text: &str, open: char, close: char) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        if c == open {
+            depth += 1;
+        } else if c == close {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i + c.len_utf8());
+            }
+        }
+    }
+    None
+}
+
+/// ISO 639-1 code of a whatlang language (639-3 where 639-1 has none).
+pub fn iso639_1(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Epo => "eo",
+        Lang::Eng => "en",
+        Lang::Rus => "ru",
+        Lang::Cmn => "zh",
+        Lang::Spa => "es",
+        Lang::Por => "pt",
+        Lang::Ita => "it",
+        Lang::Ben => "bn",
+        Lang::Fra => "fr",
+        Lang::Deu => "de",
+        Lang::Ukr => "uk",
+        Lang::Kat => "ka",
+        Lang::Ara => "ar",
+        Lang::Hin => "hi",
+        Lang::Jpn => "ja",
+        Lang::Heb => "he",
+        Lang::Yid => "yi",
+        Lang::Pol => "pl",
+        Lang::Amh => "am",
+        Lang::Jav => "jv",
+        Lang::Kor => "ko",
+        Lang::Nob => "nb",
+        Lang::Dan => "da",
+        Lang::Swe => "sv",
+        Lang::Fin => "fi",
+        Lang::Tur => "tr",
+        Lang::Nld => "nl",
+        Lang::Hun => "hu",
+        Lang::Ces => "cs",
+        Lang::Ell => "el",
+        Lang::Bul => "bg",
+        Lang::Bel => "be",
+        Lang::Mar => "mr",
+        Lang::Kan => "kn",
+        Lang::Ron => "ro",
+        Lang::Slv => "sl",
+        Lang::Hrv => "hr",
+        Lang::Srp => "sr",
+        Lang::Mkd => "mk",
+        Lang::Lit => "lt",
+        Lang::Lav => "lv",
+        Lang::Est => "et",
+        Lang::Tam => "ta",
+        Lang::Vie => "vi",
+        Lang::Urd => "ur",
+        Lang::Tha => "th",
+        Lang::Guj => "gu",
+        Lang::Uzb => "uz",
+        Lang::Pan => "pa",
+        Lang::Aze => "az",
+        Lang::Ind => "id",
+        Lang::Tel => "te",
+        Lang::Pes => "fa",
+        Lang::Mal => "ml",
+        Lang::Ori => "or",
+        Lang::Mya => "my",
+        Lang::Nep => "ne",
+        Lang::Sin => "si",
+        Lang::Khm => "km",
+        Lang::Tuk => "tk",
+        Lang::Aka => "ak",
+        Lang::Zul => "zu",
+        Lang::Sna => "sn",
+        Lang::Afr => "af",
+        Lang::Lat => "la",
+        Lang::Slk => "sk",
+        Lang::Cat => "ca",
+        Lang::Tgl => "tl",
+        Lang::Hye => "hy",
+        Lang::Cym => "cy",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_languages_of_many_scripts() {
+        let cases = [
+            (
+                "ユーザーは明日の札幌の天気を知りたいので、天気予報のツールを使います。",
+                "ja",
+            ),
+            (
+                "用户想知道明天北京的天气，所以我需要调用天气查询工具。",
+                "zh",
+            ),
+            (
+                "사용자가 내일 서울의 날씨를 알고 싶어 하므로 날씨 도구를 호출합니다.",
+                "ko",
+            ),
+            (
+                "يريد المستخدم معرفة حالة الطقس في الرياض غدا، لذلك سأستخدم أداة الطقس.",
+                "ar",
+            ),
+            (
+                "Пользователь хочет узнать погоду в Москве на завтра, поэтому я вызову сервис погоды.",
+                "ru",
+            ),
+            (
+                "उपयोगकर्ता कल दिल्ली का मौसम जानना चाहता है, इसलिए मैं मौसम उपकरण का उपयोग करूंगा।",
+                "hi",
+            ),
+            (
+                "Der Nutzer möchte wissen, wann der nächste Zug von Berlin nach München fährt.",
+                "de",
+            ),
+            (
+                "L'utilisateur veut connaître les horaires des trains entre Paris et Lyon demain matin.",
+                "fr",
+            ),
+        ];
+        for (text, lang) in cases {
+            let check = check_language(text, lang);
+            assert!(check.outcome.is_match(), "{text}: {check:?}");
+            assert_eq!(check.detected, Some(lang));
+        }
+    }
+
+    #[test]
+    fn english_thought_for_japanese_task_is_a_mismatch() {
+        let check = check_language(
+            "The user wants the weather in Sapporo tomorrow, so I will call the forecast API.",
+            "ja",
+        );
+        assert!(!check.outcome.is_match());
+        assert_eq!(check.detected, Some("en"));
+    }
+
+    #[test]
+    fn quoted_literals_calls_and_urls_do_not_decide() {
+        // Without stripping, the English literals would outweigh the German prose.
+        let text = "Ich rufe die Schnittstelle auf: search(query='the weather in London today and tomorrow please') mit 'London city centre weather report' https://example.com/the/weather/in/london";
+        let stripped = strip_non_prose(text);
+        assert!(!stripped.contains("London"), "{stripped}");
+        assert!(!stripped.contains("search"), "{stripped}");
+        assert!(stripped.contains("Ich rufe die Schnittstelle auf"));
+        assert_eq!(check_language(text, "de").detected, Some("de"));
+    }
+
+    #[test]
+    fn apostrophes_are_prose_not_quotes() {
+        let s = strip_non_prose("I don't know what the user's city is, so I can't call it.");
+        assert!(s.contains("don't know what the user's city is"), "{s}");
+    }
+
+    #[test]
+    fn nothing_detectable_is_its_own_outcome() {
+        assert_eq!(
+            check_language("", "en").outcome,
+            LanguageOutcome::Undetectable
+        );
+        assert_eq!(
+            check_language("12345 !!! ???", "en").outcome,
+            LanguageOutcome::Undetectable
+        );
+        assert_eq!(
+            check_language("'only a literal'", "en").outcome,
+            LanguageOutcome::Undetectable
+        );
+    }
+
+    #[test]
+    fn short_texts_are_flagged_unreliable_but_still_decide() {
+        let check = check_language("Hallo", "de");
+        assert!(check.detected.is_some());
+        assert!(check.outcome.is_unreliable(), "{check:?}");
+    }
+
+    /// The vendored detector (an inverted index over the trigram profiles)
+    /// must decide exactly as upstream whatlang: same language, confidence
+    /// and reliability, on the sample set's queries and thoughts and on
+    /// synthetic answers in ten languages.
+    #[test]
+    fn fast_detector_equals_upstream() {
+        let mut texts: Vec<String> = Vec::new();
+        let sample = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/datasets/sample/tasks.jsonl"
+        ));
+        for line in sample.lines() {
+            let task: crate::spec::records::Task = serde_json::from_str(line).unwrap();
+            texts.push(task.query);
+            texts.push(task.gold.thought);
+        }
+        let synthetic = crate::perf::synth::synthesize(&crate::perf::synth::SynthSpec {
+            tasks: 150,
+            models: 2,
+            seed: 3,
+        });
+        for p in synthetic.predictions {
+            texts.extend(p.output);
+        }
+        texts.extend(["", "12345", "Hallo", "ok", "Ça va?"].map(String::from));
+        assert!(texts.len() > 700);
+        for text in &texts {
+            let fast =
+                whatlang::detect(text).map(|i| (i.lang().code(), i.confidence(), i.is_reliable()));
+            let upstream = whatlang_upstream::detect(text)
+                .map(|i| (i.lang().code(), i.confidence(), i.is_reliable()));
+            assert_eq!(fast, upstream, "{text}");
+        }
+    }
+
+    #[test]
+    fn region_subtags_and_norwegian_codes_compare_by_language() {
+        assert!(same_language("zh", "zh-CN"));
+        assert!(same_language("pt", "pt_BR"));
+        assert!(same_language("nb", "no"));
+        assert!(!same_language("en", "de"));
+    }
+}

@@ -1,0 +1,11 @@
+//! The contract (SPEC §0–3): the record types, reading JSON Lines files, the
+//! action-string grammar, reading calls out of answers, language match.
+//!
+//! Everything else in the crate may use `spec`; `spec` uses nothing of the
+//! crate but itself.
+
+pub mod action;
+pub mod jsonl;
+pub mod language;
+pub mod records;
+pub mod response;

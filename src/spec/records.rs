@@ -1,0 +1,700 @@
+//! The record types that flow between pipeline stages (SPEC §0).
+//!
+//! Every stage reads and writes JSON Lines files of these types: tools and
+//! tasks, the calls inside gold answers and predictions, predictions
+//! themselves and per-task scores. Unknown fields are accepted on input, so
+//! later stages may add fields without breaking earlier readers.
+
+use std::fmt;
+
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// One parameter of a tool, as in the ITC / ToolBench schema.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Parameter {
+    /// Parameter name, as calls must write it.
+    pub name: String,
+    /// Declared type (`string`, `integer`, `number`, `boolean`, `array`, …).
+    #[serde(default, rename = "type")]
+    pub kind: String,
+    /// Human description shown to the model.
+    #[serde(default)]
+    pub description: String,
+    /// Default value, when the catalog gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<serde_json::Value>,
+}
+
+/// A candidate API shown to the model. `Tool { name, ..Tool::default() }`
+/// spells only the fields that matter.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tool {
+    /// Unique within a task; what calls use.
+    pub name: String,
+    /// What the API does.
+    #[serde(default)]
+    pub description: String,
+    /// Category such as `Weather` or `Finance`.
+    #[serde(default)]
+    pub category: String,
+    /// ISO 3166-1 alpha-2 code, or `GLOBAL`.
+    #[serde(default)]
+    pub country: String,
+    /// HTTP method, when known.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub method: String,
+    /// Endpoint URL, when known.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub url: String,
+    /// Parameters a call must give.
+    #[serde(default)]
+    pub required_parameters: Vec<Parameter>,
+    /// Parameters a call may give.
+    #[serde(default)]
+    pub optional_parameters: Vec<Parameter>,
+}
+
+/// The kind of a task (SPEC §0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskKind {
+    /// One call to one tool.
+    Single,
+    /// The same tool called several times with different arguments.
+    Repeated,
+    /// Several different tools called independently.
+    Parallel,
+    /// Later calls use earlier calls' outputs.
+    Nested,
+    /// No suitable tool, or a required parameter is missing: no call is right.
+    NoTool,
+}
+
+impl TaskKind {
+    /// Every kind, in table order.
+    pub const ALL: [TaskKind; 5] = [
+        TaskKind::Single,
+        TaskKind::Repeated,
+        TaskKind::Parallel,
+        TaskKind::Nested,
+        TaskKind::NoTool,
+    ];
+
+    /// The name used in files and tables.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskKind::Single => "single",
+            TaskKind::Repeated => "repeated",
+            TaskKind::Parallel => "parallel",
+            TaskKind::Nested => "nested",
+            TaskKind::NoTool => "no_tool",
+        }
+    }
+}
+
+impl fmt::Display for TaskKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The reference answer of a task.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Gold {
+    /// The reasoning a good answer gives; its placeholder words count as references.
+    #[serde(default)]
+    pub thought: String,
+    /// The calls a correct answer makes; empty for `no_tool`.
+    #[serde(default)]
+    pub calls: Vec<Call>,
+}
+
+/// One step of a nested task: its gold calls and the outputs shown afterwards.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Turn {
+    /// Gold calls of this step.
+    #[serde(default)]
+    pub calls: Vec<Call>,
+    /// Recorded tool outputs the model sees before the next step.
+    #[serde(default)]
+    pub tool_outputs: Vec<serde_json::Value>,
+}
+
+/// A benchmark item: a query, its candidate tools and the gold answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Task {
+    /// Unique id within a task file.
+    pub id: String,
+    /// Task kind.
+    pub kind: TaskKind,
+    /// ISO 639-1 code of the language the answer must use.
+    pub language: String,
+    /// ISO 3166-1 alpha-2 code or `GLOBAL`.
+    #[serde(default)]
+    pub country: String,
+    /// Category of the gold API.
+    #[serde(default)]
+    pub category: String,
+    /// The user request.
+    pub query: String,
+    /// Candidate tools shown to the model.
+    pub tools: Vec<Tool>,
+    /// Reference answer.
+    pub gold: Gold,
+    /// Steps of a nested task, when recorded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turns: Vec<Turn>,
+}
+
+/// Token counts reported by a backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Usage {
+    /// Tokens in the request.
+    #[serde(default)]
+    pub prompt_tokens: u64,
+    /// Tokens in the answer.
+    #[serde(default)]
+    pub completion_tokens: u64,
+}
+
+/// One model's answer to one task.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prediction {
+    /// Id of the task answered.
+    pub task_id: String,
+    /// Name of the model that answered.
+    pub model: String,
+    /// Raw text of the response.
+    #[serde(default)]
+    pub output: Option<String>,
+    /// Calls made through native function calling.
+    #[serde(default)]
+    pub calls: Option<Vec<Call>>,
+    /// Why no answer was obtained, after retries.
+    #[serde(default)]
+    pub error: Option<String>,
+    /// Reasoning text the model gave apart from its answer (`<think>` blocks,
+    /// `reasoning_content`); never scored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    /// Wall time of the request, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<u64>,
+    /// Token counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// Class of the error when `error` is set (`timeout`, `rate_limited`,
+    /// `server`, `client`, `connection`, `incomplete_body`,
+    /// `invalid_response`, `internal`), as written by `itc eval`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<String>,
+    /// Requests sent for this answer (retries included; 0 when it came from
+    /// the response cache or the offline baseline), as written by `itc eval`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u32>,
+}
+
+/// A reference to an earlier call's output inside a gold call: `{"$ref": "0.field"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Reference {
+    /// 0-based index of the earlier call.
+    pub call: usize,
+    /// Field of its output (may be a dotted path; empty for the whole output).
+    pub field: String,
+}
+
+impl Reference {
+    /// Reads `"<call index>.<field>"`.
+    pub fn parse(text: &str) -> Option<Reference> {
+        let (index, field) = match text.split_once('.') {
+            Some((i, f)) => (i, f),
+            None => (text, ""),
+        };
+        let call = index.trim().trim_start_matches('$').parse().ok()?;
+        Some(Reference {
+            call,
+            field: field.trim().to_string(),
+        })
+    }
+}
+
+impl fmt::Display for Reference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}", self.call)
+        } else {
+            write!(f, "{}.{}", self.call, self.field)
+        }
+    }
+}
+
+/// An argument value, as written in an action string or a JSON call.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// `null` / `None`.
+    Null,
+    /// `true` / `false` / `True` / `False`.
+    Bool(bool),
+    /// An integer literal that fits in 64 bits.
+    Int(i64),
+    /// Any other number.
+    Float(f64),
+    /// A quoted string.
+    Str(String),
+    /// A bare word (lenient mode only), read as a string when compared.
+    Word(String),
+    /// `[a, b]`.
+    List(Vec<Value>),
+    /// `(a, b)`; compares like a list.
+    Tuple(Vec<Value>),
+    /// `{k: v}`; keys kept in order.
+    Dict(Vec<(String, Value)>),
+    /// A gold reference to an earlier call's output.
+    Ref(Reference),
+}
+
+impl Value {
+    /// The text of a string-like value (quoted string or bare word).
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) | Value::Word(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// One call: a tool name and its arguments, in order.
+///
+/// Positional arguments (lenient parsing) carry the keys `#0`, `#1`, ….
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Call {
+    /// Tool name.
+    pub name: String,
+    /// Arguments in the order written.
+    pub arguments: Vec<(String, Value)>,
+}
+
+impl Call {
+    /// A call with the given name and arguments.
+    pub fn new(name: impl Into<String>, arguments: Vec<(String, Value)>) -> Call {
+        Call {
+            name: name.into(),
+            arguments,
+        }
+    }
+}
+
+/// How a response was read (see [`crate::spec::response`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Extraction {
+    /// The response met the strict format.
+    Strict,
+    /// The Action of a JSON object found in the text.
+    JsonObject,
+    /// A bracketed call list found in the text.
+    CallList,
+    /// Bare `name(...)` calls found in the text.
+    BareCalls,
+    /// Native function-calling output.
+    Native,
+    /// Nothing that reads as calls: scored as an empty answer.
+    Nothing,
+    /// No answer was obtained (the prediction carries an error).
+    Error,
+    /// No prediction exists for the task.
+    Missing,
+}
+
+/// Outcome of the language check of one response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LanguageOutcome {
+    /// Detected language equals the task's, with a reliable guess.
+    Match,
+    /// Detected language equals the task's; the detector flagged the guess unreliable.
+    MatchUnreliable,
+    /// Detected another language.
+    Mismatch,
+    /// Detected another language; the guess was flagged unreliable.
+    MismatchUnreliable,
+    /// No language could be detected at all: a mismatch, counted apart.
+    Undetectable,
+}
+
+impl LanguageOutcome {
+    /// Whether this counts as a language match.
+    pub fn is_match(self) -> bool {
+        matches!(
+            self,
+            LanguageOutcome::Match | LanguageOutcome::MatchUnreliable
+        )
+    }
+
+    /// Whether the detector flagged its guess as unreliable.
+    pub fn is_unreliable(self) -> bool {
+        matches!(
+            self,
+            LanguageOutcome::MatchUnreliable | LanguageOutcome::MismatchUnreliable
+        )
+    }
+}
+
+/// Precision, recall and F1 of one task or one aggregate.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Prf {
+    /// Precision in `[0, 1]`.
+    pub p: f64,
+    /// Recall in `[0, 1]`.
+    pub r: f64,
+    /// F1 in `[0, 1]`.
+    pub f1: f64,
+}
+
+/// Pooled counts behind one task's metrics and the error analysis (SPEC §3–4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Counts {
+    /// Selection: names shared by gold and prediction (multiset).
+    pub sel_tp: u32,
+    /// Selection: predicted calls.
+    pub sel_pred: u32,
+    /// Selection: gold calls.
+    pub sel_gold: u32,
+    /// Invocation: triples shared by aligned pairs.
+    pub inv_tp: u32,
+    /// Invocation: predicted triples.
+    pub inv_pred: u32,
+    /// Invocation: gold triples.
+    pub inv_gold: u32,
+    /// Predicted names not among the candidates.
+    pub hall: u32,
+    /// Gold names left unmatched.
+    pub mis: u32,
+    /// Predicted names among the candidates beyond what the gold needs.
+    pub ex: u32,
+    /// Parameters in both calls of an aligned pair with different values.
+    pub incor: u32,
+    /// Gold parameters absent from the aligned prediction.
+    pub miss: u32,
+    /// Predicted parameters absent from the aligned gold call.
+    pub ext: u32,
+}
+
+/// The score of one prediction for one task.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskScore {
+    /// Task id.
+    pub task_id: String,
+    /// Model name.
+    pub model: String,
+    /// Task kind.
+    pub kind: TaskKind,
+    /// Task language.
+    pub language: String,
+    /// Task country.
+    pub country: String,
+    /// Task category.
+    pub category: String,
+    /// Whether the response met the strict format (FM).
+    pub format_match: bool,
+    /// Language check outcome (LM).
+    pub language_outcome: LanguageOutcome,
+    /// Detected language (ISO 639-1 where one exists), if any.
+    pub detected_language: Option<String>,
+    /// How the calls were read.
+    pub extraction: Extraction,
+    /// Tool selection P/R/F1.
+    pub selection: Prf,
+    /// Tool invocation P/R/F1.
+    pub invocation: Prf,
+    /// Counts behind the metrics.
+    pub counts: Counts,
+}
+
+// ---------------------------------------------------------------------------
+// JSON form of values and calls.
+//
+// Hand-written rather than derived: calls keep their argument order, gold
+// references `{"$ref": …}` become `Value::Ref`, and native calls may carry
+// their arguments as a JSON-encoded string (as OpenAI's `tool_calls` do).
+
+impl Serialize for Value {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Value::Null => s.serialize_unit(),
+            Value::Bool(b) => s.serialize_bool(*b),
+            Value::Int(i) => s.serialize_i64(*i),
+            Value::Float(x) => s.serialize_f64(*x),
+            Value::Str(t) | Value::Word(t) => s.serialize_str(t),
+            Value::List(items) | Value::Tuple(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+            Value::Dict(entries) => serialize_entries(entries, s),
+            Value::Ref(r) => {
+                let mut map = s.serialize_map(Some(1))?;
+                map.serialize_entry("$ref", &r.to_string())?;
+                map.end()
+            }
+        }
+    }
+}
+
+fn serialize_entries<S: Serializer>(entries: &[(String, Value)], s: S) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(Some(entries.len()))?;
+    for (k, v) in entries {
+        map.serialize_entry(k, v)?;
+    }
+    map.end()
+}
+
+struct ValueVisitor;
+
+impl<'de> Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+    fn visit_i64<E>(self, i: i64) -> Result<Value, E> {
+        Ok(Value::Int(i))
+    }
+    fn visit_u64<E>(self, u: u64) -> Result<Value, E> {
+        Ok(i64::try_from(u).map_or(Value::Float(u as f64), Value::Int))
+    }
+    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
+        Ok(Value::Float(x))
+    }
+    fn visit_str<E>(self, t: &str) -> Result<Value, E> {
+        Ok(Value::Str(t.to_string()))
+    }
+    fn visit_string<E>(self, t: String) -> Result<Value, E> {
+        Ok(Value::Str(t))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::List(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut entries: Vec<(String, Value)> = Vec::new();
+        while let Some((k, v)) = map.next_entry::<String, Value>()? {
+            entries.push((k, v));
+        }
+        if let [(key, Value::Str(target))] = entries.as_slice()
+            && key == "$ref"
+            && let Some(r) = Reference::parse(target)
+        {
+            return Ok(Value::Ref(r));
+        }
+        Ok(Value::Dict(entries))
+    }
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+}
+
+impl Serialize for Call {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Args<'a>(&'a [(String, Value)]);
+        impl Serialize for Args<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                serialize_entries(self.0, s)
+            }
+        }
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("name", &self.name)?;
+        map.serialize_entry("arguments", &Args(&self.arguments))?;
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Call {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Call, D::Error> {
+        #[derive(Deserialize)]
+        struct RawCall {
+            name: String,
+            #[serde(default)]
+            arguments: Option<Value>,
+        }
+        let raw = RawCall::deserialize(d)?;
+        let arguments = match raw.arguments {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Dict(entries)) => entries,
+            // OpenAI-style native calls carry their arguments as a JSON string.
+            Some(Value::Str(text)) if text.trim().is_empty() => Vec::new(),
+            Some(Value::Str(text)) => match serde_json::from_str::<Value>(&text) {
+                Ok(Value::Dict(entries)) => entries,
+                _ => {
+                    return Err(de::Error::custom(
+                        "`arguments` string does not hold a JSON object",
+                    ));
+                }
+            },
+            Some(_) => return Err(de::Error::custom("`arguments` must be a JSON object")),
+        };
+        Ok(Call {
+            name: raw.name,
+            arguments,
+        })
+    }
+}
+
+/// Where a record made by an LLM came from: which stage and model wrote
+/// it, a SHA-256 of the prompt it was given, and the raw reply.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Provenance {
+    /// The stage: `generate`, `judge`, `answer` or `check`.
+    pub stage: String,
+    /// The model's name.
+    pub model: String,
+    /// SHA-256 (hex) of the rendered prompt (system and user messages).
+    pub prompt_sha256: String,
+    /// The model's reply, as received.
+    pub raw: String,
+}
+
+/// A query written by the generator (`itc generate`), validated but not
+/// yet judged. It becomes a [`Task`] once it has a gold answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GeneratedQuery {
+    /// Unique and stable across re-runs (derived from the APIs, kind and position).
+    pub id: String,
+    /// The kind of task the query was written for.
+    pub kind: TaskKind,
+    /// ISO 639-1 code of the language the query is written in.
+    pub language: String,
+    /// Country of the (first) target API, or `GLOBAL`.
+    pub country: String,
+    /// Category of the (first) target API.
+    pub category: String,
+    /// The user request.
+    pub query: String,
+    /// Names of the sampled APIs the query is meant to use, in call order.
+    pub apis: Vec<String>,
+    /// The candidate tools a model will be shown: the target APIs and their
+    /// distractors, shuffled.
+    pub tools: Vec<Tool>,
+    /// How the generator was asked, and its raw reply.
+    pub provenance: Provenance,
+}
+
+/// The five 1–5 scores a judge gives a query (ITC §3.3).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct JudgeScores {
+    /// The query fits what the target APIs do.
+    pub relevance: f64,
+    /// The query is unambiguous and easy to understand.
+    pub clarity: f64,
+    /// The query gives the concrete details the calls need.
+    pub specificity: f64,
+    /// A real user could plausibly ask it.
+    pub practicality: f64,
+    /// The query is natural in its target language.
+    pub language: f64,
+}
+
+/// One judge's verdict on one query.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Judgement {
+    /// The judge model's name.
+    pub judge: String,
+    /// The five scores.
+    pub scores: JudgeScores,
+    /// The overall 1–5 score the judge gave (the mean of the five when it gave none).
+    pub total: f64,
+    /// How the judge was asked, and its raw reply.
+    pub provenance: Provenance,
+}
+
+/// A query with its judges' verdicts (`itc filter`): kept, or rejected with a reason.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgedQuery {
+    /// The query.
+    #[serde(flatten)]
+    pub query: GeneratedQuery,
+    /// One verdict per judge that answered.
+    pub judgements: Vec<Judgement>,
+    /// Whether the keep rule accepted it.
+    pub kept: bool,
+    /// Why it was rejected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gold_reference_reads_as_ref_and_writes_back() {
+        let call: Call = serde_json::from_str(
+            r#"{"name":"login","arguments":{"token":{"$ref":"0.password"},"n":2}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            call.arguments[0].1,
+            Value::Ref(Reference {
+                call: 0,
+                field: "password".into()
+            })
+        );
+        assert_eq!(call.arguments[1].1, Value::Int(2));
+        let back = serde_json::to_string(&call).unwrap();
+        assert_eq!(
+            back,
+            r#"{"name":"login","arguments":{"token":{"$ref":"0.password"},"n":2}}"#
+        );
+    }
+
+    #[test]
+    fn argument_order_is_kept() {
+        let call: Call =
+            serde_json::from_str(r#"{"name":"f","arguments":{"z":1,"a":2,"m":3}}"#).unwrap();
+        let keys: Vec<_> = call.arguments.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["z", "a", "m"]);
+    }
+
+    #[test]
+    fn native_arguments_as_json_string_are_decoded() {
+        let call: Call =
+            serde_json::from_str(r#"{"name":"f","arguments":"{\"city\":\"Oslo\"}"}"#).unwrap();
+        assert_eq!(
+            call.arguments,
+            vec![("city".into(), Value::Str("Oslo".into()))]
+        );
+        let bad = serde_json::from_str::<Call>(r#"{"name":"f","arguments":"[1]"}"#);
+        assert!(bad.is_err());
+    }
+
+    #[test]
+    fn task_with_only_spec_fields_reads() {
+        let line = r#"{"id":"t1","kind":"no_tool","language":"en","query":"q","tools":[{"name":"a"}],"gold":{"calls":[]}}"#;
+        let task: Task = serde_json::from_str(line).unwrap();
+        assert_eq!(task.kind, TaskKind::NoTool);
+        assert!(task.gold.calls.is_empty());
+        assert!(serde_json::from_str::<Task>(&line.replace("no_tool", "weird")).is_err());
+    }
+}

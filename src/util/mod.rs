@@ -1,0 +1,6 @@
+//! Small helpers every stage uses: SHA-256 in hex and the async runtime.
+//!
+//! `util` uses nothing of the crate; everything may use it.
+
+pub mod hash;
+pub mod runtime;
