@@ -3,6 +3,7 @@
 //! The library mirrors the pipeline, one folder a stage. Each stage reads and
 //! writes JSON Lines files of the types in [`spec::records`]:
 //!
+//! - [`cli`]: the command line: clap arguments → plain options → one library call.
 //! - [`spec`]: the contract: records, JSONL reading, the action grammar,
 //!   reading calls out of answers, language match (SPEC §0–3).
 //! - [`score`]: per-task scores, streaming evaluation, aggregates and reports
@@ -17,10 +18,11 @@
 //! - [`perf`]: synthetic inputs and the benchmarks (`itc bench`, `itc bench-http`).
 //! - [`util`]: SHA-256 in hex, the async runtime.
 //!
-//! Dependencies run one way: `build`, `ood` and `perf` → `models` → `score` → `spec`;
+//! Dependencies run one way: `cli` → `build`, `ood` and `perf` → `models` → `score` → `spec`;
 //! every folder may use `util`, which uses nothing of the crate.
 
 pub mod build;
+pub mod cli;
 pub mod models;
 pub mod ood;
 pub mod perf;
