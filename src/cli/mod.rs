@@ -12,6 +12,7 @@
 ///     Native => "native",
 /// });
 /// ```
+#[allow(unused_macros)]
 macro_rules! value_enum {
     ($ty:ident { $($variant:ident => $name:literal $(: $help:literal)?),+ $(,)? }) => {
         impl clap::ValueEnum for $ty {
