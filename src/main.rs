@@ -11,11 +11,11 @@ use itc::build::filter::{self, FilterArgs};
 use itc::build::generate::{self, GenerateArgs};
 use itc::build::pipeline::{self, PipelineArgs};
 use itc::build::sample::{self, SampleArgs};
-use itc::models::{self, EvalArgs};
+use itc::cli::eval::EvalArgs;
+use itc::cli::score::ScoreArgs;
 use itc::ood::{self, OodArgs};
 use itc::perf::bench::{self, BenchArgs};
 use itc::perf::http::{self, BenchHttpArgs};
-use itc::score::files::{self, ScoreArgs};
 
 // mimalloc: scoring and the runner allocate many small, short-lived
 // strings; it measured about 20% faster than the system allocator on both.
@@ -61,11 +61,9 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
-        Command::Score(args) => {
-            files::score(args, &mut io::stdout().lock(), &mut io::stderr().lock())
-        }
+        Command::Score(args) => args.run(&mut io::stdout().lock(), &mut io::stderr().lock()),
         // Unlocked handles: the progress bar draws on stderr from its own thread.
-        Command::Eval(args) => models::eval(args, &mut io::stdout(), &mut io::stderr()),
+        Command::Eval(args) => args.run(&mut io::stdout(), &mut io::stderr()),
         Command::Bench(args) => bench::run(args, &mut io::stdout().lock()),
         Command::BenchHttp(args) => http::run(args, &mut io::stdout().lock()),
         Command::Catalog(args) => {

@@ -30,3 +30,7 @@ macro_rules! value_enum {
 }
 #[allow(unused_imports)]
 pub(crate) use value_enum;
+
+pub mod eval;
+pub mod flags;
+pub mod score;

@@ -7,16 +7,15 @@
 //! `DIR/<first two hex digits>/<key>.json` and are written atomically
 //! (temporary file, then rename), so a crash leaves no half entry.
 
-use std::fmt::Write as _;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use super::backend::ApiRequest;
 use super::config::Backend;
+use crate::util::hash::sha256_hex;
 
 /// Version of the key and entry format; bump to invalidate old entries.
 const FORMAT: &str = "itc-cache-v1";
@@ -59,6 +58,39 @@ fn write_canonical(value: &Value, out: &mut String) {
     }
 }
 
+/// Where a command keeps its response cache.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum CacheSetting {
+    /// The command's default place: `cache/` beside its run directory or
+    /// output file.
+    #[default]
+    Default,
+    /// This directory.
+    Dir(PathBuf),
+    /// No cache: send every request, store nothing.
+    Off,
+}
+
+impl CacheSetting {
+    /// From the `--cache DIR` and `--no-cache` flags.
+    pub fn from_flags(dir: Option<&Path>, off: bool) -> CacheSetting {
+        match (dir, off) {
+            (_, true) => CacheSetting::Off,
+            (Some(dir), false) => CacheSetting::Dir(dir.to_path_buf()),
+            (None, false) => CacheSetting::Default,
+        }
+    }
+
+    /// The directory to use, `default` giving the command's default place.
+    pub fn dir(&self, default: impl FnOnce() -> PathBuf) -> Option<PathBuf> {
+        match self {
+            CacheSetting::Default => Some(default()),
+            CacheSetting::Dir(dir) => Some(dir.clone()),
+            CacheSetting::Off => None,
+        }
+    }
+}
+
 /// The cache key of a request: hex SHA-256 of its canonical form.
 pub fn cache_key(backend: Backend, request: &ApiRequest) -> String {
     let material = serde_json::json!({
@@ -68,12 +100,7 @@ pub fn cache_key(backend: Backend, request: &ApiRequest) -> String {
         "headers": request.headers.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>(),
         "body": request.body,
     });
-    let digest = Sha256::digest(canonical_json(&material).as_bytes());
-    let mut hex = String::with_capacity(64);
-    for byte in digest.iter() {
-        let _ = write!(hex, "{byte:02x}");
-    }
-    hex
+    sha256_hex(canonical_json(&material).as_bytes())
 }
 
 /// One stored response.

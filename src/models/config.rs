@@ -29,14 +29,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use clap::ValueEnum;
 use serde::{Deserialize, Serialize};
 
 use super::prompt::PromptStyle;
 use super::retry::RetryPolicy;
 
 /// Which service answers a model's requests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Backend {
     /// OpenAI-compatible Chat Completions (OpenAI, vLLM, SGLang, llama.cpp
@@ -90,7 +89,7 @@ impl fmt::Display for Backend {
 }
 
 /// How the model is asked to answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// A system prompt lists the tools as JSON and asks for

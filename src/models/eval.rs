@@ -5,186 +5,99 @@
 //! (the model configurations; key variable names only, never keys),
 //! `predictions.jsonl`, `run.json` (the run figures) and the files
 //! `itc score --out` writes.
+//!
+//! An OOD benchmark (`itc eval --dataset`) brings its own tasks and official
+//! scorer through the [`Benchmark`] trait, which `crate::ood` implements.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, bail};
-use clap::Args;
 
+use super::cache::CacheSetting;
 use super::config::{Backend, ConfigFile, Mode, ModelConfig};
+use super::prompt::PromptStyle;
 use super::retry::civil_from_days;
 use super::runner::{ModelSpec, RunOptions, RunReport, predictions_path, run_shared};
-use super::select::{Selection, parse_kind};
+use super::select::Selection;
 use super::stats::run_table;
 use super::store::check_start;
-use crate::score::files::{OutputFormat, ScoreArgs, sample_tasks, score};
+use crate::score::files::{OutputFormat, ScoreFilesOptions, ScoringOptions, score};
 use crate::spec::jsonl::{read_records, write_records};
 use crate::spec::records::Task;
+use crate::spec::sample::sample_tasks;
+use crate::util::runtime::{Threads, block_on};
 
-/// Arguments of `itc eval`.
-#[derive(Debug, Clone, Args)]
-pub struct EvalArgs {
-    /// Model configuration file (TOML, `[[models]]` tables).
-    #[arg(long)]
-    pub config: Option<PathBuf>,
-    /// Models of the configuration to run, comma-separated. Default: all.
-    #[arg(long, value_delimiter = ',', requires = "config")]
-    pub models: Vec<String>,
-
-    /// Ad-hoc model: backend (no configuration file needed).
-    #[arg(long, value_enum, conflicts_with = "config")]
-    pub backend: Option<Backend>,
-    /// Ad-hoc model: endpoint root, e.g. http://127.0.0.1:8080/v1.
-    #[arg(long, requires = "backend")]
-    pub base_url: Option<String>,
-    /// Ad-hoc model: model id sent to the server.
-    #[arg(long, requires = "backend")]
-    pub model_id: Option<String>,
-    /// Ad-hoc model: name in predictions and tables (default: the model id).
-    #[arg(long, requires = "backend")]
-    pub name: Option<String>,
-    /// Ad-hoc model: environment variable holding the API key.
-    #[arg(long, requires = "backend")]
-    pub api_key_env: Option<String>,
-
-    /// Answer mode (overrides the configuration's).
-    #[arg(long, value_enum)]
-    pub mode: Option<Mode>,
-    /// Sampling temperature (overrides the configuration's).
-    #[arg(long)]
-    pub temperature: Option<f64>,
-    /// Answer length limit in tokens (overrides the configuration's).
-    #[arg(long)]
-    pub max_tokens: Option<u32>,
-    /// Requests in flight per model (overrides the configuration's).
-    #[arg(long)]
-    pub concurrency: Option<usize>,
-    /// Requests per minute per model (overrides the configuration's).
-    #[arg(long)]
-    pub rpm: Option<u32>,
-    /// Tokens per minute per model (overrides the configuration's).
-    #[arg(long)]
-    pub tpm: Option<u64>,
-    /// USD per million prompt tokens (overrides the configuration's).
-    #[arg(long)]
-    pub price_input: Option<f64>,
-    /// USD per million completion tokens (overrides the configuration's).
-    #[arg(long)]
-    pub price_output: Option<f64>,
-    /// Per-request timeout in milliseconds (default 120000).
-    #[arg(long)]
-    pub timeout_ms: Option<u64>,
-    /// Requests per task at most, retries included (default 5).
-    #[arg(long)]
-    pub max_attempts: Option<u32>,
-    /// First retry delay in milliseconds (default 1000), doubling per retry.
-    #[arg(long)]
-    pub retry_base_ms: Option<u64>,
-    /// Longest retry delay in milliseconds (default 60000).
-    #[arg(long)]
-    pub retry_cap_ms: Option<u64>,
-
-    /// Task file (JSONL, SPEC §0). Default: the sample set.
-    #[arg(long)]
-    pub tasks: Option<PathBuf>,
-    /// Run an OOD benchmark instead of a task file: apibench:huggingface,
-    /// apibench:tensorflowhub, apibench:torchhub, seal-tools, toolalpaca,
-    /// nexusraven (files from --dataset-files, else the `itc ood fetch`
-    /// cache, else the copies in datasets/ood).
-    #[arg(long, conflicts_with = "tasks")]
-    pub dataset: Option<String>,
-    /// The benchmark's files (APIBench: the hub's `*_api.jsonl` and `*_eval.json`).
-    #[arg(long, num_args = 1.., requires = "dataset")]
-    pub dataset_files: Vec<PathBuf>,
-    /// Where `itc ood fetch` put the files. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
-    #[arg(long, requires = "dataset")]
-    pub ood_cache: Option<PathBuf>,
-    /// APIBench: distractor tools per task besides the gold API (default 4).
-    #[arg(long, requires = "dataset")]
-    pub candidates: Option<usize>,
-    /// Answer format asked for in the prompt mode (overrides the
-    /// configuration's): itc, or a benchmark's own: gorilla (APIBench),
-    /// seal-tools.
-    #[arg(long, value_enum)]
-    pub prompt_style: Option<super::prompt::PromptStyle>,
-    /// Your own system prompt: a minijinja template file replacing
-    /// `prompts/system.jinja` (prompt and structured modes, ITC style).
-    #[arg(long)]
-    pub system_prompt: Option<PathBuf>,
-    /// Run at most this many tasks (the first, after the other filters).
-    #[arg(long)]
-    pub limit: Option<usize>,
-    /// Only these task ids, comma-separated.
-    #[arg(long, value_delimiter = ',')]
-    pub ids: Vec<String>,
-    /// Only these task kinds, comma-separated (single, repeated, parallel, nested, no_tool).
-    #[arg(long, value_delimiter = ',')]
-    pub kinds: Vec<String>,
-    /// Only these languages, comma-separated ISO 639-1 codes.
-    #[arg(long, value_delimiter = ',')]
-    pub languages: Vec<String>,
-
-    /// Run directory. Default: `runs/<model name>-<UTC timestamp>`.
-    #[arg(long)]
-    pub run_dir: Option<PathBuf>,
-    /// Continue the run directory: skip finished tasks, retry errored ones.
-    #[arg(long)]
-    pub resume: bool,
-    /// Response cache directory. Default: `cache/` beside the run directory.
-    #[arg(long, conflicts_with = "no_cache")]
-    pub cache: Option<PathBuf>,
-    /// Send every request, store nothing.
-    #[arg(long)]
-    pub no_cache: bool,
-    /// Never draw the progress bar.
-    #[arg(long)]
-    pub no_progress: bool,
-
-    /// Output of the scores on stdout.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
-    pub format: OutputFormat,
-    /// Compare values exactly (after NFKC) instead of SPEC §3's loose rules.
-    #[arg(long)]
-    pub strict_values: bool,
-    /// Bootstrap resamples for the 95% intervals (0: none).
-    #[arg(long, default_value_t = 1000)]
-    pub bootstrap: usize,
-    /// Seed of the bootstrap.
-    #[arg(long, default_value_t = 20250101)]
-    pub seed: u64,
+/// Which models a run asks.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum ModelSource {
+    /// The offline baseline.
+    #[default]
+    Baseline,
+    /// Models of a configuration file (TOML, `[[models]]` tables): these
+    /// names, or all when empty.
+    ConfigFile {
+        /// The file.
+        path: PathBuf,
+        /// Names of the models to run; all when empty.
+        names: Vec<String>,
+    },
+    /// One model given on the command line.
+    AdHoc(AdHocModel),
 }
 
-impl EvalArgs {
-    /// The models to run: from the configuration file, the ad-hoc flags, or
-    /// the baseline when neither is given; command line overrides applied.
-    pub fn model_configs(&self) -> anyhow::Result<Vec<ModelConfig>> {
-        let mut models = if let Some(path) = &self.config {
-            let origin = path.display().to_string();
-            ConfigFile::load(path)?.select(&self.models, &origin)?
-        } else if let Some(backend) = self.backend {
-            let name = self
-                .name
-                .clone()
-                .or_else(|| self.model_id.clone())
-                .unwrap_or_else(|| backend.as_str().to_string());
-            let mut model = ModelConfig::new(name, backend);
-            model.base_url = self.base_url.clone();
-            model.model_id = self.model_id.clone();
-            model.api_key_env = self.api_key_env.clone();
-            vec![model]
-        } else {
-            vec![ModelConfig::new("baseline", Backend::Baseline)]
-        };
-        for model in &mut models {
-            self.apply_overrides(model);
-            model.validate(&format!("model `{}`", model.name))?;
-        }
-        Ok(models)
-    }
+/// A model given by flags, without a configuration file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdHocModel {
+    /// The API it speaks.
+    pub backend: Backend,
+    /// Endpoint root, e.g. `http://127.0.0.1:8080/v1`.
+    pub base_url: Option<String>,
+    /// Model id sent to the server.
+    pub model_id: Option<String>,
+    /// Name in predictions and tables (default: the model id).
+    pub name: Option<String>,
+    /// Environment variable holding the API key.
+    pub api_key_env: Option<String>,
+}
 
-    fn apply_overrides(&self, m: &mut ModelConfig) {
+/// Settings that replace each model's configured ones when given.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModelOverrides {
+    /// Answer mode.
+    pub mode: Option<Mode>,
+    /// Answer format asked for in the prompt mode.
+    pub prompt_style: Option<PromptStyle>,
+    /// A minijinja template replacing `prompts/system.jinja`.
+    pub system_prompt: Option<PathBuf>,
+    /// Sampling temperature.
+    pub temperature: Option<f64>,
+    /// Answer length limit in tokens.
+    pub max_tokens: Option<u32>,
+    /// Requests in flight per model.
+    pub concurrency: Option<usize>,
+    /// Requests per minute per model.
+    pub rpm: Option<u32>,
+    /// Tokens per minute per model.
+    pub tpm: Option<u64>,
+    /// USD per million prompt tokens.
+    pub price_input: Option<f64>,
+    /// USD per million completion tokens.
+    pub price_output: Option<f64>,
+    /// Per-request timeout in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// Requests per task at most, retries included.
+    pub max_attempts: Option<u32>,
+    /// First retry delay in milliseconds, doubling per retry.
+    pub retry_base_ms: Option<u64>,
+    /// Longest retry delay in milliseconds.
+    pub retry_cap_ms: Option<u64>,
+}
+
+impl ModelOverrides {
+    /// Replaces the model's settings with the given ones.
+    pub fn apply(&self, m: &mut ModelConfig) {
         if let Some(v) = self.mode {
             m.mode = v;
         }
@@ -206,29 +119,90 @@ impl EvalArgs {
         m.retry_base_ms = self.retry_base_ms.or(m.retry_base_ms);
         m.retry_cap_ms = self.retry_cap_ms.or(m.retry_cap_ms);
     }
+}
 
-    /// The task subset the flags ask for.
-    pub fn selection(&self) -> anyhow::Result<Selection> {
-        Ok(Selection {
-            ids: self
-                .ids
-                .iter()
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect(),
-            kinds: self
-                .kinds
-                .iter()
-                .map(|k| parse_kind(k))
-                .collect::<anyhow::Result<_>>()?,
-            languages: self
-                .languages
-                .iter()
-                .map(|s| s.trim().to_string())
-                .collect(),
-            limit: self.limit,
-        })
+/// Everything `itc eval` needs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EvalOptions {
+    /// The models to run.
+    pub models: ModelSource,
+    /// Settings replacing the models' own.
+    pub overrides: ModelOverrides,
+    /// Task file (JSONL, SPEC §0); `None`: the sample set. Ignored when a
+    /// [`Benchmark`] brings the tasks.
+    pub tasks: Option<PathBuf>,
+    /// The subset of the tasks to run.
+    pub selection: Selection,
+    /// Run directory; `None`: `runs/<model name>-<UTC timestamp>`.
+    pub run_dir: Option<PathBuf>,
+    /// Continue the run directory: skip finished tasks, retry errored ones.
+    pub resume: bool,
+    /// The response cache (default: `cache/` beside the run directory).
+    pub cache: CacheSetting,
+    /// Draw the progress bar (on a terminal).
+    pub show_progress: bool,
+    /// How the predictions are scored and shown.
+    pub scoring: ScoringOptions,
+}
+
+impl EvalOptions {
+    /// The models to run: from the configuration file, the ad-hoc flags, or
+    /// the baseline; overrides applied and each checked.
+    pub fn model_configs(&self) -> anyhow::Result<Vec<ModelConfig>> {
+        let mut models = match &self.models {
+            ModelSource::ConfigFile { path, names } => {
+                let origin = path.display().to_string();
+                ConfigFile::load(path)?.select(names, &origin)?
+            }
+            ModelSource::AdHoc(m) => {
+                let name = m
+                    .name
+                    .clone()
+                    .or_else(|| m.model_id.clone())
+                    .unwrap_or_else(|| m.backend.as_str().to_string());
+                let mut model = ModelConfig::new(name, m.backend);
+                model.base_url = m.base_url.clone();
+                model.model_id = m.model_id.clone();
+                model.api_key_env = m.api_key_env.clone();
+                vec![model]
+            }
+            ModelSource::Baseline => vec![ModelConfig::new("baseline", Backend::Baseline)],
+        };
+        for model in &mut models {
+            self.overrides.apply(model);
+            model.validate(&format!("model `{}`", model.name))?;
+        }
+        Ok(models)
     }
+}
+
+/// Tasks that bring their own preparation and official scoring: an OOD
+/// benchmark (`itc eval --dataset`, implemented in `crate::ood`).
+pub trait Benchmark {
+    /// How messages name the task source, e.g. `--dataset seal-tools`.
+    fn label(&self) -> String;
+    /// Every task of the benchmark (the run's selection comes later).
+    fn tasks(&self) -> Vec<Task>;
+    /// Records where the benchmark's files came from in the run directory.
+    fn write_info(&self, run_dir: &Path) -> anyhow::Result<()>;
+    /// The prediction file to score with SPEC §3 (benchmark-format answers
+    /// read into SPEC calls).
+    fn scoring_predictions(
+        &self,
+        run_dir: &Path,
+        tasks_path: &Path,
+        predictions: &Path,
+    ) -> anyhow::Result<PathBuf>;
+    /// Scores with the benchmark's official scorer and prints the result.
+    fn official(
+        &self,
+        run_dir: &Path,
+        tasks_path: &Path,
+        predictions: &Path,
+        format: OutputFormat,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> anyhow::Result<()>;
 }
 
 /// `YYYYMMDD-HHMMSS` in UTC.
@@ -266,105 +240,182 @@ fn slug(name: &str) -> String {
     s.trim_matches('_').to_string()
 }
 
-/// Runs `itc eval`: run tables and scores on `out`, notes on `err`.
-pub fn eval(args: &EvalArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
-    // Every check that needs no request comes first: configuration, keys, tasks.
-    let configs = args.model_configs()?;
-    let ood = match &args.dataset {
-        Some(name) => Some(crate::ood::eval::OodRun::prepare(
-            name,
-            &args.dataset_files,
-            args.ood_cache.as_deref(),
-            args.candidates.unwrap_or(4),
-            &configs,
-            err,
-        )?),
-        None => {
-            crate::ood::eval::check_styles(None, &configs)?;
-            None
+/// Rejects benchmark prompt styles where they cannot work: the baseline
+/// answers in the ITC format only, other formats need the prompt mode and,
+/// without a [`Benchmark`], have no official scorer to read them.
+pub fn check_prompt_styles(models: &[ModelConfig], with_benchmark: bool) -> anyhow::Result<()> {
+    for m in models {
+        let style = m.prompt_style;
+        if style.is_itc() {
+            continue;
         }
-    };
+        let place = format!("model `{}`: prompt_style {}", m.name, style.as_str());
+        if m.backend == Backend::Baseline {
+            bail!("{place}: the offline baseline answers in the ITC format only");
+        }
+        if m.mode != Mode::Prompt {
+            bail!(
+                "{place}: needs mode prompt (mode {} asks for its own format)",
+                m.mode
+            );
+        }
+        if !with_benchmark {
+            bail!("{place}: needs --dataset (an OOD benchmark)");
+        }
+    }
+    Ok(())
+}
+
+/// Runs `itc eval` on a task file: run tables and scores on `out`, notes on `err`.
+pub fn eval(options: &EvalOptions, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+    // Every check that needs no request comes first: configuration, keys, tasks.
+    let configs = options.model_configs()?;
+    check_prompt_styles(&configs, false)?;
+    eval_models(options, configs, None, out, err)
+}
+
+/// Runs `itc eval` with `configs` (already checked) on the tasks of
+/// `benchmark`, or of the task file when `None`.
+pub fn eval_models(
+    options: &EvalOptions,
+    configs: Vec<ModelConfig>,
+    benchmark: Option<&dyn Benchmark>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
     let specs: Vec<ModelSpec> = configs
         .into_iter()
         .map(ModelSpec::resolve)
         .collect::<anyhow::Result<_>>()?;
-    let (all, task_file) = match &ood {
-        Some(o) => (
-            o.tasks.clone(),
-            PathBuf::from(format!("--dataset {}", o.info.dataset)),
-        ),
+    let (tasks, task_label) = select_tasks(options, benchmark, err)?;
+    let run_dir = options
+        .run_dir
+        .clone()
+        .unwrap_or_else(|| default_run_dir(&specs));
+    let offline = specs.iter().all(|s| s.config.backend == Backend::Baseline);
+    let cache_dir = if offline {
+        None
+    } else {
+        options.cache.dir(|| default_cache_dir(&run_dir))
+    };
+    check_start(&predictions_path(&run_dir), options.resume)?;
+    let tasks_path = write_run_inputs(&run_dir, &tasks, &specs, benchmark)?;
+
+    writeln!(
+        err,
+        "running {} model(s) on {} task(s) from {task_label} into {}",
+        specs.len(),
+        tasks.len(),
+        run_dir.display()
+    )?;
+    let run_options = RunOptions {
+        run_dir: run_dir.clone(),
+        cache_dir,
+        resume: options.resume,
+        show_progress: options.show_progress,
+    };
+    let report = block_on(
+        Threads::PerCore,
+        run_shared(std::sync::Arc::new(tasks), &specs, &run_options),
+    )??;
+    write_run_json(&run_dir, &report)?;
+    print_run_figures(&run_dir, &report, options.scoring.format, out, err)?;
+
+    // Benchmark-format answers are scored through the SPEC calls read from them.
+    let scored = match benchmark {
+        Some(b) => b.scoring_predictions(&run_dir, &tasks_path, &report.predictions)?,
+        None => report.predictions.clone(),
+    };
+    let score_options = ScoreFilesOptions {
+        tasks: Some(tasks_path.clone()),
+        predictions: vec![scored],
+        out: Some(run_dir.clone()),
+        scoring: options.scoring,
+        skip_invalid: false,
+        threads: None,
+    };
+    score(&score_options, out, err)?;
+    if let Some(b) = benchmark {
+        b.official(
+            &run_dir,
+            &tasks_path,
+            &report.predictions,
+            options.scoring.format,
+            out,
+            err,
+        )?;
+    }
+    Ok(())
+}
+
+/// The tasks of the run after the selection, and how messages name their source.
+fn select_tasks(
+    options: &EvalOptions,
+    benchmark: Option<&dyn Benchmark>,
+    err: &mut dyn Write,
+) -> anyhow::Result<(Vec<Task>, String)> {
+    let (all, label) = match benchmark {
+        Some(b) => (b.tasks(), b.label()),
         None => {
-            let file = args.tasks.clone().unwrap_or_else(sample_tasks);
-            (read_records::<Task>(&file, false)?.0, file)
+            let file = options.tasks.clone().unwrap_or_else(sample_tasks);
+            let label = file.display().to_string();
+            (read_records::<Task>(&file, false)?.0, label)
         }
     };
-    let (tasks, repeated) = args.selection()?.apply(all)?;
+    let (tasks, repeated) = options.selection.clone().apply(all)?;
     if repeated > 0 {
         writeln!(
             err,
-            "note: {repeated} task(s) repeat an earlier id in {} and are skipped",
-            task_file.display()
+            "note: {repeated} task(s) repeat an earlier id in {label} and are skipped"
         )?;
     }
     if tasks.is_empty() {
-        bail!("no task of {} matches the selection", task_file.display());
+        bail!("no task of {label} matches the selection");
     }
+    Ok((tasks, label))
+}
 
-    let run_dir = match &args.run_dir {
-        Some(dir) => dir.clone(),
-        None => {
-            let name = match specs.as_slice() {
-                [one] => slug(&one.config.name),
-                _ => "eval".to_string(),
-            };
-            PathBuf::from("runs").join(format!("{name}-{}", timestamp(SystemTime::now())))
-        }
+/// `runs/<model name>-<UTC timestamp>` (`eval-…` for several models).
+fn default_run_dir(specs: &[ModelSpec]) -> PathBuf {
+    let name = match specs {
+        [one] => slug(&one.config.name),
+        _ => "eval".to_string(),
     };
-    let offline = specs.iter().all(|s| s.config.backend == Backend::Baseline);
-    let cache_dir = if args.no_cache || offline {
-        None
-    } else {
-        Some(
-            args.cache
-                .clone()
-                .unwrap_or_else(|| default_cache_dir(&run_dir)),
-        )
-    };
-    check_start(&predictions_path(&run_dir), args.resume)?;
-    std::fs::create_dir_all(&run_dir).with_context(|| format!("creating {}", run_dir.display()))?;
+    PathBuf::from("runs").join(format!("{name}-{}", timestamp(SystemTime::now())))
+}
+
+/// Writes `tasks.jsonl`, `models.json` and the benchmark's notes into the
+/// run directory; returns the path of `tasks.jsonl`.
+fn write_run_inputs(
+    run_dir: &Path,
+    tasks: &[Task],
+    specs: &[ModelSpec],
+    benchmark: Option<&dyn Benchmark>,
+) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(run_dir).with_context(|| format!("creating {}", run_dir.display()))?;
     let tasks_path = run_dir.join("tasks.jsonl");
-    write_records(&tasks_path, &tasks)
+    write_records(&tasks_path, tasks)
         .with_context(|| format!("writing {}", tasks_path.display()))?;
     let configs: Vec<&ModelConfig> = specs.iter().map(|s| &s.config).collect();
     std::fs::write(
         run_dir.join("models.json"),
         serde_json::to_string_pretty(&configs)? + "\n",
     )?;
-    if let Some(o) = &ood {
-        o.info.write(&run_dir)?;
+    if let Some(b) = benchmark {
+        b.write_info(run_dir)?;
     }
+    Ok(tasks_path)
+}
 
-    writeln!(
-        err,
-        "running {} model(s) on {} task(s) from {} into {}",
-        specs.len(),
-        tasks.len(),
-        task_file.display(),
-        run_dir.display()
-    )?;
-    let options = RunOptions {
-        run_dir: run_dir.clone(),
-        cache_dir,
-        resume: args.resume,
-        show_progress: !args.no_progress,
-    };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    let report = runtime.block_on(run_shared(std::sync::Arc::new(tasks), &specs, &options))?;
-    drop(runtime);
-    write_run_json(&run_dir, &report)?;
+/// The resume note and the run table: with the tables on `out`, beside JSON
+/// output on `err`.
+fn print_run_figures(
+    run_dir: &Path,
+    report: &RunReport,
+    format: OutputFormat,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
     if let Some(r) = report.resume {
         writeln!(
             err,
@@ -372,44 +423,15 @@ pub fn eval(args: &EvalArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow
             r.kept, r.errored, r.discarded, r.torn_bytes
         )?;
     }
-    // The run figures go with the tables; beside JSON output they go to stderr.
     let figures = format!(
         "Run {} ({:.1} s)\n\n{}",
         run_dir.display(),
         report.elapsed.as_secs_f64(),
         run_table(&report.models)
     );
-    match args.format {
+    match format {
         OutputFormat::Table => writeln!(out, "{figures}")?,
         OutputFormat::Json => writeln!(err, "{figures}")?,
-    }
-
-    // Benchmark-format answers are scored through the SPEC calls read from them.
-    let scored = match &ood {
-        Some(o) => o.scoring_predictions(&run_dir, &tasks_path, &report.predictions)?,
-        None => report.predictions.clone(),
-    };
-    let score_args = ScoreArgs {
-        tasks: Some(tasks_path.clone()),
-        predictions: vec![scored],
-        out: Some(run_dir.clone()),
-        format: args.format,
-        strict_values: args.strict_values,
-        skip_invalid: false,
-        bootstrap: args.bootstrap,
-        seed: args.seed,
-        threads: None,
-    };
-    score(&score_args, out, err)?;
-    if let Some(o) = &ood {
-        o.official(
-            &run_dir,
-            &tasks_path,
-            &report.predictions,
-            args.format,
-            out,
-            err,
-        )?;
     }
     Ok(())
 }
@@ -428,81 +450,14 @@ fn write_run_json(run_dir: &Path, report: &RunReport) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        eval: EvalArgs,
-    }
-
-    fn parse(args: &[&str]) -> Result<EvalArgs, clap::Error> {
-        Cli::try_parse_from(std::iter::once("itc").chain(args.iter().copied())).map(|c| c.eval)
-    }
 
     #[test]
-    fn no_arguments_means_the_baseline() {
-        let models = parse(&[]).unwrap().model_configs().unwrap();
+    fn no_model_means_the_baseline() {
+        let models = EvalOptions::default().model_configs().unwrap();
         assert_eq!(
             models,
             vec![ModelConfig::new("baseline", Backend::Baseline)]
         );
-    }
-
-    #[test]
-    fn ad_hoc_models_from_flags() {
-        let args = parse(&[
-            "--backend",
-            "openai",
-            "--base-url",
-            "http://127.0.0.1:8080/v1",
-            "--model-id",
-            "x",
-            "--mode",
-            "native",
-            "--concurrency",
-            "3",
-            "--retry-base-ms",
-            "5",
-        ])
-        .unwrap();
-        let m = &args.model_configs().unwrap()[0];
-        assert_eq!(
-            (m.name.as_str(), m.mode, m.concurrency),
-            ("x", Mode::Native, 3)
-        );
-        assert_eq!(m.retry_policy().base, std::time::Duration::from_millis(5));
-        assert_eq!(m.effective_key_env(), None);
-        let err = parse(&["--backend", "openai", "--base-url", "http://h/v1"])
-            .unwrap()
-            .model_configs()
-            .unwrap_err();
-        assert!(err.to_string().contains("model_id: required"), "{err}");
-        assert!(parse(&["--config", "m.toml", "--backend", "openai"]).is_err());
-        assert!(
-            parse(&["--model-id", "x"]).is_err(),
-            "ad-hoc flags need --backend"
-        );
-    }
-
-    #[test]
-    fn selection_flags() {
-        let args = parse(&[
-            "--kinds",
-            "single,no_tool",
-            "--languages",
-            "ja,zh",
-            "--limit",
-            "5",
-            "--ids",
-            "a,b",
-        ])
-        .unwrap();
-        let s = args.selection().unwrap();
-        assert_eq!(s.kinds.len(), 2);
-        assert_eq!(s.languages, ["ja", "zh"]);
-        assert_eq!((s.limit, s.ids.len()), (Some(5), 2));
-        assert!(parse(&["--kinds", "triple"]).unwrap().selection().is_err());
     }
 
     #[test]

@@ -43,7 +43,7 @@ pub mod tools;
 
 pub use backend::{Answer, ApiRequest, BackendApi, Chat, api_for};
 pub use config::{ApiKey, Backend, ConfigFile, Mode, ModelConfig};
-pub use eval::{EvalArgs, eval};
+pub use eval::{EvalOptions, eval};
 pub use http::ErrorKind;
 pub use retry::RetryPolicy;
 pub use runner::{

@@ -31,16 +31,7 @@ pub const SEAL_TOOLS_TEMPLATE: &str = include_str!(concat!(
 
 /// The answer format a model is asked for in the *prompt* mode.
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    Default,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum PromptStyle {

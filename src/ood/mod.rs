@@ -18,6 +18,7 @@
 
 pub mod answers;
 pub mod apibench;
+pub mod benchmark;
 pub mod dataset;
 pub mod eval;
 pub mod fetch;

@@ -1,5 +1,5 @@
 //! The contract (SPEC §0–3): the record types, reading JSON Lines files, the
-//! action-string grammar, reading calls out of answers, language match.
+//! action-string grammar, reading calls out of answers, language match; the shipped sample set.
 //!
 //! Everything else in the crate may use `spec`; `spec` uses nothing of the
 //! crate but itself.
@@ -9,3 +9,4 @@ pub mod jsonl;
 pub mod language;
 pub mod records;
 pub mod response;
+pub mod sample;

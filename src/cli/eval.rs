@@ -1,0 +1,351 @@
+//! `itc eval`: flags → [`EvalOptions`] → [`eval::eval`], or, with
+//! `--dataset`, [`ood::benchmark::eval_dataset`].
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::flags::{CacheFlags, ScoringFlags};
+use crate::models::cache::CacheSetting;
+use crate::models::config::{Backend, Mode};
+use crate::models::eval::{self, AdHocModel, EvalOptions, ModelOverrides, ModelSource};
+use crate::models::prompt::PromptStyle;
+use crate::models::select::{Selection, parse_kind};
+use crate::ood;
+
+value_enum!(Backend {
+    Openai => "openai": "OpenAI-compatible Chat Completions (OpenAI, vLLM, SGLang, llama.cpp server, Ollama, OpenRouter, …)",
+    Anthropic => "anthropic": "Anthropic Messages",
+    Gemini => "gemini": "Google Gemini `generateContent`",
+    Baseline => "baseline": "The offline, gold-blind baseline: no server, no key",
+});
+
+value_enum!(Mode {
+    Prompt => "prompt": "A system prompt lists the tools as JSON and asks for `{\"Thought\": …, \"Action\": \"[…]\"}` in text",
+    Native => "native": "Tools are declared through the API's function calling; calls come back as structured tool calls",
+    Structured => "structured": "Like `prompt`, with the server constraining the answer to a JSON schema `{Thought: string, Action: string}` where it can",
+});
+
+value_enum!(PromptStyle {
+    Itc => "itc": "ITC's `{\"Thought\": …, \"Action\": \"[…]\"}` (`prompts/system.jinja`)",
+    Gorilla => "gorilla": "Gorilla's labelled fields `<<<domain>>>`, `<<<api_call>>>`, `<<<api_provider>>>`, `<<<explanation>>>` (`prompts/gorilla.jinja`)",
+    SealTools => "seal-tools": "Seal-Tools' JSON call list (`prompts/seal_tools.jinja`)",
+});
+
+/// Arguments of `itc eval`.
+#[derive(Debug, Clone, Args)]
+pub struct EvalArgs {
+    /// Model configuration file (TOML, `[[models]]` tables).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Models of the configuration to run, comma-separated. Default: all.
+    #[arg(long, value_delimiter = ',', requires = "config")]
+    pub models: Vec<String>,
+
+    /// Ad-hoc model: backend (no configuration file needed).
+    #[arg(long, value_enum, conflicts_with = "config")]
+    pub backend: Option<Backend>,
+    /// Ad-hoc model: endpoint root, e.g. http://127.0.0.1:8080/v1.
+    #[arg(long, requires = "backend")]
+    pub base_url: Option<String>,
+    /// Ad-hoc model: model id sent to the server.
+    #[arg(long, requires = "backend")]
+    pub model_id: Option<String>,
+    /// Ad-hoc model: name in predictions and tables (default: the model id).
+    #[arg(long, requires = "backend")]
+    pub name: Option<String>,
+    /// Ad-hoc model: environment variable holding the API key.
+    #[arg(long, requires = "backend")]
+    pub api_key_env: Option<String>,
+
+    /// Answer mode (overrides the configuration's).
+    #[arg(long, value_enum)]
+    pub mode: Option<Mode>,
+    /// Sampling temperature (overrides the configuration's).
+    #[arg(long)]
+    pub temperature: Option<f64>,
+    /// Answer length limit in tokens (overrides the configuration's).
+    #[arg(long)]
+    pub max_tokens: Option<u32>,
+    /// Requests in flight per model (overrides the configuration's).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Requests per minute per model (overrides the configuration's).
+    #[arg(long)]
+    pub rpm: Option<u32>,
+    /// Tokens per minute per model (overrides the configuration's).
+    #[arg(long)]
+    pub tpm: Option<u64>,
+    /// USD per million prompt tokens (overrides the configuration's).
+    #[arg(long)]
+    pub price_input: Option<f64>,
+    /// USD per million completion tokens (overrides the configuration's).
+    #[arg(long)]
+    pub price_output: Option<f64>,
+    /// Per-request timeout in milliseconds (default 120000).
+    #[arg(long)]
+    pub timeout_ms: Option<u64>,
+    /// Requests per task at most, retries included (default 5).
+    #[arg(long)]
+    pub max_attempts: Option<u32>,
+    /// First retry delay in milliseconds (default 1000), doubling per retry.
+    #[arg(long)]
+    pub retry_base_ms: Option<u64>,
+    /// Longest retry delay in milliseconds (default 60000).
+    #[arg(long)]
+    pub retry_cap_ms: Option<u64>,
+
+    /// Task file (JSONL, SPEC §0). Default: the sample set.
+    #[arg(long)]
+    pub tasks: Option<PathBuf>,
+    /// Run an OOD benchmark instead of a task file: apibench:huggingface,
+    /// apibench:tensorflowhub, apibench:torchhub, seal-tools, toolalpaca,
+    /// nexusraven (files from --dataset-files, else the `itc ood fetch`
+    /// cache, else the copies in datasets/ood).
+    #[arg(long, conflicts_with = "tasks")]
+    pub dataset: Option<String>,
+    /// The benchmark's files (APIBench: the hub's `*_api.jsonl` and `*_eval.json`).
+    #[arg(long, num_args = 1.., requires = "dataset")]
+    pub dataset_files: Vec<PathBuf>,
+    /// Where `itc ood fetch` put the files. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
+    #[arg(long, requires = "dataset")]
+    pub ood_cache: Option<PathBuf>,
+    /// APIBench: distractor tools per task besides the gold API (default 4).
+    #[arg(long, requires = "dataset")]
+    pub candidates: Option<usize>,
+    /// Answer format asked for in the prompt mode (overrides the
+    /// configuration's): itc, or a benchmark's own: gorilla (APIBench),
+    /// seal-tools.
+    #[arg(long, value_enum)]
+    pub prompt_style: Option<PromptStyle>,
+    /// Your own system prompt: a minijinja template file replacing
+    /// `prompts/system.jinja` (prompt and structured modes, ITC style).
+    #[arg(long)]
+    pub system_prompt: Option<PathBuf>,
+    /// Run at most this many tasks (the first, after the other filters).
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Only these task ids, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub ids: Vec<String>,
+    /// Only these task kinds, comma-separated (single, repeated, parallel, nested, no_tool).
+    #[arg(long, value_delimiter = ',')]
+    pub kinds: Vec<String>,
+    /// Only these languages, comma-separated ISO 639-1 codes.
+    #[arg(long, value_delimiter = ',')]
+    pub languages: Vec<String>,
+
+    /// Run directory. Default: `runs/<model name>-<UTC timestamp>`.
+    #[arg(long)]
+    pub run_dir: Option<PathBuf>,
+    /// Continue the run directory: skip finished tasks, retry errored ones.
+    #[arg(long)]
+    pub resume: bool,
+    /// The response cache.
+    #[command(flatten)]
+    pub cache: CacheFlags,
+    /// Never draw the progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+
+    /// How the predictions are scored and shown.
+    #[command(flatten)]
+    pub scoring: ScoringFlags,
+}
+
+impl EvalArgs {
+    /// The library's options.
+    pub fn options(&self) -> anyhow::Result<EvalOptions> {
+        Ok(EvalOptions {
+            models: self.model_source(),
+            overrides: self.overrides(),
+            tasks: self.tasks.clone(),
+            selection: self.selection()?,
+            run_dir: self.run_dir.clone(),
+            resume: self.resume,
+            cache: CacheSetting::from_flags(self.cache.cache.as_deref(), self.cache.no_cache),
+            show_progress: !self.no_progress,
+            scoring: self.scoring.options(),
+        })
+    }
+
+    /// Runs `itc eval`: run tables and scores on `out`, notes on `err`.
+    pub fn run(&self, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+        let options = self.options()?;
+        match &self.dataset {
+            Some(name) => {
+                let defaults = ood::benchmark::DatasetOptions::default();
+                let dataset = ood::benchmark::DatasetOptions {
+                    name: name.clone(),
+                    files: self.dataset_files.clone(),
+                    cache_dir: self.ood_cache.clone(),
+                    candidates: self.candidates.unwrap_or(defaults.candidates),
+                };
+                ood::benchmark::eval_dataset(&options, &dataset, out, err)
+            }
+            None => eval::eval(&options, out, err),
+        }
+    }
+
+    fn model_source(&self) -> ModelSource {
+        if let Some(path) = &self.config {
+            ModelSource::ConfigFile {
+                path: path.clone(),
+                names: self.models.clone(),
+            }
+        } else if let Some(backend) = self.backend {
+            ModelSource::AdHoc(AdHocModel {
+                backend,
+                base_url: self.base_url.clone(),
+                model_id: self.model_id.clone(),
+                name: self.name.clone(),
+                api_key_env: self.api_key_env.clone(),
+            })
+        } else {
+            ModelSource::Baseline
+        }
+    }
+
+    fn overrides(&self) -> ModelOverrides {
+        ModelOverrides {
+            mode: self.mode,
+            prompt_style: self.prompt_style,
+            system_prompt: self.system_prompt.clone(),
+            temperature: self.temperature,
+            max_tokens: self.max_tokens,
+            concurrency: self.concurrency,
+            rpm: self.rpm,
+            tpm: self.tpm,
+            price_input: self.price_input,
+            price_output: self.price_output,
+            timeout_ms: self.timeout_ms,
+            max_attempts: self.max_attempts,
+            retry_base_ms: self.retry_base_ms,
+            retry_cap_ms: self.retry_cap_ms,
+        }
+    }
+
+    /// The task subset the flags ask for.
+    pub fn selection(&self) -> anyhow::Result<Selection> {
+        Ok(Selection {
+            ids: self
+                .ids
+                .iter()
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect(),
+            kinds: self
+                .kinds
+                .iter()
+                .map(|k| parse_kind(k))
+                .collect::<anyhow::Result<_>>()?,
+            languages: self
+                .languages
+                .iter()
+                .map(|s| s.trim().to_string())
+                .collect(),
+            limit: self.limit,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::config::ModelConfig;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        eval: EvalArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<EvalArgs, clap::Error> {
+        Cli::try_parse_from(std::iter::once("itc").chain(args.iter().copied())).map(|c| c.eval)
+    }
+
+    fn model_configs(args: &EvalArgs) -> anyhow::Result<Vec<ModelConfig>> {
+        args.options()?.model_configs()
+    }
+
+    #[test]
+    fn no_arguments_means_the_baseline() {
+        let models = model_configs(&parse(&[]).unwrap()).unwrap();
+        assert_eq!(
+            models,
+            vec![ModelConfig::new("baseline", Backend::Baseline)]
+        );
+    }
+
+    #[test]
+    fn ad_hoc_models_from_flags() {
+        let args = parse(&[
+            "--backend",
+            "openai",
+            "--base-url",
+            "http://127.0.0.1:8080/v1",
+            "--model-id",
+            "x",
+            "--mode",
+            "native",
+            "--concurrency",
+            "3",
+            "--retry-base-ms",
+            "5",
+        ])
+        .unwrap();
+        let m = &model_configs(&args).unwrap()[0];
+        assert_eq!(
+            (m.name.as_str(), m.mode, m.concurrency),
+            ("x", Mode::Native, 3)
+        );
+        assert_eq!(m.retry_policy().base, std::time::Duration::from_millis(5));
+        assert_eq!(m.effective_key_env(), None);
+        let args = parse(&["--backend", "openai", "--base-url", "http://h/v1"]).unwrap();
+        let err = model_configs(&args).unwrap_err();
+        assert!(err.to_string().contains("model_id: required"), "{err}");
+        assert!(parse(&["--config", "m.toml", "--backend", "openai"]).is_err());
+        assert!(
+            parse(&["--model-id", "x"]).is_err(),
+            "ad-hoc flags need --backend"
+        );
+    }
+
+    #[test]
+    fn selection_flags() {
+        let args = parse(&[
+            "--kinds",
+            "single,no_tool",
+            "--languages",
+            "ja,zh",
+            "--limit",
+            "5",
+            "--ids",
+            "a,b",
+        ])
+        .unwrap();
+        let s = args.selection().unwrap();
+        assert_eq!(s.kinds.len(), 2);
+        assert_eq!(s.languages, ["ja", "zh"]);
+        assert_eq!((s.limit, s.ids.len()), (Some(5), 2));
+        assert!(parse(&["--kinds", "triple"]).unwrap().selection().is_err());
+    }
+
+    #[test]
+    fn cache_and_scoring_flags() {
+        let o = parse(&["--no-cache", "--format", "json", "--bootstrap", "0"])
+            .unwrap()
+            .options()
+            .unwrap();
+        assert_eq!(o.cache, CacheSetting::Off);
+        assert_eq!(o.scoring.bootstrap, 0);
+        assert!(parse(&["--no-cache", "--cache", "c"]).is_err());
+        let o = parse(&["--cache", "c"]).unwrap().options().unwrap();
+        assert_eq!(o.cache, CacheSetting::Dir(PathBuf::from("c")));
+        let o = parse(&[]).unwrap().options().unwrap();
+        assert_eq!(o.cache, CacheSetting::Default);
+        assert_eq!(o.scoring, crate::score::files::ScoringOptions::default());
+    }
+}

@@ -1,0 +1,92 @@
+//! `itc eval --dataset`: an OOD benchmark run like any task file, with its
+//! conversion before and its official scorer after ([`Benchmark`]).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::eval::OodRun;
+use crate::models::eval::{Benchmark, EvalOptions, eval_models};
+use crate::score::files::OutputFormat;
+use crate::spec::records::Task;
+
+/// Which benchmark to run and where its files are.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DatasetOptions {
+    /// apibench:huggingface, apibench:tensorflowhub, apibench:torchhub,
+    /// seal-tools, toolalpaca or nexusraven.
+    pub name: String,
+    /// The benchmark's files; empty: the `itc ood fetch` cache, else the
+    /// copies in `datasets/ood`.
+    pub files: Vec<PathBuf>,
+    /// Where `itc ood fetch` put the files; `None`: its default.
+    pub cache_dir: Option<PathBuf>,
+    /// APIBench: distractor tools per task besides the gold API.
+    pub candidates: usize,
+}
+
+impl Default for DatasetOptions {
+    fn default() -> Self {
+        DatasetOptions {
+            name: String::new(),
+            files: Vec::new(),
+            cache_dir: None,
+            candidates: 4,
+        }
+    }
+}
+
+/// Runs `itc eval --dataset`: converts the benchmark, runs the models on it,
+/// scores with SPEC §3 and with the benchmark's official scorer.
+pub fn eval_dataset(
+    options: &EvalOptions,
+    dataset: &DatasetOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
+    // Every check that needs no request comes first: configuration, keys, tasks.
+    let configs = options.model_configs()?;
+    let run = OodRun::prepare(
+        &dataset.name,
+        &dataset.files,
+        dataset.cache_dir.as_deref(),
+        dataset.candidates,
+        &configs,
+        err,
+    )?;
+    eval_models(options, configs, Some(&run), out, err)
+}
+
+impl Benchmark for OodRun {
+    fn label(&self) -> String {
+        format!("--dataset {}", self.info.dataset)
+    }
+
+    fn tasks(&self) -> Vec<Task> {
+        self.tasks.clone()
+    }
+
+    fn write_info(&self, run_dir: &Path) -> anyhow::Result<()> {
+        self.info.write(run_dir)
+    }
+
+    fn scoring_predictions(
+        &self,
+        run_dir: &Path,
+        tasks_path: &Path,
+        predictions: &Path,
+    ) -> anyhow::Result<PathBuf> {
+        OodRun::scoring_predictions(self, run_dir, tasks_path, predictions)
+    }
+
+    fn official(
+        &self,
+        run_dir: &Path,
+        tasks_path: &Path,
+        predictions: &Path,
+        format: OutputFormat,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        OodRun::official(self, run_dir, tasks_path, predictions, format, out, err)
+    }
+}
