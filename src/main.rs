@@ -4,14 +4,14 @@ use std::io;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use itc::build::answer::{self, AnswerArgs};
-use itc::build::catalog::{self, CatalogArgs};
-use itc::build::confuse::{self, ConfuseArgs};
-use itc::build::filter::{self, FilterArgs};
-use itc::build::generate::{self, GenerateArgs};
-use itc::build::pipeline::{self, PipelineArgs};
-use itc::build::sample::{self, SampleArgs};
+use itc::cli::answer::AnswerArgs;
+use itc::cli::catalog::CatalogArgs;
+use itc::cli::confuse::ConfuseArgs;
 use itc::cli::eval::EvalArgs;
+use itc::cli::filter::FilterArgs;
+use itc::cli::generate::GenerateArgs;
+use itc::cli::pipeline::PipelineArgs;
+use itc::cli::sample::SampleArgs;
 use itc::cli::score::ScoreArgs;
 use itc::ood::{self, OodArgs};
 use itc::perf::bench::{self, BenchArgs};
@@ -66,27 +66,13 @@ fn main() -> ExitCode {
         Command::Eval(args) => args.run(&mut io::stdout(), &mut io::stderr()),
         Command::Bench(args) => bench::run(args, &mut io::stdout().lock()),
         Command::BenchHttp(args) => http::run(args, &mut io::stdout().lock()),
-        Command::Catalog(args) => {
-            catalog::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
-        }
-        Command::Sample(args) => {
-            sample::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
-        }
-        Command::Confuse(args) => {
-            confuse::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
-        }
-        Command::Generate(args) => {
-            generate::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
-        }
-        Command::Filter(args) => {
-            filter::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
-        }
-        Command::Answer(args) => {
-            answer::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
-        }
-        Command::Pipeline(args) => {
-            pipeline::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
-        }
+        Command::Catalog(args) => args.run(&mut io::stdout().lock(), &mut io::stderr().lock()),
+        Command::Sample(args) => args.run(&mut io::stdout().lock(), &mut io::stderr().lock()),
+        Command::Confuse(args) => args.run(&mut io::stdout().lock(), &mut io::stderr().lock()),
+        Command::Generate(args) => args.run(&mut io::stdout().lock(), &mut io::stderr().lock()),
+        Command::Filter(args) => args.run(&mut io::stdout().lock(), &mut io::stderr().lock()),
+        Command::Answer(args) => args.run(&mut io::stdout().lock(), &mut io::stderr().lock()),
+        Command::Pipeline(args) => args.run(&mut io::stdout().lock(), &mut io::stderr().lock()),
         Command::Ood(args) => ood::run(args, &mut io::stdout().lock(), &mut io::stderr().lock()),
     };
     match result {

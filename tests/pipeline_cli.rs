@@ -322,7 +322,7 @@ fn builds_tasks_from_a_catalog_and_a_rerun_is_free() {
     let before = snapshot(&setup);
     let (stdout, stderr) = setup.run(&[]);
     assert_eq!(setup.server.requests(), 11);
-    for stage in itc::build::pipeline::STAGES {
+    for stage in itc::build::pipeline::Stage::ALL.map(|s| s.as_str()) {
         assert_eq!(row(&stdout, stage)[1], "up to date", "{stage}: {stderr}");
     }
     assert_eq!(snapshot(&setup), before);

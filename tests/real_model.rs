@@ -477,7 +477,7 @@ model = "answerer"
     let out = |f: &str| dir.path().join("build").join(f);
 
     let stdout = pipeline(&config);
-    for stage in itc::build::pipeline::STAGES {
+    for stage in itc::build::pipeline::Stage::ALL.map(|s| s.as_str()) {
         assert_eq!(stage_row(&stdout, stage)[1], "ran", "{stage}");
     }
     // Three prompts, each answered and read: every item it wrote is a
@@ -518,7 +518,7 @@ model = "answerer"
 
     // A re-run is free.
     let stdout = pipeline(&config);
-    for stage in itc::build::pipeline::STAGES {
+    for stage in itc::build::pipeline::Stage::ALL.map(|s| s.as_str()) {
         let row = stage_row(&stdout, stage);
         assert_eq!((row[1], row[4]), ("up to date", "0"), "{stage}");
     }

@@ -15,9 +15,11 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tokio::task::JoinSet;
 
+use crate::models::cache::CacheSetting;
 use crate::models::{Chat, ChatModel, Completion, ConfigFile, ModelConfig, ModelSpec};
 use crate::spec::jsonl::read_records;
 use crate::spec::records::GeneratedQuery;
+use crate::util::hash::to_hex;
 
 /// Requests, tokens and cost of one stage (or one model within it).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
@@ -110,11 +112,7 @@ pub fn prompt_sha256(chat: &Chat) -> String {
     if let Some(schema) = &chat.schema {
         hasher.update(schema.to_string().as_bytes());
     }
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    to_hex(&hasher.finalize())
 }
 
 /// `<stem>.<suffix>` in the directory of `path` (`out/tasks.jsonl`,
@@ -152,17 +150,9 @@ pub fn read_queries(path: &Path) -> anyhow::Result<Vec<GeneratedQuery>> {
     Ok(queries)
 }
 
-/// The response cache of a stage: `--cache DIR`, none with `--no-cache`,
-/// else `cache/` beside the output file.
-pub fn stage_cache(cache: Option<&Path>, no_cache: bool, output: &Path) -> Option<PathBuf> {
-    if no_cache {
-        return None;
-    }
-    Some(
-        cache
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| output.parent().unwrap_or(Path::new(".")).join("cache")),
-    )
+/// The response cache of a stage: by default `cache/` beside the output file.
+pub fn stage_cache(cache: &CacheSetting, output: &Path) -> Option<PathBuf> {
+    cache.dir(|| output.parent().unwrap_or(Path::new(".")).join("cache"))
 }
 
 /// A progress bar for a stage's chats on stderr, drawn only when stderr is

@@ -24,7 +24,6 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
 use serde::{Deserialize, Serialize};
 use tabled::builder::Builder;
 use tabled::settings::object::Columns;
@@ -36,7 +35,7 @@ use crate::spec::jsonl::write_records;
 use crate::spec::records::Tool;
 
 /// How hard the distractors are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Difficulty {
     /// Uniformly from the whole catalog.
@@ -55,6 +54,22 @@ impl Difficulty {
             Difficulty::Category => "category",
             Difficulty::Nearest => "nearest",
         }
+    }
+}
+
+impl std::str::FromStr for Difficulty {
+    type Err = String;
+
+    /// Reads a name as [`Difficulty::as_str`] writes it, in any case.
+    fn from_str(name: &str) -> Result<Self, String> {
+        [
+            Difficulty::Random,
+            Difficulty::Category,
+            Difficulty::Nearest,
+        ]
+        .into_iter()
+        .find(|d| d.as_str().eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("unknown difficulty `{name}`"))
     }
 }
 
@@ -390,27 +405,35 @@ pub fn candidate_set(
     }
 }
 
-/// Arguments of `itc confuse`.
-#[derive(Debug, Clone, Args)]
-pub struct ConfuseArgs {
+/// Options of `itc confuse`.
+#[derive(Debug, Clone)]
+pub struct ConfuseOptions {
     /// Catalog the distractors come from (JSON Lines, from `itc catalog import`).
-    #[arg(long)]
     pub catalog: PathBuf,
     /// Sampled APIs (JSON Lines, from `itc sample`).
-    #[arg(long)]
     pub sampled: PathBuf,
     /// Distractors per sampled API (the candidate list holds k + 1 tools).
-    #[arg(long, default_value_t = 4)]
     pub k: usize,
     /// How the distractors are chosen.
-    #[arg(long, value_enum, default_value_t = Difficulty::Nearest)]
     pub difficulty: Difficulty,
     /// Seed of the draws and shuffles.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Where to write the candidate sets (JSON Lines).
-    #[arg(short, long)]
     pub output: PathBuf,
+}
+
+impl Default for ConfuseOptions {
+    /// 4 nearest distractors, seed 1; no files yet.
+    fn default() -> Self {
+        ConfuseOptions {
+            catalog: PathBuf::new(),
+            sampled: PathBuf::new(),
+            k: 4,
+            difficulty: Difficulty::Nearest,
+            seed: 1,
+            output: PathBuf::new(),
+        }
+    }
 }
 
 /// Summary numbers of a run, for the terminal.
@@ -493,7 +516,7 @@ fn summary_table(difficulty: Difficulty, s: &Summary) -> String {
 }
 
 /// Runs `itc confuse`.
-pub fn run(args: &ConfuseArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+pub fn run(args: &ConfuseOptions, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
     let entries = read_catalog(&args.catalog)?;
     let sampled = read_catalog(&args.sampled)?;
     let tools: Vec<&Tool> = entries.iter().map(|e| &e.tool).collect();

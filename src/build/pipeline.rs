@@ -32,34 +32,32 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use clap::{Args, ValueEnum};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tabled::builder::Builder;
 use tabled::settings::Style;
 
-use crate::build::answer::{self, AnswerArgs};
-use crate::build::catalog::{self, CatalogArgs, CatalogCommand, Format, ImportArgs};
+use crate::build::answer::{self, AnswerOptions};
+use crate::build::catalog::{self, Format, ImportFilesOptions};
 use crate::build::chat::{StageStats, prompt_sha256, read_queries};
-use crate::build::confuse::{self, ConfuseArgs, Difficulty};
-use crate::build::filter::{self, FilterArgs};
-use crate::build::generate::{self, GenerateArgs, validate::ValueCheck};
-use crate::build::sample::{self, SampleArgs};
+use crate::build::confuse::{self, ConfuseOptions, Difficulty};
+use crate::build::filter::{self, FilterOptions};
+use crate::build::generate::{self, GenerateOptions, validate::ValueCheck};
+use crate::build::sample::{self, SampleOptions};
+use crate::models::cache::CacheSetting;
 use crate::spec::jsonl::write_records;
+use crate::util::hash::{sha256_hex, to_hex};
 
-/// Arguments of `itc pipeline`.
-#[derive(Debug, Clone, Args)]
-pub struct PipelineArgs {
+/// Options of `itc pipeline`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PipelineOptions {
     /// Pipeline file (TOML; see the README for every key).
-    #[arg(long)]
     pub config: PathBuf,
     /// Run the stages that need no model and write the model stages'
     /// prompts (`prompts.<stage>.jsonl`) instead of calling models.
-    #[arg(long)]
     pub dry_run: bool,
     /// Run every stage even when the manifest says it is up to date (the
     /// response cache still answers requests sent before).
-    #[arg(long)]
     pub force: bool,
 }
 
@@ -72,7 +70,7 @@ pub struct PipelineConfig {
     /// The model configuration (`models.toml`) the model stages use.
     pub models: PathBuf,
     /// Seed of every random choice (sampling, distractors, examples, split).
-    #[serde(default = "one")]
+    #[serde(default = "default_seed")]
     pub seed: u64,
     /// `itc catalog import`.
     pub catalog: CatalogStage,
@@ -89,8 +87,8 @@ pub struct PipelineConfig {
     pub answer: AnswerStage,
 }
 
-fn one() -> u64 {
-    1
+fn default_seed() -> u64 {
+    SampleOptions::default().seed
 }
 
 /// Settings of the catalog stage.
@@ -119,7 +117,7 @@ pub struct SampleStage {
     /// APIs to draw.
     pub count: usize,
     /// Exponent of the country weights.
-    #[serde(default = "half")]
+    #[serde(default = "default_alpha")]
     pub alpha: f64,
     /// Exact numbers of APIs per country.
     #[serde(default)]
@@ -129,8 +127,8 @@ pub struct SampleStage {
     pub category_quotas: BTreeMap<String, usize>,
 }
 
-fn half() -> f64 {
-    0.5
+fn default_alpha() -> f64 {
+    SampleOptions::default().alpha
 }
 
 /// Settings of the tool-confusion stage.
@@ -138,28 +136,28 @@ fn half() -> f64 {
 #[serde(deny_unknown_fields)]
 pub struct ConfuseStage {
     /// Distractors per sampled API.
-    #[serde(default = "four")]
+    #[serde(default = "default_k")]
     pub k: usize,
     /// random, same_category or nearest.
-    #[serde(default = "nearest")]
+    #[serde(default = "default_difficulty")]
     pub difficulty: String,
 }
 
 impl Default for ConfuseStage {
     fn default() -> Self {
         ConfuseStage {
-            k: four(),
-            difficulty: nearest(),
+            k: default_k(),
+            difficulty: default_difficulty(),
         }
     }
 }
 
-fn four() -> usize {
-    4
+fn default_k() -> usize {
+    ConfuseOptions::default().k
 }
 
-fn nearest() -> String {
-    "nearest".into()
+fn default_difficulty() -> String {
+    ConfuseOptions::default().difficulty.as_str().into()
 }
 
 /// Settings of the generation stage.
@@ -169,35 +167,32 @@ pub struct GenerateStage {
     /// The generator model (a name in the model configuration).
     pub model: String,
     /// Kinds to write.
-    #[serde(default = "all_kinds")]
+    #[serde(default = "default_kinds")]
     pub kinds: Vec<String>,
     /// Requests per prompt.
-    #[serde(default = "two")]
+    #[serde(default = "default_per_prompt")]
     pub per_prompt: usize,
     /// At most this many prompts.
     #[serde(default)]
     pub limit: Option<usize>,
     /// literal or present.
-    #[serde(default = "literal")]
+    #[serde(default = "default_value_check")]
     pub value_check: String,
     /// Country → language overrides.
     #[serde(default)]
     pub languages: BTreeMap<String, String>,
 }
 
-fn all_kinds() -> Vec<String> {
-    generate::GENERATED_KINDS
-        .iter()
-        .map(|k| k.as_str().to_string())
-        .collect()
+fn default_kinds() -> Vec<String> {
+    GenerateOptions::default().kinds
 }
 
-fn two() -> usize {
-    2
+fn default_per_prompt() -> usize {
+    GenerateOptions::default().per_prompt
 }
 
-fn literal() -> String {
-    "literal".into()
+fn default_value_check() -> String {
+    GenerateOptions::default().value_check.as_str().into()
 }
 
 /// Settings of the dual-judge stage.
@@ -207,15 +202,15 @@ pub struct FilterStage {
     /// The two judge models.
     pub judges: Vec<String>,
     /// Both judges' totals must reach this.
-    #[serde(default = "four_f")]
+    #[serde(default = "default_min_total")]
     pub min_total: f64,
     /// Every score of both judges must reach this, when set.
     #[serde(default)]
     pub min_each: Option<f64>,
 }
 
-fn four_f() -> f64 {
-    4.0
+fn default_min_total() -> f64 {
+    FilterOptions::default().min_total
 }
 
 /// Settings of the gold-answer stage.
@@ -231,18 +226,65 @@ pub struct AnswerStage {
     #[serde(default)]
     pub allow_other_apis: bool,
     /// Share of tasks in the test split.
-    #[serde(default = "fifth")]
+    #[serde(default = "default_test_fraction")]
     pub test_fraction: f64,
 }
 
-fn fifth() -> f64 {
-    0.2
+fn default_test_fraction() -> f64 {
+    AnswerOptions::default().test_fraction
 }
 
-/// The stages, in order.
-pub const STAGES: [&str; 6] = [
-    "catalog", "sample", "confuse", "generate", "filter", "answer",
-];
+/// A stage of the pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// `itc catalog import`.
+    Catalog,
+    /// `itc sample`.
+    Sample,
+    /// `itc confuse`.
+    Confuse,
+    /// `itc generate`.
+    Generate,
+    /// `itc filter`.
+    Filter,
+    /// `itc answer`.
+    Answer,
+}
+
+impl Stage {
+    /// The stages, in order.
+    pub const ALL: [Stage; 6] = [
+        Stage::Catalog,
+        Stage::Sample,
+        Stage::Confuse,
+        Stage::Generate,
+        Stage::Filter,
+        Stage::Answer,
+    ];
+
+    /// The name in tables, messages and the manifest.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Catalog => "catalog",
+            Stage::Sample => "sample",
+            Stage::Confuse => "confuse",
+            Stage::Generate => "generate",
+            Stage::Filter => "filter",
+            Stage::Answer => "answer",
+        }
+    }
+
+    /// Whether the stage calls models.
+    pub fn uses_models(self) -> bool {
+        matches!(self, Stage::Generate | Stage::Filter | Stage::Answer)
+    }
+}
+
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// What the manifest keeps of a finished stage.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -287,11 +329,7 @@ impl Manifest {
 /// SHA-256 (hex) of a file's bytes.
 pub fn file_sha256(path: &Path) -> anyhow::Result<String> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    Ok(hex(&Sha256::digest(&bytes)))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    Ok(sha256_hex(&bytes))
 }
 
 /// A loaded pipeline: the configuration with its paths resolved.
@@ -322,16 +360,16 @@ impl Pipeline {
 
     fn check(&self) -> anyhow::Result<()> {
         let c = &self.config;
-        Format::from_str(&c.catalog.format, true).map_err(|_| {
+        c.catalog.format.parse::<Format>().map_err(|_| {
             anyhow::anyhow!("[catalog] format: unknown format `{}`", c.catalog.format)
         })?;
-        Difficulty::from_str(&c.confuse.difficulty, true).map_err(|_| {
+        c.confuse.difficulty.parse::<Difficulty>().map_err(|_| {
             anyhow::anyhow!(
                 "[confuse] difficulty: `{}` is not random, same_category or nearest",
                 c.confuse.difficulty
             )
         })?;
-        ValueCheck::from_str(&c.generate.value_check, true).map_err(|_| {
+        c.generate.value_check.parse::<ValueCheck>().map_err(|_| {
             anyhow::anyhow!(
                 "[generate] value_check: `{}` is not literal or present",
                 c.generate.value_check
@@ -367,32 +405,32 @@ impl Pipeline {
     }
 
     /// The files a stage reads (its inputs, for the fingerprint).
-    fn inputs(&self, stage: &str) -> Vec<PathBuf> {
+    fn inputs(&self, stage: Stage) -> Vec<PathBuf> {
         match stage {
-            "catalog" => self
+            Stage::Catalog => self
                 .config
                 .catalog
                 .files
                 .iter()
                 .map(|f| self.path(f))
                 .collect(),
-            "sample" => vec![self.out("catalog.jsonl")],
-            "confuse" => vec![self.out("catalog.jsonl"), self.out("sampled.jsonl")],
-            "generate" => vec![self.out("candidates.jsonl")],
-            "filter" => vec![self.out("queries.jsonl")],
-            _ => vec![self.out("kept.jsonl")],
+            Stage::Sample => vec![self.out("catalog.jsonl")],
+            Stage::Confuse => vec![self.out("catalog.jsonl"), self.out("sampled.jsonl")],
+            Stage::Generate => vec![self.out("candidates.jsonl")],
+            Stage::Filter => vec![self.out("queries.jsonl")],
+            Stage::Answer => vec![self.out("kept.jsonl")],
         }
     }
 
     /// The files a stage writes.
-    pub fn outputs(&self, stage: &str) -> Vec<&'static str> {
+    pub fn outputs(&self, stage: Stage) -> Vec<&'static str> {
         match stage {
-            "catalog" => vec!["catalog.jsonl"],
-            "sample" => vec!["sampled.jsonl"],
-            "confuse" => vec!["candidates.jsonl"],
-            "generate" => vec!["queries.jsonl", "queries.rejects.jsonl"],
-            "filter" => vec!["kept.jsonl", "judge_rejects.jsonl", "agreement.csv"],
-            _ => vec![
+            Stage::Catalog => vec!["catalog.jsonl"],
+            Stage::Sample => vec!["sampled.jsonl"],
+            Stage::Confuse => vec!["candidates.jsonl"],
+            Stage::Generate => vec!["queries.jsonl", "queries.rejects.jsonl"],
+            Stage::Filter => vec!["kept.jsonl", "judge_rejects.jsonl", "agreement.csv"],
+            Stage::Answer => vec![
                 "tasks.jsonl",
                 "provenance.jsonl",
                 "tasks.rejects.jsonl",
@@ -404,32 +442,27 @@ impl Pipeline {
         }
     }
 
-    /// Whether the stage calls models.
-    fn uses_models(stage: &str) -> bool {
-        matches!(stage, "generate" | "filter" | "answer")
-    }
-
     /// Hash of what decides a stage's output: its settings, the seed, the
     /// model configuration (model stages) and its input files.
-    fn fingerprint(&self, stage: &str) -> anyhow::Result<String> {
+    fn fingerprint(&self, stage: Stage) -> anyhow::Result<String> {
         let c = &self.config;
         let settings = match stage {
-            "catalog" => serde_json::to_value(&c.catalog)?,
-            "sample" => serde_json::to_value(&c.sample)?,
-            "confuse" => serde_json::to_value(&c.confuse)?,
-            "generate" => serde_json::to_value(&c.generate)?,
-            "filter" => serde_json::to_value(&c.filter)?,
-            _ => serde_json::to_value(&c.answer)?,
+            Stage::Catalog => serde_json::to_value(&c.catalog)?,
+            Stage::Sample => serde_json::to_value(&c.sample)?,
+            Stage::Confuse => serde_json::to_value(&c.confuse)?,
+            Stage::Generate => serde_json::to_value(&c.generate)?,
+            Stage::Filter => serde_json::to_value(&c.filter)?,
+            Stage::Answer => serde_json::to_value(&c.answer)?,
         };
         let mut hasher = Sha256::new();
         hasher.update(format!("{stage}\0{settings}\0{}\0", c.seed));
-        if Self::uses_models(stage) {
+        if stage.uses_models() {
             hasher.update(file_sha256(&self.path(&c.models))?);
         }
         for input in self.inputs(stage) {
             hasher.update(file_sha256(&input)?);
         }
-        Ok(hex(&hasher.finalize()))
+        Ok(to_hex(&hasher.finalize()))
     }
 
     /// Whether the manifest's record of a stage still holds.
@@ -444,70 +477,76 @@ impl Pipeline {
                 .all(|(file, sha)| file_sha256(&self.out(file)).is_ok_and(|now| &now == sha))
     }
 
-    fn cache(&self) -> Option<PathBuf> {
-        Some(self.out("cache"))
+    fn cache(&self) -> CacheSetting {
+        CacheSetting::Dir(self.out("cache"))
     }
 
     /// Runs one stage with its settings.
     fn run_stage(
         &self,
-        stage: &str,
+        stage: Stage,
         out: &mut dyn Write,
         err: &mut dyn Write,
     ) -> anyhow::Result<Vec<(String, StageStats)>> {
-        let c = &self.config;
-        let models = self.path(&c.models);
         match stage {
-            "catalog" => {
-                let args = CatalogArgs {
-                    command: CatalogCommand::Import(ImportArgs {
-                        format: Format::from_str(&c.catalog.format, true)
-                            .map_err(anyhow::Error::msg)?,
-                        files: self.inputs("catalog"),
-                        output: self.out("catalog.jsonl"),
-                        country: c.catalog.country.clone(),
-                        category: c.catalog.category.clone(),
-                        skip_invalid: c.catalog.skip_invalid,
-                    }),
-                };
-                catalog::run(&args, out, err)?;
+            Stage::Catalog => {
+                catalog::import_files(&self.catalog_options()?, out, err)?;
                 Ok(Vec::new())
             }
-            "sample" => {
-                let args = SampleArgs {
-                    catalog: self.out("catalog.jsonl"),
-                    n: c.sample.count,
-                    alpha: c.sample.alpha,
-                    seed: c.seed,
-                    quotas: c.sample.quotas.clone().into_iter().collect(),
-                    category_quotas: c.sample.category_quotas.clone().into_iter().collect(),
-                    output: self.out("sampled.jsonl"),
-                };
-                sample::run(&args, out, err)?;
+            Stage::Sample => {
+                sample::run(&self.sample_options(), out, err)?;
                 Ok(Vec::new())
             }
-            "confuse" => {
-                let args = ConfuseArgs {
-                    catalog: self.out("catalog.jsonl"),
-                    sampled: self.out("sampled.jsonl"),
-                    k: c.confuse.k,
-                    difficulty: Difficulty::from_str(&c.confuse.difficulty, true)
-                        .map_err(anyhow::Error::msg)?,
-                    seed: c.seed,
-                    output: self.out("candidates.jsonl"),
-                };
-                confuse::run(&args, out, err)?;
+            Stage::Confuse => {
+                confuse::run(&self.confuse_options()?, out, err)?;
                 Ok(Vec::new())
             }
-            "generate" => generate::execute(&self.generate_args(false), out, err),
-            "filter" => filter::execute(&self.filter_args(&models), out, err),
-            _ => answer::execute(&self.answer_args(&models), out, err),
+            Stage::Generate => generate::run(&self.generate_options(false), out, err),
+            Stage::Filter => filter::run(&self.filter_options(), out, err),
+            Stage::Answer => answer::run(&self.answer_options(), out, err),
         }
     }
 
-    fn generate_args(&self, dry_run: bool) -> GenerateArgs {
+    fn catalog_options(&self) -> anyhow::Result<ImportFilesOptions> {
+        let c = &self.config.catalog;
+        Ok(ImportFilesOptions {
+            format: c.format.parse().map_err(anyhow::Error::msg)?,
+            files: self.inputs(Stage::Catalog),
+            output: self.out("catalog.jsonl"),
+            country: c.country.clone(),
+            category: c.category.clone(),
+            skip_invalid: c.skip_invalid,
+        })
+    }
+
+    fn sample_options(&self) -> SampleOptions {
+        let s = &self.config.sample;
+        SampleOptions {
+            catalog: self.out("catalog.jsonl"),
+            n: s.count,
+            alpha: s.alpha,
+            seed: self.config.seed,
+            quotas: s.quotas.clone().into_iter().collect(),
+            category_quotas: s.category_quotas.clone().into_iter().collect(),
+            output: self.out("sampled.jsonl"),
+        }
+    }
+
+    fn confuse_options(&self) -> anyhow::Result<ConfuseOptions> {
+        let c = &self.config.confuse;
+        Ok(ConfuseOptions {
+            catalog: self.out("catalog.jsonl"),
+            sampled: self.out("sampled.jsonl"),
+            k: c.k,
+            difficulty: c.difficulty.parse().map_err(anyhow::Error::msg)?,
+            seed: self.config.seed,
+            output: self.out("candidates.jsonl"),
+        })
+    }
+
+    fn generate_options(&self, dry_run: bool) -> GenerateOptions {
         let g = &self.config.generate;
-        GenerateArgs {
+        GenerateOptions {
             candidates: self.out("candidates.jsonl"),
             config: Some(self.path(&self.config.models)),
             generator: Some(g.model.clone()),
@@ -516,9 +555,8 @@ impl Pipeline {
             limit: g.limit,
             seed: self.config.seed,
             language: g.languages.clone().into_iter().collect(),
-            value_check: ValueCheck::from_str(&g.value_check, true).unwrap_or_default(),
+            value_check: g.value_check.parse().unwrap_or_default(),
             cache: self.cache(),
-            no_cache: false,
             dry_run,
             output: if dry_run {
                 self.out("prompts.generate.jsonl")
@@ -529,32 +567,30 @@ impl Pipeline {
         }
     }
 
-    fn filter_args(&self, models: &Path) -> FilterArgs {
+    fn filter_options(&self) -> FilterOptions {
         let f = &self.config.filter;
-        FilterArgs {
+        FilterOptions {
             queries: self.out("queries.jsonl"),
-            config: models.to_path_buf(),
+            config: self.path(&self.config.models),
             judges: f.judges.clone(),
             min_total: f.min_total,
             min_each: f.min_each,
             cache: self.cache(),
-            no_cache: false,
             output: self.out("kept.jsonl"),
             rejects: self.out("judge_rejects.jsonl"),
             agreement: Some(self.out("agreement.csv")),
         }
     }
 
-    fn answer_args(&self, models: &Path) -> AnswerArgs {
+    fn answer_options(&self) -> AnswerOptions {
         let a = &self.config.answer;
-        AnswerArgs {
+        AnswerOptions {
             queries: self.out("kept.jsonl"),
-            config: models.to_path_buf(),
+            config: self.path(&self.config.models),
             answerer: a.model.clone(),
             checker: a.checker.clone(),
             allow_other_apis: a.allow_other_apis,
             cache: self.cache(),
-            no_cache: false,
             output: self.out("tasks.jsonl"),
             provenance: self.out("provenance.jsonl"),
             rejects: None,
@@ -568,10 +604,10 @@ impl Pipeline {
 
     /// Writes the prompts the model stages would send (`--dry-run`).
     fn write_prompts(&self, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
-        generate::execute(&self.generate_args(true), out, err)?;
+        generate::run(&self.generate_options(true), out, err)?;
         let later = [
-            ("queries.jsonl", "filter", "prompts.filter.jsonl"),
-            ("kept.jsonl", "answer", "prompts.answer.jsonl"),
+            ("queries.jsonl", Stage::Filter, "prompts.filter.jsonl"),
+            ("kept.jsonl", Stage::Answer, "prompts.answer.jsonl"),
         ];
         for (input, stage, file) in later {
             let input = self.out(input);
@@ -587,7 +623,7 @@ impl Pipeline {
             let chats: Vec<_> = queries
                 .iter()
                 .map(|q| match stage {
-                    "filter" => filter::judge_chat(q),
+                    Stage::Filter => filter::judge_chat(q),
                     _ => answer::answer_chat(q),
                 })
                 .collect();
@@ -619,7 +655,7 @@ impl Pipeline {
 #[derive(Debug, Clone, PartialEq)]
 pub struct StageReport {
     /// The stage.
-    pub stage: &'static str,
+    pub stage: Stage,
     /// `ran`, `up to date`, or `prompts only` (dry run).
     pub status: &'static str,
     /// Lines in the stage's main output file.
@@ -636,9 +672,10 @@ fn count_lines(path: &Path) -> usize {
         .unwrap_or(0)
 }
 
-/// Runs the pipeline; returns one report per stage.
-pub fn execute(
-    args: &PipelineArgs,
+/// Runs `itc pipeline`: every stage in order (skipping those up to date),
+/// then prints the per-stage table; returns one report per stage.
+pub fn run(
+    args: &PipelineOptions,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<Vec<StageReport>> {
@@ -648,10 +685,10 @@ pub fn execute(
     let manifest_path = dir.join("manifest.json");
     let mut manifest = Manifest::load(&manifest_path)?;
     let mut reports = Vec::new();
-    for stage in STAGES {
-        if args.dry_run && Pipeline::uses_models(stage) {
+    for stage in Stage::ALL {
+        if args.dry_run && stage.uses_models() {
             writeln!(err, "== {stage}: prompts only (dry run)")?;
-            if stage == "generate" {
+            if stage == Stage::Generate {
                 pipeline.write_prompts(out, err)?;
             }
             reports.push(StageReport {
@@ -665,7 +702,7 @@ pub fn execute(
         }
         let fingerprint = pipeline.fingerprint(stage)?;
         let main_output = dir.join(pipeline.outputs(stage)[0]);
-        if !args.force && pipeline.up_to_date(manifest.stages.get(stage), &fingerprint) {
+        if !args.force && pipeline.up_to_date(manifest.stages.get(stage.as_str()), &fingerprint) {
             writeln!(err, "== {stage}: up to date")?;
             reports.push(StageReport {
                 stage,
@@ -691,7 +728,7 @@ pub fn execute(
             total.add(s);
         }
         manifest.stages.insert(
-            stage.to_string(),
+            stage.as_str().to_string(),
             StageRecord {
                 fingerprint,
                 outputs,
@@ -709,6 +746,7 @@ pub fn execute(
             seconds,
         });
     }
+    writeln!(out, "\n{}", report_table(&reports))?;
     Ok(reports)
 }
 
@@ -733,7 +771,7 @@ pub fn report_table(reports: &[StageReport]) -> String {
     for r in reports {
         total.add(&r.stats);
         builder.push_record(stats_row(
-            r.stage,
+            r.stage.as_str(),
             r.status,
             &r.records.to_string(),
             &r.stats,
@@ -765,13 +803,6 @@ fn stats_row(
         format!("{:.4}", s.cost_usd),
         format!("{seconds:.1}"),
     ]
-}
-
-/// Runs `itc pipeline` and prints the per-stage table.
-pub fn run(args: &PipelineArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
-    let reports = execute(args, out, err)?;
-    writeln!(out, "\n{}", report_table(&reports))?;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -839,22 +870,26 @@ model = "answerer"
         std::fs::write(&path, MINIMAL).unwrap();
         std::fs::write(dir.path().join("README.md"), "| a |").unwrap();
         let p = Pipeline::load(&path).unwrap();
-        let first = p.fingerprint("catalog").unwrap();
-        assert_eq!(p.fingerprint("catalog").unwrap(), first);
+        let first = p.fingerprint(Stage::Catalog).unwrap();
+        assert_eq!(p.fingerprint(Stage::Catalog).unwrap(), first);
         std::fs::write(dir.path().join("README.md"), "| b |").unwrap();
-        assert_ne!(p.fingerprint("catalog").unwrap(), first, "input changed");
+        assert_ne!(
+            p.fingerprint(Stage::Catalog).unwrap(),
+            first,
+            "input changed"
+        );
         let mut q = p.clone();
         q.config.catalog.country = Some("JP".into());
         assert_ne!(
-            q.fingerprint("catalog").unwrap(),
-            p.fingerprint("catalog").unwrap()
+            q.fingerprint(Stage::Catalog).unwrap(),
+            p.fingerprint(Stage::Catalog).unwrap()
         );
         // A model stage also depends on the model configuration.
         std::fs::create_dir_all(p.output_dir()).unwrap();
         std::fs::write(p.out("candidates.jsonl"), "").unwrap();
         std::fs::write(dir.path().join("models.toml"), "a").unwrap();
-        let generate = p.fingerprint("generate").unwrap();
+        let generate = p.fingerprint(Stage::Generate).unwrap();
         std::fs::write(dir.path().join("models.toml"), "b").unwrap();
-        assert_ne!(p.fingerprint("generate").unwrap(), generate);
+        assert_ne!(p.fingerprint(Stage::Generate).unwrap(), generate);
     }
 }

@@ -18,7 +18,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::PathBuf;
 
-use clap::Args;
 use tabled::builder::Builder;
 use tabled::settings::object::Columns;
 use tabled::settings::{Alignment, Modify, Style};
@@ -26,30 +25,38 @@ use tabled::settings::{Alignment, Modify, Style};
 use crate::build::catalog::{CatalogEntry, country, read_catalog};
 use crate::spec::jsonl::write_records;
 
-/// Arguments of `itc sample`.
-#[derive(Debug, Clone, Args)]
-pub struct SampleArgs {
+/// Options of `itc sample`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SampleOptions {
     /// Catalog to draw from (JSON Lines, from `itc catalog import`).
-    #[arg(long)]
     pub catalog: PathBuf,
     /// Number of APIs to draw (without replacement).
-    #[arg(short = 'n', long = "count")]
     pub n: usize,
     /// Exponent of the country weights n_c^α (1: proportional, 0: uniform over countries).
-    #[arg(long, default_value_t = 0.5)]
     pub alpha: f64,
     /// Seed of the random draws.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Exact number of APIs from a country, as CODE=N (repeatable).
-    #[arg(long = "quota", value_name = "XX=N", num_args = 1.., value_parser = parse_quota)]
     pub quotas: Vec<(String, usize)>,
     /// Exact number of APIs from a category, as NAME=N (repeatable).
-    #[arg(long = "category-quota", value_name = "CATEGORY=N", num_args = 1.., value_parser = parse_quota)]
     pub category_quotas: Vec<(String, usize)>,
     /// Where to write the sampled APIs (JSON Lines, catalog records).
-    #[arg(short, long)]
     pub output: PathBuf,
+}
+
+impl Default for SampleOptions {
+    /// α = 0.5 and seed 1; no catalog, count or output yet.
+    fn default() -> Self {
+        SampleOptions {
+            catalog: PathBuf::new(),
+            n: 0,
+            alpha: 0.5,
+            seed: 1,
+            quotas: Vec::new(),
+            category_quotas: Vec::new(),
+            output: PathBuf::new(),
+        }
+    }
 }
 
 /// Reads `KEY=N` (the key may contain `=`: the last one splits).
@@ -69,7 +76,7 @@ pub fn parse_quota(text: &str) -> Result<(String, usize), String> {
 
 /// Settings of one draw.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SampleOptions {
+pub struct DrawOptions {
     /// Sample size.
     pub n: usize,
     /// Exponent of the country weights.
@@ -197,7 +204,7 @@ fn country_counts(entries: &[CatalogEntry]) -> BTreeMap<String, usize> {
     counts
 }
 
-fn check_options(entries: &[CatalogEntry], options: &SampleOptions) -> anyhow::Result<()> {
+fn check_options(entries: &[CatalogEntry], options: &DrawOptions) -> anyhow::Result<()> {
     anyhow::ensure!(
         options.alpha.is_finite() && options.alpha >= 0.0,
         "--alpha must be a finite number ≥ 0, got {}",
@@ -265,7 +272,7 @@ fn weighted_draw(
 /// Draws the APIs of the category quotas first.
 fn draw_category_quotas(
     entries: &[CatalogEntry],
-    options: &SampleOptions,
+    options: &DrawOptions,
     weight: &BTreeMap<String, f64>,
     counts: &BTreeMap<String, usize>,
     rng: &mut fastrand::Rng,
@@ -299,7 +306,7 @@ fn draw_category_quotas(
 }
 
 /// Draws a sample from the catalog.
-pub fn sample(entries: &[CatalogEntry], options: &SampleOptions) -> anyhow::Result<Sample> {
+pub fn sample(entries: &[CatalogEntry], options: &DrawOptions) -> anyhow::Result<Sample> {
     check_options(entries, options)?;
     let counts = country_counts(entries);
     let weight = weights(&counts, options.alpha);
@@ -424,7 +431,7 @@ pub fn distribution_table(rows: &[Row]) -> String {
     table.to_string()
 }
 
-fn options_from(args: &SampleArgs) -> anyhow::Result<SampleOptions> {
+fn draw_options(args: &SampleOptions) -> anyhow::Result<DrawOptions> {
     let mut country_quotas = BTreeMap::new();
     for (key, n) in &args.quotas {
         let code = country::normalize(key).ok_or_else(|| {
@@ -432,7 +439,7 @@ fn options_from(args: &SampleArgs) -> anyhow::Result<SampleOptions> {
         })?;
         country_quotas.insert(code, *n);
     }
-    Ok(SampleOptions {
+    Ok(DrawOptions {
         n: args.n,
         alpha: args.alpha,
         seed: args.seed,
@@ -442,8 +449,8 @@ fn options_from(args: &SampleArgs) -> anyhow::Result<SampleOptions> {
 }
 
 /// Runs `itc sample`: draws, prints the distribution, writes the sample.
-pub fn run(args: &SampleArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
-    let options = options_from(args)?;
+pub fn run(args: &SampleOptions, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+    let options = draw_options(args)?;
     let entries = read_catalog(&args.catalog)?;
     let sample = sample(&entries, &options)?;
     writeln!(
@@ -520,8 +527,8 @@ mod tests {
         ])
     }
 
-    fn options(n: usize, alpha: f64) -> SampleOptions {
-        SampleOptions {
+    fn options(n: usize, alpha: f64) -> DrawOptions {
+        DrawOptions {
             n,
             alpha,
             seed: 1,

@@ -45,8 +45,8 @@ impl ScoringFlags {
 /// `generate`, `filter`, `answer`).
 #[derive(Debug, Clone, Args)]
 pub struct CacheFlags {
-    /// Response cache directory. Default: `cache/` beside the run directory
-    /// (`itc eval`) or the output file.
+    /// Response cache directory. Default: `cache/` beside the output (for
+    /// `itc eval`, beside the run directory).
     #[arg(long, conflicts_with = "no_cache")]
     pub cache: Option<PathBuf>,
     /// Send every request, store nothing.

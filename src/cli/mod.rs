@@ -31,6 +31,13 @@ macro_rules! value_enum {
 #[allow(unused_imports)]
 pub(crate) use value_enum;
 
+pub mod answer;
+pub mod catalog;
+pub mod confuse;
 pub mod eval;
+pub mod filter;
 pub mod flags;
+pub mod generate;
+pub mod pipeline;
+pub mod sample;
 pub mod score;

@@ -28,6 +28,7 @@ use crate::spec::jsonl::{read_records, write_records};
 use crate::spec::records::Task;
 use crate::spec::sample::sample_tasks;
 use crate::util::runtime::{Threads, block_on};
+use crate::util::slug::{SlugStyle, slug};
 
 /// Which models a run asks.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -226,20 +227,6 @@ pub fn default_cache_dir(run_dir: &Path) -> PathBuf {
     }
 }
 
-fn slug(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    s.trim_matches('_').to_string()
-}
-
 /// Rejects benchmark prompt styles where they cannot work: the baseline
 /// answers in the ITC format only, other formats need the prompt mode and,
 /// without a [`Benchmark`], have no official scorer to read them.
@@ -378,7 +365,7 @@ fn select_tasks(
 /// `runs/<model name>-<UTC timestamp>` (`eval-…` for several models).
 fn default_run_dir(specs: &[ModelSpec]) -> PathBuf {
     let name = match specs {
-        [one] => slug(&one.config.name),
+        [one] => slug(&one.config.name, SlugStyle::FileName),
         _ => "eval".to_string(),
     };
     PathBuf::from("runs").join(format!("{name}-{}", timestamp(SystemTime::now())))
@@ -471,6 +458,5 @@ mod tests {
             PathBuf::from("runs/cache")
         );
         assert_eq!(default_cache_dir(Path::new("x")), PathBuf::from("cache"));
-        assert_eq!(slug("Qwen/Qwen2.5 7B"), "Qwen_Qwen2.5_7B");
     }
 }

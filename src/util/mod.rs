@@ -1,6 +1,7 @@
-//! Small helpers every stage uses: SHA-256 in hex and the async runtime.
+//! Small helpers every stage uses: SHA-256 in hex, the async runtime, slugs.
 //!
 //! `util` uses nothing of the crate; everything may use it.
 
 pub mod hash;
 pub mod runtime;
+pub mod slug;

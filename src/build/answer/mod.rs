@@ -23,7 +23,6 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use anyhow::{Context, bail};
-use clap::Args;
 use minijinja::{Environment, context};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value as Json, json};
@@ -32,6 +31,7 @@ use crate::build::chat::{
     StageStats, beside, complete_all, load_model, prompt_sha256, read_queries, stage_cache,
 };
 use crate::build::filter::parse::json_objects;
+use crate::models::cache::CacheSetting;
 use crate::models::prompt::{answer_schema, tools_json};
 use crate::models::{Chat, ChatModel, Completion};
 use crate::spec::jsonl::write_records;
@@ -132,15 +132,15 @@ pub fn is_checked(kind: TaskKind) -> bool {
 
 /// Settings of the answer stage.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AnswerOptions {
+pub struct AnswerChecks {
     /// Require the gold calls to use exactly the APIs the query was written
     /// for (`GeneratedQuery::apis`, as a set); off, any candidates may do.
     pub require_target_apis: bool,
 }
 
-impl Default for AnswerOptions {
+impl Default for AnswerChecks {
     fn default() -> Self {
-        AnswerOptions {
+        AnswerChecks {
             require_target_apis: true,
         }
     }
@@ -258,7 +258,7 @@ pub async fn answer(
     queries: &[GeneratedQuery],
     answerer: &ChatModel,
     checker: Option<&ChatModel>,
-    options: &AnswerOptions,
+    options: &AnswerChecks,
 ) -> anyhow::Result<AnswerOutput> {
     if let Some(c) = checker
         && c.name() == answerer.name()
@@ -407,69 +407,69 @@ fn resolve(
     Ok(corrected)
 }
 
-/// Arguments of `itc answer`.
-#[derive(Debug, Clone, Args)]
-pub struct AnswerArgs {
+/// Options of `itc answer`.
+#[derive(Debug, Clone)]
+pub struct AnswerOptions {
     /// Kept queries (JSON Lines of `itc filter` or `itc generate` records).
-    #[arg(long)]
     pub queries: PathBuf,
     /// Model configuration file (TOML, `[[models]]` tables).
-    #[arg(long)]
     pub config: PathBuf,
     /// The model that writes the gold answers.
-    #[arg(long)]
     pub answerer: String,
     /// The model that reviews answers of several calls (repeated, parallel, nested).
-    #[arg(long)]
     pub checker: Option<String>,
     /// Accept gold calls to other candidates than the APIs the query was written for.
-    #[arg(long)]
     pub allow_other_apis: bool,
-    /// Response cache directory. Default: `cache/` beside the output file.
-    #[arg(long, conflicts_with = "no_cache")]
-    pub cache: Option<PathBuf>,
-    /// Send every request, store nothing.
-    #[arg(long)]
-    pub no_cache: bool,
+    /// The response cache (default: `cache/` beside the output file).
+    pub cache: CacheSetting,
     /// Where to write the tasks (JSON Lines, SPEC §0).
-    #[arg(short, long)]
     pub output: PathBuf,
     /// Where to write one provenance record per task (JSON Lines).
-    #[arg(long)]
     pub provenance: PathBuf,
     /// Where to write the rejected queries with reasons. Default: beside
     /// the output, `<output stem>.rejects.jsonl`.
-    #[arg(long)]
     pub rejects: Option<PathBuf>,
     /// Share of tasks for the test split (used with --train, --test or --sharegpt).
-    #[arg(long, default_value_t = 0.2)]
     pub test_fraction: f64,
     /// Seed of the split.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Where to write the training split (JSON Lines tasks).
-    #[arg(long)]
     pub train: Option<PathBuf>,
     /// Where to write the test split (JSON Lines tasks).
-    #[arg(long)]
     pub test: Option<PathBuf>,
     /// Where to write the training split as a LLaMA-Factory ShareGPT dataset
     /// (a JSON array; its dataset_info.json entry goes beside it as
     /// `<stem>.dataset_info.json`).
-    #[arg(long)]
     pub sharegpt: Option<PathBuf>,
 }
 
-/// Runs `itc answer`: gold answers, tasks, provenance, rejects, and the
-/// optional split and ShareGPT export.
-pub fn run(args: &AnswerArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
-    execute(args, out, err).map(|_| ())
+impl Default for AnswerOptions {
+    /// A fifth of the tasks for test, seed 1, the default cache; no files or
+    /// models yet.
+    fn default() -> Self {
+        AnswerOptions {
+            queries: PathBuf::new(),
+            config: PathBuf::new(),
+            answerer: String::new(),
+            checker: None,
+            allow_other_apis: false,
+            cache: CacheSetting::Default,
+            output: PathBuf::new(),
+            provenance: PathBuf::new(),
+            rejects: None,
+            test_fraction: 0.2,
+            seed: 1,
+            train: None,
+            test: None,
+            sharegpt: None,
+        }
+    }
 }
 
 /// Runs `itc answer` and returns what the answer model's and the
 /// checker's chats cost.
-pub fn execute(
-    args: &AnswerArgs,
+pub fn run(
+    args: &AnswerOptions,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<Vec<(String, StageStats)>> {
@@ -480,7 +480,7 @@ pub fn execute(
         );
     }
     let queries = read_queries(&args.queries)?;
-    let cache = stage_cache(args.cache.as_deref(), args.no_cache, &args.output);
+    let cache = stage_cache(&args.cache, &args.output);
     let answerer = ChatModel::new(&load_model(&args.config, &args.answerer)?, cache.as_deref())?;
     let checker = match &args.checker {
         Some(name) => Some(ChatModel::new(
@@ -489,7 +489,7 @@ pub fn execute(
         )?),
         None => None,
     };
-    let options = AnswerOptions {
+    let options = AnswerChecks {
         require_target_apis: !args.allow_other_apis,
     };
     writeln!(

@@ -26,7 +26,6 @@ use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use clap::{Args, Subcommand, ValueEnum};
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 
@@ -36,7 +35,7 @@ use crate::spec::records::{Parameter, Tool};
 pub use country::CountrySource;
 
 /// The input formats of `itc catalog import`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
     /// ITC tools: flat tool objects (JSON array or JSON Lines, including
     /// catalogs written by this command) or ITC/ToolBench tool documents
@@ -48,10 +47,8 @@ pub enum Format {
     /// An OpenAPI 3 document in JSON: one tool per operation.
     Openapi,
     /// The public-apis/public-apis `README.md` (Markdown tables per category).
-    #[value(name = "public-apis")]
     PublicApis,
     /// Seal-Tools `tool.jsonl`.
-    #[value(name = "seal-tools")]
     SealTools,
     /// ToolAlpaca `public_apis.json`, or its evaluation sets (APIs with an
     /// OpenAPI `Documentation`).
@@ -69,6 +66,25 @@ impl Format {
             Format::SealTools => "seal-tools",
             Format::Toolalpaca => "toolalpaca",
         }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    /// Reads a name as [`Format::as_str`] writes it, in any case.
+    fn from_str(name: &str) -> Result<Self, String> {
+        [
+            Format::Itc,
+            Format::Toolbench,
+            Format::Openapi,
+            Format::PublicApis,
+            Format::SealTools,
+            Format::Toolalpaca,
+        ]
+        .into_iter()
+        .find(|f| f.as_str().eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("unknown format `{name}`"))
     }
 }
 
@@ -564,56 +580,31 @@ pub fn read_catalog(path: &Path) -> anyhow::Result<Vec<CatalogEntry>> {
     Ok(entries)
 }
 
-/// Arguments of `itc catalog`.
-#[derive(Debug, Clone, Args)]
-pub struct CatalogArgs {
-    /// What to do.
-    #[command(subcommand)]
-    pub command: CatalogCommand,
-}
-
-/// The subcommands of `itc catalog`.
-#[derive(Debug, Clone, Subcommand)]
-pub enum CatalogCommand {
-    /// Normalise API lists to ITC tools with country and category (JSON Lines).
-    Import(ImportArgs),
-    /// Count a catalog's APIs by country and category.
-    Stats(stats::StatsArgs),
-}
-
-/// Arguments of `itc catalog import`.
-#[derive(Debug, Clone, Args)]
-pub struct ImportArgs {
+/// Options of `itc catalog import`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportFilesOptions {
     /// Format of the input files.
-    #[arg(long, value_enum)]
     pub format: Format,
     /// Input files, all of that format.
-    #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Catalog to write (JSON Lines, one tool per line).
-    #[arg(short, long)]
     pub output: PathBuf,
     /// Country (ISO code or GLOBAL) for APIs without an explicit country, a
     /// country-code domain or a country named in their text.
-    #[arg(long)]
     pub country: Option<String>,
     /// Category for APIs whose source gives none (default: Uncategorized).
-    #[arg(long)]
     pub category: Option<String>,
     /// Skip invalid records (listed on stderr) instead of stopping at the first.
-    #[arg(long)]
     pub skip_invalid: bool,
 }
 
-/// Runs `itc catalog …`.
-pub fn run(args: &CatalogArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
-    match &args.command {
-        CatalogCommand::Import(args) => run_import(args, out, err),
-        CatalogCommand::Stats(args) => stats::run(args, out, err),
-    }
-}
-
-fn run_import(args: &ImportArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+/// Runs `itc catalog import`: reads the files, writes the catalog, reports
+/// what was read, skipped, de-duplicated and renamed.
+pub fn import_files(
+    args: &ImportFilesOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
     let country = match &args.country {
         None => None,
         Some(value) => Some(country::normalize(value).ok_or_else(|| {

@@ -7,7 +7,6 @@ use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use clap::Args;
 use polars::prelude::{Column, CsvWriter, DataFrame, SerWriter};
 use tabled::builder::Builder;
 use tabled::settings::object::Columns;
@@ -16,13 +15,12 @@ use tabled::settings::{Alignment, Modify, Style};
 use super::country::{self, GLOBAL};
 use super::{CatalogEntry, read_catalog};
 
-/// Arguments of `itc catalog stats`.
-#[derive(Debug, Clone, Args)]
-pub struct StatsArgs {
+/// Options of `itc catalog stats`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatsOptions {
     /// Catalog file (JSON Lines, as written by `itc catalog import`).
     pub catalog: PathBuf,
     /// Directory for by_country.csv, by_category.csv, country_category.csv and country_source.csv.
-    #[arg(long)]
     pub out: Option<PathBuf>,
 }
 
@@ -297,7 +295,7 @@ pub fn write_outputs(dir: &Path, stats: &Stats) -> anyhow::Result<Vec<String>> {
 }
 
 /// Runs `itc catalog stats`.
-pub fn run(args: &StatsArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+pub fn run(args: &StatsOptions, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
     let entries = read_catalog(&args.catalog)?;
     let stats = compute(&entries);
     writeln!(out, "{}\n", long_tail_line(&stats))?;

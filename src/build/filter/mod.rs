@@ -7,7 +7,7 @@
 //! still get the shape in the prompt). Replies are read by [`parse`], which
 //! also copes with prose, `4/5` lines and Markdown tables.
 //!
-//! The keep rule ([`FilterOptions`]): both judges' totals at least
+//! The keep rule ([`KeepRule`]): both judges' totals at least
 //! `min_total` (default 4), and, when `min_each` is set, every one of both
 //! judges' five scores at least that. A query is rejected, with its reason,
 //! when a judge's reply cannot be read or its request failed after retries:
@@ -22,7 +22,6 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use anyhow::{Context, bail};
-use clap::Args;
 use minijinja::{Environment, context};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -30,6 +29,7 @@ use serde_json::{Value, json};
 use crate::build::chat::{
     StageStats, complete_all, load_model, prompt_sha256, read_queries, stage_cache,
 };
+use crate::models::cache::CacheSetting;
 use crate::models::prompt::tools_view_json;
 use crate::models::{Chat, ChatModel};
 use crate::spec::jsonl::write_records;
@@ -108,23 +108,23 @@ pub fn judge_chat(query: &GeneratedQuery) -> Chat {
 
 /// The keep rule.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FilterOptions {
+pub struct KeepRule {
     /// Both judges' totals must be at least this.
     pub min_total: f64,
     /// When set, each of both judges' five scores must be at least this.
     pub min_each: Option<f64>,
 }
 
-impl Default for FilterOptions {
+impl Default for KeepRule {
     fn default() -> Self {
-        FilterOptions {
+        KeepRule {
             min_total: 4.0,
             min_each: None,
         }
     }
 }
 
-impl FilterOptions {
+impl KeepRule {
     /// Why a judgement fails the rule (empty when it passes).
     pub fn failures(&self, judgement: &Judgement) -> Vec<String> {
         let mut why = Vec::new();
@@ -208,7 +208,7 @@ enum Verdict {
 pub async fn filter(
     queries: &[GeneratedQuery],
     judges: [&ChatModel; 2],
-    options: &FilterOptions,
+    options: &KeepRule,
 ) -> anyhow::Result<FilterOutput> {
     if judges[0].name() == judges[1].name() {
         bail!(
@@ -298,50 +298,50 @@ pub async fn filter(
     })
 }
 
-/// Arguments of `itc filter`.
-#[derive(Debug, Clone, Args)]
-pub struct FilterArgs {
+/// Options of `itc filter`.
+#[derive(Debug, Clone)]
+pub struct FilterOptions {
     /// Generated queries (JSON Lines from `itc generate`).
-    #[arg(long)]
     pub queries: PathBuf,
     /// Model configuration file (TOML, `[[models]]` tables).
-    #[arg(long)]
     pub config: PathBuf,
     /// The two judge models of the configuration, comma-separated: A,B.
-    #[arg(long, value_delimiter = ',', num_args = 1)]
     pub judges: Vec<String>,
     /// Keep a query only when both judges' totals are at least this.
-    #[arg(long, default_value_t = 4.0)]
     pub min_total: f64,
     /// Also require each of both judges' five scores to be at least this.
-    #[arg(long)]
     pub min_each: Option<f64>,
-    /// Response cache directory. Default: `cache/` beside the output file.
-    #[arg(long, conflicts_with = "no_cache")]
-    pub cache: Option<PathBuf>,
-    /// Send every request, store nothing.
-    #[arg(long)]
-    pub no_cache: bool,
+    /// The response cache (default: `cache/` beside the output file).
+    pub cache: CacheSetting,
     /// Where to write the kept queries (JSON Lines of judged queries).
-    #[arg(short, long)]
     pub output: PathBuf,
     /// Where to write the rejected queries, each with its reason.
-    #[arg(long)]
     pub rejects: PathBuf,
     /// Where to write the agreement table as CSV.
-    #[arg(long)]
     pub agreement: Option<PathBuf>,
 }
 
-/// Runs `itc filter`: judges the queries, writes kept and rejected ones,
-/// prints the agreement table and the counts.
-pub fn run(args: &FilterArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
-    execute(args, out, err).map(|_| ())
+impl Default for FilterOptions {
+    /// [`KeepRule::default`] and the default cache; no files or judges yet.
+    fn default() -> Self {
+        let rule = KeepRule::default();
+        FilterOptions {
+            queries: PathBuf::new(),
+            config: PathBuf::new(),
+            judges: Vec::new(),
+            min_total: rule.min_total,
+            min_each: rule.min_each,
+            cache: CacheSetting::Default,
+            output: PathBuf::new(),
+            rejects: PathBuf::new(),
+            agreement: None,
+        }
+    }
 }
 
 /// Runs `itc filter` and returns what each judge's chats cost.
-pub fn execute(
-    args: &FilterArgs,
+pub fn run(
+    args: &FilterOptions,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<Vec<(String, StageStats)>> {
@@ -363,13 +363,13 @@ pub fn execute(
         bail!("--min-each must be within 1–5 (got {m})");
     }
     let queries = read_queries(&args.queries)?;
-    let cache = stage_cache(args.cache.as_deref(), args.no_cache, &args.output);
+    let cache = stage_cache(&args.cache, &args.output);
     let models = [load_model(&args.config, a)?, load_model(&args.config, b)?];
     let judges = [
         ChatModel::new(&models[0], cache.as_deref())?,
         ChatModel::new(&models[1], cache.as_deref())?,
     ];
-    let options = FilterOptions {
+    let options = KeepRule {
         min_total: args.min_total,
         min_each: args.min_each,
     };
@@ -509,13 +509,13 @@ mod tests {
 
     #[test]
     fn keep_rule() {
-        let default = FilterOptions::default();
+        let default = KeepRule::default();
         assert!(default.failures(&judgement(4.0, 2.0)).is_empty());
         assert_eq!(
             default.failures(&judgement(3.9, 2.0)),
             ["judge A: total 3.9 below 4"]
         );
-        let strict = FilterOptions {
+        let strict = KeepRule {
             min_total: 4.5,
             min_each: Some(3.0),
         };

@@ -27,7 +27,6 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use anyhow::{Context, bail};
-use clap::Args;
 use minijinja::{Environment, context};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -35,11 +34,13 @@ use sha2::{Digest, Sha256};
 
 use crate::build::chat::{StageStats, beside, complete_all, load_model, prompt_sha256};
 use crate::build::confuse::{CandidateSet, Index, Vector, cosine};
+use crate::models::cache::CacheSetting;
 use crate::models::prompt::tools_view_json;
 use crate::models::{Chat, ChatModel};
 use crate::spec::jsonl::{read_records, write_records};
 use crate::spec::records::{GeneratedQuery, Provenance, TaskKind, Tool};
-use languages::{language_name, language_of_country, parse_override};
+use crate::util::slug::{SlugStyle, slug};
+use languages::{language_name, language_of_country};
 use parse::read_reply;
 use validate::{Target, ValueCheck, validate};
 
@@ -239,21 +240,6 @@ fn hash64(text: &str) -> u64 {
     u64::from_le_bytes(digest[..8].try_into().expect("8 bytes"))
 }
 
-fn slug(name: &str) -> String {
-    let s: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .take(32)
-        .collect();
-    s.trim_matches('_').to_string()
-}
-
 /// The partner of set `i` for two-API kinds: the sampled API most similar
 /// to it (TF-IDF cosine over name, description and parameters, as tool
 /// confusion ranks them) among those of the same country, else among all;
@@ -320,7 +306,7 @@ pub fn plan(sets: &[CandidateSet], options: &PlanOptions) -> anyhow::Result<Vec<
             let id = format!(
                 "{}-{}-{:06x}",
                 kind.as_str(),
-                slug(&gold(i).tool.name),
+                slug(&gold(i).tool.name, SlugStyle::Id),
                 id_hash & 0xff_ffff
             );
             let mut rng = fastrand::Rng::with_seed(options.seed ^ id_hash);
@@ -493,16 +479,16 @@ pub fn unit_chat(unit: &Unit, count: usize) -> Chat {
 
 /// Settings of the generation step.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GenerateOptions {
+pub struct GenerationSettings {
     /// Requests asked for per unit.
     pub per_prompt: usize,
     /// How required values are checked against the query.
     pub values: ValueCheck,
 }
 
-impl Default for GenerateOptions {
+impl Default for GenerationSettings {
     fn default() -> Self {
-        GenerateOptions {
+        GenerationSettings {
             per_prompt: 2,
             values: ValueCheck::Literal,
         }
@@ -586,7 +572,7 @@ fn reason_kind(reason: &str) -> String {
 pub async fn generate(
     units: &[Unit],
     model: &ChatModel,
-    options: &GenerateOptions,
+    options: &GenerationSettings,
 ) -> GenerateOutput {
     let chats: Vec<Chat> = units
         .iter()
@@ -693,56 +679,62 @@ pub async fn generate(
     output
 }
 
-/// Arguments of `itc generate`.
-#[derive(Debug, Clone, Args)]
-pub struct GenerateArgs {
+/// Options of `itc generate`.
+#[derive(Debug, Clone)]
+pub struct GenerateOptions {
     /// Candidate sets (JSON Lines from `itc confuse`).
-    #[arg(long)]
     pub candidates: PathBuf,
     /// Model configuration file (TOML, `[[models]]` tables).
-    #[arg(long, required_unless_present = "dry_run")]
     pub config: Option<PathBuf>,
     /// The generator: a model of the configuration.
-    #[arg(long, required_unless_present = "dry_run")]
     pub generator: Option<String>,
     /// Kinds to write, comma-separated: single, repeated, parallel, nested.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "single,repeated,parallel,nested"
-    )]
     pub kinds: Vec<String>,
     /// Requests asked for in each prompt.
-    #[arg(long, default_value_t = 2)]
     pub per_prompt: usize,
     /// Plan at most this many units (prompts), the first in plan order.
-    #[arg(long)]
     pub limit: Option<usize>,
     /// Seed of the example draws and candidate shuffles.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Override a country's language: CC=xx (repeatable), e.g. CH=fr.
-    #[arg(long, value_parser = parse_override)]
     pub language: Vec<(String, String)>,
     /// How required values are checked against the query text.
-    #[arg(long, value_enum, default_value_t = ValueCheck::Literal)]
     pub value_check: ValueCheck,
-    /// Response cache directory. Default: `cache/` beside the output file.
-    #[arg(long, conflicts_with = "no_cache")]
-    pub cache: Option<PathBuf>,
-    /// Send every request, store nothing.
-    #[arg(long)]
-    pub no_cache: bool,
+    /// The response cache (default: `cache/` beside the output file).
+    pub cache: CacheSetting,
     /// Write the prompts (JSON Lines: unit, system, user) here instead of
     /// calling the generator.
-    #[arg(long)]
     pub dry_run: bool,
     /// Where to write the valid queries (JSON Lines); the prompts, with --dry-run.
-    #[arg(short, long)]
     pub output: PathBuf,
     /// Where to write the rejects. Default: `<output>.rejects.jsonl`.
-    #[arg(long)]
     pub rejects: Option<PathBuf>,
+}
+
+/// The kinds `itc generate` writes when not told: every generated kind.
+pub const DEFAULT_KINDS: &str = "single,repeated,parallel,nested";
+
+impl Default for GenerateOptions {
+    /// Every generated kind, [`GenerationSettings::default`], seed 1, the
+    /// default cache; no files or model yet.
+    fn default() -> Self {
+        let settings = GenerationSettings::default();
+        GenerateOptions {
+            candidates: PathBuf::new(),
+            config: None,
+            generator: None,
+            kinds: DEFAULT_KINDS.split(',').map(String::from).collect(),
+            per_prompt: settings.per_prompt,
+            limit: None,
+            seed: 1,
+            language: Vec::new(),
+            value_check: settings.values,
+            cache: CacheSetting::Default,
+            dry_run: false,
+            output: PathBuf::new(),
+            rejects: None,
+        }
+    }
 }
 
 /// A rendered prompt, as `--dry-run` writes it.
@@ -759,7 +751,7 @@ pub struct RenderedPrompt<'a> {
 }
 
 /// Reads candidate sets and plans the units of `itc generate`.
-pub fn plan_from_args(args: &GenerateArgs) -> anyhow::Result<Vec<Unit>> {
+pub fn plan_from_args(args: &GenerateOptions) -> anyhow::Result<Vec<Unit>> {
     if args.per_prompt == 0 {
         bail!("--per-prompt must be at least 1");
     }
@@ -804,15 +796,10 @@ pub fn write_prompts(path: &Path, units: &[Unit], per_prompt: usize) -> anyhow::
     .with_context(|| format!("writing {}", path.display()))
 }
 
-/// Runs `itc generate`.
-pub fn run(args: &GenerateArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
-    execute(args, out, err).map(|_| ())
-}
-
 /// Runs `itc generate` and returns what each model's chats cost (none
 /// with `--dry-run`).
-pub fn execute(
-    args: &GenerateArgs,
+pub fn run(
+    args: &GenerateOptions,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<Vec<(String, StageStats)>> {
@@ -843,9 +830,9 @@ pub fn execute(
         bail!("--config and --generator are required without --dry-run");
     };
     let spec = load_model(config, name)?;
-    let cache = crate::build::chat::stage_cache(args.cache.as_deref(), args.no_cache, &args.output);
+    let cache = crate::build::chat::stage_cache(&args.cache, &args.output);
     let model = ChatModel::new(&spec, cache.as_deref())?;
-    let options = GenerateOptions {
+    let options = GenerationSettings {
         per_prompt: args.per_prompt,
         values: args.value_check,
     };

@@ -13,7 +13,7 @@ use crate::spec::language::check_language;
 use crate::spec::records::{LanguageOutcome, TaskKind, Tool};
 
 /// How strictly required values are checked against the query text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ValueCheck {
     /// Each string or number given to a required parameter must appear in
     /// the query (case, width and spacing aside).
@@ -21,6 +21,29 @@ pub enum ValueCheck {
     Literal,
     /// Required parameters must have values; the query is not searched.
     Present,
+}
+
+impl ValueCheck {
+    /// The name on the command line and in `pipeline.toml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ValueCheck::Literal => "literal",
+            ValueCheck::Present => "present",
+        }
+    }
+}
+
+impl std::str::FromStr for ValueCheck {
+    type Err = String;
+
+    /// Reads `literal` or `present`, in any case.
+    fn from_str(name: &str) -> Result<Self, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "literal" => Ok(ValueCheck::Literal),
+            "present" => Ok(ValueCheck::Present),
+            _ => Err(format!("unknown value check `{name}`")),
+        }
+    }
 }
 
 /// What a query is checked against: its target APIs and their schemas.
