@@ -111,18 +111,7 @@ fn responses(c: &mut Criterion) {
     configure(&mut group);
     let subsets: [(&str, &[AnswerStyle]); 7] = [
         ("mixed", &AnswerStyle::ALL),
-        (
-            "strict",
-            &[
-                AnswerStyle::StrictCorrect,
-                AnswerStyle::WrongTool,
-                AnswerStyle::WrongValue,
-                AnswerStyle::MissingArgument,
-                AnswerStyle::ExtraArgument,
-                AnswerStyle::Refusal,
-                AnswerStyle::WrongLanguage,
-            ],
-        ),
+        ("strict", &AnswerStyle::STRICT_FORMAT),
         (
             "fenced_or_json_prefix",
             &[AnswerStyle::Fenced, AnswerStyle::JsonPrefix],

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use itc::cli::answer::AnswerArgs;
+use itc::cli::bench::BenchArgs;
 use itc::cli::catalog::CatalogArgs;
 use itc::cli::confuse::ConfuseArgs;
 use itc::cli::eval::EvalArgs;
@@ -14,7 +15,6 @@ use itc::cli::pipeline::PipelineArgs;
 use itc::cli::sample::SampleArgs;
 use itc::cli::score::ScoreArgs;
 use itc::ood::{self, OodArgs};
-use itc::perf::bench::{self, BenchArgs};
 use itc::perf::http::{self, BenchHttpArgs};
 
 // mimalloc: scoring and the runner allocate many small, short-lived
@@ -64,7 +64,7 @@ fn main() -> ExitCode {
         Command::Score(args) => args.run(&mut io::stdout().lock(), &mut io::stderr().lock()),
         // Unlocked handles: the progress bar draws on stderr from its own thread.
         Command::Eval(args) => args.run(&mut io::stdout(), &mut io::stderr()),
-        Command::Bench(args) => bench::run(args, &mut io::stdout().lock()),
+        Command::Bench(args) => args.run(&mut io::stdout().lock()),
         Command::BenchHttp(args) => http::run(args, &mut io::stdout().lock()),
         Command::Catalog(args) => args.run(&mut io::stdout().lock(), &mut io::stderr().lock()),
         Command::Sample(args) => args.run(&mut io::stdout().lock(), &mut io::stderr().lock()),

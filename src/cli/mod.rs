@@ -32,6 +32,7 @@ macro_rules! value_enum {
 pub(crate) use value_enum;
 
 pub mod answer;
+pub mod bench;
 pub mod catalog;
 pub mod confuse;
 pub mod eval;

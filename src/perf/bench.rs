@@ -27,47 +27,53 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use clap::Args;
 
 use crate::perf::synth::{SynthFiles, SynthSpec, write_synthetic};
-use crate::score::aggregate::{AggregateOptions, aggregate};
+use crate::score::aggregate::{AggregateOptions, ModelReport, Summary, aggregate};
 use crate::score::report;
-use crate::score::stream::{EvalOptions, TaskOutcome, evaluate};
+use crate::score::stream::{EvalOptions, Evaluation, TaskOutcome, evaluate};
 use crate::spec::jsonl::read_records;
 use crate::spec::records::{Extraction, Task};
 
-/// Arguments of `itc bench`.
-#[derive(Debug, Clone, Args)]
-pub struct BenchArgs {
+/// Options of `itc bench`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BenchOptions {
     /// Number of synthetic tasks.
-    #[arg(long, default_value_t = 5000)]
     pub tasks: usize,
     /// Number of synthetic models; each answers every task once.
-    #[arg(long, default_value_t = 200)]
     pub models: usize,
     /// Seed of the generator.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Directory for the generated files (created if needed, never removed).
-    /// Default: a fresh directory under the system temp dir, removed at the
-    /// end unless --keep or --generate-only.
-    #[arg(long)]
+    /// Directory for the generated files (created if needed, never removed);
+    /// `None`: a fresh directory under the system temp dir, removed at the
+    /// end unless `keep` or `generate_only`.
     pub dir: Option<PathBuf>,
     /// Keep the generated files.
-    #[arg(long)]
     pub keep: bool,
     /// Bootstrap resamples for the intervals, as in `itc score`.
-    #[arg(long, default_value_t = 1000)]
     pub bootstrap: usize,
     /// Scoring runs; best and median are reported.
-    #[arg(long, default_value_t = 3)]
     pub repeat: usize,
     /// Only write the files (kept) and print how to measure `itc score` on them.
-    #[arg(long)]
     pub generate_only: bool,
-    /// Threads that parse and score (`itc score --threads`); 1 measures one core.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Threads that parse and score; 1 measures one core.
     pub threads: u32,
+}
+
+impl Default for BenchOptions {
+    fn default() -> Self {
+        BenchOptions {
+            tasks: 5000,
+            models: 200,
+            seed: 1,
+            dir: None,
+            keep: false,
+            bootstrap: 1000,
+            repeat: 3,
+            generate_only: false,
+            threads: 1,
+        }
+    }
 }
 
 /// Seed of the bootstrap, as `itc score` uses by default.
@@ -85,19 +91,46 @@ struct RunTimes {
     report: Duration,
 }
 
+/// The scoring runs' times.
+struct Timings {
+    runs: Vec<RunTimes>,
+    /// Aggregation with bootstrap and breakdowns, once after the last run.
+    breakdowns: Duration,
+    /// Reading the task file alone, once.
+    task_read: Duration,
+}
+
+impl Timings {
+    /// Best and median of one figure over the runs.
+    fn best_and_median(&self, figure: fn(&RunTimes) -> Duration) -> (Duration, Duration) {
+        let mut v: Vec<Duration> = self.runs.iter().map(figure).collect();
+        v.sort();
+        (v[0], v[v.len() / 2])
+    }
+}
+
+/// Peak and resident memory at the three moments the benchmark reads them.
+struct MemoryReadings {
+    after_generation: Option<Memory>,
+    /// Whether the peak could be reset before scoring.
+    reset: bool,
+    before_scoring: Option<Memory>,
+    after_scoring: Option<Memory>,
+}
+
 /// Runs the benchmark and prints its figures.
-pub fn run(args: &BenchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn run(options: &BenchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
     anyhow::ensure!(
-        args.tasks > 0 && args.models > 0,
+        options.tasks > 0 && options.models > 0,
         "--tasks and --models must be positive"
     );
-    anyhow::ensure!(args.repeat > 0, "--repeat must be positive");
-    let (dir, owned) = match &args.dir {
+    anyhow::ensure!(options.repeat > 0, "--repeat must be positive");
+    let (dir, owned) = match &options.dir {
         Some(d) => (d.clone(), false),
         None => (fresh_temp_dir()?, true),
     };
-    let keep = args.keep || args.generate_only || !owned;
-    let result = run_in(args, &dir, out);
+    let keep = options.keep || options.generate_only || !owned;
+    let result = run_in(options, &dir, out);
     if !keep {
         std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
     } else if result.is_ok() {
@@ -115,22 +148,55 @@ fn fresh_temp_dir() -> anyhow::Result<PathBuf> {
     Ok(dir)
 }
 
-fn run_in(args: &BenchArgs, dir: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
+/// Generates the files into `dir`, then scores them and prints the figures
+/// (or, with `generate_only`, how to measure `itc score` on them).
+fn run_in(options: &BenchOptions, dir: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
+    print_header(out, options)?;
     let spec = SynthSpec {
-        tasks: args.tasks,
-        models: args.models,
-        seed: args.seed,
+        tasks: options.tasks,
+        models: options.models,
+        seed: options.seed,
     };
+    let start = Instant::now();
+    let files = write_synthetic(dir, &spec)?;
+    let generate = start.elapsed();
+    print_inputs(out, &files, generate)?;
+    if options.generate_only {
+        return print_measure_commands(out, &files, options.bootstrap);
+    }
+
+    let after_generation = memory();
+    let reset = reset_peak_memory();
+    let before_scoring = memory();
+    writeln!(out)?;
+    let (runs, breakdowns) = time_scoring(out, options, &files)?;
+    let memory = MemoryReadings {
+        after_generation,
+        reset,
+        before_scoring,
+        after_scoring: memory(),
+    };
+    let timings = Timings {
+        runs,
+        breakdowns,
+        task_read: time_task_read(&files.tasks_path)?,
+    };
+    print_phases(out, &timings, options.bootstrap)?;
+    print_end_to_end(out, &timings, &files, options.bootstrap)?;
+    print_memory(out, &memory, options, &files)
+}
+
+fn print_header(out: &mut dyn Write, options: &BenchOptions) -> anyhow::Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     writeln!(
         out,
         "itc bench: {} tasks x {} models = {} predictions (seed {})",
-        args.tasks,
-        args.models,
-        thousands(args.tasks * args.models),
-        args.seed
+        options.tasks,
+        options.models,
+        thousands(options.tasks * options.models),
+        options.seed
     )?;
-    let threads = args.threads;
+    let threads = options.threads;
     if threads == 1 {
         writeln!(
             out,
@@ -142,62 +208,58 @@ fn run_in(args: &BenchArgs, dir: &Path, out: &mut dyn Write) -> anyhow::Result<(
             "scoring on {threads} threads ({cores} cores on this machine); aggregation on one\n"
         )?;
     }
+    Ok(())
+}
 
-    let start = Instant::now();
-    let files = write_synthetic(dir, &spec)?;
-    let generate = start.elapsed();
-    print_inputs(out, &files, generate)?;
-
-    if args.generate_only {
-        writeln!(out, "\nmeasure `itc score` on these files, for example:")?;
-        for bootstrap in [0, args.bootstrap] {
-            writeln!(
-                out,
-                "  /usr/bin/time -v itc score --tasks {} --predictions {} --bootstrap {bootstrap} > /dev/null",
-                files.tasks_path.display(),
-                files.predictions_path.display()
-            )?;
-        }
+/// The `itc score` commands to measure from outside (`--generate-only`).
+fn print_measure_commands(
+    out: &mut dyn Write,
+    files: &SynthFiles,
+    bootstrap: usize,
+) -> anyhow::Result<()> {
+    writeln!(out, "\nmeasure `itc score` on these files, for example:")?;
+    for bootstrap in [0, bootstrap] {
         writeln!(
             out,
-            "(\"Maximum resident set size\" is the peak memory; \"Elapsed (wall clock) time\" the end-to-end time)"
+            "  /usr/bin/time -v itc score --tasks {} --predictions {} --bootstrap {bootstrap} > /dev/null",
+            files.tasks_path.display(),
+            files.predictions_path.display()
         )?;
-        return Ok(());
     }
+    writeln!(
+        out,
+        "(\"Maximum resident set size\" is the peak memory; \"Elapsed (wall clock) time\" the end-to-end time)"
+    )?;
+    Ok(())
+}
 
-    let memory_after_generation = memory();
-    let reset = reset_peak_memory();
-    let memory_before = memory();
-    writeln!(out)?;
-
+/// Scores the files `options.repeat` times, printing each run's times; the
+/// first run is checked and its quality printed, the last is followed by an
+/// aggregation with breakdowns. Returns the runs' times and that last one.
+fn time_scoring(
+    out: &mut dyn Write,
+    options: &BenchOptions,
+    files: &SynthFiles,
+) -> anyhow::Result<(Vec<RunTimes>, Duration)> {
     let paths = [files.predictions_path.clone()];
-    let options = EvalOptions {
-        threads: args.threads as usize,
+    let eval_options = EvalOptions {
+        threads: options.threads as usize,
         ..EvalOptions::default()
     };
-    let mut runs = Vec::with_capacity(args.repeat);
-    let mut breakdown_time = Duration::ZERO;
-    for r in 0..args.repeat {
+    let aggregate_options = |resamples, breakdowns| AggregateOptions {
+        resamples,
+        seed: BOOTSTRAP_SEED,
+        breakdowns,
+    };
+    let mut runs = Vec::with_capacity(options.repeat);
+    let mut breakdowns = Duration::ZERO;
+    for r in 0..options.repeat {
         let t0 = Instant::now();
-        let evaluation = evaluate(&files.tasks_path, &paths, &options)?;
+        let evaluation = evaluate(&files.tasks_path, &paths, &eval_options)?;
         let t1 = Instant::now();
-        let plain = aggregate(
-            &evaluation,
-            AggregateOptions {
-                resamples: 0,
-                seed: BOOTSTRAP_SEED,
-                breakdowns: false,
-            },
-        );
+        let plain = aggregate(&evaluation, aggregate_options(0, false));
         let t2 = Instant::now();
-        let reports = aggregate(
-            &evaluation,
-            AggregateOptions {
-                resamples: args.bootstrap,
-                seed: BOOTSTRAP_SEED,
-                breakdowns: false,
-            },
-        );
+        let reports = aggregate(&evaluation, aggregate_options(options.bootstrap, false));
         let t3 = Instant::now();
         let tables = [
             report::main_table(&reports),
@@ -208,20 +270,13 @@ fn run_in(args: &BenchArgs, dir: &Path, out: &mut dyn Write) -> anyhow::Result<(
         std::hint::black_box((&plain, &tables));
 
         if r == 0 {
-            check_evaluation(&evaluation, &files)?;
+            check_evaluation(&evaluation, files)?;
             print_quality(out, &evaluation, &reports)?;
         }
-        if r + 1 == args.repeat {
+        if r + 1 == options.repeat {
             let t = Instant::now();
-            let full = aggregate(
-                &evaluation,
-                AggregateOptions {
-                    resamples: args.bootstrap,
-                    seed: BOOTSTRAP_SEED,
-                    breakdowns: true,
-                },
-            );
-            breakdown_time = t.elapsed();
+            let full = aggregate(&evaluation, aggregate_options(options.bootstrap, true));
+            breakdowns = t.elapsed();
             std::hint::black_box(&full);
         }
         let times = RunTimes {
@@ -234,28 +289,29 @@ fn run_in(args: &BenchArgs, dir: &Path, out: &mut dyn Write) -> anyhow::Result<(
             out,
             "run {}/{}: evaluate {}, aggregate {} (bootstrap 0) / {} (bootstrap {}), tables {}",
             r + 1,
-            args.repeat,
+            options.repeat,
             secs(times.evaluate),
             secs(times.aggregate_plain),
             secs(times.aggregate_bootstrap),
-            args.bootstrap,
+            options.bootstrap,
             secs(times.report)
         )?;
         runs.push(times);
     }
-    let memory_after = memory();
+    Ok((runs, breakdowns))
+}
+
+/// Time to read the task file alone (part of every evaluate).
+fn time_task_read(tasks_path: &Path) -> anyhow::Result<Duration> {
     let t = Instant::now();
-    let (tasks, _) = read_records::<Task>(&files.tasks_path, false)?;
+    let (tasks, _) = read_records::<Task>(tasks_path, false)?;
     let task_read = t.elapsed();
     drop(tasks);
+    Ok(task_read)
+}
 
-    let n = files.prediction_count as f64;
-    let megabytes = files.predictions_bytes as f64 / 1e6;
-    let column = |f: fn(&RunTimes) -> Duration| {
-        let mut v: Vec<Duration> = runs.iter().map(f).collect();
-        v.sort();
-        (v[0], v[v.len() / 2])
-    };
+/// Best and median time of each phase.
+fn print_phases(out: &mut dyn Write, timings: &Timings, bootstrap: usize) -> anyhow::Result<()> {
     writeln!(
         out,
         "\nphase (wall time)                         best       median"
@@ -263,28 +319,40 @@ fn run_in(args: &BenchArgs, dir: &Path, out: &mut dyn Write) -> anyhow::Result<(
     let phases: [Phase; 4] = [
         ("evaluate: read + parse + score".into(), |t| t.evaluate),
         ("aggregate, bootstrap 0".into(), |t| t.aggregate_plain),
-        (format!("aggregate, bootstrap {}", args.bootstrap), |t| {
+        (format!("aggregate, bootstrap {bootstrap}"), |t| {
             t.aggregate_bootstrap
         }),
         ("terminal tables".into(), |t| t.report),
     ];
     for (name, f) in phases {
-        let (best, median) = column(f);
+        let (best, median) = timings.best_and_median(f);
         writeln!(out, "  {name:<39} {:>9}  {:>9}", secs(best), secs(median))?;
     }
     writeln!(
         out,
         "  {:<39} {:>9}  (once)",
         "of evaluate: reading the task file",
-        secs(task_read)
+        secs(timings.task_read)
     )?;
     writeln!(
         out,
         "  {:<39} {:>9}  (once)",
-        format!("aggregate, bootstrap {} + breakdowns", args.bootstrap),
-        secs(breakdown_time)
+        format!("aggregate, bootstrap {bootstrap} + breakdowns"),
+        secs(timings.breakdowns)
     )?;
+    Ok(())
+}
 
+/// Throughput of evaluate + aggregate + tables, with and without bootstrap,
+/// and of evaluate alone.
+fn print_end_to_end(
+    out: &mut dyn Write,
+    timings: &Timings,
+    files: &SynthFiles,
+    bootstrap: usize,
+) -> anyhow::Result<()> {
+    let n = files.prediction_count as f64;
+    let megabytes = files.predictions_bytes as f64 / 1e6;
     writeln!(
         out,
         "\nend to end (evaluate + aggregate + tables), {} predictions, {:.1} MB:",
@@ -295,20 +363,20 @@ fn run_in(args: &BenchArgs, dir: &Path, out: &mut dyn Write) -> anyhow::Result<(
         ("bootstrap 0".into(), |t| {
             t.evaluate + t.aggregate_plain + t.report
         }),
-        (format!("bootstrap {}", args.bootstrap), |t| {
+        (format!("bootstrap {bootstrap}"), |t| {
             t.evaluate + t.aggregate_bootstrap + t.report
         }),
     ];
+    let rate = |d: Duration| {
+        format!(
+            "{} = {} predictions/s, {:.1} MB/s",
+            secs(d),
+            thousands((n / d.as_secs_f64()) as usize),
+            megabytes / d.as_secs_f64()
+        )
+    };
     for (name, f) in ends {
-        let (best, median) = column(f);
-        let rate = |d: Duration| {
-            format!(
-                "{} = {} predictions/s, {:.1} MB/s",
-                secs(d),
-                thousands((n / d.as_secs_f64()) as usize),
-                megabytes / d.as_secs_f64()
-            )
-        };
+        let (best, median) = timings.best_and_median(f);
         writeln!(
             out,
             "  {name:<16} best {}; median {}",
@@ -316,7 +384,7 @@ fn run_in(args: &BenchArgs, dir: &Path, out: &mut dyn Write) -> anyhow::Result<(
             rate(median)
         )?;
     }
-    let (best_eval, _) = column(|t| t.evaluate);
+    let (best_eval, _) = timings.best_and_median(|t| t.evaluate);
     writeln!(
         out,
         "  evaluate alone: {} predictions/s, {:.1} MB/s of prediction input ({:.0} bytes per prediction)",
@@ -324,53 +392,65 @@ fn run_in(args: &BenchArgs, dir: &Path, out: &mut dyn Write) -> anyhow::Result<(
         megabytes / best_eval.as_secs_f64(),
         files.predictions_bytes as f64 / n
     )?;
+    Ok(())
+}
 
+/// The memory readings, and what the per-task outcomes take of them.
+fn print_memory(
+    out: &mut dyn Write,
+    memory: &MemoryReadings,
+    options: &BenchOptions,
+    files: &SynthFiles,
+) -> anyhow::Result<()> {
     writeln!(out, "\nmemory (from /proc/self/status)")?;
-    match (memory_after_generation, memory_before, memory_after) {
-        (Some(g), Some(b), Some(a)) => {
-            writeln!(
-                out,
-                "  after generating the files:   peak {:>8}, resident {:>8}",
-                mib(g.peak_kb),
-                mib(g.resident_kb)
-            )?;
-            if reset {
-                writeln!(
-                    out,
-                    "  peak reset before scoring:    peak {:>8}, resident {:>8}",
-                    mib(b.peak_kb),
-                    mib(b.resident_kb)
-                )?;
-            } else {
-                writeln!(
-                    out,
-                    "  (peak could not be reset: the peak below includes the generator's)"
-                )?;
-            }
-            writeln!(
-                out,
-                "  after {} scoring run(s):       peak {:>8}, resident {:>8}",
-                args.repeat,
-                mib(a.peak_kb),
-                mib(a.resident_kb)
-            )?;
-            writeln!(
-                out,
-                "  peak while scoring {} predictions: {} (for an outside figure: itc bench --generate-only, then /usr/bin/time -v itc score)",
-                thousands(files.prediction_count),
-                mib(a.peak_kb)
-            )?;
-            let outcome = std::mem::size_of::<TaskOutcome>();
-            writeln!(
-                out,
-                "  of which per-task outcomes: {} models x {} tasks x {outcome} bytes = {} (grows with tasks x models, not with file size)",
-                args.models,
-                args.tasks,
-                mib((args.models * args.tasks * outcome / 1024) as u64)
-            )?;
-        }
-        _ => writeln!(out, "  not available on this system (no /proc/self/status)")?,
+    let (Some(g), Some(b), Some(a)) = (
+        memory.after_generation,
+        memory.before_scoring,
+        memory.after_scoring,
+    ) else {
+        writeln!(out, "  not available on this system (no /proc/self/status)")?;
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "  after generating the files:   peak {:>8}, resident {:>8}",
+        mib(g.peak_kb),
+        mib(g.resident_kb)
+    )?;
+    if memory.reset {
+        writeln!(
+            out,
+            "  peak reset before scoring:    peak {:>8}, resident {:>8}",
+            mib(b.peak_kb),
+            mib(b.resident_kb)
+        )?;
+    } else {
+        writeln!(
+            out,
+            "  (peak could not be reset: the peak below includes the generator's)"
+        )?;
     }
+    writeln!(
+        out,
+        "  after {} scoring run(s):       peak {:>8}, resident {:>8}",
+        options.repeat,
+        mib(a.peak_kb),
+        mib(a.resident_kb)
+    )?;
+    writeln!(
+        out,
+        "  peak while scoring {} predictions: {} (for an outside figure: itc bench --generate-only, then /usr/bin/time -v itc score)",
+        thousands(files.prediction_count),
+        mib(a.peak_kb)
+    )?;
+    let outcome = std::mem::size_of::<TaskOutcome>();
+    writeln!(
+        out,
+        "  of which per-task outcomes: {} models x {} tasks x {outcome} bytes = {} (grows with tasks x models, not with file size)",
+        options.models,
+        options.tasks,
+        mib((options.models * options.tasks * outcome / 1024) as u64)
+    )?;
     Ok(())
 }
 
@@ -408,10 +488,7 @@ fn print_inputs(out: &mut dyn Write, files: &SynthFiles, generate: Duration) -> 
 }
 
 /// Fails when the scorer did not see every generated prediction exactly once.
-fn check_evaluation(
-    evaluation: &crate::score::stream::Evaluation,
-    files: &SynthFiles,
-) -> anyhow::Result<()> {
+fn check_evaluation(evaluation: &Evaluation, files: &SynthFiles) -> anyhow::Result<()> {
     let scored: usize = evaluation
         .models
         .iter()
@@ -433,13 +510,11 @@ fn check_evaluation(
 /// A one-line sanity view of what was scored: averages over all models.
 fn print_quality(
     out: &mut dyn Write,
-    evaluation: &crate::score::stream::Evaluation,
-    reports: &[crate::score::aggregate::ModelReport],
+    evaluation: &Evaluation,
+    reports: &[ModelReport],
 ) -> anyhow::Result<()> {
     let n = reports.len().max(1) as f64;
-    let mean = |f: fn(&crate::score::aggregate::Summary) -> f64| {
-        reports.iter().map(|r| f(&r.summary)).sum::<f64>() / n
-    };
+    let mean = |f: fn(&Summary) -> f64| reports.iter().map(|r| f(&r.summary)).sum::<f64>() / n;
     let mut extraction = [0usize; 8];
     let kinds = [
         Extraction::Strict,
@@ -551,7 +626,7 @@ mod tests {
     fn small_run_prints_every_figure() {
         let parent = tempfile::tempdir().unwrap();
         let dir = parent.path().join("bench");
-        let args = BenchArgs {
+        let options = BenchOptions {
             tasks: 30,
             models: 2,
             seed: 3,
@@ -563,7 +638,7 @@ mod tests {
             threads: 2,
         };
         let mut out = Vec::new();
-        run(&args, &mut out).unwrap();
+        run(&options, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         for needle in [
             "60 predictions",
@@ -582,7 +657,7 @@ mod tests {
 
     #[test]
     fn default_directory_is_temporary() {
-        let args = BenchArgs {
+        let options = BenchOptions {
             tasks: 10,
             models: 1,
             seed: 1,
@@ -594,7 +669,7 @@ mod tests {
             threads: 1,
         };
         let mut out = Vec::new();
-        run(&args, &mut out).unwrap();
+        run(&options, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let path = text
             .lines()
