@@ -1,5 +1,6 @@
 //! The contract (SPEC §0–3): the record types, reading JSON Lines files, the
-//! action-string grammar, reading calls out of answers, language match.
+//! action-string grammar, reading calls out of answers, language match,
+//! references to earlier outputs and the shape of calls each task kind needs.
 //!
 //! Everything else in the crate may use `spec`; `spec` uses nothing of the
 //! crate but itself.
@@ -8,4 +9,5 @@ pub mod action;
 pub mod jsonl;
 pub mod language;
 pub mod records;
+pub mod reference;
 pub mod response;
