@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod jsonl;
+pub mod kind;
 pub mod language;
 pub mod records;
 pub mod reference;
