@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use unicode_normalization::UnicodeNormalization;
 
 use crate::spec::records::{Call, Counts, Prf, Reference, Tool, Value};
+use crate::spec::reference::Style;
 
 /// Options that change how values compare.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -495,7 +496,8 @@ const GENERIC_REFERENCE_WORDS: [&str; 14] = [
 
 /// Whether a predicted value refers to the earlier output the gold reference
 /// names, in any common style: `$1.password`, `{{password}}`, `API_call_0`,
-/// `<output of call 1>`, or the placeholder word the gold Thought uses.
+/// `<output of call 1>` (the shapes [`Style::of`] tells; `$5.00` is money),
+/// or the placeholder word the gold Thought uses.
 fn reference_matches(reference: &Reference, predicted: &Value, ctx: &RefContext<'_, '_>) -> bool {
     if let Value::Ref(other) = predicted {
         return other.call == reference.call
@@ -510,12 +512,7 @@ fn reference_matches(reference: &Reference, predicted: &Value, ctx: &RefContext<
     if text.is_empty() {
         return false;
     }
-    let styled = text.starts_with('$')
-        || (text.starts_with('{') && text.ends_with('}'))
-        || (text.starts_with('<') && text.ends_with('>'))
-        || text.to_ascii_lowercase().starts_with("api_call_")
-        || text.to_ascii_lowercase().starts_with("call_");
-    if styled {
+    if Style::of(text).is_some() {
         return styled_reference_matches(reference, text, ctx.call_index);
     }
     is_placeholder_in(text, ctx.gold.thought) || text_equal(text, &reference.field)
@@ -576,11 +573,6 @@ mod tests {
     fn tool(name: &str, params: &[&str]) -> Tool {
         Tool {
             name: name.into(),
-            description: String::new(),
-            category: String::new(),
-            country: String::new(),
-            method: String::new(),
-            url: String::new(),
             required_parameters: params
                 .iter()
                 .map(|p| Parameter {
@@ -590,7 +582,7 @@ mod tests {
                     default: None,
                 })
                 .collect(),
-            optional_parameters: vec![],
+            ..Tool::default()
         }
     }
     fn score_with(
@@ -819,6 +811,8 @@ mod tests {
             "'{{user_name}}'",
             "42",
             "'<output of call 7>'",
+            "'$5.00'",
+            "'$0.00 fee'",
         ] {
             assert_eq!(
                 nested_score(&format!("[login(user='ann'), get_profile(token={style})]")),

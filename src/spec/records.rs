@@ -11,6 +11,8 @@ use serde::de::{self, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+pub use super::reference::Reference;
+
 /// One parameter of a tool, as in the ITC / ToolBench schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Parameter {
@@ -194,40 +196,6 @@ pub struct Prediction {
     /// the response cache or the offline baseline), as written by `itc eval`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attempts: Option<u32>,
-}
-
-/// A reference to an earlier call's output inside a gold call: `{"$ref": "0.field"}`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Reference {
-    /// 0-based index of the earlier call.
-    pub call: usize,
-    /// Field of its output (may be a dotted path; empty for the whole output).
-    pub field: String,
-}
-
-impl Reference {
-    /// Reads `"<call index>.<field>"`.
-    pub fn parse(text: &str) -> Option<Reference> {
-        let (index, field) = match text.split_once('.') {
-            Some((i, f)) => (i, f),
-            None => (text, ""),
-        };
-        let call = index.trim().trim_start_matches('$').parse().ok()?;
-        Some(Reference {
-            call,
-            field: field.trim().to_string(),
-        })
-    }
-}
-
-impl fmt::Display for Reference {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.field.is_empty() {
-            write!(f, "{}", self.call)
-        } else {
-            write!(f, "{}.{}", self.call, self.field)
-        }
-    }
 }
 
 /// An argument value, as written in an action string or a JSON call.

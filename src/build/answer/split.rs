@@ -119,8 +119,7 @@ pub fn gold_answer(task: &Task) -> String {
 
 fn placeholders(value: &Value) -> Value {
     match value {
-        Value::Ref(r) if r.field.is_empty() => Value::Str(format!("${}", r.call + 1)),
-        Value::Ref(r) => Value::Str(format!("${}.{}", r.call + 1, r.field)),
+        Value::Ref(r) => Value::Str(r.placeholder()),
         Value::List(items) => Value::List(items.iter().map(placeholders).collect()),
         Value::Tuple(items) => Value::Tuple(items.iter().map(placeholders).collect()),
         Value::Dict(entries) => Value::Dict(

@@ -3,28 +3,31 @@
 //! [`read_answer`] reads the `{"Thought": …, "Action": …}` reply (the JSON
 //! object may sit in a code fence or in prose, but the Action must parse in
 //! **strict** mode, SPEC §1) and turns `'$N.field'` placeholders into SPEC
-//! references. [`validate`] then checks, in order:
+//! references (read by [`parse_placeholder`], so `'$5.00'` stays money). [`validate`] then checks, in order:
 //!
 //! 1. every call names a candidate tool;
 //! 2. no parameter is given twice, every parameter is one the tool declares,
 //!    and every required parameter is present;
 //! 3. each value fits its parameter's declared type (see [`fits`]);
 //! 4. references only point to earlier calls;
-//! 5. the calls fit the task kind: `single` one call; `repeated` two or
-//!    more calls of one API, no two alike; `parallel` two or more calls of at
-//!    least two APIs, without references; `nested` two or more calls with at
-//!    least one reference; `no_tool` no call;
+//! 5. the calls fit the task kind ([`TaskKind::shape_error`], the rule the
+//!    generator's check shares): `single` one call; `repeated` two or more
+//!    calls of one API, no two alike, without references; `parallel` two or
+//!    more calls of at least two APIs, without references; `nested` two or
+//!    more calls with at least one reference; `no_tool` no call;
 //! 6. optionally, the calls use exactly the APIs the query was written for.
 //!
 //! Every failure is a message naming the call and the parameter.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use serde_json::Value as Json;
 
 use crate::build::filter::parse::json_objects;
 use crate::spec::action::{Mode, parse_actions};
+use crate::spec::kind::{CallShape, ReferenceAt, ShapeError};
 use crate::spec::records::{Call, Parameter, Reference, TaskKind, Tool, Value};
+use crate::spec::reference::parse_placeholder;
 use crate::spec::response::strict_format;
 
 /// A gold answer read from a reply.
@@ -84,7 +87,9 @@ fn read_loosely_wrapped(text: &str) -> Result<(String, Vec<Call>), String> {
 pub fn resolve_references(value: &mut Value) -> Result<(), String> {
     match value {
         Value::Str(text) => {
-            if let Some(reference) = placeholder(text)? {
+            if let Some(reference) =
+                parse_placeholder(text).map_err(|why| format!("`{text}`: {why}"))?
+            {
                 *value = Value::Ref(reference);
             }
         }
@@ -109,34 +114,6 @@ pub fn resolve_references(value: &mut Value) -> Result<(), String> {
         _ => {}
     }
     Ok(())
-}
-
-/// `$N` or `$N.field` with N ≥ 1; `None` for any other text.
-fn placeholder(text: &str) -> Result<Option<Reference>, String> {
-    let Some(rest) = text.trim().strip_prefix('$') else {
-        return Ok(None);
-    };
-    let (number, field) = rest.split_once('.').unwrap_or((rest, ""));
-    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
-        return Ok(None);
-    }
-    if !field.is_empty()
-        && !field
-            .chars()
-            .all(|c| c.is_alphanumeric() || "_.-[]".contains(c))
-    {
-        return Ok(None); // "$5.00 fee" is money, not a placeholder
-    }
-    let n: usize = number
-        .parse()
-        .map_err(|_| format!("`{text}`: call number too large"))?;
-    if n == 0 {
-        return Err(format!("`{text}`: calls are counted from 1"));
-    }
-    Ok(Some(Reference {
-        call: n - 1,
-        field: field.to_string(),
-    }))
 }
 
 /// Whether a value fits a declared parameter type. References fit any
@@ -190,6 +167,7 @@ fn type_name(value: &Value) -> &'static str {
     }
 }
 
+/// The references inside a value, lists and dicts included.
 fn references(value: &Value, out: &mut Vec<Reference>) {
     match value {
         Value::Ref(r) => out.push(r.clone()),
@@ -207,94 +185,14 @@ pub fn validate(
     tools: &[Tool],
     targets: Option<&[String]>,
 ) -> Result<(), String> {
-    let mut any_reference = false;
     for (i, call) in calls.iter().enumerate() {
-        let at = format!("call {} (`{}`)", i + 1, call.name);
-        let tool = tools
-            .iter()
-            .find(|t| t.name == call.name)
-            .ok_or_else(|| format!("{at}: not among the candidate tools"))?;
-        let declared = |name: &str| -> Option<(&Parameter, bool)> {
-            tool.required_parameters
-                .iter()
-                .find(|p| p.name == name)
-                .map(|p| (p, true))
-                .or_else(|| {
-                    tool.optional_parameters
-                        .iter()
-                        .find(|p| p.name == name)
-                        .map(|p| (p, false))
-                })
-        };
-        let mut given = HashSet::new();
-        for (key, value) in &call.arguments {
-            if !given.insert(key.as_str()) {
-                return Err(format!("{at}: `{key}` is given twice"));
-            }
-            let (parameter, required) = declared(key)
-                .ok_or_else(|| format!("{at}: `{key}` is not a parameter of the tool"))?;
-            if !fits(value, &parameter.kind, required) {
-                return Err(format!(
-                    "{at}: `{key}` is declared {}, got {}",
-                    parameter.kind,
-                    describe(value)
-                ));
-            }
-            let mut found = Vec::new();
-            references(value, &mut found);
-            for r in found {
-                any_reference = true;
-                if r.call >= i {
-                    return Err(format!(
-                        "{at}: `{key}` refers to the output of call {}, which does not come before it",
-                        r.call + 1
-                    ));
-                }
-            }
-        }
-        if let Some(missing) = tool
-            .required_parameters
-            .iter()
-            .find(|p| !given.contains(p.name.as_str()))
-        {
-            return Err(format!(
-                "{at}: required parameter `{}` is missing",
-                missing.name
-            ));
-        }
+        check_call(i, call, tools)?;
+    }
+    let shapes: Vec<_> = calls.iter().map(call_shape).collect();
+    if let Some(problem) = kind.shape_error(&shapes) {
+        return Err(shape_message(kind, &problem, calls));
     }
     let names: BTreeSet<&str> = calls.iter().map(|c| c.name.as_str()).collect();
-    let n = calls.len();
-    let kind_problem = match kind {
-        TaskKind::Single if n != 1 => Some(format!("a single task needs exactly 1 call, got {n}")),
-        TaskKind::Repeated if n < 2 || names.len() != 1 => Some(format!(
-            "a repeated task needs 2 or more calls of one API, got {n} call(s) of {} API(s)",
-            names.len()
-        )),
-        TaskKind::Repeated if (0..n).any(|i| calls[..i].contains(&calls[i])) => {
-            Some("a repeated task's calls must differ in their arguments".to_string())
-        }
-        TaskKind::Parallel if n < 2 || names.len() < 2 => Some(format!(
-            "a parallel task needs 2 or more calls of at least 2 APIs, got {n} call(s) of {} API(s)",
-            names.len()
-        )),
-        TaskKind::Parallel if any_reference => {
-            Some("a parallel task's calls must not refer to each other".to_string())
-        }
-        TaskKind::Nested if n < 2 || !any_reference => Some(format!(
-            "a nested task needs 2 or more calls and a reference to an earlier call, got {n} call(s){}",
-            if any_reference {
-                ""
-            } else {
-                " without a reference"
-            }
-        )),
-        TaskKind::NoTool if n != 0 => Some(format!("a no_tool task needs no call, got {n}")),
-        _ => None,
-    };
-    if let Some(problem) = kind_problem {
-        return Err(problem);
-    }
     if let Some(targets) = targets
         && kind != TaskKind::NoTool
         && !targets.is_empty()
@@ -310,6 +208,139 @@ pub fn validate(
         }
     }
     Ok(())
+}
+
+/// Checks call `i` (0-based) on its own: a candidate tool, each parameter
+/// given once, declared and of its type, references pointing back, every
+/// required parameter present.
+fn check_call(i: usize, call: &Call, tools: &[Tool]) -> Result<(), String> {
+    let at = format!("call {} (`{}`)", i + 1, call.name);
+    let tool = tools
+        .iter()
+        .find(|t| t.name == call.name)
+        .ok_or_else(|| format!("{at}: not among the candidate tools"))?;
+    let declared = |name: &str| -> Option<(&Parameter, bool)> {
+        tool.required_parameters
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| (p, true))
+            .or_else(|| {
+                tool.optional_parameters
+                    .iter()
+                    .find(|p| p.name == name)
+                    .map(|p| (p, false))
+            })
+    };
+    let mut given = HashSet::new();
+    for (key, value) in &call.arguments {
+        if !given.insert(key.as_str()) {
+            return Err(format!("{at}: `{key}` is given twice"));
+        }
+        let (parameter, required) =
+            declared(key).ok_or_else(|| format!("{at}: `{key}` is not a parameter of the tool"))?;
+        if !fits(value, &parameter.kind, required) {
+            return Err(format!(
+                "{at}: `{key}` is declared {}, got {}",
+                parameter.kind,
+                describe(value)
+            ));
+        }
+        // The kind's shape checks the same rule; here it is reported in
+        // reading order, beside the call's other problems.
+        let mut found = Vec::new();
+        references(value, &mut found);
+        let reference_at = |r: &Reference| ReferenceAt {
+            parameter: key,
+            call: r.call,
+        };
+        if let Some(forward) = found.iter().map(reference_at).find(|r| !r.points_back(i)) {
+            return Err(forward_message(&at, key, forward.call));
+        }
+    }
+    match tool
+        .required_parameters
+        .iter()
+        .find(|p| !given.contains(p.name.as_str()))
+    {
+        Some(missing) => Err(format!(
+            "{at}: required parameter `{}` is missing",
+            missing.name
+        )),
+        None => Ok(()),
+    }
+}
+
+/// A call as the kind's shape rules see it.
+fn call_shape(call: &Call) -> CallShape<'_, BTreeMap<&str, &Value>> {
+    let mut shape = CallShape {
+        tool: &call.name,
+        arguments: call
+            .arguments
+            .iter()
+            .map(|(k, v)| (k.as_str(), v))
+            .collect(),
+        references: Vec::new(),
+    };
+    for (key, value) in &call.arguments {
+        let mut found = Vec::new();
+        references(value, &mut found);
+        shape.references.extend(found.iter().map(|r| ReferenceAt {
+            parameter: key,
+            call: r.call,
+        }));
+    }
+    shape
+}
+
+fn forward_message(at: &str, key: &str, target: usize) -> String {
+    format!(
+        "{at}: `{key}` refers to the output of call {}, which does not come before it",
+        target + 1
+    )
+}
+
+/// What a gold answer of this kind lacks, in words.
+fn shape_message(kind: TaskKind, problem: &ShapeError, calls: &[Call]) -> String {
+    match *problem {
+        ShapeError::NotOneCall { calls } => {
+            format!("a {kind} task needs exactly 1 call, got {calls}")
+        }
+        ShapeError::NotOneToolRepeated { calls, tools } => format!(
+            "a {kind} task needs 2 or more calls of one API, got {calls} call(s) of {tools} API(s)"
+        ),
+        ShapeError::SameArguments { .. } => {
+            format!("a {kind} task's calls must differ in their arguments")
+        }
+        ShapeError::TooFewTools { calls, tools } => format!(
+            "a {kind} task needs 2 or more calls of at least 2 APIs, got {calls} call(s) of {tools} API(s)"
+        ),
+        ShapeError::Dependent { .. } => {
+            format!("a {kind} task's calls must not refer to each other")
+        }
+        ShapeError::NotNested {
+            calls,
+            has_reference,
+        } => format!(
+            "a {kind} task needs 2 or more calls and a reference to an earlier call, got {calls} call(s){}",
+            if has_reference {
+                ""
+            } else {
+                " without a reference"
+            }
+        ),
+        ShapeError::CallsForNoTool { calls } => {
+            format!("a {kind} task needs no call, got {calls}")
+        }
+        ShapeError::ForwardReference {
+            call,
+            ref parameter,
+            target,
+        } => forward_message(
+            &format!("call {} (`{}`)", call + 1, calls[call].name),
+            parameter,
+            target,
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -328,13 +359,9 @@ mod tests {
     fn tool(name: &str, required: &[(&str, &str)], optional: &[(&str, &str)]) -> Tool {
         Tool {
             name: name.into(),
-            description: String::new(),
-            category: String::new(),
-            country: String::new(),
-            method: String::new(),
-            url: String::new(),
             required_parameters: required.iter().map(|(n, k)| parameter(n, k)).collect(),
             optional_parameters: optional.iter().map(|(n, k)| parameter(n, k)).collect(),
+            ..Tool::default()
         }
     }
 
@@ -437,6 +464,15 @@ mod tests {
             args[3].1,
             Value::Str("$5.00 fee".into()),
             "money is not a placeholder"
+        );
+        let money = read_answer(
+            &serde_json::json!({"Thought": "t", "Action": "[orders(token='$5.00')]"}).to_string(),
+        )
+        .unwrap();
+        assert_eq!(
+            money.calls[0].arguments[0].1,
+            Value::Str("$5.00".into()),
+            "money, not call 5's field `00`"
         );
         let err = read_answer(
             &serde_json::json!({"Thought": "t", "Action": "[orders(token='$0.token')]"})
@@ -589,6 +625,71 @@ mod tests {
         assert_eq!(
             check(TaskKind::NoTool, "[weather(city='a')]").unwrap_err(),
             "a no_tool task needs no call, got 1"
+        );
+    }
+
+    #[test]
+    fn shape_edge_cases_follow_the_shared_rule() {
+        // Identical arguments, written in another order, are still identical.
+        assert_eq!(
+            check(
+                TaskKind::Repeated,
+                "[login(user='a', password='b'), login(password='b', user='a')]"
+            )
+            .unwrap_err(),
+            "a repeated task's calls must differ in their arguments"
+        );
+        // A repeated task whose calls use each other's outputs is nested.
+        assert_eq!(
+            check(
+                TaskKind::Repeated,
+                "[weather(city='Oslo'), weather(city='$1.neighbour')]"
+            )
+            .unwrap_err(),
+            "a repeated task's calls must not refer to each other"
+        );
+        // A tool may come twice in a parallel task beside another one.
+        assert_eq!(
+            check(
+                TaskKind::Parallel,
+                "[weather(city='a'), weather(city='b'), orders(token='t')]"
+            ),
+            Ok(())
+        );
+        // A reference that points forward is reported as such, whatever the kind.
+        assert_eq!(
+            check(
+                TaskKind::Parallel,
+                "[orders(token='$2.token'), login(user='a', password='b')]"
+            )
+            .unwrap_err(),
+            "call 1 (`orders`): `token` refers to the output of call 2, which does not come before it"
+        );
+        // One call cannot use an earlier call's output.
+        assert_eq!(
+            check(TaskKind::Nested, "[orders(token='$1.token')]").unwrap_err(),
+            "call 1 (`orders`): `token` refers to the output of call 1, which does not come before it"
+        );
+        assert_eq!(
+            check(TaskKind::Nested, "[weather(city='a')]").unwrap_err(),
+            "a nested task needs 2 or more calls and a reference to an earlier call, got 1 call(s) without a reference"
+        );
+        // A reference nested in a list or dict counts.
+        assert_eq!(
+            check(
+                TaskKind::Nested,
+                "[login(user='a', password='b'), orders(token='t', filter={'ids': ['$1.id']})]"
+            ),
+            Ok(())
+        );
+        // "$1." (no field) and "$5.00" are plain strings.
+        assert_eq!(
+            check(
+                TaskKind::Nested,
+                "[login(user='a', password='b'), orders(token='$1.')]"
+            )
+            .unwrap_err(),
+            "a nested task needs 2 or more calls and a reference to an earlier call, got 2 call(s) without a reference"
         );
     }
 

@@ -5,12 +5,14 @@
 
 use std::collections::HashSet;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use unicode_normalization::UnicodeNormalization;
 
 use super::parse::{DraftCall, DraftQuery};
+use crate::spec::kind::{CallShape, ReferenceAt, ShapeError};
 use crate::spec::language::check_language;
 use crate::spec::records::{LanguageOutcome, TaskKind, Tool};
+use crate::spec::reference::parse_placeholder;
 
 /// How strictly required values are checked against the query text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -97,13 +99,8 @@ pub fn validate(draft: &DraftQuery, target: &Target, values: ValueCheck) -> Resu
                         call.api, parameter.name
                     )
                 })?;
-            if let Some(earlier) = reference(value) {
-                if earlier >= n {
-                    return Err(format!(
-                        "call {n} ({}): `{}` refers to call {earlier}, which does not come before it",
-                        call.api, parameter.name
-                    ));
-                }
+            // Where a reference points was checked with the kind's shape.
+            if is_placeholder(value) {
                 continue;
             }
             if values == ValueCheck::Literal && !stated_in(value, &normalized_query) {
@@ -117,9 +114,11 @@ pub fn validate(draft: &DraftQuery, target: &Target, values: ValueCheck) -> Resu
     check_query_language(&draft.query, target.language)
 }
 
-/// The number of calls and APIs each kind asks for.
+/// The calls fit the sampled APIs and the shape of their kind
+/// ([`TaskKind::shape_error`], the rule the gold-answer check shares).
 fn check_shape(calls: &[DraftCall], target: &Target) -> Result<(), String> {
-    if calls.is_empty() {
+    let no_calls: [DraftShape; 0] = [];
+    if calls.is_empty() && target.kind.shape_error(&no_calls).is_some() {
         return Err("no calls are given for the query".into());
     }
     for (i, call) in calls.iter().enumerate() {
@@ -132,46 +131,116 @@ fn check_shape(calls: &[DraftCall], target: &Target) -> Result<(), String> {
             ));
         }
     }
-    let distinct: HashSet<&str> = calls.iter().map(|c| c.api.as_str()).collect();
-    let refers = calls
+    let shapes = calls
         .iter()
-        .any(|c| c.arguments.values().any(|v| reference(v).is_some()));
-    let kind = target.kind.as_str();
-    match target.kind {
-        TaskKind::Single if calls.len() != 1 => Err(format!(
-            "a {kind} query needs one call, not {}",
-            calls.len()
-        )),
-        TaskKind::Repeated if calls.len() < 2 || distinct.len() != 1 => Err(format!(
-            "a {kind} query needs one API called at least twice ({} calls to {} APIs)",
-            calls.len(),
+        .enumerate()
+        .map(|(i, call)| call_shape(i, call))
+        .collect::<Result<Vec<_>, _>>()?;
+    let distinct: HashSet<&str> = calls.iter().map(|c| c.api.as_str()).collect();
+    if matches!(target.kind, TaskKind::Parallel | TaskKind::Nested)
+        && distinct.len() < target.apis.len()
+    {
+        return Err(format!(
+            "a {} query needs every target API ({}), it uses {}",
+            target.kind,
+            target.apis.join(", "),
             distinct.len()
-        )),
-        TaskKind::Repeated => {
-            let mut seen = HashSet::new();
-            for call in calls {
-                if !seen.insert(Value::Object(call.arguments.clone()).to_string()) {
-                    return Err(format!(
-                        "a {kind} query needs different arguments in each call"
-                    ));
-                }
+        ));
+    }
+    match target.kind.shape_error(&shapes) {
+        Some(problem) => Err(shape_message(target.kind, &problem, calls)),
+        None => Ok(()),
+    }
+}
+
+/// A draft call as the kind's shape rules see it.
+type DraftShape<'a> = CallShape<'a, &'a Map<String, Value>>;
+
+/// Call `i` (0-based) as the shape rules see it; an error for a
+/// placeholder that names no call (`"$0.id"`).
+fn call_shape(i: usize, call: &DraftCall) -> Result<DraftShape<'_>, String> {
+    let mut references = Vec::new();
+    for (key, value) in &call.arguments {
+        let mut calls = Vec::new();
+        placeholders_in(value, &mut calls)
+            .map_err(|why| format!("call {} ({}): `{key}`: {why}", i + 1, call.api))?;
+        references.extend(calls.into_iter().map(|call| ReferenceAt {
+            parameter: key,
+            call,
+        }));
+    }
+    Ok(CallShape {
+        tool: &call.api,
+        arguments: &call.arguments,
+        references,
+    })
+}
+
+/// The (0-based) calls the `"$N.field"` placeholders in a value point to,
+/// inside lists and objects too.
+fn placeholders_in(value: &Value, out: &mut Vec<usize>) -> Result<(), String> {
+    match value {
+        Value::String(text) => {
+            if let Some(reference) =
+                parse_placeholder(text).map_err(|why| format!("`{text}`: {why}"))?
+            {
+                out.push(reference.call);
             }
-            Ok(())
         }
-        TaskKind::Parallel | TaskKind::Nested if distinct.len() < target.apis.len() => {
-            Err(format!(
-                "a {kind} query needs every target API ({}), it uses {}",
-                target.apis.join(", "),
-                distinct.len()
-            ))
+        Value::Array(items) => {
+            for item in items {
+                placeholders_in(item, out)?;
+            }
         }
-        TaskKind::Parallel if refers => Err(format!(
-            "a {kind} query's calls must not depend on each other"
-        )),
-        TaskKind::Nested if !refers => Err(format!(
+        Value::Object(entries) => {
+            for item in entries.values() {
+                placeholders_in(item, out)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Whether a value is a `"$N.field"` placeholder (`"$5.00"` is money).
+fn is_placeholder(value: &Value) -> bool {
+    value
+        .as_str()
+        .is_some_and(|text| matches!(parse_placeholder(text), Ok(Some(_))))
+}
+
+/// What a draft of this kind lacks, in words.
+fn shape_message(kind: TaskKind, problem: &ShapeError, calls: &[DraftCall]) -> String {
+    match *problem {
+        ShapeError::NotOneCall { calls } => format!("a {kind} query needs one call, not {calls}"),
+        ShapeError::NotOneToolRepeated { calls, tools } => format!(
+            "a {kind} query needs one API called at least twice ({calls} calls to {tools} APIs)"
+        ),
+        ShapeError::SameArguments { .. } => {
+            format!("a {kind} query needs different arguments in each call")
+        }
+        ShapeError::TooFewTools { calls, tools } => format!(
+            "a {kind} query needs calls to at least two different APIs ({calls} calls to {tools} APIs)"
+        ),
+        ShapeError::Dependent { .. } => {
+            format!("a {kind} query's calls must not depend on each other")
+        }
+        ShapeError::NotNested { .. } => format!(
             "a {kind} query needs a later call that uses an earlier call's result (\"$1.field\")"
-        )),
-        _ => Ok(()),
+        ),
+        ShapeError::CallsForNoTool { calls } => {
+            format!("a {kind} query needs no call, not {calls}")
+        }
+        ShapeError::ForwardReference {
+            call,
+            ref parameter,
+            target,
+        } => format!(
+            "call {} ({}): `{parameter}` refers to call {}, which does not come before it",
+            call + 1,
+            calls[call].api,
+            target + 1
+        ),
     }
 }
 
@@ -208,28 +277,6 @@ fn check_query_language(query: &str, language: &str) -> Result<(), String> {
             "the query is written in {detected}, not {language}"
         )),
     }
-}
-
-/// `"$N…"` → N, the (1-based) call it refers to.
-pub fn reference(value: &Value) -> Option<usize> {
-    let rest = value.as_str()?.trim().strip_prefix('$')?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    let after = &rest[digits.len()..];
-    let field_ok = |field: &str| {
-        field.chars().next().is_some_and(|c| !c.is_ascii_digit())
-            && field
-                .chars()
-                .all(|c| c.is_alphanumeric() || "_.-[]".contains(c))
-    };
-    // "$5.00 fee" is money, not a reference.
-    let is_reference = match after.strip_prefix('.') {
-        Some(field) => field_ok(field),
-        None => after.is_empty(),
-    };
-    if digits.is_empty() || !is_reference {
-        return None;
-    }
-    digits.parse().ok().filter(|&n| n >= 1)
 }
 
 fn is_empty(value: &Value) -> bool {
@@ -310,13 +357,10 @@ mod tests {
         };
         Tool {
             name: name.into(),
-            description: String::new(),
-            category: String::new(),
             country: "DE".into(),
-            method: String::new(),
-            url: String::new(),
             required_parameters: params(required),
             optional_parameters: params(optional),
+            ..Tool::default()
         }
     }
 
@@ -500,12 +544,95 @@ mod tests {
     }
 
     #[test]
-    fn references_are_recognised_strictly() {
-        assert_eq!(reference(&json!("$1.lat")), Some(1));
-        assert_eq!(reference(&json!("$2")), Some(2));
-        assert_eq!(reference(&json!("$0.x")), None);
-        assert_eq!(reference(&json!("$5.00 fee")), None);
-        assert_eq!(reference(&json!("$12abc")), None);
-        assert_eq!(reference(&json!(3)), None);
+    fn money_is_a_value_and_zero_is_no_call() {
+        let q = "Wie wird das Wetter in Graz, und welcher Zug fährt von Wien nach Graz für $5.00?";
+        // "$5.00" is money: a literal, so it must be stated in the query.
+        let money =
+            json!([["wetter", {"ort": "Graz"}], ["bahn", {"von": "Wien", "nach": "$5.00"}]]);
+        assert_eq!(
+            check(TaskKind::Parallel, &["wetter", "bahn"], q, money),
+            Ok(())
+        );
+        let unstated =
+            json!([["wetter", {"ort": "Graz"}], ["bahn", {"von": "Wien", "nach": "$7.50"}]]);
+        assert_eq!(
+            check(TaskKind::Parallel, &["wetter", "bahn"], q, unstated).unwrap_err(),
+            "call 2 (bahn): the value \"$7.50\" of `nach` is not stated in the query"
+        );
+        let zero = json!([["bahn", {"von": "Wien", "nach": "Graz"}], ["abfahrten", {"station_id": "$0.id"}]]);
+        assert_eq!(
+            check(TaskKind::Nested, &["bahn", "abfahrten"], q, zero).unwrap_err(),
+            "call 2 (abfahrten): `station_id`: `$0.id`: calls are counted from 1"
+        );
+    }
+
+    #[test]
+    fn shape_edge_cases_follow_the_shared_rule() {
+        let q = "Wie wird das Wetter morgen in Graz und in Linz, und welcher Zug fährt von Wien nach Graz?";
+        // Identical arguments, written in another order, are still identical.
+        let reordered = json!([["bahn", {"von": "Wien", "nach": "Graz"}], ["bahn", {"nach": "Graz", "von": "Wien"}]]);
+        assert_eq!(
+            check(TaskKind::Repeated, &["bahn"], q, reordered).unwrap_err(),
+            "a repeated query needs different arguments in each call"
+        );
+        // A repeated query whose calls use each other's outputs is nested.
+        let chained = json!([["wetter", {"ort": "Graz"}], ["wetter", {"ort": "$1.nachbarort"}]]);
+        assert_eq!(
+            check(TaskKind::Repeated, &["wetter"], q, chained).unwrap_err(),
+            "a repeated query's calls must not depend on each other"
+        );
+        // Parallel needs two different APIs, even when only one was sampled.
+        let same_api = json!([["wetter", {"ort": "Graz"}], ["wetter", {"ort": "Linz"}]]);
+        assert_eq!(
+            check(TaskKind::Parallel, &["wetter"], q, same_api).unwrap_err(),
+            "a parallel query needs calls to at least two different APIs (2 calls to 1 APIs)"
+        );
+        // A reference inside a list counts.
+        let listed = json!([["wetter", {"ort": "Graz"}], ["bahn", {"von": "Wien", "nach": "Graz", "via": ["$1.ort"]}]]);
+        let tools = vec![
+            tool("wetter", &["ort"], &[]),
+            tool("bahn", &["von", "nach"], &["via"]),
+        ];
+        let apis = vec!["wetter".to_string(), "bahn".to_string()];
+        let target = |kind| Target {
+            kind,
+            language: "de",
+            apis: &apis,
+            tools: &tools,
+        };
+        assert_eq!(
+            validate(
+                &draft(q, listed.clone()),
+                &target(TaskKind::Parallel),
+                ValueCheck::Literal
+            )
+            .unwrap_err(),
+            "a parallel query's calls must not depend on each other"
+        );
+        assert_eq!(
+            validate(
+                &draft(q, listed),
+                &target(TaskKind::Nested),
+                ValueCheck::Literal
+            ),
+            Ok(())
+        );
+        // A self-reference in an optional parameter is caught too.
+        let own = json!([["wetter", {"ort": "Graz"}], ["bahn", {"von": "Wien", "nach": "Graz", "via": "$2.via"}]]);
+        assert_eq!(
+            validate(
+                &draft(q, own),
+                &target(TaskKind::Nested),
+                ValueCheck::Literal
+            )
+            .unwrap_err(),
+            "call 2 (bahn): `via` refers to call 2, which does not come before it"
+        );
+        // One call cannot use an earlier call's output.
+        let alone = json!([["wetter", {"ort": "Graz", "tage": "$1.tage"}]]);
+        assert_eq!(
+            check(TaskKind::Nested, &["wetter"], q, alone).unwrap_err(),
+            "a nested query needs a later call that uses an earlier call's result (\"$1.field\")"
+        );
     }
 }
