@@ -13,11 +13,7 @@ use support::scripted_model;
 use support::server::{Reply, ScriptedServer};
 
 fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap()
+    itc::util::runtime::runtime(itc::util::runtime::Threads::Exactly(2)).unwrap()
 }
 
 /// The user message of a logged request body.

@@ -36,6 +36,7 @@ use crate::models::prompt::{answer_schema, tools_json};
 use crate::models::{Chat, ChatModel, Completion};
 use crate::spec::jsonl::write_records;
 use crate::spec::records::{GeneratedQuery, Gold, Provenance, Task, TaskKind};
+use crate::util::runtime::{Threads, block_on};
 use validate::{ReadAnswer, read_answer, validate};
 
 /// The answer prompt (`part` = `system` or the query message).
@@ -504,12 +505,10 @@ pub fn run(
             .map(|c| format!(", checked by {c}"))
             .unwrap_or_default()
     )?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    let output = runtime.block_on(answer(&queries, &answerer, checker.as_ref(), &options))?;
-    drop(runtime);
+    let output = block_on(
+        Threads::PerCore,
+        answer(&queries, &answerer, checker.as_ref(), &options),
+    )??;
 
     let rejects = args
         .rejects

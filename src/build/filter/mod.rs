@@ -34,6 +34,7 @@ use crate::models::prompt::tools_view_json;
 use crate::models::{Chat, ChatModel};
 use crate::spec::jsonl::write_records;
 use crate::spec::records::{GeneratedQuery, JudgedQuery, Judgement, Provenance, Tool};
+use crate::util::runtime::{Threads, block_on};
 use agreement::{Agreement, ScorePair};
 use parse::{Dimension, parse_scores};
 
@@ -380,12 +381,10 @@ pub fn run(
         if queries.len() == 1 { "y" } else { "ies" },
         args.queries.display()
     )?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    let output = runtime.block_on(filter(&queries, [&judges[0], &judges[1]], &options))?;
-    drop(runtime);
+    let output = block_on(
+        Threads::PerCore,
+        filter(&queries, [&judges[0], &judges[1]], &options),
+    )??;
 
     write_records(&args.output, output.kept())
         .with_context(|| format!("writing {}", args.output.display()))?;

@@ -39,6 +39,7 @@ use crate::models::prompt::tools_view_json;
 use crate::models::{Chat, ChatModel};
 use crate::spec::jsonl::{read_records, write_records};
 use crate::spec::records::{GeneratedQuery, Provenance, TaskKind, Tool};
+use crate::util::runtime::{Threads, block_on};
 use crate::util::slug::{SlugStyle, slug};
 use languages::{language_name, language_of_country};
 use parse::read_reply;
@@ -836,12 +837,7 @@ pub fn run(
         per_prompt: args.per_prompt,
         values: args.value_check,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    let output = runtime.block_on(generate(&units, &model, &options));
-    drop(runtime);
+    let output = block_on(Threads::PerCore, generate(&units, &model, &options))?;
     let rejects = args
         .rejects
         .clone()
