@@ -3,4 +3,5 @@
 //! `util` uses nothing of the crate; everything may use it.
 
 pub mod hash;
+pub mod loopback;
 pub mod runtime;
