@@ -11,10 +11,10 @@ use itc::build::filter::{self, FilterArgs};
 use itc::build::generate::{self, GenerateArgs};
 use itc::build::pipeline::{self, PipelineArgs};
 use itc::build::sample::{self, SampleArgs};
+use itc::cli::bench_http::BenchHttpArgs;
 use itc::models::{self, EvalArgs};
 use itc::ood::{self, OodArgs};
 use itc::perf::bench::{self, BenchArgs};
-use itc::perf::http::{self, BenchHttpArgs};
 use itc::score::files::{self, ScoreArgs};
 
 // mimalloc: scoring and the runner allocate many small, short-lived
@@ -67,7 +67,7 @@ fn main() -> ExitCode {
         // Unlocked handles: the progress bar draws on stderr from its own thread.
         Command::Eval(args) => models::eval(args, &mut io::stdout(), &mut io::stderr()),
         Command::Bench(args) => bench::run(args, &mut io::stdout().lock()),
-        Command::BenchHttp(args) => http::run(args, &mut io::stdout().lock()),
+        Command::BenchHttp(args) => args.run(&mut io::stdout().lock()),
         Command::Catalog(args) => {
             catalog::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
         }

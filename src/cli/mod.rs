@@ -30,3 +30,4 @@ macro_rules! value_enum {
 }
 #[allow(unused_imports)]
 pub(crate) use value_enum;
+pub mod bench_http;
