@@ -5,12 +5,12 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use itc::util::loopback::{Answer, LoopbackServer, Response, ServerOptions};
 use support::{itc, text};
 
 /// What the server does with the bytes it serves.
@@ -22,9 +22,10 @@ enum Serve {
     Altered,
 }
 
-/// A static file server: `GET /<repo>/<commit>/<path>` → the local copy.
+/// A static file server: `GET /<repo>/<commit>/<path>` → the local copy,
+/// one request a connection.
 struct StaticServer {
-    port: u16,
+    server: LoopbackServer,
     requests: Arc<AtomicUsize>,
     paths: Arc<Mutex<Vec<String>>>,
 }
@@ -42,70 +43,41 @@ fn local_copy(url_path: &str) -> Option<PathBuf> {
     None
 }
 
-fn handle(mut stream: TcpStream, mode: Serve, paths: &Mutex<Vec<String>>) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut request_line = String::new();
-    if reader.read_line(&mut request_line).is_err() {
-        return;
-    }
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-            break;
-        }
-    }
-    let path = request_line
-        .split_whitespace()
-        .nth(1)
-        .unwrap_or_default()
-        .to_string();
-    paths.lock().unwrap().push(path.clone());
-    let body = local_copy(&path).and_then(|p| std::fs::read(p).ok());
-    let response = match body {
+/// The local copy of the requested path (altered as `mode` says), or 404;
+/// the connection closes after it.
+fn serve_file(path: &str, mode: Serve) -> Answer {
+    let response = match local_copy(path).and_then(|p| std::fs::read(p).ok()) {
         Some(mut bytes) => {
             if mode == Serve::Altered {
                 bytes[10] ^= 0x20;
             }
-            let mut r = format!(
-                "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
-                bytes.len()
-            )
-            .into_bytes();
-            r.extend_from_slice(&bytes);
-            r
+            Response::new(200, bytes)
         }
-        None => {
-            b"HTTP/1.1 404 Not Found\r\ncontent-length: 9\r\nconnection: close\r\n\r\nnot found"
-                .to_vec()
-        }
+        None => Response::new(404, &b"not found"[..]),
     };
-    let _ = stream.write_all(&response);
+    Answer::RespondAndClose(response.with_header("connection", "close"))
 }
 
 impl StaticServer {
     fn start(mode: Serve) -> StaticServer {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
         let requests = Arc::new(AtomicUsize::new(0));
         let paths = Arc::new(Mutex::new(Vec::new()));
         let (r, p) = (Arc::clone(&requests), Arc::clone(&paths));
-        // The thread lives until the test process ends.
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(stream) = stream else { continue };
-                r.fetch_add(1, Ordering::SeqCst);
-                handle(stream, mode, &p);
-            }
-        });
+        let server = LoopbackServer::start(ServerOptions::default(), move |request| {
+            r.fetch_add(1, Ordering::SeqCst);
+            p.lock().unwrap().push(request.path.to_string());
+            std::future::ready(serve_file(request.path, mode))
+        })
+        .unwrap();
         StaticServer {
-            port,
+            server,
             requests,
             paths,
         }
     }
 
     fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
+        format!("http://127.0.0.1:{}", self.server.addr().port())
     }
 
     fn requests(&self) -> usize {

@@ -3,6 +3,10 @@
 //!
 //! `cli` may use every other folder; nothing uses `cli` but `main.rs`.
 
+use std::io;
+
+use clap::{Parser, Subcommand};
+
 /// Implements [`clap::ValueEnum`] for a library enum, so that the library
 /// needs no clap. The enum must be in scope by its plain name:
 ///
@@ -33,6 +37,7 @@ pub(crate) use value_enum;
 
 pub mod answer;
 pub mod bench;
+pub mod bench_http;
 pub mod catalog;
 pub mod confuse;
 pub mod eval;
@@ -42,3 +47,64 @@ pub mod generate;
 pub mod pipeline;
 pub mod sample;
 pub mod score;
+
+/// International Tool Calling benchmark harness.
+#[derive(Debug, Parser)]
+#[command(name = "itc", version, about)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands of `itc`.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Score recorded predictions against a task file (SPEC §3–4).
+    Score(score::ScoreArgs),
+    /// Run a model (or the offline baseline) on tasks, then score it (SPEC §0–4).
+    Eval(Box<eval::EvalArgs>),
+    /// Measure end-to-end scoring throughput and memory on synthetic inputs.
+    Bench(bench::BenchArgs),
+    /// Measure the harness's requests per second against an instant loopback server, beside wrk.
+    BenchHttp(bench_http::BenchHttpArgs),
+    /// Out-of-distribution sets: convert them to tasks, score with their official scorers.
+    Ood(crate::ood::OodArgs),
+    /// Build API catalogs: import API lists into ITC tools with country and category, count them (ITC §3.1).
+    Catalog(catalog::CatalogArgs),
+    /// Draw APIs from a catalog with country weights ∝ n^α and quotas (ITC §3.2 biased sampling).
+    Sample(sample::SampleArgs),
+    /// Give each sampled API a shuffled candidate list of confusable distractors (ITC §3.2 tool confusion).
+    Confuse(confuse::ConfuseArgs),
+    /// Have a generator model write requests for sampled APIs, checked before judging (ITC §3.3).
+    Generate(generate::GenerateArgs),
+    /// Score generated queries with two judge models and keep the good ones (ITC §3.3).
+    Filter(filter::FilterArgs),
+    /// Write and check gold answers for kept queries; split and export them (ITC §3.4).
+    Answer(Box<answer::AnswerArgs>),
+    /// Run catalog → sample → confuse → generate → filter → answer from a pipeline.toml; finished stages are skipped.
+    Pipeline(pipeline::PipelineArgs),
+}
+
+impl Command {
+    /// Runs the command: results on stdout, notes and problems on stderr.
+    pub fn run(&self) -> anyhow::Result<()> {
+        let out = || io::stdout().lock();
+        let err = || io::stderr().lock();
+        match self {
+            Command::Score(args) => args.run(&mut out(), &mut err()),
+            // Unlocked handles: the progress bar draws on stderr from its own thread.
+            Command::Eval(args) => args.run(&mut io::stdout(), &mut io::stderr()),
+            Command::Bench(args) => args.run(&mut out()),
+            Command::BenchHttp(args) => args.run(&mut out()),
+            Command::Ood(args) => crate::ood::run(args, &mut out(), &mut err()),
+            Command::Catalog(args) => args.run(&mut out(), &mut err()),
+            Command::Sample(args) => args.run(&mut out(), &mut err()),
+            Command::Confuse(args) => args.run(&mut out(), &mut err()),
+            Command::Generate(args) => args.run(&mut out(), &mut err()),
+            Command::Filter(args) => args.run(&mut out(), &mut err()),
+            Command::Answer(args) => args.run(&mut out(), &mut err()),
+            Command::Pipeline(args) => args.run(&mut out(), &mut err()),
+        }
+    }
+}

@@ -3,5 +3,6 @@
 //! `util` uses nothing of the crate; everything may use it.
 
 pub mod hash;
+pub mod loopback;
 pub mod runtime;
 pub mod slug;

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use itc::models::{Backend, ModelConfig, ModelSpec, RunOptions, RunReport};
 use itc::spec::records::Task;
+use itc::util::runtime::{Threads, block_on};
 
 /// An OpenAI-compatible model on `base_url` with fast retries for tests.
 pub fn scripted_model(base_url: &str, name: &str) -> ModelConfig {
@@ -34,14 +35,12 @@ pub fn run_blocking(tasks: &[Task], models: &[ModelConfig], options: &RunOptions
         .cloned()
         .map(|m| ModelSpec::resolve(m).unwrap())
         .collect();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime
-        .block_on(itc::models::run(tasks, &specs, options))
-        .unwrap()
+    block_on(
+        Threads::Exactly(2),
+        itc::models::run(tasks, &specs, options),
+    )
+    .unwrap()
+    .unwrap()
 }
 
 /// Run options for a run directory, with or without a cache.

@@ -1,8 +1,8 @@
 //! A deterministic, scripted OpenAI-compatible HTTP/1.1 server on loopback.
 //!
-//! It speaks just enough HTTP/1.1 by hand (keep-alive, Content-Length
-//! bodies) to answer `POST …/chat/completions`, and answers each request as
-//! a script says: a JSON answer, a status with `Retry-After`, a slow reply,
+//! Built on the library's loopback server ([`itc::util::loopback`]:
+//! keep-alive, Content-Length bodies), it answers `POST …/chat/completions`
+//! as a script says: a JSON answer, a status with `Retry-After`, a slow reply,
 //! a dropped connection, or a body shorter than its `Content-Length`. The
 //! script sees the task id found in the request (the `[[task:ID]]` marker
 //! the test tasks put in their queries) and how many requests for that id
@@ -12,14 +12,16 @@
 //! library in-process or spawn the `itc` binary.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use itc::util::loopback::{
+    Answer, LoopbackServer, Request as HttpRequest, Response, ServerOptions,
+};
+use itc::util::runtime::Threads;
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
 
 /// How the server answers one request.
 #[derive(Debug, Clone)]
@@ -82,16 +84,12 @@ struct State {
     log: Mutex<Vec<Logged>>,
     per_task: Mutex<HashMap<String, usize>>,
     count: AtomicUsize,
-    in_flight: AtomicUsize,
-    max_in_flight: AtomicUsize,
 }
 
 /// A running scripted server.
 pub struct ScriptedServer {
-    addr: SocketAddr,
+    server: LoopbackServer,
     state: Arc<State>,
-    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl ScriptedServer {
@@ -102,48 +100,21 @@ impl ScriptedServer {
             log: Mutex::new(Vec::new()),
             per_task: Mutex::new(HashMap::new()),
             count: AtomicUsize::new(0),
-            in_flight: AtomicUsize::new(0),
-            max_in_flight: AtomicUsize::new(0),
         });
-        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-        let (shutdown, mut stop) = tokio::sync::oneshot::channel::<()>();
-        let thread_state = Arc::clone(&state);
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .expect("server runtime");
-            runtime.block_on(async move {
-                let listener = TcpListener::bind("127.0.0.1:0")
-                    .await
-                    .expect("bind loopback");
-                addr_tx.send(listener.local_addr().unwrap()).unwrap();
-                loop {
-                    tokio::select! {
-                        accepted = listener.accept() => {
-                            let Ok((stream, _)) = accepted else { continue };
-                            let _ = stream.set_nodelay(true);
-                            tokio::spawn(serve(stream, Arc::clone(&thread_state)));
-                        }
-                        _ = &mut stop => break,
-                    }
-                }
-            });
-            runtime.shutdown_timeout(Duration::from_millis(100));
-        });
-        let addr = addr_rx.recv().expect("server started");
-        ScriptedServer {
-            addr,
-            state,
-            shutdown: Some(shutdown),
-            thread: Some(thread),
-        }
+        let options = ServerOptions {
+            thread_name: "scripted-server".into(),
+            threads: Threads::Exactly(2),
+            on_thread_start: None,
+        };
+        let handler_state = Arc::clone(&state);
+        let server = LoopbackServer::start(options, move |request| answer(&handler_state, request))
+            .expect("server started");
+        ScriptedServer { server, state }
     }
 
     /// `http://127.0.0.1:PORT/v1`.
     pub fn base_url(&self) -> String {
-        format!("http://{}/v1", self.addr)
+        format!("http://{}/v1", self.server.addr())
     }
 
     /// Requests received so far.
@@ -153,7 +124,7 @@ impl ScriptedServer {
 
     /// The most requests that were being answered at once.
     pub fn max_in_flight(&self) -> usize {
-        self.state.max_in_flight.load(Ordering::SeqCst)
+        self.server.max_in_flight()
     }
 
     /// Every logged request so far, in arrival order.
@@ -176,17 +147,6 @@ impl ScriptedServer {
     }
 }
 
-impl Drop for ScriptedServer {
-    fn drop(&mut self) {
-        if let Some(s) = self.shutdown.take() {
-            let _ = s.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
 /// The task id in a `[[task:ID]]` marker.
 pub fn task_marker(text: &str) -> Option<String> {
     let start = text.find("[[task:")? + "[[task:".len();
@@ -205,162 +165,78 @@ pub fn completion(content: &str) -> Value {
     })
 }
 
-async fn serve(mut stream: TcpStream, state: Arc<State>) {
-    let mut buffer: Vec<u8> = Vec::new();
-    loop {
-        let Some((head, body)) = read_request(&mut stream, &mut buffer).await else {
-            return;
-        };
-        let headers = parse_headers(&head);
-        let path = head
-            .split_whitespace()
-            .nth(1)
-            .unwrap_or_default()
-            .to_string();
-        let body_text = String::from_utf8_lossy(&body).into_owned();
-        let task = task_marker(&body_text);
-        let count = state.count.fetch_add(1, Ordering::SeqCst) + 1;
-        let attempt = match &task {
-            Some(id) => {
-                let mut per_task = state.per_task.lock().unwrap();
-                let n = per_task.entry(id.clone()).or_default();
-                *n += 1;
-                *n
-            }
-            None => count,
-        };
-        state.log.lock().unwrap().push(Logged {
-            task: task.clone(),
-            at: Instant::now(),
-            path: path.clone(),
-            headers: headers.clone(),
-            body: body_text.clone(),
-        });
-        let request = Request {
-            task,
-            attempt,
-            count,
-            path,
-            headers,
-            body: serde_json::from_str(&body_text).unwrap_or(Value::Null),
-        };
-        let reply = (state.script)(&request);
-        let now = state.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
-        state.max_in_flight.fetch_max(now, Ordering::SeqCst);
-        let open = respond(&mut stream, reply).await;
-        state.in_flight.fetch_sub(1, Ordering::SeqCst);
-        if !open {
-            return;
+/// The answer to one request: logs it, asks the script, then waits out the
+/// script's delays.
+fn answer(state: &State, request: &HttpRequest<'_>) -> impl Future<Output = Answer> + use<> {
+    let headers: HashMap<String, String> = request
+        .headers()
+        .map(|(name, value)| (name.to_ascii_lowercase(), value.to_string()))
+        .collect();
+    let path = request.path.to_string();
+    let body_text = String::from_utf8_lossy(request.body).into_owned();
+    let task = task_marker(&body_text);
+    let count = state.count.fetch_add(1, Ordering::SeqCst) + 1;
+    let attempt = match &task {
+        Some(id) => {
+            let mut per_task = state.per_task.lock().unwrap();
+            let n = per_task.entry(id.clone()).or_default();
+            *n += 1;
+            *n
         }
-    }
-}
-
-/// Reads one request; `None` when the client closed the connection.
-async fn read_request(stream: &mut TcpStream, buffer: &mut Vec<u8>) -> Option<(String, Vec<u8>)> {
-    let mut chunk = [0u8; 16 * 1024];
-    let head_end = loop {
-        if let Some(at) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
-            break at;
-        }
-        let n = stream.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buffer.extend_from_slice(&chunk[..n]);
+        None => count,
     };
-    let head = String::from_utf8_lossy(&buffer[..head_end]).into_owned();
-    let length: usize = parse_headers(&head)
-        .get("content-length")
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let body_start = head_end + 4;
-    while buffer.len() < body_start + length {
-        let n = stream.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
+    state.log.lock().unwrap().push(Logged {
+        task: task.clone(),
+        at: Instant::now(),
+        path: path.clone(),
+        headers: headers.clone(),
+        body: body_text.clone(),
+    });
+    let request = Request {
+        task,
+        attempt,
+        count,
+        path,
+        headers,
+        body: serde_json::from_str(&body_text).unwrap_or(Value::Null),
+    };
+    let mut reply = (state.script)(&request);
+    async move {
+        while let Reply::Delay(wait, inner) = reply {
+            tokio::time::sleep(wait).await;
+            reply = *inner;
         }
-        buffer.extend_from_slice(&chunk[..n]);
-    }
-    let body = buffer[body_start..body_start + length].to_vec();
-    buffer.drain(..body_start + length);
-    Some((head, body))
-}
-
-fn parse_headers(head: &str) -> HashMap<String, String> {
-    head.lines()
-        .skip(1)
-        .filter_map(|line| line.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect()
-}
-
-fn reason(code: u16) -> &'static str {
-    match code {
-        200 => "OK",
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        429 => "Too Many Requests",
-        500 => "Internal Server Error",
-        503 => "Service Unavailable",
-        _ => "Status",
+        to_answer(reply)
     }
 }
 
-async fn write_response(
-    stream: &mut TcpStream,
-    code: u16,
-    extra: &str,
-    body: &[u8],
-    announced: usize,
-) -> bool {
-    let head = format!(
-        "HTTP/1.1 {code} {}\r\ncontent-type: application/json\r\ncontent-length: {announced}\r\n{extra}\r\n",
-        reason(code)
-    );
-    // One write: head and body in separate segments would meet Nagle's
-    // algorithm and delayed ACKs (40 ms stalls).
-    let mut message = head.into_bytes();
-    message.extend_from_slice(body);
-    stream.write_all(&message).await.is_ok() && stream.flush().await.is_ok()
-}
-
-/// Sends a reply; `false` when the connection must close.
-async fn respond(stream: &mut TcpStream, reply: Reply) -> bool {
-    let mut reply = reply;
-    while let Reply::Delay(wait, inner) = reply {
-        tokio::time::sleep(wait).await;
-        reply = *inner;
-    }
+/// What the loopback server does for a reply (delays already waited out).
+fn to_answer(reply: Reply) -> Answer {
     match reply {
-        Reply::Answer(text) => {
-            let body = completion(&text).to_string();
-            write_response(stream, 200, "", body.as_bytes(), body.len()).await
-        }
-        Reply::Json(value) => {
-            let body = value.to_string();
-            write_response(stream, 200, "", body.as_bytes(), body.len()).await
-        }
-        Reply::Raw(text) => write_response(stream, 200, "", text.as_bytes(), text.len()).await,
+        Reply::Answer(text) => Answer::Respond(Response::json(
+            200,
+            completion(&text).to_string().into_bytes(),
+        )),
+        Reply::Json(value) => Answer::Respond(Response::json(200, value.to_string().into_bytes())),
+        Reply::Raw(text) => Answer::Respond(Response::json(200, text.into_bytes())),
         Reply::Status(code, retry_after) => {
-            let extra = retry_after
-                .map(|v| format!("retry-after: {v}\r\n"))
-                .unwrap_or_default();
             let body = json!({"error": {"message": format!("scripted status {code}")}}).to_string();
-            write_response(stream, code, &extra, body.as_bytes(), body.len()).await
+            let response = Response::json(code, body.into_bytes());
+            Answer::Respond(match retry_after {
+                Some(value) => response.with_header("retry-after", value),
+                None => response,
+            })
         }
-        Reply::StatusBody(code, body) => {
-            write_response(stream, code, "", body.as_bytes(), body.len()).await
-        }
-        Reply::Reset => {
-            let _ = stream.set_zero_linger();
-            false
-        }
+        Reply::StatusBody(code, body) => Answer::Respond(Response::json(code, body.into_bytes())),
+        Reply::Reset => Answer::Reset,
         Reply::Truncated => {
             let body = completion("this body is cut short").to_string();
-            let half = &body.as_bytes()[..body.len() / 2];
-            write_response(stream, 200, "", half, body.len()).await;
-            false
+            let half = body.len() / 2;
+            Answer::Truncated {
+                response: Response::json(200, body.into_bytes()),
+                sent: half,
+            }
         }
-        Reply::Delay(..) => unreachable!("delays are unwrapped above"),
+        Reply::Delay(..) => unreachable!("delays are waited out before"),
     }
 }
