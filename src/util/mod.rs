@@ -1,4 +1,5 @@
-//! Small helpers every stage uses: SHA-256 in hex, the async runtime, slugs.
+//! Small helpers every stage uses: SHA-256 in hex, the async runtime, slugs,
+//! and the loopback HTTP server that the benchmarks and the tests answer with.
 //!
 //! `util` uses nothing of the crate; everything may use it.
 

@@ -18,7 +18,14 @@ pub enum Threads {
 
 /// A runtime with I/O and timers enabled.
 pub fn runtime(threads: Threads) -> anyhow::Result<Runtime> {
-    let mut builder = match threads {
+    builder(threads)
+        .enable_all()
+        .build()
+        .context("starting the async runtime")
+}
+
+fn builder(threads: Threads) -> Builder {
+    match threads {
         Threads::Current => Builder::new_current_thread(),
         Threads::PerCore => Builder::new_multi_thread(),
         Threads::Exactly(n) => {
@@ -26,11 +33,7 @@ pub fn runtime(threads: Threads) -> anyhow::Result<Runtime> {
             b.worker_threads(n.max(1));
             b
         }
-    };
-    builder
-        .enable_all()
-        .build()
-        .context("starting the async runtime")
+    }
 }
 
 /// Runs a future to completion on a fresh runtime, then shuts it down.
@@ -47,16 +50,7 @@ pub fn runtime_with_thread_start(
     threads: Threads,
     on_thread_start: impl Fn() + Send + Sync + 'static,
 ) -> anyhow::Result<Runtime> {
-    let mut builder = match threads {
-        Threads::Current => Builder::new_current_thread(),
-        Threads::PerCore => Builder::new_multi_thread(),
-        Threads::Exactly(n) => {
-            let mut b = Builder::new_multi_thread();
-            b.worker_threads(n.max(1));
-            b
-        }
-    };
-    builder
+    builder(threads)
         .on_thread_start(on_thread_start)
         .enable_all()
         .build()
