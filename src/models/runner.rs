@@ -143,41 +143,71 @@ pub async fn run_shared(
     std::fs::create_dir_all(&options.run_dir)
         .with_context(|| format!("creating {}", options.run_dir.display()))?;
     let path = predictions_path(&options.run_dir);
-    let (mut store, resumed) = PredictionStore::open(&path, options.resume)?;
+    let (store, resumed) = PredictionStore::open(&path, options.resume)?;
     let resume = options.resume.then(|| ResumeSummary {
         kept: resumed.kept.len(),
         errored: resumed.errored,
         discarded: resumed.duplicates + resumed.invalid,
         torn_bytes: resumed.torn_bytes,
     });
-    let finished = resumed.finished();
     let cache = match &options.cache_dir {
         Some(dir) => {
             Some(Cache::open(dir).with_context(|| format!("opening the cache {}", dir.display()))?)
         }
         None => None,
     };
-    let client = http_client(false)?;
-    let loopback_client = http_client(true)?;
 
-    let (tx, mut rx) = mpsc::unbounded_channel::<Done>();
-    let mut workers = JoinSet::new();
-    let mut expected: HashSet<(usize, usize)> = HashSet::new();
-    // Per model: its predictions for the selected tasks, earlier ones first.
-    let selected: HashSet<&str> = tasks.iter().map(|t| t.id.as_str()).collect();
-    let mut predictions: Vec<Vec<Prediction>> = models
+    let (tx, rx) = mpsc::unbounded_channel::<Done>();
+    let finished = resumed.finished();
+    let (workers, expected) = spawn_workers(&tasks, models, &finished, cache, &tx)?;
+    drop(tx);
+
+    let mut collector = Collector::new(&tasks, models, &resumed.kept, store, options, &expected);
+    let owed = collector.collect(rx, workers, expected, &path).await?;
+    collector.record_owed(owed, &tasks, models)?;
+    collector.progress.finish();
+    let Collector {
+        predictions,
+        session,
+        earlier,
+        ..
+    } = collector;
+
+    let stats: Vec<ModelStats> = models
         .iter()
-        .map(|spec| {
-            resumed
-                .kept
-                .iter()
-                .filter(|p| p.model == spec.config.name && selected.contains(p.task_id.as_str()))
-                .cloned()
-                .collect()
+        .enumerate()
+        .map(|(m, spec)| {
+            let mut figures =
+                ModelStats::from_predictions(&spec.config, tasks.len(), &predictions[m]);
+            figures.resumed = earlier[m];
+            (figures.requests, figures.cache_hits, figures.retries) = session[m];
+            figures
         })
         .collect();
-    let earlier: Vec<usize> = predictions.iter().map(Vec::len).collect();
+    Ok(RunReport {
+        predictions: path,
+        models: stats,
+        resume,
+        elapsed: started.elapsed(),
+    })
+}
 
+/// A (model, task) pair whose prediction a worker owes.
+type Owed = (usize, usize);
+
+/// Starts one worker per model and unfinished task; each sends its
+/// [`Done`] on `tx`. Returns the workers and the (model, task) pairs owed.
+fn spawn_workers(
+    tasks: &Arc<Vec<Task>>,
+    models: &[ModelSpec],
+    finished: &HashSet<(String, String)>,
+    cache: Option<Cache>,
+    tx: &mpsc::UnboundedSender<Done>,
+) -> anyhow::Result<(JoinSet<()>, HashSet<Owed>)> {
+    let client = http_client(false)?;
+    let loopback_client = http_client(true)?;
+    let mut workers = JoinSet::new();
+    let mut expected: HashSet<(usize, usize)> = HashSet::new();
     for (m, spec) in models.iter().enumerate() {
         let context = Arc::new(ModelContext {
             config: spec.config.clone(),
@@ -203,7 +233,7 @@ pub async fn run_shared(
             }
             expected.insert((m, t));
             let context = Arc::clone(&context);
-            let tasks = Arc::clone(&tasks);
+            let tasks = Arc::clone(tasks);
             let tx = tx.clone();
             workers.spawn(async move {
                 let Ok(_slot) = Arc::clone(&context.slots).acquire_owned().await else {
@@ -218,110 +248,149 @@ pub async fn run_shared(
             });
         }
     }
-    drop(tx);
+    Ok((workers, expected))
+}
 
-    let mut progress = Progress::new(expected.len() as u64, options.show_progress);
-    let mut session: Vec<(u64, u64, u64)> = vec![(0, 0, 0); models.len()]; // requests, cache hits, retries
-    // Predictions are written in batches: everything that arrived while the
-    // previous batch was written goes out in one write.
-    let mut record = |batch: Vec<Done>,
-                      store: &mut PredictionStore,
-                      progress: &mut Progress|
-     -> anyhow::Result<()> {
-        store.append_all(batch.iter().map(|done| &done.outcome.prediction))?;
+/// What the run has received so far: the store it appends to, the progress
+/// bar, and per model its predictions and this session's request figures.
+struct Collector {
+    store: PredictionStore,
+    progress: Progress,
+    /// Per model: requests, cache hits, retries of this session.
+    session: Vec<(u64, u64, u64)>,
+    /// Per model: its predictions for the selected tasks, earlier ones first.
+    predictions: Vec<Vec<Prediction>>,
+    /// Per model: how many predictions came from an earlier session.
+    earlier: Vec<usize>,
+}
+
+impl Collector {
+    fn new(
+        tasks: &[Task],
+        models: &[ModelSpec],
+        kept: &[Prediction],
+        store: PredictionStore,
+        options: &RunOptions,
+        expected: &HashSet<(usize, usize)>,
+    ) -> Collector {
+        let selected: HashSet<&str> = tasks.iter().map(|t| t.id.as_str()).collect();
+        let predictions: Vec<Vec<Prediction>> = models
+            .iter()
+            .map(|spec| {
+                kept.iter()
+                    .filter(|p| {
+                        p.model == spec.config.name && selected.contains(p.task_id.as_str())
+                    })
+                    .cloned()
+                    .collect()
+            })
+            .collect();
+        Collector {
+            store,
+            progress: Progress::new(expected.len() as u64, options.show_progress),
+            session: vec![(0, 0, 0); models.len()],
+            earlier: predictions.iter().map(Vec::len).collect(),
+            predictions,
+        }
+    }
+
+    /// Appends a batch in one write, then counts it.
+    fn record(&mut self, batch: Vec<Done>) -> anyhow::Result<()> {
+        self.store
+            .append_all(batch.iter().map(|done| &done.outcome.prediction))?;
         for done in batch {
-            progress.record(&done.outcome.prediction);
-            let s = &mut session[done.model];
+            self.progress.record(&done.outcome.prediction);
+            let s = &mut self.session[done.model];
             s.0 += u64::from(done.outcome.requests);
             s.1 += u64::from(done.outcome.cache_hit);
             s.2 += u64::from(done.outcome.requests.saturating_sub(1));
-            predictions[done.model].push(done.outcome.prediction);
+            self.predictions[done.model].push(done.outcome.prediction);
         }
         Ok(())
-    };
+    }
 
-    let interrupt = tokio::signal::ctrl_c();
-    tokio::pin!(interrupt);
-    loop {
-        tokio::select! {
-            received = rx.recv() => {
-                let Some(first) = received else { break };
-                let mut batch = vec![first];
-                while batch.len() < MAX_BATCH
-                    && let Ok(done) = rx.try_recv()
-                {
-                    batch.push(done);
+    /// Receives until every worker is done (or Ctrl-C), writing in batches:
+    /// everything that arrived while the previous batch was written goes out
+    /// in one write. Returns the (model, task) pairs still owed, sorted.
+    async fn collect(
+        &mut self,
+        mut rx: mpsc::UnboundedReceiver<Done>,
+        mut workers: JoinSet<()>,
+        mut expected: HashSet<(usize, usize)>,
+        path: &Path,
+    ) -> anyhow::Result<Vec<(usize, usize)>> {
+        let interrupt = tokio::signal::ctrl_c();
+        tokio::pin!(interrupt);
+        loop {
+            tokio::select! {
+                received = rx.recv() => {
+                    let Some(first) = received else { break };
+                    let mut batch = vec![first];
+                    while batch.len() < MAX_BATCH
+                        && let Ok(done) = rx.try_recv()
+                    {
+                        batch.push(done);
+                    }
+                    // One result per spawned worker, so nothing is ever dropped here.
+                    batch.retain(|done| expected.remove(&(done.model, done.task)));
+                    self.record(batch)?;
                 }
-                // One result per spawned worker, so nothing is ever dropped here.
-                batch.retain(|done| expected.remove(&(done.model, done.task)));
-                record(batch, &mut store, &mut progress)?;
-            }
-            _ = &mut interrupt => {
-                workers.abort_all();
-                progress.finish();
-                anyhow::bail!(
-                    "interrupted; the finished predictions are in {}: continue with --resume",
-                    path.display()
-                );
+                _ = &mut interrupt => {
+                    workers.abort_all();
+                    self.progress.finish();
+                    anyhow::bail!(
+                        "interrupted; the finished predictions are in {}: continue with --resume",
+                        path.display()
+                    );
+                }
             }
         }
-    }
-    // Workers that died without a result still owe a prediction.
-    while let Some(joined) = workers.join_next().await {
-        if let Err(e) = joined
-            && e.is_panic()
-        {
-            progress.println(&format!("a worker panicked: {e}"));
+        // Workers that died without a result still owe a prediction.
+        while let Some(joined) = workers.join_next().await {
+            if let Err(e) = joined
+                && e.is_panic()
+            {
+                self.progress.println(&format!("a worker panicked: {e}"));
+            }
         }
+        let mut owed: Vec<(usize, usize)> = expected.into_iter().collect();
+        owed.sort_unstable();
+        Ok(owed)
     }
-    let mut orphans: Vec<(usize, usize)> = expected.into_iter().collect();
-    orphans.sort_unstable();
-    for (m, t) in orphans {
-        let failure = Failure::new(
-            ErrorKind::Internal,
-            "the task's worker stopped without a result",
-        );
-        let prediction = error_prediction(
-            &models[m].config,
-            &tasks[t],
-            &failure,
-            0,
-            models[m].key.as_ref(),
-        );
-        let outcome = Outcome {
-            prediction,
-            requests: 0,
-            cache_hit: false,
-        };
-        record(
-            vec![Done {
+
+    /// Records an internal error for each task whose worker stopped without
+    /// a result, so that every task has a prediction.
+    fn record_owed(
+        &mut self,
+        owed: Vec<(usize, usize)>,
+        tasks: &[Task],
+        models: &[ModelSpec],
+    ) -> anyhow::Result<()> {
+        for (m, t) in owed {
+            let failure = Failure::new(
+                ErrorKind::Internal,
+                "the task's worker stopped without a result",
+            );
+            let prediction = error_prediction(
+                &models[m].config,
+                &tasks[t],
+                &failure,
+                0,
+                models[m].key.as_ref(),
+            );
+            let outcome = Outcome {
+                prediction,
+                requests: 0,
+                cache_hit: false,
+            };
+            self.record(vec![Done {
                 model: m,
                 task: t,
                 outcome,
-            }],
-            &mut store,
-            &mut progress,
-        )?;
+            }])?;
+        }
+        Ok(())
     }
-    progress.finish();
-
-    let stats: Vec<ModelStats> = models
-        .iter()
-        .enumerate()
-        .map(|(m, spec)| {
-            let mut figures =
-                ModelStats::from_predictions(&spec.config, tasks.len(), &predictions[m]);
-            figures.resumed = earlier[m];
-            (figures.requests, figures.cache_hits, figures.retries) = session[m];
-            figures
-        })
-        .collect();
-    Ok(RunReport {
-        predictions: path,
-        models: stats,
-        resume,
-        elapsed: started.elapsed(),
-    })
 }
 
 /// The HTTP client; `direct` ignores proxy settings (for loopback servers,
