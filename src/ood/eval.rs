@@ -20,7 +20,7 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::dataset::{OodDataset, RunInfo, split_apibench_files};
-use super::pyvalue::{PyStr, float_repr};
+use super::python::{PyStr, float_repr};
 use super::{Hub, answers, apibench, fetch, seal_tools};
 use crate::models::config::{Backend, Mode, ModelConfig};
 use crate::models::prompt::PromptStyle;

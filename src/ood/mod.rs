@@ -1,15 +1,15 @@
 //! Out-of-distribution (OOD) benchmarks: converters from other benchmarks'
 //! formats into SPEC §0 tasks (`itc ood convert`), and their official
-//! scorers reproduced (`itc ood score … --compat official`, SPEC §5): Seal-Tools
-//! exactly; APIBench exactly on code answers, and on prose answers as far as
-//! the built-in parser follows tree-sitter's error recovery (see [`pyparse`]).
+//! scorers reproduced exactly (`itc ood score … --compat official`, SPEC §5):
+//! Seal-Tools, and APIBench on code and prose answers alike (its parse trees
+//! come from tree-sitter itself, see [`python::parse`]).
 //!
 //! - [`seal_tools`]: Seal-Tools' output parser and `calculate_score_ToolLearning`; its converter.
 //! - [`apibench`]: Gorilla's `ast_eval_{hf,tf,th}` (AST accuracy, hallucination); its converter.
-//! - [`pyparse`]: the small Python parser [`apibench`] uses in place of tree-sitter.
 //! - [`nexusraven`]: NexusRaven queries (Python signatures, docstrings, call strings) to tasks.
 //! - [`toolalpaca`]: ToolAlpaca (OpenAPI documentation, golden answers) to tasks.
-//! - [`pyvalue`]: Python values without Python: `json.loads`, literal `eval`, `str()`/`repr()`.
+//! - [`python`]: the Python semantics the official scorers depend on: values, `str()`/`repr()`,
+//!   `json.loads`, literal `eval`, tree-sitter parse trees.
 //! - [`fetch`]: `itc ood fetch`: the public files, pinned and hash-checked, into a cache.
 //! - [`dataset`]: the datasets `itc eval --dataset` runs: names, files, conversion.
 //! - [`eval`]: what `itc eval --dataset` adds to a run: benchmark-format answers read as SPEC calls, official scores.
@@ -22,9 +22,7 @@ pub mod dataset;
 pub mod eval;
 pub mod fetch;
 pub mod nexusraven;
-mod py_printable;
-pub mod pyparse;
-pub mod pyvalue;
+pub mod python;
 pub mod report;
 pub mod seal_tools;
 pub mod toolalpaca;
@@ -280,7 +278,7 @@ fn read_id_file(path: &Path) -> anyhow::Result<HashSet<String>> {
 
 /// Python's `repr(float)` of an optional ratio, for tables.
 fn ratio(x: Option<f64>) -> String {
-    x.map(pyvalue::float_repr).unwrap_or_else(|| "—".into())
+    x.map(python::float_repr).unwrap_or_else(|| "—".into())
 }
 
 fn score_seal_tools(
@@ -394,8 +392,8 @@ fn score_apibench(
                     r.total.to_string(),
                     r.correct.to_string(),
                     r.hallucinated.to_string(),
-                    pyvalue::float_repr(r.accuracy),
-                    pyvalue::float_repr(r.hallucination),
+                    python::float_repr(r.accuracy),
+                    python::float_repr(r.hallucination),
                 ]);
             }
             writeln!(

@@ -25,9 +25,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::pyvalue::{
-    PyStr, PyValue, cps, find, json_loads, json_roundtrip, literal_eval, py_eq, py_str,
-};
+use super::python::value::{find, py_eq};
+use super::python::{PyStr, PyValue, cps, json_loads, json_roundtrip, literal_eval, py_str};
 use crate::spec::records::{Call, Gold, Parameter, Reference, Task, TaskKind, Tool, Value};
 
 // ---------------------------------------------------------------------------
@@ -580,7 +579,7 @@ fn schema_type(t: &str) -> String {
 fn text_of(v: Option<&PyValue>) -> String {
     match v {
         Some(PyValue::Str(s)) => s.to_string_lossy(),
-        Some(other) => super::pyvalue::PyStr(py_str(other)).to_string_lossy(),
+        Some(other) => PyStr(py_str(other)).to_string_lossy(),
         None => String::new(),
     }
 }
