@@ -11,8 +11,8 @@ use itc::build::filter::{self, FilterArgs};
 use itc::build::generate::{self, GenerateArgs};
 use itc::build::pipeline::{self, PipelineArgs};
 use itc::build::sample::{self, SampleArgs};
+use itc::cli::ood::OodArgs;
 use itc::models::{self, EvalArgs};
-use itc::ood::{self, OodArgs};
 use itc::perf::bench::{self, BenchArgs};
 use itc::perf::http::{self, BenchHttpArgs};
 use itc::score::files::{self, ScoreArgs};
@@ -89,7 +89,7 @@ fn main() -> ExitCode {
         Command::Pipeline(args) => {
             pipeline::run(args, &mut io::stdout().lock(), &mut io::stderr().lock())
         }
-        Command::Ood(args) => ood::run(args, &mut io::stdout().lock(), &mut io::stderr().lock()),
+        Command::Ood(args) => args.run(&mut io::stdout().lock(), &mut io::stderr().lock()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -30,3 +30,5 @@ macro_rules! value_enum {
 }
 #[allow(unused_imports)]
 pub(crate) use value_enum;
+
+pub mod ood;

@@ -479,6 +479,9 @@ pub fn score_official(
 // ---------------------------------------------------------------------------
 // Converter
 
+/// Candidate tools per task besides the gold API, unless told otherwise.
+pub const DEFAULT_CANDIDATES: usize = 4;
+
 /// Arguments of the APIBench converter.
 #[derive(Debug, Clone)]
 pub struct ConvertOptions {

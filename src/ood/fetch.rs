@@ -361,6 +361,16 @@ pub struct FetchOptions {
     pub base_url: String,
 }
 
+impl Default for FetchOptions {
+    /// The [`default_cache_dir`] and [`GITHUB_RAW`].
+    fn default() -> FetchOptions {
+        FetchOptions {
+            cache_dir: default_cache_dir(),
+            base_url: GITHUB_RAW.to_string(),
+        }
+    }
+}
+
 /// The licence notice printed before fetching NexusRaven.
 pub const NEXUSRAVEN_NOTICE: &str = "NexusRaven data is licensed CC-BY-NC-4.0 (nexusflowai/NexusRaven, DATA_LICENSE): \
 non-commercial use only, with attribution. It is fetched for local evaluation; do not redistribute it \
@@ -526,23 +536,18 @@ pub fn fetch(name: &str, options: &FetchOptions) -> anyhow::Result<Vec<Fetched>>
     block_on(Threads::Current, fetch_async(name, options))?
 }
 
-/// Runs `itc ood fetch`: one line per file on `out`, notices on `err`.
+/// Runs `itc ood fetch NAME`: one line per file on `out`, notices on `err`.
 pub fn run(
     name: &str,
-    cache_dir: Option<&Path>,
-    base_url: Option<&str>,
+    options: &FetchOptions,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let files = dataset_files(name)?;
-    let options = FetchOptions {
-        cache_dir: cache_dir.map_or_else(default_cache_dir, Path::to_path_buf),
-        base_url: base_url.unwrap_or(GITHUB_RAW).to_string(),
-    };
     if files.iter().any(|f| f.upstream == NEXUSRAVEN) {
         writeln!(err, "note: {NEXUSRAVEN_NOTICE}")?;
     }
-    let fetched = fetch(name, &options)?;
+    let fetched = fetch(name, options)?;
     for f in &fetched {
         writeln!(
             out,

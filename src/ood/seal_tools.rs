@@ -420,10 +420,11 @@ pub fn read_predictions(path: &Path) -> anyhow::Result<Vec<PredictionLine>> {
 }
 
 /// Which records to score.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Subset {
     /// Every record.
+    #[default]
     All,
     /// Ids containing `-easy-` (single-tool).
     Easy,
