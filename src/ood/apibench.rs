@@ -351,6 +351,77 @@ pub struct ApibenchReport {
     pub warnings: Vec<String>,
 }
 
+/// The gold domain of a response's question, looked up as the script does:
+/// `qa_pairs[question_id - 1]`, negative indices from the end; `line` is the
+/// response's 1-based line, for errors.
+fn gold_domain(
+    gold: &[Option<String>],
+    question_id: Option<i64>,
+    line: usize,
+) -> anyhow::Result<Option<String>> {
+    let qid = question_id.with_context(|| format!("line {line}: no `question_id` (KeyError)"))?;
+    let i = qid - 1;
+    let i = if i < 0 { gold.len() as i64 + i } else { i };
+    let g = usize::try_from(i)
+        .ok()
+        .and_then(|i| gold.get(i))
+        .with_context(|| format!("line {line}: question_id {qid} out of range (IndexError)"))?;
+    Ok(g.clone())
+}
+
+/// The official verdict on one response (the `idx`-th line, from 0). The
+/// script fails on a bad question id only when the response matched an entry.
+fn verdict(
+    db: &ApiDatabase,
+    gold: &[Option<String>],
+    response: &Response,
+    idx: usize,
+    hub: Hub,
+) -> anyhow::Result<ItemVerdict> {
+    let unscored = ItemVerdict {
+        question_id: response.question_id,
+        scored: false,
+        extracted_api_call: None,
+        db_index: None,
+        matched_api_call: None,
+        matched_domain: None,
+        gold_domain: None,
+        correct: false,
+        hallucinated: false,
+    };
+    let Some(text) = &response.text else {
+        return Ok(unscored);
+    };
+    let gold_of_item = gold_domain(gold, response.question_id, idx + 1)
+        .ok()
+        .flatten();
+    let Some(api_call) = extract_api_call(text, hub) else {
+        return Ok(ItemVerdict {
+            gold_domain: gold_of_item,
+            ..unscored
+        });
+    };
+    let matched = ast_check(db, &api_call);
+    let mut item = ItemVerdict {
+        scored: true,
+        extracted_api_call: Some(api_call),
+        db_index: Some(matched.map_or(-1, |i| i as i64)),
+        gold_domain: gold_of_item,
+        ..unscored
+    };
+    match matched {
+        None => item.hallucinated = true,
+        Some(i) => {
+            let entry = &db.entries[i];
+            let gold = gold_domain(gold, response.question_id, idx + 1)?;
+            item.matched_api_call = Some(entry.api_call.clone());
+            item.matched_domain = entry.domain.clone();
+            item.correct = entry.domain.is_some() && entry.domain == gold;
+        }
+    }
+    Ok(item)
+}
+
 /// Scores responses as the hub's official script does.
 pub fn score_official(
     db: &ApiDatabase,
@@ -364,83 +435,14 @@ pub fn score_official(
     let mut items = Vec::new();
     let mut warnings = Vec::new();
     let (mut correct, mut hallucinated, mut neither) = (0u64, 0u64, 0u64);
-    for (idx, r) in responses.iter().enumerate() {
-        let Some(text) = &r.text else {
+    for (idx, response) in responses.iter().enumerate() {
+        if response.text.is_none() {
             warnings.push(format!("Error: cannot parse line  {idx}"));
-            neither += 1;
-            items.push(ItemVerdict {
-                question_id: r.question_id,
-                scored: false,
-                extracted_api_call: None,
-                db_index: None,
-                matched_api_call: None,
-                matched_domain: None,
-                gold_domain: None,
-                correct: false,
-                hallucinated: false,
-            });
-            continue;
-        };
-        let gold_domain = |qid: Option<i64>| -> anyhow::Result<Option<String>> {
-            let qid =
-                qid.with_context(|| format!("line {}: no `question_id` (KeyError)", idx + 1))?;
-            // qa_pairs[question_id - 1], negative indices from the end.
-            let i = qid - 1;
-            let i = if i < 0 { gold.len() as i64 + i } else { i };
-            let g = usize::try_from(i)
-                .ok()
-                .and_then(|i| gold.get(i))
-                .with_context(|| {
-                    format!(
-                        "line {}: question_id {qid} out of range (IndexError)",
-                        idx + 1
-                    )
-                })?;
-            Ok(g.clone())
-        };
-        let Some(api_call) = extract_api_call(text, hub) else {
-            neither += 1;
-            items.push(ItemVerdict {
-                question_id: r.question_id,
-                scored: false,
-                extracted_api_call: None,
-                db_index: None,
-                matched_api_call: None,
-                matched_domain: None,
-                gold_domain: gold_domain(r.question_id).ok().flatten(),
-                correct: false,
-                hallucinated: false,
-            });
-            continue;
-        };
-        let matched = ast_check(db, &api_call);
-        let mut item = ItemVerdict {
-            question_id: r.question_id,
-            scored: true,
-            extracted_api_call: Some(api_call),
-            db_index: Some(matched.map_or(-1, |i| i as i64)),
-            matched_api_call: None,
-            matched_domain: None,
-            gold_domain: gold_domain(r.question_id).ok().flatten(),
-            correct: false,
-            hallucinated: false,
-        };
-        match matched {
-            None => {
-                hallucinated += 1;
-                item.hallucinated = true;
-            }
-            Some(i) => {
-                let entry = &db.entries[i];
-                let gold = gold_domain(r.question_id)?;
-                item.matched_api_call = Some(entry.api_call.clone());
-                item.matched_domain = entry.domain.clone();
-                if entry.domain.is_some() && entry.domain == gold {
-                    correct += 1;
-                    item.correct = true;
-                }
-            }
         }
+        let item = verdict(db, gold, response, idx, hub)?;
+        neither += u64::from(!item.scored);
+        correct += u64::from(item.correct);
+        hallucinated += u64::from(item.hallucinated);
         items.push(item);
     }
     let total = responses.len() as u64;
