@@ -7,7 +7,7 @@
 //! - [`value`]: [`PyValue`] and [`PyStr`] (code points, lone surrogates
 //!   allowed), Python's `==` and dict insertion.
 //! - [`repr`]: `str()` and `repr()`, `repr(float)` included.
-//! - [`printable`]: the code points `repr()` escapes (`str.isprintable`).
+//! - `printable`: the code points `repr()` escapes (`str.isprintable`).
 //! - [`json`]: `json.loads` (CPython's C scanner) and `json.loads(json.dumps(x))`.
 //! - [`literal`]: `eval` of a Python literal (gold answers).
 //! - [`parse`]: tree-sitter-python's concrete syntax trees (APIBench's `ast_eval_*`).
