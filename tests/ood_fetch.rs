@@ -210,7 +210,7 @@ fn altered_bytes_are_rejected_and_leave_nothing_behind() {
     )
     .unwrap();
     served[10] ^= 0x20;
-    let actual = itc::ood::fetch::sha256_hex(&served);
+    let actual = itc::util::hash::sha256_hex(&served);
     assert!(stderr.contains(&format!("got {actual}")), "{stderr}");
     assert!(
         files_under(cache.path()).is_empty(),

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use itc::ood::pyvalue::{PyValue, cps, json_loads, json_roundtrip, literal_eval};
+use itc::ood::python::{PyValue, cps, json_loads, json_roundtrip, literal_eval};
 use itc::ood::seal_tools::{OfficialCounts, count_record, official_parse};
 use serde_json::{Value as J, json};
 

@@ -44,6 +44,7 @@ pub mod eval;
 pub mod filter;
 pub mod flags;
 pub mod generate;
+pub mod ood;
 pub mod pipeline;
 pub mod sample;
 pub mod score;
@@ -69,7 +70,7 @@ pub enum Command {
     /// Measure the harness's requests per second against an instant loopback server, beside wrk.
     BenchHttp(bench_http::BenchHttpArgs),
     /// Out-of-distribution sets: convert them to tasks, score with their official scorers.
-    Ood(crate::ood::OodArgs),
+    Ood(ood::OodArgs),
     /// Build API catalogs: import API lists into ITC tools with country and category, count them (ITC §3.1).
     Catalog(catalog::CatalogArgs),
     /// Draw APIs from a catalog with country weights ∝ n^α and quotas (ITC §3.2 biased sampling).
@@ -97,7 +98,7 @@ impl Command {
             Command::Eval(args) => args.run(&mut io::stdout(), &mut io::stderr()),
             Command::Bench(args) => args.run(&mut out()),
             Command::BenchHttp(args) => args.run(&mut out()),
-            Command::Ood(args) => crate::ood::run(args, &mut out(), &mut err()),
+            Command::Ood(args) => args.run(&mut out(), &mut err()),
             Command::Catalog(args) => args.run(&mut out(), &mut err()),
             Command::Sample(args) => args.run(&mut out(), &mut err()),
             Command::Confuse(args) => args.run(&mut out(), &mut err()),

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use super::Hub;
 use super::apibench::{self, ApiDatabase, DbEntry};
-use super::pyvalue::cps;
+use super::python::cps;
 use super::seal_tools;
 use crate::models::prompt::PromptStyle;
 use crate::spec::action::{Mode, parse_call_arguments, print_value};

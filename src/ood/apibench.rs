@@ -21,9 +21,10 @@
 //!   matched entry's `domain` equals the gold's (`qa_pairs[question_id-1]`).
 //!   Both counts are divided by the number of response lines.
 //!
-//! The parse trees come from [`super::pyparse`], which builds
-//! tree-sitter-python's trees on valid code but does not reproduce
-//! tree-sitter's error recovery on prose or broken code; see that module.
+//! The parse trees come from [`super::python::parse`]: tree-sitter itself,
+//! with the runtime and grammar versions the official scripts ran, so its
+//! error recovery on prose and broken code is reproduced too (every verdict
+//! of the 12 reference response files matches).
 
 use std::path::{Path, PathBuf};
 
@@ -31,8 +32,8 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::Hub;
-use super::pyparse::{self, Node};
-use super::pyvalue::{PyValue, cps, json_loads};
+use super::python::parse::Node;
+use super::python::{self, PyValue, cps, json_loads};
 use crate::spec::records::{Call, Gold, Parameter, Task, TaskKind, Tool, Value};
 
 /// The official script for a hub.
@@ -149,7 +150,7 @@ impl ApiDatabase {
 impl DbEntry {
     /// Parses an `api_call` as the official `ast_check` reads it.
     pub fn new(api_call: String, record: serde_json::Value, hub: Hub) -> DbEntry {
-        let tree = pyparse::parse(&api_call);
+        let tree = python::parse::parse(&api_call);
         let src = api_call.as_bytes();
         // base_tree.children[0].children[0]; skipped when it has no children.
         let call = tree.children.first().and_then(|s| s.children.first());
@@ -273,7 +274,7 @@ fn candidates<'t>(root: &'t Node, src: &'t [u8]) -> Vec<(Option<&'t [u8]>, &'t N
 
 /// The official `ast_check`: the index of the first matching database entry.
 pub fn ast_check(db: &ApiDatabase, api_call: &str) -> Option<usize> {
-    let tree = pyparse::parse(api_call);
+    let tree = python::parse::parse(api_call);
     let src = api_call.as_bytes();
     let cands = candidates(&tree, src);
     for (idx, entry) in db.entries.iter().enumerate() {
@@ -350,6 +351,77 @@ pub struct ApibenchReport {
     pub warnings: Vec<String>,
 }
 
+/// The gold domain of a response's question, looked up as the script does:
+/// `qa_pairs[question_id - 1]`, negative indices from the end; `line` is the
+/// response's 1-based line, for errors.
+fn gold_domain(
+    gold: &[Option<String>],
+    question_id: Option<i64>,
+    line: usize,
+) -> anyhow::Result<Option<String>> {
+    let qid = question_id.with_context(|| format!("line {line}: no `question_id` (KeyError)"))?;
+    let i = qid - 1;
+    let i = if i < 0 { gold.len() as i64 + i } else { i };
+    let g = usize::try_from(i)
+        .ok()
+        .and_then(|i| gold.get(i))
+        .with_context(|| format!("line {line}: question_id {qid} out of range (IndexError)"))?;
+    Ok(g.clone())
+}
+
+/// The official verdict on one response (the `idx`-th line, from 0). The
+/// script fails on a bad question id only when the response matched an entry.
+fn verdict(
+    db: &ApiDatabase,
+    gold: &[Option<String>],
+    response: &Response,
+    idx: usize,
+    hub: Hub,
+) -> anyhow::Result<ItemVerdict> {
+    let unscored = ItemVerdict {
+        question_id: response.question_id,
+        scored: false,
+        extracted_api_call: None,
+        db_index: None,
+        matched_api_call: None,
+        matched_domain: None,
+        gold_domain: None,
+        correct: false,
+        hallucinated: false,
+    };
+    let Some(text) = &response.text else {
+        return Ok(unscored);
+    };
+    let gold_of_item = gold_domain(gold, response.question_id, idx + 1)
+        .ok()
+        .flatten();
+    let Some(api_call) = extract_api_call(text, hub) else {
+        return Ok(ItemVerdict {
+            gold_domain: gold_of_item,
+            ..unscored
+        });
+    };
+    let matched = ast_check(db, &api_call);
+    let mut item = ItemVerdict {
+        scored: true,
+        extracted_api_call: Some(api_call),
+        db_index: Some(matched.map_or(-1, |i| i as i64)),
+        gold_domain: gold_of_item,
+        ..unscored
+    };
+    match matched {
+        None => item.hallucinated = true,
+        Some(i) => {
+            let entry = &db.entries[i];
+            let gold = gold_domain(gold, response.question_id, idx + 1)?;
+            item.matched_api_call = Some(entry.api_call.clone());
+            item.matched_domain = entry.domain.clone();
+            item.correct = entry.domain.is_some() && entry.domain == gold;
+        }
+    }
+    Ok(item)
+}
+
 /// Scores responses as the hub's official script does.
 pub fn score_official(
     db: &ApiDatabase,
@@ -363,83 +435,14 @@ pub fn score_official(
     let mut items = Vec::new();
     let mut warnings = Vec::new();
     let (mut correct, mut hallucinated, mut neither) = (0u64, 0u64, 0u64);
-    for (idx, r) in responses.iter().enumerate() {
-        let Some(text) = &r.text else {
+    for (idx, response) in responses.iter().enumerate() {
+        if response.text.is_none() {
             warnings.push(format!("Error: cannot parse line  {idx}"));
-            neither += 1;
-            items.push(ItemVerdict {
-                question_id: r.question_id,
-                scored: false,
-                extracted_api_call: None,
-                db_index: None,
-                matched_api_call: None,
-                matched_domain: None,
-                gold_domain: None,
-                correct: false,
-                hallucinated: false,
-            });
-            continue;
-        };
-        let gold_domain = |qid: Option<i64>| -> anyhow::Result<Option<String>> {
-            let qid =
-                qid.with_context(|| format!("line {}: no `question_id` (KeyError)", idx + 1))?;
-            // qa_pairs[question_id - 1], negative indices from the end.
-            let i = qid - 1;
-            let i = if i < 0 { gold.len() as i64 + i } else { i };
-            let g = usize::try_from(i)
-                .ok()
-                .and_then(|i| gold.get(i))
-                .with_context(|| {
-                    format!(
-                        "line {}: question_id {qid} out of range (IndexError)",
-                        idx + 1
-                    )
-                })?;
-            Ok(g.clone())
-        };
-        let Some(api_call) = extract_api_call(text, hub) else {
-            neither += 1;
-            items.push(ItemVerdict {
-                question_id: r.question_id,
-                scored: false,
-                extracted_api_call: None,
-                db_index: None,
-                matched_api_call: None,
-                matched_domain: None,
-                gold_domain: gold_domain(r.question_id).ok().flatten(),
-                correct: false,
-                hallucinated: false,
-            });
-            continue;
-        };
-        let matched = ast_check(db, &api_call);
-        let mut item = ItemVerdict {
-            question_id: r.question_id,
-            scored: true,
-            extracted_api_call: Some(api_call),
-            db_index: Some(matched.map_or(-1, |i| i as i64)),
-            matched_api_call: None,
-            matched_domain: None,
-            gold_domain: gold_domain(r.question_id).ok().flatten(),
-            correct: false,
-            hallucinated: false,
-        };
-        match matched {
-            None => {
-                hallucinated += 1;
-                item.hallucinated = true;
-            }
-            Some(i) => {
-                let entry = &db.entries[i];
-                let gold = gold_domain(r.question_id)?;
-                item.matched_api_call = Some(entry.api_call.clone());
-                item.matched_domain = entry.domain.clone();
-                if entry.domain.is_some() && entry.domain == gold {
-                    correct += 1;
-                    item.correct = true;
-                }
-            }
         }
+        let item = verdict(db, gold, response, idx, hub)?;
+        neither += u64::from(!item.scored);
+        correct += u64::from(item.correct);
+        hallucinated += u64::from(item.hallucinated);
         items.push(item);
     }
     let total = responses.len() as u64;
@@ -449,11 +452,11 @@ pub fn score_official(
     let official_stdout = vec![
         format!(
             "Final Functionality accuracy:{sep} {}",
-            super::pyvalue::float_repr(accuracy)
+            python::float_repr(accuracy)
         ),
         format!(
             "Final hallucination:{sep} {}",
-            super::pyvalue::float_repr(hallucination)
+            python::float_repr(hallucination)
         ),
     ];
     Ok((
@@ -477,6 +480,9 @@ pub fn score_official(
 
 // ---------------------------------------------------------------------------
 // Converter
+
+/// Candidate tools per task besides the gold API, unless told otherwise.
+pub const DEFAULT_CANDIDATES: usize = 4;
 
 /// Arguments of the APIBench converter.
 #[derive(Debug, Clone)]
@@ -671,7 +677,7 @@ pub fn convert(options: &ConvertOptions) -> anyhow::Result<(Vec<Task>, Vec<Strin
 mod tests {
     use super::*;
 
-    /// Prints this parser's numbers beside the reference ones (diagnostics).
+    /// Prints this scorer's numbers beside the reference ones (diagnostics).
     #[test]
     #[ignore]
     fn measure_reference_files() {

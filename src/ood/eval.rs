@@ -20,9 +20,10 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::dataset::{OodDataset, RunInfo, split_apibench_files};
-use super::pyvalue::{PyStr, float_repr};
+use super::python::{PyStr, float_repr};
 use super::{Hub, answers, apibench, fetch, seal_tools};
-use crate::models::config::{Backend, Mode, ModelConfig};
+use crate::models::config::ModelConfig;
+use crate::models::eval::check_prompt_styles;
 use crate::models::prompt::PromptStyle;
 use crate::score::files::OutputFormat;
 use crate::spec::jsonl::{read_records, write_records};
@@ -32,27 +33,16 @@ use crate::spec::records::{Prediction, Task};
 /// need the *prompt* mode, a model behind an API (the baseline answers in
 /// the ITC format only) and an OOD dataset (Gorilla's: an APIBench hub).
 pub fn check_styles(dataset: Option<OodDataset>, models: &[ModelConfig]) -> anyhow::Result<()> {
+    check_prompt_styles(models, dataset.is_some())?;
     for m in models {
-        let style = m.prompt_style;
-        if style.is_itc() {
-            continue;
-        }
-        let place = format!("model `{}`: prompt_style {}", m.name, style.as_str());
-        if m.backend == Backend::Baseline {
-            bail!("{place}: the offline baseline answers in the ITC format only");
-        }
-        if m.mode != Mode::Prompt {
+        if let (PromptStyle::Gorilla, Some(d)) = (m.prompt_style, dataset)
+            && !matches!(d, OodDataset::Apibench(_))
+        {
             bail!(
-                "{place}: needs mode prompt (mode {} asks for its own format)",
-                m.mode
+                "model `{}`: prompt_style {}: the Gorilla format is for APIBench hubs, not {d}",
+                m.name,
+                m.prompt_style.as_str()
             );
-        }
-        match (style, dataset) {
-            (_, None) => bail!("{place}: needs --dataset (an OOD benchmark)"),
-            (PromptStyle::Gorilla, Some(d)) if !matches!(d, OodDataset::Apibench(_)) => {
-                bail!("{place}: the Gorilla format is for APIBench hubs, not {d}")
-            }
-            _ => {}
         }
     }
     Ok(())
@@ -468,6 +458,7 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::config::{Backend, Mode};
 
     #[test]
     fn styles_are_checked_against_mode_backend_and_dataset() {

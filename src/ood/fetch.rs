@@ -19,6 +19,8 @@ use anyhow::Context;
 use sha2::{Digest, Sha256};
 
 use crate::models::http::is_loopback;
+use crate::util::hash::{sha256_hex, to_hex};
+use crate::util::runtime::{Threads, block_on};
 
 /// A public repository files are fetched from, pinned to one commit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -257,20 +259,6 @@ pub fn default_cache_dir() -> PathBuf {
 /// The public host the files come from.
 pub const GITHUB_RAW: &str = "https://raw.githubusercontent.com";
 
-/// Lower-case hex SHA-256 of bytes.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
-}
-
-fn hex(digest: &[u8]) -> String {
-    use std::fmt::Write as _;
-    let mut s = String::with_capacity(64);
-    for b in digest {
-        let _ = write!(s, "{b:02x}");
-    }
-    s
-}
-
 /// Whether a file exists with the manifest's size and hash.
 pub fn is_valid(file: &ManifestFile, path: &Path) -> bool {
     match std::fs::metadata(path) {
@@ -373,6 +361,16 @@ pub struct FetchOptions {
     pub base_url: String,
 }
 
+impl Default for FetchOptions {
+    /// The [`default_cache_dir`] and [`GITHUB_RAW`].
+    fn default() -> FetchOptions {
+        FetchOptions {
+            cache_dir: default_cache_dir(),
+            base_url: GITHUB_RAW.to_string(),
+        }
+    }
+}
+
 /// The licence notice printed before fetching NexusRaven.
 pub const NEXUSRAVEN_NOTICE: &str = "NexusRaven data is licensed CC-BY-NC-4.0 (nexusflowai/NexusRaven, DATA_LICENSE): \
 non-commercial use only, with attribution. It is fetched for local evaluation; do not redistribute it \
@@ -465,7 +463,7 @@ async fn download(
     tokio::io::AsyncWriteExt::flush(&mut out).await?;
     out.sync_all().await.ok();
     drop(out);
-    let actual = hex(&hasher.finalize());
+    let actual = to_hex(&hasher.finalize());
     if actual != file.sha256 || size != file.size {
         return Err(FetchError::HashMismatch {
             url,
@@ -535,30 +533,21 @@ pub async fn fetch_async(name: &str, options: &FetchOptions) -> anyhow::Result<V
 
 /// [`fetch_async`] on a runtime of its own (not to be called from async code).
 pub fn fetch(name: &str, options: &FetchOptions) -> anyhow::Result<Vec<Fetched>> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    runtime.block_on(fetch_async(name, options))
+    block_on(Threads::Current, fetch_async(name, options))?
 }
 
-/// Runs `itc ood fetch`: one line per file on `out`, notices on `err`.
+/// Runs `itc ood fetch NAME`: one line per file on `out`, notices on `err`.
 pub fn run(
     name: &str,
-    cache_dir: Option<&Path>,
-    base_url: Option<&str>,
+    options: &FetchOptions,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let files = dataset_files(name)?;
-    let options = FetchOptions {
-        cache_dir: cache_dir.map_or_else(default_cache_dir, Path::to_path_buf),
-        base_url: base_url.unwrap_or(GITHUB_RAW).to_string(),
-    };
     if files.iter().any(|f| f.upstream == NEXUSRAVEN) {
         writeln!(err, "note: {NEXUSRAVEN_NOTICE}")?;
     }
-    let fetched = fetch(name, &options)?;
+    let fetched = fetch(name, options)?;
     for f in &fetched {
         writeln!(
             out,

@@ -22,7 +22,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use clap::Args;
 use polars::prelude::{Column, CsvWriter, DataFrame, SerWriter};
 use serde::Serialize;
 use tabled::builder::Builder;
@@ -35,22 +34,18 @@ use super::dataset::{OodDataset, RunInfo};
 use crate::models::prompt::PromptStyle;
 use crate::score::files::OutputFormat;
 
-/// Arguments of `itc ood report`.
-#[derive(Debug, Clone, Args)]
-pub struct ReportArgs {
+/// What `itc ood report` reads and writes.
+#[derive(Debug, Clone)]
+pub struct ReportOptions {
     /// Run directories of `itc eval --dataset …` (each holds `ood.json`,
     /// `summary.json` and, for APIBench and Seal-Tools, `official.json`).
-    #[arg(long, num_args = 1..)]
-    pub run: Vec<PathBuf>,
+    pub runs: Vec<PathBuf>,
     /// Output files of `itc ood score apibench --format json` (one line per
     /// response file; the model is the file name without `response_<hub>_`).
-    #[arg(long, num_args = 1..)]
     pub apibench_scores: Vec<PathBuf>,
     /// Write `table5.csv`, `apibench.csv` (and `seal_tools.csv`) here.
-    #[arg(long)]
     pub out: Option<PathBuf>,
     /// Output on stdout.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
     pub format: OutputFormat,
 }
 
@@ -443,20 +438,24 @@ pub fn write_csvs(report: &OodReport, dir: &Path) -> anyhow::Result<Vec<String>>
     Ok(written)
 }
 
-/// Runs `itc ood report`.
-pub fn run(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+/// Runs `itc ood report`: the tables on `out`, the CSV files written on `err`.
+pub fn run(
+    options: &ReportOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
     anyhow::ensure!(
-        !args.run.is_empty() || !args.apibench_scores.is_empty(),
+        !options.runs.is_empty() || !options.apibench_scores.is_empty(),
         "give run directories (--run) or APIBench score files (--apibench-scores)"
     );
     let mut report = OodReport::default();
-    for dir in &args.run {
+    for dir in &options.runs {
         report.add_run(dir)?;
     }
-    for path in &args.apibench_scores {
+    for path in &options.apibench_scores {
         report.add_apibench_scores(path)?;
     }
-    match args.format {
+    match options.format {
         OutputFormat::Json => {
             for r in &report.spec {
                 let mut v = serde_json::to_value(r)?;
@@ -498,7 +497,7 @@ pub fn run(args: &ReportArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyho
             }
         }
     }
-    if let Some(dir) = &args.out {
+    if let Some(dir) = &options.out {
         let written = write_csvs(&report, dir)?;
         writeln!(err, "wrote {} in {}", written.join(", "), dir.display())?;
     }

@@ -25,9 +25,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::pyvalue::{
-    PyStr, PyValue, cps, find, json_loads, json_roundtrip, literal_eval, py_eq, py_str,
-};
+use super::python::value::{find, py_eq};
+use super::python::{PyStr, PyValue, cps, json_loads, json_roundtrip, literal_eval, py_str};
 use crate::spec::records::{Call, Gold, Parameter, Reference, Task, TaskKind, Tool, Value};
 
 // ---------------------------------------------------------------------------
@@ -421,10 +420,11 @@ pub fn read_predictions(path: &Path) -> anyhow::Result<Vec<PredictionLine>> {
 }
 
 /// Which records to score.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Subset {
     /// Every record.
+    #[default]
     All,
     /// Ids containing `-easy-` (single-tool).
     Easy,
@@ -580,7 +580,7 @@ fn schema_type(t: &str) -> String {
 fn text_of(v: Option<&PyValue>) -> String {
     match v {
         Some(PyValue::Str(s)) => s.to_string_lossy(),
-        Some(other) => super::pyvalue::PyStr(py_str(other)).to_string_lossy(),
+        Some(other) => PyStr(py_str(other)).to_string_lossy(),
         None => String::new(),
     }
 }
@@ -602,10 +602,7 @@ fn tool_from_dict(d: &PyValue) -> Option<(Tool, Vec<String>)> {
         description: text_of(d.get_str("api_description")),
         category: field_domain(&text_of(d.get_str("field"))),
         country: "GLOBAL".into(),
-        method: String::new(),
-        url: String::new(),
-        required_parameters: Vec::new(),
-        optional_parameters: Vec::new(),
+        ..Tool::default()
     };
     if let Some(PyValue::Dict(params)) = d.get_str("parameters") {
         for (k, spec) in params {
@@ -681,6 +678,146 @@ fn between<'a>(text: &'a str, marker: &str, end: &str) -> Option<&'a str> {
     })
 }
 
+/// The retrieved tools of a prompt's `api_list` (first of each name), with
+/// each tool's response field names.
+fn retrieved_tools(api_list: &PyValue) -> (Vec<Tool>, HashMap<String, Vec<String>>) {
+    let mut tools: Vec<Tool> = Vec::new();
+    let mut responses: HashMap<String, Vec<String>> = HashMap::new();
+    if let PyValue::List(items) = api_list {
+        for d in items {
+            if let Some((tool, fields)) = tool_from_dict(d)
+                && !tools.iter().any(|t| t.name == tool.name)
+            {
+                responses.insert(tool.name.clone(), fields);
+                tools.push(tool);
+            }
+        }
+    }
+    (tools, responses)
+}
+
+/// The placeholders of the gold calls' outputs (`API_call_3`), each as a
+/// reference to its call and response field.
+fn placeholders(
+    gold_calls: &[PyValue],
+    responses: &HashMap<String, Vec<String>>,
+) -> HashMap<String, Reference> {
+    let mut refs: HashMap<String, Reference> = HashMap::new();
+    for (j, g) in gold_calls.iter().enumerate() {
+        let name = text_of(g.get_str("api"));
+        if let Some(PyValue::List(rs)) = g.get_str("responses") {
+            for (k, r) in rs.iter().enumerate() {
+                let field = responses
+                    .get(&name)
+                    .and_then(|f| f.get(k))
+                    .cloned()
+                    .unwrap_or_default();
+                refs.insert(text_of(Some(r)), Reference { call: j, field });
+            }
+        }
+    }
+    refs
+}
+
+/// A tool for a gold call whose tool was not retrieved: its arguments as
+/// optional parameters.
+fn tool_from_call(name: &str, arguments: &[(String, Value)]) -> Tool {
+    Tool {
+        name: name.to_string(),
+        country: "GLOBAL".into(),
+        optional_parameters: arguments
+            .iter()
+            .map(|(k, v)| Parameter {
+                name: k.clone(),
+                kind: value_type(v).into(),
+                description: String::new(),
+                default: None,
+            })
+            .collect(),
+        ..Tool::default()
+    }
+}
+
+/// A task's kind from its gold calls.
+fn kind_of(calls: &[Call]) -> TaskKind {
+    let nested = calls
+        .iter()
+        .any(|c| c.arguments.iter().any(|(_, v)| holds_ref(v)));
+    if calls.is_empty() {
+        TaskKind::NoTool
+    } else if nested {
+        TaskKind::Nested
+    } else if calls.len() == 1 {
+        TaskKind::Single
+    } else if calls.iter().all(|c| c.name == calls[0].name) {
+        TaskKind::Repeated
+    } else {
+        TaskKind::Parallel
+    }
+}
+
+/// The task of one gold record (`at` names it in errors and warnings).
+fn record_task(record: &GoldRecord, at: &str, warnings: &mut Vec<String>) -> anyhow::Result<Task> {
+    let api_list = between(&record.prompt, "api_list = ", "\ntask_instruction = ")
+        .with_context(|| format!("{at}: no `api_list = ` in the prompt"))?;
+    let api_list =
+        literal_eval(api_list.trim()).map_err(|e| anyhow::anyhow!("{at}: api_list: {e}"))?;
+    let instruction = between(&record.prompt, "task_instruction = ", "\nOutput:")
+        .with_context(|| format!("{at}: no `task_instruction = ` in the prompt"))?;
+    let query = match literal_eval(instruction.trim()) {
+        Ok(PyValue::Str(s)) => s.to_string_lossy(),
+        _ => instruction.trim().trim_matches('"').to_string(),
+    };
+    let (mut tools, responses) = retrieved_tools(&api_list);
+    let PyValue::List(gold_calls) = &record.calls else {
+        bail!("{at}: the gold is not a list");
+    };
+    let refs = placeholders(gold_calls, &responses);
+    let mut calls = Vec::new();
+    for (j, g) in gold_calls.iter().enumerate() {
+        let name = text_of(g.get_str("api"));
+        // Only earlier calls' outputs can be referenced.
+        let earlier: HashMap<String, Reference> = refs
+            .iter()
+            .filter(|(_, r)| r.call < j)
+            .map(|(k, r)| (k.clone(), r.clone()))
+            .collect();
+        let arguments = match g.get_str("parameters") {
+            Some(PyValue::Dict(p)) => p
+                .iter()
+                .map(|(k, v)| (text_of(Some(k)), to_value(v, &earlier)))
+                .collect(),
+            _ => Vec::new(),
+        };
+        if !tools.iter().any(|t| t.name == name) {
+            warnings.push(format!(
+                "{at}: gold tool {name} is not among the retrieved tools; added from the gold call"
+            ));
+            tools.push(tool_from_call(&name, &arguments));
+        }
+        calls.push(Call::new(name, arguments));
+    }
+    let category = calls
+        .first()
+        .and_then(|c| tools.iter().find(|t| t.name == c.name))
+        .map(|t| t.category.clone())
+        .unwrap_or_default();
+    Ok(Task {
+        id: record.id.clone(),
+        kind: kind_of(&calls),
+        language: "en".into(),
+        country: "GLOBAL".into(),
+        category,
+        query,
+        tools,
+        gold: Gold {
+            thought: String::new(),
+            calls,
+        },
+        turns: Vec::new(),
+    })
+}
+
 /// Converts Seal-Tools `dataset_for_finetune` files into SPEC tasks: the
 /// query is the prompt's `task_instruction`, the tools are its `api_list`
 /// (the retrieved tools; a gold tool missing from it is added from the gold
@@ -693,120 +830,7 @@ pub fn convert(options: &ConvertOptions) -> anyhow::Result<(Vec<Task>, Vec<Strin
     for path in &options.inputs {
         for record in read_gold(path)? {
             let at = format!("{}: {}", path.display(), record.id);
-            let api_list = between(&record.prompt, "api_list = ", "\ntask_instruction = ")
-                .with_context(|| format!("{at}: no `api_list = ` in the prompt"))?;
-            let api_list = literal_eval(api_list.trim())
-                .map_err(|e| anyhow::anyhow!("{at}: api_list: {e}"))?;
-            let instruction = between(&record.prompt, "task_instruction = ", "\nOutput:")
-                .with_context(|| format!("{at}: no `task_instruction = ` in the prompt"))?;
-            let query = match literal_eval(instruction.trim()) {
-                Ok(PyValue::Str(s)) => s.to_string_lossy(),
-                _ => instruction.trim().trim_matches('"').to_string(),
-            };
-            let mut tools: Vec<Tool> = Vec::new();
-            let mut responses: HashMap<String, Vec<String>> = HashMap::new();
-            if let PyValue::List(items) = &api_list {
-                for d in items {
-                    if let Some((tool, fields)) = tool_from_dict(d)
-                        && !tools.iter().any(|t| t.name == tool.name)
-                    {
-                        responses.insert(tool.name.clone(), fields);
-                        tools.push(tool);
-                    }
-                }
-            }
-            let PyValue::List(gold_calls) = &record.calls else {
-                bail!("{at}: the gold is not a list");
-            };
-            // Placeholder → (call index, response field).
-            let mut refs: HashMap<String, Reference> = HashMap::new();
-            for (j, g) in gold_calls.iter().enumerate() {
-                let name = text_of(g.get_str("api"));
-                if let Some(PyValue::List(rs)) = g.get_str("responses") {
-                    for (k, r) in rs.iter().enumerate() {
-                        let field = responses
-                            .get(&name)
-                            .and_then(|f| f.get(k))
-                            .cloned()
-                            .unwrap_or_default();
-                        refs.insert(text_of(Some(r)), Reference { call: j, field });
-                    }
-                }
-            }
-            let mut calls = Vec::new();
-            for (j, g) in gold_calls.iter().enumerate() {
-                let name = text_of(g.get_str("api"));
-                // Only earlier calls' outputs can be referenced.
-                let earlier: HashMap<String, Reference> = refs
-                    .iter()
-                    .filter(|(_, r)| r.call < j)
-                    .map(|(k, r)| (k.clone(), r.clone()))
-                    .collect();
-                let arguments = match g.get_str("parameters") {
-                    Some(PyValue::Dict(p)) => p
-                        .iter()
-                        .map(|(k, v)| (text_of(Some(k)), to_value(v, &earlier)))
-                        .collect(),
-                    _ => Vec::new(),
-                };
-                if !tools.iter().any(|t| t.name == name) {
-                    warnings.push(format!(
-                        "{at}: gold tool {name} is not among the retrieved tools; added from the gold call"
-                    ));
-                    tools.push(Tool {
-                        name: name.clone(),
-                        description: String::new(),
-                        category: String::new(),
-                        country: "GLOBAL".into(),
-                        method: String::new(),
-                        url: String::new(),
-                        required_parameters: Vec::new(),
-                        optional_parameters: arguments
-                            .iter()
-                            .map(|(k, v)| Parameter {
-                                name: k.clone(),
-                                kind: value_type(v).into(),
-                                description: String::new(),
-                                default: None,
-                            })
-                            .collect(),
-                    });
-                }
-                calls.push(Call::new(name, arguments));
-            }
-            let nested = calls
-                .iter()
-                .any(|c| c.arguments.iter().any(|(_, v)| holds_ref(v)));
-            let kind = if calls.is_empty() {
-                TaskKind::NoTool
-            } else if nested {
-                TaskKind::Nested
-            } else if calls.len() == 1 {
-                TaskKind::Single
-            } else if calls.iter().all(|c| c.name == calls[0].name) {
-                TaskKind::Repeated
-            } else {
-                TaskKind::Parallel
-            };
-            let category = calls
-                .first()
-                .and_then(|c| tools.iter().find(|t| t.name == c.name))
-                .map(|t| t.category.clone())
-                .unwrap_or_default();
-            tasks.push(Task {
-                id: record.id.clone(),
-                kind,
-                language: "en".into(),
-                country: "GLOBAL".into(),
-                category,
-                query,
-                tools,
-                gold: Gold {
-                    thought: String::new(),
-                    calls,
-                },
-                turns: Vec::new(),
-            });
+            tasks.push(record_task(&record, &at, &mut warnings)?);
         }
     }
     Ok((tasks, warnings))

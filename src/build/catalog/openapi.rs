@@ -5,7 +5,8 @@
 //! - description: `summary` and `description`;
 //! - parameters: path and query parameters (path ones always required,
 //!   others by their `required` flag; header and cookie parameters are left
-//!   out), then the properties of a JSON or form request body (required by
+//!   out, or kept like query ones: [`HeaderCookie`]), then the properties of
+//!   a JSON or form request body (required by
 //!   the body schema's `required` list); types from the schemas, `enum`
 //!   values added to the description, `default`s kept; local `$ref`s are
 //!   followed;
@@ -36,6 +37,20 @@ pub struct Defaults {
     pub category: String,
     /// Home page, used for the country when no server URL has a country domain.
     pub home_url: String,
+}
+
+/// What becomes of an operation's header and cookie parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HeaderCookie {
+    /// Left out (API catalogs): they carry credentials, API keys and tracing
+    /// ids, which are not what a user's request asks for.
+    #[default]
+    Drop,
+    /// Kept as parameters, required by their `required` flag (ToolAlpaca:
+    /// its function descriptions list every parameter whatever its `in`, and
+    /// its executor sends header and cookie ones from the call's arguments,
+    /// so a gold call may pass them).
+    Keep,
 }
 
 /// Follows `$ref`s (local JSON pointers only) to the value they name.
@@ -113,15 +128,51 @@ struct Doc<'a> {
     base: String,
     /// A Swagger 2.0 document rather than OpenAPI 3.
     swagger: bool,
+    header_cookie: HeaderCookie,
 }
 
 impl<'a> Doc<'a> {
+    /// The document rooted at `root`, once its OpenAPI 3 or Swagger 2.0
+    /// version is checked.
+    fn new(root: &Node<'a>, header_cookie: HeaderCookie) -> Result<Doc<'a>, CatalogError> {
+        root.expect_object()?;
+        let swagger = match (root.key("openapi"), root.key("swagger")) {
+            (Some(version), _) if version.str()?.starts_with("3.") => false,
+            (Some(version), _) => {
+                return Err(version.error(format!(
+                    "expected an OpenAPI 3.x version, found {:?}",
+                    version.str()?
+                )));
+            }
+            (None, Some(version)) if version.str()? == "2.0" => true,
+            (None, Some(version)) => {
+                return Err(version.error(format!(
+                    "expected Swagger \"2.0\", found {:?}",
+                    version.str()?
+                )));
+            }
+            (None, None) => {
+                return Err(root.error_at(
+                    "openapi",
+                    "missing: not an OpenAPI 3 or Swagger 2.0 document",
+                ));
+            }
+        };
+        Ok(Doc {
+            root: root.value,
+            base: root.path.clone(),
+            swagger,
+            header_cookie,
+        })
+    }
+
     fn resolve(&self, node: Node<'a>) -> Res<Node<'a>> {
         resolve(self.root, node, &self.base)
     }
 
     /// One parameter: a path, query or (Swagger) form field; the fields of
-    /// a Swagger `in: body` parameter; nothing for header and cookie ones.
+    /// a Swagger `in: body` parameter; a header or cookie one, or nothing for
+    /// it, as [`HeaderCookie`] says.
     fn parameter(&self, node: Node<'a>) -> Res<Vec<(Parameter, bool)>> {
         let node = self.resolve(node)?;
         node.expect_object()?;
@@ -138,7 +189,10 @@ impl<'a> Doc<'a> {
                 let required = node.opt_bool("required")?.unwrap_or(false);
                 return self.schema_fields(schema, required);
             }
-            "header" | "cookie" => return Ok(Vec::new()),
+            "header" | "cookie" => match self.header_cookie {
+                HeaderCookie::Keep => node.opt_bool("required")?.unwrap_or(false),
+                HeaderCookie::Drop => return Ok(Vec::new()),
+            },
             other => {
                 let expected = if self.swagger {
                     "path, query, header, body or formData"
@@ -382,39 +436,13 @@ impl Operation<'_, '_> {
 }
 
 /// Every operation of a parsed document rooted at `root` (whose path may
-/// carry a prefix, for documents embedded in other files).
+/// carry a prefix, for documents embedded in other files); header and
+/// cookie parameters are left out.
 pub fn operations(root: &Node<'_>, defaults: &Defaults) -> Result<Parsed, CatalogError> {
-    root.expect_object()?;
-    let swagger = match (root.key("openapi"), root.key("swagger")) {
-        (Some(version), _) if version.str()?.starts_with("3.") => false,
-        (Some(version), _) => {
-            return Err(version.error(format!(
-                "expected an OpenAPI 3.x version, found {:?}",
-                version.str()?
-            )));
-        }
-        (None, Some(version)) if version.str()? == "2.0" => true,
-        (None, Some(version)) => {
-            return Err(version.error(format!(
-                "expected Swagger \"2.0\", found {:?}",
-                version.str()?
-            )));
-        }
-        (None, None) => {
-            return Err(root.error_at(
-                "openapi",
-                "missing: not an OpenAPI 3 or Swagger 2.0 document",
-            ));
-        }
-    };
+    let doc = Doc::new(root, HeaderCookie::Drop)?;
     let paths = root
         .key("paths")
         .ok_or_else(|| root.error_at("paths", "missing"))?;
-    let doc = Doc {
-        root: root.value,
-        base: root.path.clone(),
-        swagger,
-    };
     let mut parsed = Vec::new();
     for (path, item) in paths.members()? {
         let item = match doc.resolve(item) {
@@ -440,6 +468,39 @@ pub fn operations(root: &Node<'_>, defaults: &Defaults) -> Result<Parsed, Catalo
         }
     }
     Ok(parsed)
+}
+
+/// The operation `method` (lower case, as the document writes it) of
+/// `path` in a parsed document rooted at `root`: the tool that
+/// [`operations`] makes of it, with header and cookie parameters as
+/// `header_cookie` says.
+pub fn operation(
+    root: &Node<'_>,
+    path: &str,
+    method: &str,
+    defaults: &Defaults,
+    header_cookie: HeaderCookie,
+) -> Result<RawEntry, CatalogError> {
+    let doc = Doc::new(root, header_cookie)?;
+    let paths = root
+        .key("paths")
+        .ok_or_else(|| root.error_at("paths", "missing"))?;
+    let item = paths
+        .key(path)
+        .ok_or_else(|| paths.error_at(path, "missing"))?;
+    let item = doc.resolve(item)?;
+    let op = item
+        .key(method)
+        .ok_or_else(|| item.error_at(method, "missing"))?;
+    let operation = Operation {
+        doc: &doc,
+        root,
+        item: &item,
+        op: &op,
+        path,
+        method,
+    };
+    operation.entry(defaults)
 }
 
 /// Reads an OpenAPI 3 or Swagger 2.0 file, JSON or YAML.
@@ -502,6 +563,51 @@ mod tests {
             "Animal kind (one of: cat, dog)"
         );
         assert_eq!(post.optional_parameters[0].name, "name");
+    }
+
+    #[test]
+    fn header_and_cookie_parameters_are_dropped_or_kept() {
+        let doc = r#"{"openapi": "3.0.0", "paths": {"/me": {"get": {"parameters": [
+            {"name": "X-Api-Key", "in": "header", "required": true, "schema": {"type": "string"}},
+            {"name": "session", "in": "cookie", "schema": {"type": "string"}},
+            {"name": "q", "in": "query", "schema": {"type": "string"}}]}}}}"#;
+        let json = Json::parse(doc).unwrap();
+        let root = Node::root(
+            &json,
+            Ctx {
+                file: Path::new("me.json"),
+                line: None,
+            },
+            "",
+        );
+        let names = |header_cookie| {
+            let entry = operation(&root, "/me", "get", &Defaults::default(), header_cookie);
+            let tool = entry.unwrap().tool;
+            let names = |ps: &[Parameter]| ps.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
+            (
+                names(&tool.required_parameters),
+                names(&tool.optional_parameters),
+            )
+        };
+        assert_eq!(names(HeaderCookie::Drop), (vec![], vec!["q".to_string()]));
+        assert_eq!(
+            names(HeaderCookie::Keep),
+            (
+                vec!["X-Api-Key".to_string()],
+                vec!["session".to_string(), "q".to_string()]
+            )
+        );
+        // `operations` is the catalog's reading: left out.
+        let all = operations(&root, &Defaults::default()).unwrap();
+        assert_eq!(all[0].as_ref().unwrap().tool.required_parameters, vec![]);
+        let err = operation(
+            &root,
+            "/you",
+            "get",
+            &Defaults::default(),
+            HeaderCookie::Keep,
+        );
+        assert_eq!(err.unwrap_err().field, r#"paths["/you"]"#);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Python concrete syntax trees for the APIBench official scorer
-//! ([`super::apibench`]), from the same parser the official scripts use:
+//! ([`crate::ood::apibench`]), from the same parser the official scripts use:
 //! tree-sitter (runtime 0.22.6) with the tree-sitter-python 0.20.2 grammar.
 //! The official verdicts on prose and broken code depend on tree-sitter's
 //! error recovery, so only the real parser reproduces them; with these two

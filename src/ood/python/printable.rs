@@ -1,6 +1,6 @@
 //! Code points that Python's `str.isprintable()` rejects (generated from the
 //! `unicodedata` of CPython 3.11, Unicode 14.0.0), as inclusive ranges: what
-//! `repr()` escapes. Used by [`super::pyvalue`].
+//! `repr()` escapes. Used by [`super::repr`].
 
 /// Inclusive ranges of non-printable code points, sorted.
 pub(crate) const NON_PRINTABLE: &[(u32, u32)] = &[

@@ -1,0 +1,292 @@
+//! `itc ood`: out-of-distribution sets. `convert` (another benchmark's
+//! files to SPEC tasks), `score` (its official scorer), `fetch` (its public
+//! files into a cache) and `report` (the results as published tables); each
+//! turns its arguments into the options of one [`crate::ood`] call.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use crate::ood::convert::{self, ConvertOptions, Source};
+use crate::ood::fetch::{self, FetchOptions};
+use crate::ood::report::{self, ReportOptions};
+use crate::ood::score::{self, ApibenchScoreOptions, Compat, SealScoreOptions};
+use crate::ood::seal_tools::Subset;
+use crate::ood::{Hub, apibench};
+use crate::score::files::OutputFormat;
+
+value_enum!(Source {
+    Apibench => "apibench": "Gorilla APIBench (`data/apibench/<hub>_eval.json` + the hub's API database)",
+    SealTools => "seal-tools": "Seal-Tools (`dataset_for_finetune/*.json`)",
+    Nexusraven => "nexusraven": "NexusRaven (`*_queries.json` with Python signatures)",
+    Toolalpaca => "toolalpaca": "ToolAlpaca (`eval_simulated.json`, `eval_real.json`)",
+});
+
+value_enum!(Hub {
+    Huggingface => "huggingface": "Hugging Face (`ast_eval_hf.py`)",
+    Tensorflowhub => "tensorflowhub": "TensorFlow Hub (`ast_eval_tf.py`)",
+    Torchhub => "torchhub": "PyTorch Hub (`ast_eval_th.py`)",
+});
+
+value_enum!(Compat {
+    Official => "official": "The benchmark's own official scorer, quirks included (SPEC §5)",
+});
+
+value_enum!(Subset {
+    All => "all": "Every record",
+    Easy => "easy": "Ids containing `-easy-` (single-tool)",
+    Difficult => "difficult": "Ids containing `-difficult-` (multi-tool)",
+});
+
+/// Arguments of `itc ood`.
+#[derive(Debug, Clone, Args)]
+pub struct OodArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: OodCommand,
+}
+
+/// The `itc ood` subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum OodCommand {
+    /// Convert another benchmark's files into SPEC §0 tasks (JSONL).
+    Convert(ConvertArgs),
+    /// Score predictions with another benchmark's official scorer, reproduced exactly.
+    Score(ScoreCommand),
+    /// Download a benchmark's public files (pinned commit, SHA-256 checked) into a cache.
+    Fetch(FetchArgs),
+    /// Tables of OOD results: ITC's Table 5 (selection/invocation F1) and ToolLLM's APIBench table.
+    Report(ReportArgs),
+}
+
+impl OodArgs {
+    /// Runs `itc ood`: results on `out`, warnings on `err`.
+    pub fn run(&self, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+        match &self.command {
+            OodCommand::Convert(args) => args.run(err),
+            OodCommand::Score(ScoreCommand {
+                benchmark: ScoreBenchmark::SealTools(args),
+            }) => args.run(out, err),
+            OodCommand::Score(ScoreCommand {
+                benchmark: ScoreBenchmark::Apibench(args),
+            }) => args.run(out, err),
+            OodCommand::Fetch(args) => args.run(out, err),
+            OodCommand::Report(args) => args.run(out, err),
+        }
+    }
+}
+
+/// Arguments of `itc ood fetch`.
+#[derive(Debug, Clone, Args)]
+pub struct FetchArgs {
+    /// Dataset: apibench (all hubs), apibench-huggingface, apibench-tensorflowhub,
+    /// apibench-torchhub, seal-tools, toolalpaca, nexusraven.
+    pub name: String,
+    /// Cache directory. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
+    #[arg(long)]
+    pub cache_dir: Option<PathBuf>,
+    /// Replaces https://raw.githubusercontent.com (a mirror, or a local server).
+    #[arg(long)]
+    pub base_url: Option<String>,
+}
+
+impl FetchArgs {
+    /// The options of [`fetch::run`]; what is not given is the library's default.
+    pub fn options(&self) -> FetchOptions {
+        let default = FetchOptions::default();
+        FetchOptions {
+            cache_dir: self.cache_dir.clone().unwrap_or(default.cache_dir),
+            base_url: self.base_url.clone().unwrap_or(default.base_url),
+        }
+    }
+
+    /// Runs `itc ood fetch`: one line per file on `out`, notices on `err`.
+    pub fn run(&self, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+        fetch::run(&self.name, &self.options(), out, err)
+    }
+}
+
+/// Arguments of `itc ood convert`.
+#[derive(Debug, Clone, Args)]
+pub struct ConvertArgs {
+    /// Which benchmark the input files come from.
+    #[arg(value_enum)]
+    pub source: Source,
+    /// Input files in the benchmark's own format.
+    #[arg(long, num_args = 1.., required = true)]
+    pub input: Vec<PathBuf>,
+    /// APIBench: the hub of the input files.
+    #[arg(long, value_enum)]
+    pub hub: Option<Hub>,
+    /// APIBench: the hub's API database (`data/api/<hub>_api.jsonl`), the candidate tools.
+    #[arg(long)]
+    pub api_db: Option<PathBuf>,
+    /// APIBench: candidate tools per task besides the gold API (deterministic choice).
+    #[arg(long, default_value_t = apibench::DEFAULT_CANDIDATES)]
+    pub candidates: usize,
+    /// Output task file (JSONL).
+    #[arg(short = 'o', long)]
+    pub output: PathBuf,
+}
+
+impl ConvertArgs {
+    /// The options of [`convert::convert`].
+    pub fn options(&self) -> ConvertOptions {
+        ConvertOptions {
+            source: self.source,
+            inputs: self.input.clone(),
+            hub: self.hub,
+            api_db: self.api_db.clone(),
+            candidates: self.candidates,
+            output: self.output.clone(),
+        }
+    }
+
+    /// Runs `itc ood convert`: warnings and a summary line on `err`.
+    pub fn run(&self, err: &mut dyn Write) -> anyhow::Result<()> {
+        convert::convert(&self.options(), err)
+    }
+}
+
+/// Arguments of `itc ood score`.
+#[derive(Debug, Clone, Args)]
+pub struct ScoreCommand {
+    /// Which benchmark's scorer.
+    #[command(subcommand)]
+    pub benchmark: ScoreBenchmark,
+}
+
+/// The benchmarks `itc ood score` knows.
+#[derive(Debug, Clone, Subcommand)]
+pub enum ScoreBenchmark {
+    /// Seal-Tools' `calculate_score_ToolLearning`.
+    SealTools(SealScoreArgs),
+    /// Gorilla's `ast_eval_{hf,tf,th}.py`.
+    Apibench(ApibenchScoreArgs),
+}
+
+/// Arguments of `itc ood score seal-tools`.
+#[derive(Debug, Clone, Args)]
+pub struct SealScoreArgs {
+    /// Scoring rules.
+    #[arg(long, value_enum, default_value_t = Compat::default())]
+    pub compat: Compat,
+    /// Gold file: `dataset_for_finetune/test_*.json` (gold in `conversations[1].value`).
+    #[arg(long)]
+    pub gold: PathBuf,
+    /// Prediction files: JSONL of `{"id", "output"}` or `itc eval` predictions
+    /// (`task_id`, `model`, `output`); one result per model.
+    #[arg(long, num_args = 1.., required = true)]
+    pub predictions: Vec<PathBuf>,
+    /// Records to score, by id (`-easy-` / `-difficult-`).
+    #[arg(long, value_enum, default_value_t = Subset::default())]
+    pub subset: Subset,
+    /// Only the record ids listed in this file (one per line).
+    #[arg(long)]
+    pub ids: Option<PathBuf>,
+    /// Output on stdout.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
+}
+
+impl SealScoreArgs {
+    /// The options of [`score::score_seal_tools`].
+    pub fn options(&self) -> SealScoreOptions {
+        SealScoreOptions {
+            compat: self.compat,
+            gold: self.gold.clone(),
+            predictions: self.predictions.clone(),
+            subset: self.subset,
+            ids: self.ids.clone(),
+            format: self.format,
+        }
+    }
+
+    /// Runs `itc ood score seal-tools`: results on `out`, warnings on `err`.
+    pub fn run(&self, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+        score::score_seal_tools(&self.options(), out, err)
+    }
+}
+
+/// Arguments of `itc ood score apibench`.
+#[derive(Debug, Clone, Args)]
+pub struct ApibenchScoreArgs {
+    /// Scoring rules.
+    #[arg(long, value_enum, default_value_t = Compat::default())]
+    pub compat: Compat,
+    /// The hub: picks `ast_eval_hf`, `ast_eval_tf` or `ast_eval_th`.
+    #[arg(long, value_enum)]
+    pub hub: Hub,
+    /// The hub's API database (`data/api/<hub>_api.jsonl`).
+    #[arg(long)]
+    pub api_db: PathBuf,
+    /// Gold question/answer pairs (`data/apibench/<hub>_eval.json`, JSON Lines).
+    #[arg(long)]
+    pub gold: PathBuf,
+    /// Response files (JSONL of `{"question_id", "text"}`); one result per file.
+    #[arg(long, num_args = 1.., required = true)]
+    pub responses: Vec<PathBuf>,
+    /// Write per-question verdicts (JSONL) to this file (one file: exactly; several: appended).
+    #[arg(long)]
+    pub per_item: Option<PathBuf>,
+    /// Output on stdout.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
+}
+
+impl ApibenchScoreArgs {
+    /// The options of [`score::score_apibench`].
+    pub fn options(&self) -> ApibenchScoreOptions {
+        ApibenchScoreOptions {
+            compat: self.compat,
+            hub: self.hub,
+            api_db: self.api_db.clone(),
+            gold: self.gold.clone(),
+            responses: self.responses.clone(),
+            per_item: self.per_item.clone(),
+            format: self.format,
+        }
+    }
+
+    /// Runs `itc ood score apibench`: results on `out`, warnings on `err`.
+    pub fn run(&self, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+        score::score_apibench(&self.options(), out, err)
+    }
+}
+
+/// Arguments of `itc ood report`.
+#[derive(Debug, Clone, Args)]
+pub struct ReportArgs {
+    /// Run directories of `itc eval --dataset …` (each holds `ood.json`,
+    /// `summary.json` and, for APIBench and Seal-Tools, `official.json`).
+    #[arg(long, num_args = 1..)]
+    pub run: Vec<PathBuf>,
+    /// Output files of `itc ood score apibench --format json` (one line per
+    /// response file; the model is the file name without `response_<hub>_`).
+    #[arg(long, num_args = 1..)]
+    pub apibench_scores: Vec<PathBuf>,
+    /// Write `table5.csv`, `apibench.csv` (and `seal_tools.csv`) here.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Output on stdout.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
+}
+
+impl ReportArgs {
+    /// The options of [`report::run`].
+    pub fn options(&self) -> ReportOptions {
+        ReportOptions {
+            runs: self.run.clone(),
+            apibench_scores: self.apibench_scores.clone(),
+            out: self.out.clone(),
+            format: self.format,
+        }
+    }
+
+    /// Runs `itc ood report`: tables on `out`, the CSV files written on `err`.
+    pub fn run(&self, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+        report::run(&self.options(), out, err)
+    }
+}

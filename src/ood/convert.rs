@@ -1,0 +1,82 @@
+//! `itc ood convert`: another benchmark's files into SPEC §0 tasks (JSONL),
+//! through that benchmark's converter.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context;
+
+use super::{Hub, apibench, nexusraven, seal_tools, toolalpaca};
+use crate::spec::records::Task;
+
+/// The benchmarks `itc ood convert` reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Gorilla APIBench (`data/apibench/<hub>_eval.json` + the hub's API database).
+    Apibench,
+    /// Seal-Tools (`dataset_for_finetune/*.json`).
+    SealTools,
+    /// NexusRaven (`*_queries.json` with Python signatures).
+    Nexusraven,
+    /// ToolAlpaca (`eval_simulated.json`, `eval_real.json`).
+    Toolalpaca,
+}
+
+/// What `itc ood convert` converts, and where the tasks go.
+#[derive(Debug, Clone)]
+pub struct ConvertOptions {
+    /// Which benchmark the input files come from.
+    pub source: Source,
+    /// Input files in the benchmark's own format.
+    pub inputs: Vec<PathBuf>,
+    /// APIBench: the hub of the input files (required for APIBench).
+    pub hub: Option<Hub>,
+    /// APIBench: the hub's API database, the candidate tools (required for APIBench).
+    pub api_db: Option<PathBuf>,
+    /// APIBench: candidate tools per task besides the gold API.
+    pub candidates: usize,
+    /// Output task file (JSONL).
+    pub output: PathBuf,
+}
+
+/// Runs `itc ood convert`: converts the input files into SPEC tasks and
+/// writes them as JSON Lines; warnings and a summary line on `err`.
+pub fn convert(options: &ConvertOptions, err: &mut dyn Write) -> anyhow::Result<()> {
+    let (tasks, warnings): (Vec<Task>, Vec<String>) = match options.source {
+        Source::SealTools => seal_tools::convert(&seal_tools::ConvertOptions {
+            inputs: options.inputs.clone(),
+        })?,
+        Source::Apibench => {
+            let hub = options.hub.context("--hub is required for apibench")?;
+            let api_db = options
+                .api_db
+                .as_ref()
+                .context("--api-db is required for apibench")?;
+            apibench::convert(&apibench::ConvertOptions {
+                hub,
+                api_db: api_db.clone(),
+                inputs: options.inputs.clone(),
+                candidates: options.candidates,
+            })?
+        }
+        Source::Nexusraven => nexusraven::convert(&options.inputs)?,
+        Source::Toolalpaca => toolalpaca::convert(&options.inputs)?,
+    };
+    for w in &warnings {
+        writeln!(err, "warning: {w}")?;
+    }
+    let mut seen = HashSet::new();
+    for t in &tasks {
+        anyhow::ensure!(seen.insert(t.id.as_str()), "duplicate task id {:?}", t.id);
+    }
+    crate::spec::jsonl::write_records(&options.output, &tasks)
+        .with_context(|| format!("writing {}", options.output.display()))?;
+    writeln!(
+        err,
+        "wrote {} tasks to {}",
+        tasks.len(),
+        options.output.display()
+    )?;
+    Ok(())
+}

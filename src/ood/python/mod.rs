@@ -1,0 +1,25 @@
+//! Python semantics that the official scorers depend on, reproduced exactly
+//! without running Python: the values they handle and their `str()` /
+//! `repr()` texts, `json.loads`, `eval` of a literal, and (for APIBench)
+//! the tree-sitter parse of Python source. Each official verdict or score
+//! that compares Python text, values or trees comes out the same here.
+//!
+//! - [`value`]: [`PyValue`] and [`PyStr`] (code points, lone surrogates
+//!   allowed), Python's `==` and dict insertion.
+//! - [`repr`]: `str()` and `repr()`, `repr(float)` included.
+//! - `printable`: the code points `repr()` escapes (`str.isprintable`).
+//! - [`json`]: `json.loads` (CPython's C scanner) and `json.loads(json.dumps(x))`.
+//! - [`literal`]: `eval` of a Python literal (gold answers).
+//! - [`parse`]: tree-sitter-python's concrete syntax trees (APIBench's `ast_eval_*`).
+
+pub mod json;
+pub mod literal;
+pub mod parse;
+mod printable;
+pub mod repr;
+pub mod value;
+
+pub use json::{JsonError, json_loads, json_loads_str, json_roundtrip};
+pub use literal::literal_eval;
+pub use repr::{float_repr, py_repr, py_str};
+pub use value::{PyStr, PyValue, cps};
