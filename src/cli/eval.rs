@@ -8,9 +8,9 @@ use clap::Args;
 
 use super::flags::{CacheFlags, ScoringFlags};
 use crate::models::cache::CacheSetting;
+use crate::models::config::PromptStyle;
 use crate::models::config::{Backend, Mode};
 use crate::models::eval::{self, AdHocModel, EvalOptions, ModelOverrides, ModelSource};
-use crate::models::prompt::PromptStyle;
 use crate::models::select::{Selection, parse_kind};
 use crate::ood;
 

@@ -9,7 +9,6 @@ use super::backend::{
     Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
-use super::prompt::prompt_for;
 use super::reasoning::{join_reasoning, split_reasoning};
 use super::tools::{Dialect, NameMap, parameters_schema};
 use crate::spec::records::{Task, Usage};
@@ -54,7 +53,7 @@ impl BackendApi for Anthropic {
     fn build(&self, task: &Task) -> ApiRequest {
         let s = &self.settings;
         // No server-side schema: the structured mode keeps the shape in the prompt.
-        let prompt = prompt_for(task, s, false);
+        let prompt = s.prompt(task, false);
         let names = NameMap::for_tools(&task.tools);
         let mut body = self.messages_body(prompt.system, prompt.user);
         if s.mode == Mode::Native {

@@ -8,10 +8,9 @@
 
 use serde_json::{Map, Value};
 
-use super::config::{ApiKey, Backend, Mode, ModelConfig};
-use super::prompt::PromptStyle;
+use super::config::{ApiKey, Backend, Mode, ModelConfig, PromptStyle};
+use super::prompt::{Prompt, prompt_for};
 use super::tools::NameMap;
-use super::{anthropic, gemini, openai};
 use crate::spec::records::{Call, Task, Usage};
 
 /// The parts of a model's configuration that shape its requests.
@@ -48,6 +47,18 @@ impl RequestSettings {
             max_tokens: config.max_tokens,
             extra_body: config.extra_body.clone(),
         }
+    }
+
+    /// The prompt for a task: the configured answer style, or the user's
+    /// own system template.
+    pub fn prompt(&self, task: &Task, schema_enforced: bool) -> Prompt {
+        prompt_for(
+            task,
+            self.mode,
+            self.prompt_style,
+            self.system_template.as_deref(),
+            schema_enforced,
+        )
     }
 
     /// Merges `extra_body` into a built body.
@@ -148,17 +159,6 @@ pub trait BackendApi: Send + Sync {
     /// Reads a successful (HTTP 2xx) response body. An error means the body
     /// is not a usable answer (malformed, or an error object).
     fn parse(&self, body: &Value, names: &NameMap) -> Result<Answer, String>;
-}
-
-/// The API of a configured model; `None` for the offline baseline.
-pub fn api_for(config: &ModelConfig) -> Option<Box<dyn BackendApi>> {
-    let settings = RequestSettings::from_config(config);
-    match config.backend {
-        Backend::Openai => Some(Box::new(openai::OpenAi::new(settings))),
-        Backend::Anthropic => Some(Box::new(anthropic::Anthropic::new(settings))),
-        Backend::Gemini => Some(Box::new(gemini::Gemini::new(settings))),
-        Backend::Baseline => None,
-    }
 }
 
 /// A native call in SPEC form: the task's tool name and the arguments,

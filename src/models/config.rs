@@ -31,8 +31,39 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use super::prompt::PromptStyle;
 use super::retry::RetryPolicy;
+
+/// The answer format a model is asked for in the *prompt* mode.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum PromptStyle {
+    /// ITC's `{"Thought": …, "Action": "[…]"}` (`prompts/system.jinja`).
+    #[default]
+    Itc,
+    /// Gorilla's labelled fields `<<<domain>>>`, `<<<api_call>>>`,
+    /// `<<<api_provider>>>`, `<<<explanation>>>` (`prompts/gorilla.jinja`).
+    Gorilla,
+    /// Seal-Tools' JSON call list (`prompts/seal_tools.jinja`).
+    SealTools,
+}
+
+impl PromptStyle {
+    /// The name used on the command line and in files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PromptStyle::Itc => "itc",
+            PromptStyle::Gorilla => "gorilla",
+            PromptStyle::SealTools => "seal-tools",
+        }
+    }
+
+    /// Whether this is the default ITC style.
+    pub fn is_itc(&self) -> bool {
+        *self == PromptStyle::Itc
+    }
+}
 
 /// Which service answers a model's requests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -267,21 +298,6 @@ impl ModelConfig {
     /// The per-request timeout.
     pub fn timeout(&self) -> Duration {
         Duration::from_millis(self.timeout_ms.unwrap_or(120_000))
-    }
-
-    /// Reads the `system_prompt` template, if any, and checks that it
-    /// parses and renders; errors name the model, the file and the line.
-    pub fn load_system_prompt(&mut self) -> anyhow::Result<()> {
-        let Some(path) = &self.system_prompt else {
-            return Ok(());
-        };
-        let place = format!("model `{}`.system_prompt", self.name);
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("{place}: reading {}", path.display()))?;
-        super::prompt::check_system_template(&text)
-            .map_err(|e| anyhow::anyhow!("{place}: {}: {e}", path.display()))?;
-        self.system_prompt_text = Some(Arc::from(text));
-        Ok(())
     }
 
     /// Checks the values serde cannot; `place` prefixes every message

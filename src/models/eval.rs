@@ -16,8 +16,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{Context, bail};
 
 use super::cache::CacheSetting;
+use super::config::PromptStyle;
 use super::config::{Backend, ConfigFile, Mode, ModelConfig};
-use super::prompt::PromptStyle;
 use super::retry::civil_from_days;
 use super::runner::{ModelSpec, RunOptions, RunReport, predictions_path, run_shared};
 use super::select::Selection;

@@ -9,7 +9,6 @@ use super::backend::{
     Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
-use super::prompt::prompt_for;
 use super::reasoning::{join_reasoning, split_reasoning};
 use super::tools::{Dialect, NameMap, parameters_schema};
 use crate::spec::records::{Task, Usage};
@@ -44,7 +43,7 @@ impl BackendApi for Gemini {
 
     fn build(&self, task: &Task) -> ApiRequest {
         let s = &self.settings;
-        let prompt = prompt_for(task, s, true);
+        let prompt = s.prompt(task, true);
         let names = NameMap::for_tools(&task.tools);
         let mut generation = json!({"maxOutputTokens": s.max_tokens});
         if let Some(t) = s.temperature {

@@ -6,6 +6,7 @@
 //! - [`prompt`]: system prompts from the templates in `prompts/`.
 //! - [`tools`]: tools as native function declarations; API-safe names.
 //! - [`backend`]: the [`BackendApi`] trait and what backends share;
+//!   [`api`] picks the one of a model;
 //!   [`openai`], [`anthropic`], [`gemini`] implement it.
 //! - [`reasoning`]: `<think>` blocks and reasoning fields kept apart from answers.
 //! - [`http`]: sending one request; typed failures.
@@ -22,6 +23,7 @@
 //! Uses [`crate::score`] (a run is scored where it ran) and [`crate::spec`].
 
 pub mod anthropic;
+pub mod api;
 pub mod backend;
 pub mod baseline;
 pub mod cache;
@@ -41,7 +43,8 @@ pub mod stats;
 pub mod store;
 pub mod tools;
 
-pub use backend::{Answer, ApiRequest, BackendApi, Chat, api_for};
+pub use api::api_for;
+pub use backend::{Answer, ApiRequest, BackendApi, Chat};
 pub use config::{ApiKey, Backend, ConfigFile, Mode, ModelConfig};
 pub use eval::{EvalOptions, eval};
 pub use http::ErrorKind;

@@ -7,7 +7,7 @@ use super::backend::{
     Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
-use super::prompt::{answer_schema, prompt_for};
+use super::prompt::answer_schema;
 use super::reasoning::{join_reasoning, split_reasoning};
 use super::tools::{Dialect, NameMap, parameters_schema};
 use crate::spec::records::{Task, Usage};
@@ -50,7 +50,7 @@ impl BackendApi for OpenAi {
 
     fn build(&self, task: &Task) -> ApiRequest {
         let s = &self.settings;
-        let prompt = prompt_for(task, s, true);
+        let prompt = s.prompt(task, true);
         let names = NameMap::for_tools(&task.tools);
         let mut body = self.messages_body(prompt.system, prompt.user);
         match s.mode {

@@ -8,8 +8,7 @@ use minijinja::{Environment, context};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::backend::RequestSettings;
-use super::config::Mode;
+use super::config::{Mode, ModelConfig, PromptStyle};
 use crate::spec::records::{Parameter, Task, Tool};
 
 /// Template for the *prompt* and *structured* modes (tools listed in the prompt).
@@ -29,35 +28,20 @@ pub const SEAL_TOOLS_TEMPLATE: &str = include_str!(concat!(
     "/prompts/seal_tools.jinja"
 ));
 
-/// The answer format a model is asked for in the *prompt* mode.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum PromptStyle {
-    /// ITC's `{"Thought": …, "Action": "[…]"}` (`prompts/system.jinja`).
-    #[default]
-    Itc,
-    /// Gorilla's labelled fields `<<<domain>>>`, `<<<api_call>>>`,
-    /// `<<<api_provider>>>`, `<<<explanation>>>` (`prompts/gorilla.jinja`).
-    Gorilla,
-    /// Seal-Tools' JSON call list (`prompts/seal_tools.jinja`).
-    SealTools,
-}
-
-impl PromptStyle {
-    /// The name used on the command line and in files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PromptStyle::Itc => "itc",
-            PromptStyle::Gorilla => "gorilla",
-            PromptStyle::SealTools => "seal-tools",
-        }
-    }
-
-    /// Whether this is the default ITC style.
-    pub fn is_itc(&self) -> bool {
-        *self == PromptStyle::Itc
+impl ModelConfig {
+    /// Reads the `system_prompt` template, if any, and checks that it
+    /// parses and renders; errors name the model, the file and the line.
+    pub fn load_system_prompt(&mut self) -> anyhow::Result<()> {
+        let Some(path) = &self.system_prompt else {
+            return Ok(());
+        };
+        let place = format!("model `{}`.system_prompt", self.name);
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("{place}: reading {}: {e}", path.display()))?;
+        check_system_template(&text)
+            .map_err(|e| anyhow::anyhow!("{place}: {}: {e}", path.display()))?;
+        self.system_prompt_text = Some(std::sync::Arc::from(text));
+        Ok(())
     }
 }
 
@@ -163,14 +147,16 @@ pub fn render_styled(task: &Task, mode: Mode, schema_enforced: bool, style: Prom
 /// The prompt a backend sends for a task: the configured answer style, or
 /// the user's own system template (ITC style, *prompt* and *structured*
 /// modes) when one is configured.
-pub fn prompt_for(task: &Task, settings: &RequestSettings, schema_enforced: bool) -> Prompt {
-    match (
-        &settings.system_template,
-        settings.prompt_style,
-        settings.mode,
-    ) {
+pub fn prompt_for(
+    task: &Task,
+    mode: Mode,
+    style: PromptStyle,
+    system_template: Option<&str>,
+    schema_enforced: bool,
+) -> Prompt {
+    match (system_template, style, mode) {
         (Some(template), PromptStyle::Itc, Mode::Prompt | Mode::Structured) => Prompt {
-            system: render_custom(template, task, settings.mode, schema_enforced)
+            system: render_custom(template, task, mode, schema_enforced)
                 .expect("system templates are checked when the model is configured"),
             user: task.query.clone(),
         },
@@ -246,7 +232,8 @@ pub fn answer_schema() -> Value {
 #[cfg(test)]
 mod custom_template_tests {
     use super::*;
-    use crate::models::config::{Backend, ModelConfig};
+    use crate::models::backend::RequestSettings;
+    use crate::models::config::Backend;
 
     fn task() -> Task {
         serde_json::from_value(json!({
@@ -269,11 +256,7 @@ mod custom_template_tests {
     #[test]
     fn a_custom_template_replaces_the_system_prompt_and_sees_the_task() {
         let template = "Answer in {{ language }} ({{ kind }}, {{ country }}).{% if structured %} JSON.{% endif %}\n{{ tools }}";
-        let p = prompt_for(
-            &task(),
-            &settings(Some(template), Mode::Prompt, PromptStyle::Itc),
-            true,
-        );
+        let p = settings(Some(template), Mode::Prompt, PromptStyle::Itc).prompt(&task(), true);
         assert!(
             p.system.starts_with("Answer in ja (single, JP)."),
             "{}",
@@ -282,34 +265,19 @@ mod custom_template_tests {
         assert!(p.system.contains("\"name\": \"jma_forecast\""));
         assert!(!p.system.contains("JSON."));
         assert_eq!(p.user, "札幌の天気は？");
-        let p = prompt_for(
-            &task(),
-            &settings(Some(template), Mode::Structured, PromptStyle::Itc),
-            true,
-        );
+        let p = settings(Some(template), Mode::Structured, PromptStyle::Itc).prompt(&task(), true);
         assert!(p.system.contains("JSON."));
         // Native mode and the benchmark styles keep their own prompts.
-        let native = prompt_for(
-            &task(),
-            &settings(Some(template), Mode::Native, PromptStyle::Itc),
-            true,
-        );
+        let native = settings(Some(template), Mode::Native, PromptStyle::Itc).prompt(&task(), true);
         assert_eq!(native, render(&task(), Mode::Native, true));
-        let gorilla = prompt_for(
-            &task(),
-            &settings(Some(template), Mode::Prompt, PromptStyle::Gorilla),
-            true,
-        );
+        let gorilla =
+            settings(Some(template), Mode::Prompt, PromptStyle::Gorilla).prompt(&task(), true);
         assert_eq!(
             gorilla,
             render_styled(&task(), Mode::Prompt, true, PromptStyle::Gorilla)
         );
         // Without one, the built-in prompt.
-        let default = prompt_for(
-            &task(),
-            &settings(None, Mode::Prompt, PromptStyle::Itc),
-            true,
-        );
+        let default = settings(None, Mode::Prompt, PromptStyle::Itc).prompt(&task(), true);
         assert_eq!(default, render(&task(), Mode::Prompt, true));
     }
 

@@ -15,7 +15,8 @@ use anyhow::Context;
 use tokio::sync::{Semaphore, mpsc};
 use tokio::task::JoinSet;
 
-use super::backend::{Answer, ApiRequest, BackendApi, Chat, api_for};
+use super::api::api_for;
+use super::backend::{Answer, ApiRequest, BackendApi, Chat};
 use super::cache::{Cache, CachedResponse, cache_key};
 use super::config::{ApiKey, ModelConfig, resolve_key};
 use super::http::{ErrorKind, Failure, is_loopback, send};

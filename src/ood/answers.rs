@@ -16,7 +16,7 @@ use super::Hub;
 use super::apibench::{self, ApiDatabase, DbEntry};
 use super::python::cps;
 use super::seal_tools;
-use crate::models::prompt::PromptStyle;
+use crate::models::config::PromptStyle;
 use crate::spec::action::{Mode, parse_call_arguments, print_value};
 use crate::spec::records::{Call, Reference, Task, Tool, Value};
 use crate::spec::response::read_prediction;

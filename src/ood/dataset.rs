@@ -12,7 +12,7 @@ use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
 use super::{Hub, apibench, fetch, nexusraven, seal_tools, toolalpaca};
-use crate::models::prompt::PromptStyle;
+use crate::models::config::PromptStyle;
 use crate::spec::records::Task;
 
 /// One OOD dataset.

@@ -31,7 +31,7 @@ use tabled::settings::{Alignment, Modify, Span, Style};
 
 use super::Hub;
 use super::dataset::{OodDataset, RunInfo};
-use crate::models::prompt::PromptStyle;
+use crate::models::config::PromptStyle;
 use crate::score::files::OutputFormat;
 
 /// What `itc ood report` reads and writes.
