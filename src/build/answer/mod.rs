@@ -273,45 +273,8 @@ pub async fn answer(
         let targets = options.require_target_apis.then_some(query.apis.as_slice());
         validate(query.kind, &read.calls, &query.tools, targets)
     };
-    let chats: Vec<Chat> = queries.iter().map(answer_chat).collect();
-    let completions = complete_all(answerer, chats.clone(), |_, _| {}).await;
-    let mut stats = StageStats::default();
-    let mut drafts = Vec::with_capacity(queries.len());
-    let mut answer_provenance = Vec::with_capacity(queries.len());
-    for ((query, chat), completion) in queries.iter().zip(&chats).zip(&completions) {
-        stats.record(completion, answerer.config());
-        answer_provenance.push(provenance("answer", answerer, chat, completion));
-        drafts.push(match &completion.result {
-            Err((kind, message)) => Draft::Rejected(format!(
-                "answer model {}: request failed ({kind}): {message}",
-                answerer.name()
-            )),
-            Ok(reply) => {
-                let reply = reply.output.clone().unwrap_or_default();
-                let read = read_answer(&reply).and_then(|r| accept(query, &r).map(|()| r));
-                Draft::Answered { reply, read }
-            }
-        });
-    }
-
-    // The checker round: tasks of several calls that got a reply.
-    let mut check_at: Vec<Option<usize>> = vec![None; queries.len()];
-    let mut check_chats = Vec::new();
-    if checker.is_some() {
-        for (i, (query, draft)) in queries.iter().zip(&drafts).enumerate() {
-            if let Draft::Answered { reply, .. } = draft
-                && is_checked(query.kind)
-            {
-                check_at[i] = Some(check_chats.len());
-                check_chats.push(check_chat(query, reply));
-            }
-        }
-    }
-    let mut checker_stats = StageStats::default();
-    let checks = match checker {
-        Some(c) if !check_chats.is_empty() => complete_all(c, check_chats.clone(), |_, _| {}).await,
-        _ => Vec::new(),
-    };
+    let (drafts, answer_provenance, stats) = answer_round(queries, answerer, &accept).await;
+    let round = CheckRound::run(queries, &drafts, checker).await;
 
     let mut output = AnswerOutput {
         tasks: Vec::new(),
@@ -332,29 +295,14 @@ pub async fn answer(
         };
         let result: Result<ReadAnswer, String> = match draft {
             Draft::Rejected(why) => Err(why),
-            Draft::Answered { read, .. } => match (check_at[i], checker) {
+            Draft::Answered { read, .. } => match (round.at[i], checker) {
                 (Some(at), Some(c)) => {
-                    let completion = &checks[at];
-                    checker_stats.record(completion, c.config());
-                    let check = provenance("check", c, &check_chats[at], completion);
-                    replies.push(check.clone());
-                    record.check = Some(check.clone());
-                    match &completion.result {
-                        Err((kind, message)) => Err(format!(
-                            "checker {}: request failed ({kind}): {message}",
-                            c.name()
-                        )),
-                        Ok(_) => match read_check(&check.raw) {
-                            Err(why) => {
-                                Err(format!("checker {}: unparsable reply: {why}", c.name()))
-                            }
-                            Ok(verdict) => {
-                                record.verdict =
-                                    Some(if verdict.wrong { "wrong" } else { "correct" }.into());
-                                resolve(query, read, &verdict, c.name(), &accept, &mut record)
-                            }
-                        },
-                    }
+                    output
+                        .checker_stats
+                        .record(&round.completions[at], c.config());
+                    let result = round.checked(at, c, query, read, &accept, &mut record);
+                    replies.extend(record.check.clone());
+                    result
                 }
                 _ => read.map_err(|why| format!("answer: {why}")),
             },
@@ -377,8 +325,110 @@ pub async fn answer(
             }),
         }
     }
-    output.checker_stats = checker_stats;
     Ok(output)
+}
+
+/// The answer model's round: a draft per query (its reply read and
+/// validated, or why there is none), the provenance of each reply, and
+/// what the round cost.
+async fn answer_round(
+    queries: &[GeneratedQuery],
+    answerer: &ChatModel,
+    accept: &impl Fn(&GeneratedQuery, &ReadAnswer) -> Result<(), String>,
+) -> (Vec<Draft>, Vec<Provenance>, StageStats) {
+    let chats: Vec<Chat> = queries.iter().map(answer_chat).collect();
+    let completions = complete_all(answerer, chats.clone(), |_, _| {}).await;
+    let mut stats = StageStats::default();
+    let mut drafts = Vec::with_capacity(queries.len());
+    let mut answer_provenance = Vec::with_capacity(queries.len());
+    for ((query, chat), completion) in queries.iter().zip(&chats).zip(&completions) {
+        stats.record(completion, answerer.config());
+        answer_provenance.push(provenance("answer", answerer, chat, completion));
+        drafts.push(match &completion.result {
+            Err((kind, message)) => Draft::Rejected(format!(
+                "answer model {}: request failed ({kind}): {message}",
+                answerer.name()
+            )),
+            Ok(reply) => {
+                let reply = reply.output.clone().unwrap_or_default();
+                let read = read_answer(&reply).and_then(|r| accept(query, &r).map(|()| r));
+                Draft::Answered { reply, read }
+            }
+        });
+    }
+    (drafts, answer_provenance, stats)
+}
+
+/// The checker's round: tasks of several calls whose answer got a reply.
+struct CheckRound {
+    /// Per query: the index of its check, if it was checked.
+    at: Vec<Option<usize>>,
+    /// The check chats sent.
+    chats: Vec<Chat>,
+    /// Their completions, in the same order.
+    completions: Vec<Completion>,
+}
+
+impl CheckRound {
+    async fn run(
+        queries: &[GeneratedQuery],
+        drafts: &[Draft],
+        checker: Option<&ChatModel>,
+    ) -> CheckRound {
+        let mut at: Vec<Option<usize>> = vec![None; queries.len()];
+        let mut chats = Vec::new();
+        if checker.is_some() {
+            for (i, (query, draft)) in queries.iter().zip(drafts).enumerate() {
+                if let Draft::Answered { reply, .. } = draft
+                    && is_checked(query.kind)
+                {
+                    at[i] = Some(chats.len());
+                    chats.push(check_chat(query, reply));
+                }
+            }
+        }
+        let completions = match checker {
+            Some(c) if !chats.is_empty() => complete_all(c, chats.clone(), |_, _| {}).await,
+            _ => Vec::new(),
+        };
+        CheckRound {
+            at,
+            chats,
+            completions,
+        }
+    }
+
+    /// The gold of a checked answer: the checker's reply recorded in
+    /// `record`, then read and resolved against the answer.
+    fn checked(
+        &self,
+        at: usize,
+        checker: &ChatModel,
+        query: &GeneratedQuery,
+        read: Result<ReadAnswer, String>,
+        accept: &impl Fn(&GeneratedQuery, &ReadAnswer) -> Result<(), String>,
+        record: &mut AnswerProvenance,
+    ) -> Result<ReadAnswer, String> {
+        let completion = &self.completions[at];
+        let check = provenance("check", checker, &self.chats[at], completion);
+        record.check = Some(check.clone());
+        match &completion.result {
+            Err((kind, message)) => Err(format!(
+                "checker {}: request failed ({kind}): {message}",
+                checker.name()
+            )),
+            Ok(_) => match read_check(&check.raw) {
+                Err(why) => Err(format!(
+                    "checker {}: unparsable reply: {why}",
+                    checker.name()
+                )),
+                Ok(verdict) => {
+                    record.verdict = Some(if verdict.wrong { "wrong" } else { "correct" }.into());
+                    resolve(query, read, &verdict, checker.name(), accept, record)
+                }
+            },
+        }
+    }
 }
 
 /// The gold after a checker's verdict: the answer when it is judged correct
@@ -514,10 +564,7 @@ pub fn run(
         .rejects
         .clone()
         .unwrap_or_else(|| beside(&args.output, "rejects.jsonl"));
-    let write = |path: &Path, tasks: &[Task]| {
-        write_records(path, tasks).with_context(|| format!("writing {}", path.display()))
-    };
-    write(&args.output, &output.tasks)?;
+    write_tasks(&args.output, &output.tasks)?;
     write_records(&args.provenance, &output.provenance)
         .with_context(|| format!("writing {}", args.provenance.display()))?;
     write_records(&rejects, &output.rejects)
@@ -538,45 +585,7 @@ pub fn run(
     for reject in &output.rejects {
         writeln!(err, "rejected {}: {}", reject.query.id, reject.reason)?;
     }
-    if args.train.is_some() || args.test.is_some() || args.sharegpt.is_some() {
-        let (train, test) = split::split(&output.tasks, args.test_fraction, args.seed);
-        writeln!(
-            out,
-            "split: {} train, {} test (no gold API in both; seed {})",
-            train.len(),
-            test.len(),
-            args.seed
-        )?;
-        if let Some(path) = &args.train {
-            write(path, &train)?;
-        }
-        if let Some(path) = &args.test {
-            write(path, &test)?;
-        }
-        if let Some(path) = &args.sharegpt {
-            let text = serde_json::to_string_pretty(&split::sharegpt(&train))?;
-            std::fs::write(path, text + "\n")
-                .with_context(|| format!("writing {}", path.display()))?;
-            let name = path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "itc_train".into());
-            let file_name = path
-                .file_name()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let info = beside(path, "dataset_info.json");
-            let text = serde_json::to_string_pretty(&split::dataset_info(&name, &file_name))?;
-            std::fs::write(&info, text + "\n")
-                .with_context(|| format!("writing {}", info.display()))?;
-            writeln!(
-                err,
-                "wrote {} and its dataset_info.json entry {}",
-                path.display(),
-                info.display()
-            )?;
-        }
-    }
+    write_split(args, &output.tasks, out, err)?;
     writeln!(err, "{}: {}", args.answerer, output.stats)?;
     if let Some(name) = &args.checker {
         writeln!(err, "{name}: {}", output.checker_stats)?;
@@ -593,6 +602,60 @@ pub fn run(
         stats.push((name.clone(), output.checker_stats));
     }
     Ok(stats)
+}
+
+fn write_tasks(path: &Path, tasks: &[Task]) -> anyhow::Result<()> {
+    write_records(path, tasks).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The train/test split without shared gold APIs and the ShareGPT export,
+/// written where `--train`, `--test` and `--sharegpt` say.
+fn write_split(
+    args: &AnswerOptions,
+    tasks: &[Task],
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
+    if args.train.is_none() && args.test.is_none() && args.sharegpt.is_none() {
+        return Ok(());
+    }
+    let (train, test) = split::split(tasks, args.test_fraction, args.seed);
+    writeln!(
+        out,
+        "split: {} train, {} test (no gold API in both; seed {})",
+        train.len(),
+        test.len(),
+        args.seed
+    )?;
+    if let Some(path) = &args.train {
+        write_tasks(path, &train)?;
+    }
+    if let Some(path) = &args.test {
+        write_tasks(path, &test)?;
+    }
+    if let Some(path) = &args.sharegpt {
+        let text = serde_json::to_string_pretty(&split::sharegpt(&train))?;
+        std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "itc_train".into());
+        let file_name = path
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let info = beside(path, "dataset_info.json");
+        let text = serde_json::to_string_pretty(&split::dataset_info(&name, &file_name))?;
+        std::fs::write(&info, text + "\n")
+            .with_context(|| format!("writing {}", info.display()))?;
+        writeln!(
+            err,
+            "wrote {} and its dataset_info.json entry {}",
+            path.display(),
+            info.display()
+        )?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
