@@ -1,13 +1,12 @@
 //! `itc eval --dataset`: an OOD benchmark run like any task file, with its
-//! conversion before and its official scorer after ([`Benchmark`]).
+//! conversion before and its official scorer after (`OodRun` implements
+//! [`crate::models::eval::Benchmark`]).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::eval::OodRun;
-use crate::models::eval::{Benchmark, EvalOptions, eval_models};
-use crate::score::files::OutputFormat;
-use crate::spec::records::Task;
+use crate::models::eval::{EvalOptions, eval_models};
 
 /// Which benchmark to run and where its files are.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,39 +53,4 @@ pub fn eval_dataset(
         err,
     )?;
     eval_models(options, configs, Some(&run), out, err)
-}
-
-impl Benchmark for OodRun {
-    fn label(&self) -> String {
-        format!("--dataset {}", self.info.dataset)
-    }
-
-    fn tasks(&self) -> Vec<Task> {
-        self.tasks.clone()
-    }
-
-    fn write_info(&self, run_dir: &Path) -> anyhow::Result<()> {
-        self.info.write(run_dir)
-    }
-
-    fn scoring_predictions(
-        &self,
-        run_dir: &Path,
-        tasks_path: &Path,
-        predictions: &Path,
-    ) -> anyhow::Result<PathBuf> {
-        OodRun::scoring_predictions(self, run_dir, tasks_path, predictions)
-    }
-
-    fn official(
-        &self,
-        run_dir: &Path,
-        tasks_path: &Path,
-        predictions: &Path,
-        format: OutputFormat,
-        out: &mut dyn Write,
-        err: &mut dyn Write,
-    ) -> anyhow::Result<()> {
-        OodRun::official(self, run_dir, tasks_path, predictions, format, out, err)
-    }
 }

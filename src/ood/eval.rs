@@ -24,7 +24,7 @@ use super::python::{PyStr, float_repr};
 use super::{Hub, answers, apibench, fetch, seal_tools};
 use crate::models::config::ModelConfig;
 use crate::models::config::PromptStyle;
-use crate::models::eval::check_prompt_styles;
+use crate::models::eval::{Benchmark, check_prompt_styles};
 use crate::score::files::OutputFormat;
 use crate::spec::jsonl::{read_records, write_records};
 use crate::spec::records::{Prediction, Task};
@@ -130,122 +130,6 @@ impl OodRun {
         }
     }
 
-    /// The prediction file `itc score` should score: the run's own when
-    /// every model answered in the ITC style, else `predictions.spec.jsonl`,
-    /// where each benchmark-style answer also carries the SPEC calls read
-    /// from it (in `calls`).
-    pub fn scoring_predictions(
-        &self,
-        run_dir: &Path,
-        tasks_path: &Path,
-        predictions: &Path,
-    ) -> anyhow::Result<PathBuf> {
-        if self.info.prompt_styles.values().all(PromptStyle::is_itc) {
-            return Ok(predictions.to_path_buf());
-        }
-        let (tasks, _) = read_records::<Task>(tasks_path, false)?;
-        let by_id: HashMap<&str, &Task> = tasks.iter().map(|t| (t.id.as_str(), t)).collect();
-        let (mut lines, _) = read_records::<Prediction>(predictions, false)?;
-        for p in &mut lines {
-            let style = self.style_of(&p.model);
-            if style.is_itc() || p.error.is_some() || p.calls.is_some() {
-                continue;
-            }
-            let Some(task) = by_id.get(p.task_id.as_str()) else {
-                continue;
-            };
-            p.calls = Some(answers::calls_of(
-                style,
-                p.output.as_deref(),
-                None,
-                task,
-                self.hub(),
-            ));
-        }
-        let path = run_dir.join("predictions.spec.jsonl");
-        write_records(&path, &lines).with_context(|| format!("writing {}", path.display()))?;
-        Ok(path)
-    }
-
-    /// Scores the run with the benchmark's official scorer (APIBench and
-    /// Seal-Tools; nothing for the others), writes `official.json` and the
-    /// scorer's inputs under `official/`, and prints the numbers.
-    pub fn official(
-        &self,
-        run_dir: &Path,
-        tasks_path: &Path,
-        predictions: &Path,
-        format: OutputFormat,
-        out: &mut dyn Write,
-        err: &mut dyn Write,
-    ) -> anyhow::Result<()> {
-        if !matches!(
-            self.info.dataset,
-            OodDataset::Apibench(_) | OodDataset::SealTools
-        ) {
-            return Ok(());
-        }
-        let (tasks, _) = read_records::<Task>(tasks_path, false)?;
-        let (lines, _) = read_records::<Prediction>(predictions, false)?;
-        // Models in order of appearance; the first prediction per task is kept.
-        let mut models: Vec<String> = self.info.prompt_styles.keys().cloned().collect();
-        for p in &lines {
-            if !models.contains(&p.model) {
-                models.push(p.model.clone());
-            }
-        }
-        let mut first: HashMap<(&str, &str), &Prediction> = HashMap::new();
-        for p in &lines {
-            first
-                .entry((p.model.as_str(), p.task_id.as_str()))
-                .or_insert(p);
-        }
-        let dir = run_dir.join("official");
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        let mut results = Vec::new();
-        for model in &models {
-            let style = self.style_of(model);
-            // The text the official scorer reads for each task, in task order.
-            let texts: Vec<(&Task, Option<String>)> = tasks
-                .iter()
-                .map(|t| {
-                    let p = first.get(&(model.as_str(), t.id.as_str()));
-                    let text = p.filter(|p| p.error.is_none()).map(|p| {
-                        self.official_text(style, p.output.as_deref(), p.calls.as_deref(), t)
-                    });
-                    (t, text)
-                })
-                .collect();
-            if texts.iter().all(|(_, t)| t.is_none()) && !first.keys().any(|(m, _)| m == model) {
-                continue;
-            }
-            results.push(self.official_model(model, style, &texts, &dir)?);
-        }
-        let benchmark = match self.info.dataset {
-            OodDataset::Apibench(_) => "apibench",
-            _ => "seal-tools",
-        };
-        let json = serde_json::json!({
-            "dataset": self.info.dataset,
-            "benchmark": benchmark,
-            "results": results,
-        });
-        let path = run_dir.join("official.json");
-        std::fs::write(&path, serde_json::to_string_pretty(&json)? + "\n")
-            .with_context(|| format!("writing {}", path.display()))?;
-        match format {
-            OutputFormat::Table => {
-                writeln!(out, "{}", official_table(self.info.dataset, &results))?
-            }
-            OutputFormat::Json => writeln!(
-                err,
-                "official {benchmark} scores written to {}",
-                path.display()
-            )?,
-        }
-        Ok(())
-    }
-
     /// One answer as the official scorer should read it: the raw text when
     /// it is in that benchmark's format, else its SPEC calls written in it.
     fn official_text(
@@ -348,6 +232,136 @@ impl OodRun {
                 Ok(v)
             }
         }
+    }
+}
+
+impl Benchmark for OodRun {
+    fn label(&self) -> String {
+        format!("--dataset {}", self.info.dataset)
+    }
+
+    fn tasks(&self) -> Vec<Task> {
+        self.tasks.clone()
+    }
+
+    fn write_info(&self, run_dir: &Path) -> anyhow::Result<()> {
+        self.info.write(run_dir)
+    }
+
+    /// The prediction file `itc score` should score: the run's own when
+    /// every model answered in the ITC style, else `predictions.spec.jsonl`,
+    /// where each benchmark-style answer also carries the SPEC calls read
+    /// from it (in `calls`).
+    fn scoring_predictions(
+        &self,
+        run_dir: &Path,
+        tasks_path: &Path,
+        predictions: &Path,
+    ) -> anyhow::Result<PathBuf> {
+        if self.info.prompt_styles.values().all(PromptStyle::is_itc) {
+            return Ok(predictions.to_path_buf());
+        }
+        let (tasks, _) = read_records::<Task>(tasks_path, false)?;
+        let by_id: HashMap<&str, &Task> = tasks.iter().map(|t| (t.id.as_str(), t)).collect();
+        let (mut lines, _) = read_records::<Prediction>(predictions, false)?;
+        for p in &mut lines {
+            let style = self.style_of(&p.model);
+            if style.is_itc() || p.error.is_some() || p.calls.is_some() {
+                continue;
+            }
+            let Some(task) = by_id.get(p.task_id.as_str()) else {
+                continue;
+            };
+            p.calls = Some(answers::calls_of(
+                style,
+                p.output.as_deref(),
+                None,
+                task,
+                self.hub(),
+            ));
+        }
+        let path = run_dir.join("predictions.spec.jsonl");
+        write_records(&path, &lines).with_context(|| format!("writing {}", path.display()))?;
+        Ok(path)
+    }
+
+    /// Scores the run with the benchmark's official scorer (APIBench and
+    /// Seal-Tools; nothing for the others), writes `official.json` and the
+    /// scorer's inputs under `official/`, and prints the numbers.
+    fn official(
+        &self,
+        run_dir: &Path,
+        tasks_path: &Path,
+        predictions: &Path,
+        format: OutputFormat,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        if !matches!(
+            self.info.dataset,
+            OodDataset::Apibench(_) | OodDataset::SealTools
+        ) {
+            return Ok(());
+        }
+        let (tasks, _) = read_records::<Task>(tasks_path, false)?;
+        let (lines, _) = read_records::<Prediction>(predictions, false)?;
+        // Models in order of appearance; the first prediction per task is kept.
+        let mut models: Vec<String> = self.info.prompt_styles.keys().cloned().collect();
+        for p in &lines {
+            if !models.contains(&p.model) {
+                models.push(p.model.clone());
+            }
+        }
+        let mut first: HashMap<(&str, &str), &Prediction> = HashMap::new();
+        for p in &lines {
+            first
+                .entry((p.model.as_str(), p.task_id.as_str()))
+                .or_insert(p);
+        }
+        let dir = run_dir.join("official");
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let mut results = Vec::new();
+        for model in &models {
+            let style = self.style_of(model);
+            // The text the official scorer reads for each task, in task order.
+            let texts: Vec<(&Task, Option<String>)> = tasks
+                .iter()
+                .map(|t| {
+                    let p = first.get(&(model.as_str(), t.id.as_str()));
+                    let text = p.filter(|p| p.error.is_none()).map(|p| {
+                        self.official_text(style, p.output.as_deref(), p.calls.as_deref(), t)
+                    });
+                    (t, text)
+                })
+                .collect();
+            if texts.iter().all(|(_, t)| t.is_none()) && !first.keys().any(|(m, _)| m == model) {
+                continue;
+            }
+            results.push(self.official_model(model, style, &texts, &dir)?);
+        }
+        let benchmark = match self.info.dataset {
+            OodDataset::Apibench(_) => "apibench",
+            _ => "seal-tools",
+        };
+        let json = serde_json::json!({
+            "dataset": self.info.dataset,
+            "benchmark": benchmark,
+            "results": results,
+        });
+        let path = run_dir.join("official.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&json)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+        match format {
+            OutputFormat::Table => {
+                writeln!(out, "{}", official_table(self.info.dataset, &results))?
+            }
+            OutputFormat::Json => writeln!(
+                err,
+                "official {benchmark} scores written to {}",
+                path.display()
+            )?,
+        }
+        Ok(())
     }
 }
 

@@ -354,16 +354,9 @@ fn json_float_key(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ood::python::literal::literal_eval;
-    use crate::ood::python::repr::{py_repr, py_str};
+    use crate::ood::python::repr::py_repr;
 
-    fn s(v: &PyValue) -> String {
-        PyStr(py_str(v)).to_string_lossy()
-    }
-
-    fn lit(text: &str) -> PyValue {
-        literal_eval(text).unwrap()
-    }
+    use crate::ood::python::testing::{lit, s};
 
     #[test]
     fn json_loads_follows_cpython() {

@@ -469,15 +469,8 @@ fn check_hashable(v: &PyValue) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ood::python::repr::py_str;
 
-    fn s(v: &PyValue) -> String {
-        PyStr(py_str(v)).to_string_lossy()
-    }
-
-    fn lit(text: &str) -> PyValue {
-        literal_eval(text).unwrap()
-    }
+    use crate::ood::python::testing::{lit, s};
 
     #[test]
     fn literal_strings() {

@@ -23,3 +23,20 @@ pub use json::{JsonError, json_loads, json_loads_str, json_roundtrip};
 pub use literal::literal_eval;
 pub use repr::{float_repr, py_repr, py_str};
 pub use value::{PyStr, PyValue, cps};
+
+/// What the tests of this folder share: a value as `str()` shows it, and a
+/// value read by `literal_eval`.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{PyStr, PyValue, literal_eval, py_str};
+
+    /// `str(v)`, lossily as UTF-8.
+    pub fn s(v: &PyValue) -> String {
+        PyStr(py_str(v)).to_string_lossy()
+    }
+
+    /// `ast.literal_eval(text)`, which must succeed.
+    pub fn lit(text: &str) -> PyValue {
+        literal_eval(text).unwrap()
+    }
+}

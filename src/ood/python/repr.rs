@@ -184,16 +184,8 @@ pub fn float_repr(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ood::python::literal::literal_eval;
-    use crate::ood::python::value::PyStr;
 
-    fn s(v: &PyValue) -> String {
-        PyStr(py_str(v)).to_string_lossy()
-    }
-
-    fn lit(text: &str) -> PyValue {
-        literal_eval(text).unwrap()
-    }
+    use crate::ood::python::testing::{lit, s};
 
     #[test]
     fn float_repr_matches_python() {
