@@ -535,10 +535,8 @@ fn tool_of(record: &serde_json::Value, name: &str) -> Tool {
         description: format!("{description} Call: {api_call}").trim().to_string(),
         category: text("domain"),
         country: "GLOBAL".into(),
-        method: String::new(),
-        url: String::new(),
         required_parameters: required,
-        optional_parameters: Vec::new(),
+        ..Tool::default()
     }
 }
 

@@ -291,12 +291,8 @@ pub fn tool_of(def: &FunctionDef) -> Tool {
     let mut tool = Tool {
         name: def.name.clone(),
         description: description.join("\n").trim().to_string(),
-        category: String::new(),
         country: "GLOBAL".into(),
-        method: String::new(),
-        url: String::new(),
-        required_parameters: Vec::new(),
-        optional_parameters: Vec::new(),
+        ..Tool::default()
     };
     for (name, ann, default) in &def.params {
         let (kind, optional_type) = kind_of(ann);

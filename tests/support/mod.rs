@@ -83,11 +83,7 @@ pub fn request_prompt_hash(body: &Value) -> String {
             .to_string()
             .as_bytes(),
     );
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    itc::util::hash::to_hex(&hasher.finalize())
 }
 
 /// The table row of a stage: stage, status, records, chats, requests,

@@ -675,17 +675,13 @@ mod tests {
             tools: vec![Tool {
                 name: "dwd".into(),
                 description: "Vorhersage <Stadt>".into(),
-                category: String::new(),
-                country: String::new(),
-                method: String::new(),
-                url: String::new(),
                 required_parameters: vec![Parameter {
                     name: "city".into(),
                     kind: "string".into(),
                     description: String::new(),
                     default: None,
                 }],
-                optional_parameters: vec![],
+                ..Tool::default()
             }],
             provenance: Provenance::default(),
         }

@@ -224,13 +224,7 @@ impl RawEntry {
         RawEntry {
             tool: Tool {
                 name: name.into(),
-                description: String::new(),
-                category: String::new(),
-                country: String::new(),
-                method: String::new(),
-                url: String::new(),
-                required_parameters: Vec::new(),
-                optional_parameters: Vec::new(),
+                ..Tool::default()
             },
             country_path: String::new(),
             home_url: String::new(),

@@ -442,10 +442,8 @@ mod tests {
             description: format!("{name} <does> & things"),
             category: "Weather".into(),
             country: "JP".into(),
-            method: String::new(),
             url: "https://example.invalid".into(),
-            required_parameters: vec![],
-            optional_parameters: vec![],
+            ..Tool::default()
         };
         GeneratedQuery {
             id: "q1".into(),

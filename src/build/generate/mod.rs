@@ -898,10 +898,7 @@ mod tests {
                 description: format!("{name} does things"),
                 category: "Travel".into(),
                 country: country.into(),
-                method: String::new(),
-                url: String::new(),
-                required_parameters: vec![],
-                optional_parameters: vec![],
+                ..Tool::default()
             },
             country_source: None,
             home_url: None,
