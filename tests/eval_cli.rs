@@ -329,6 +329,29 @@ fn a_run_directory_is_never_overwritten_without_resume() {
     );
     let predictions = read_predictions(&run_dir.join("predictions.jsonl"));
     assert_eq!(predictions.len(), 6);
+
+    // A resumed run may not send other requests: a changed answer length is
+    // refused, naming the field, and nothing in the directory changes.
+    let files = |name: &str| std::fs::read(run_dir.join(name)).unwrap();
+    let (models, stored) = (files("models.json"), files("predictions.jsonl"));
+    let changed = run(args(&["--resume", "--max-tokens", "64"]));
+    assert!(!changed.status.success());
+    let message = text(&changed.stderr);
+    assert!(
+        message.contains("model `baseline` was run with max_tokens 1024, now 64"),
+        "{message}"
+    );
+    assert_eq!(files("models.json"), models);
+    assert_eq!(files("predictions.jsonl"), stored);
+    // Pacing may change.
+    let paced = run(args(&[
+        "--resume",
+        "--concurrency",
+        "3",
+        "--timeout-ms",
+        "5000",
+    ]));
+    assert!(paced.status.success(), "{}", text(&paced.stderr));
 }
 
 /// `--system-prompt FILE` replaces the built-in system prompt with the

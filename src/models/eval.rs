@@ -18,6 +18,7 @@ use anyhow::{Context, bail};
 use super::cache::CacheSetting;
 use super::config::PromptStyle;
 use super::config::{Backend, ConfigFile, Mode, ModelConfig};
+use super::resume::{check_same_requests, merged, recorded_models};
 use super::retry::civil_from_days;
 use super::runner::{ModelSpec, RunOptions, RunReport, predictions_path, run_shared};
 use super::select::Selection;
@@ -286,7 +287,15 @@ pub fn eval_models(
         options.cache.dir(|| default_cache_dir(&run_dir))
     };
     check_start(&predictions_path(&run_dir), options.resume)?;
-    let tasks_path = write_run_inputs(&run_dir, &tasks, &specs, benchmark)?;
+    let recorded = if options.resume {
+        let recorded = recorded_models(&run_dir)?;
+        let now: Vec<ModelConfig> = specs.iter().map(|s| s.config.clone()).collect();
+        check_same_requests(&recorded, &now)?;
+        recorded
+    } else {
+        Vec::new()
+    };
+    let tasks_path = write_run_inputs(&run_dir, &tasks, &specs, recorded, benchmark)?;
 
     writeln!(
         err,
@@ -371,19 +380,24 @@ fn default_run_dir(specs: &[ModelSpec]) -> PathBuf {
     PathBuf::from("runs").join(format!("{name}-{}", timestamp(SystemTime::now())))
 }
 
-/// Writes `tasks.jsonl`, `models.json` and the benchmark's notes into the
-/// run directory; returns the path of `tasks.jsonl`.
+/// Writes `tasks.jsonl`, `models.json` (the models of a resumed run's
+/// earlier sessions kept) and the benchmark's notes into the run directory;
+/// returns the path of `tasks.jsonl`.
 fn write_run_inputs(
     run_dir: &Path,
     tasks: &[Task],
     specs: &[ModelSpec],
+    recorded: Vec<ModelConfig>,
     benchmark: Option<&dyn Benchmark>,
 ) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(run_dir).with_context(|| format!("creating {}", run_dir.display()))?;
     let tasks_path = run_dir.join("tasks.jsonl");
     write_records(&tasks_path, tasks)
         .with_context(|| format!("writing {}", tasks_path.display()))?;
-    let configs: Vec<&ModelConfig> = specs.iter().map(|s| &s.config).collect();
+    let configs = merged(
+        recorded,
+        &specs.iter().map(|s| &s.config).collect::<Vec<_>>(),
+    );
     std::fs::write(
         run_dir.join("models.json"),
         serde_json::to_string_pretty(&configs)? + "\n",

@@ -13,6 +13,7 @@
 //! - [`retry`]: backoff with jitter; `Retry-After`.
 //! - [`ratelimit`]: requests and tokens per minute.
 //! - [`cache`]: responses keyed by a SHA-256 of the canonical request.
+//! - [`resume`]: what a resumed run may change in its models' settings.
 //! - [`store`]: `predictions.jsonl`, appended per task and repaired on resume.
 //! - [`select`]: task subsets.
 //! - [`runner`]: the run itself ([`run()`]).
@@ -36,6 +37,7 @@ pub mod progress;
 pub mod prompt;
 pub mod ratelimit;
 pub mod reasoning;
+pub mod resume;
 pub mod retry;
 pub mod runner;
 pub mod select;

@@ -1,0 +1,147 @@
+//! What a resumed run may change. A run directory's `models.json` records
+//! each model's settings; `--resume` must send the same requests, so a
+//! setting that changes requests (backend, endpoint, model id, mode, prompt,
+//! sampling, length limit, extra body fields) may not differ from the record.
+//! Settings that only pace or price the requests (concurrency, rate limits,
+//! timeouts, retries, prices, the key's variable) may change.
+
+use std::path::Path;
+
+use anyhow::{Context, bail};
+
+use super::config::ModelConfig;
+
+/// The settings that shape a model's requests, each as its name and its
+/// value written for a message.
+fn request_settings(m: &ModelConfig) -> Vec<(&'static str, String)> {
+    vec![
+        ("backend", m.backend.as_str().to_string()),
+        ("base_url", m.effective_base_url()),
+        ("model_id", json(&m.model_id)),
+        ("mode", m.mode.to_string()),
+        ("prompt_style", m.prompt_style.as_str().to_string()),
+        ("system_prompt", json(&m.system_prompt)),
+        ("temperature", json(&m.temperature)),
+        ("max_tokens", m.max_tokens.to_string()),
+        ("extra_body", json(&m.extra_body)),
+    ]
+}
+
+/// A value written as JSON (`null` for none), for messages.
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// The first request-shaping setting in which `now` differs from `recorded`:
+/// its name, the recorded value and the new one.
+pub fn changed_setting(
+    recorded: &ModelConfig,
+    now: &ModelConfig,
+) -> Option<(&'static str, String, String)> {
+    request_settings(recorded)
+        .into_iter()
+        .zip(request_settings(now))
+        .find(|((_, a), (_, b))| a != b)
+        .map(|((name, a), (_, b))| (name, a, b))
+}
+
+/// The models `models.json` in `run_dir` records; none when the file is
+/// missing (a run that never started).
+pub fn recorded_models(run_dir: &Path) -> anyhow::Result<Vec<ModelConfig>> {
+    let path = run_dir.join("models.json");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => serde_json::from_str(&text)
+            .with_context(|| format!("{}: not a list of model configurations", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
+/// Refuses a resumed run whose models would send other requests than the
+/// recorded ones of the same name. New models may join.
+pub fn check_same_requests(recorded: &[ModelConfig], now: &[ModelConfig]) -> anyhow::Result<()> {
+    for model in now {
+        let Some(before) = recorded.iter().find(|r| r.name == model.name) else {
+            continue;
+        };
+        if let Some((field, was, is)) = changed_setting(before, model) {
+            bail!(
+                "--resume: model `{}` was run with {field} {was}, now {is}; a resumed run must \
+                 send the same requests (keep the setting, or start a new --run-dir)",
+                model.name
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The models to record after a resumed run: the recorded ones in their
+/// order (replaced by the new settings where the name is the same), then the
+/// new ones, so `models.json` keeps describing every model whose
+/// predictions the run directory holds.
+pub fn merged(recorded: Vec<ModelConfig>, now: &[&ModelConfig]) -> Vec<ModelConfig> {
+    let mut all: Vec<ModelConfig> = recorded
+        .into_iter()
+        .map(|r| match now.iter().find(|m| m.name == r.name) {
+            Some(m) => (*m).clone(),
+            None => r,
+        })
+        .collect();
+    for m in now {
+        if !all.iter().any(|r| r.name == m.name) {
+            all.push((*m).clone());
+        }
+    }
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::config::{Backend, Mode};
+
+    fn model(name: &str) -> ModelConfig {
+        let mut m = ModelConfig::new(name, Backend::Openai);
+        m.base_url = Some("http://127.0.0.1:8080/v1".into());
+        m.model_id = Some("x".into());
+        m
+    }
+
+    #[test]
+    fn request_settings_may_not_change() {
+        let before = model("m");
+        let mut after = before.clone();
+        after.max_tokens = 64;
+        let err = check_same_requests(std::slice::from_ref(&before), &[after])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("max_tokens 1024, now 64"), "{err}");
+        for change in [
+            |m: &mut ModelConfig| m.mode = Mode::Native,
+            |m: &mut ModelConfig| m.temperature = Some(0.7),
+            |m: &mut ModelConfig| m.model_id = Some("y".into()),
+            |m: &mut ModelConfig| m.base_url = Some("http://127.0.0.1:9/v1".into()),
+            |m: &mut ModelConfig| m.system_prompt = Some("mine.jinja".into()),
+        ] {
+            let mut after = before.clone();
+            change(&mut after);
+            assert!(check_same_requests(std::slice::from_ref(&before), &[after]).is_err());
+        }
+    }
+
+    #[test]
+    fn pacing_may_change_and_new_models_may_join() {
+        let before = model("m");
+        let mut after = before.clone();
+        after.concurrency = 9;
+        after.requests_per_minute = Some(5);
+        after.timeout_ms = Some(1);
+        after.max_attempts = Some(1);
+        after.price_input_per_mtok = Some(1.0);
+        check_same_requests(std::slice::from_ref(&before), &[after.clone(), model("n")]).unwrap();
+        let all = merged(vec![before, model("old")], &[&after, &model("n")]);
+        let names: Vec<&str> = all.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["m", "old", "n"]);
+        assert_eq!(all[0].concurrency, 9);
+    }
+}
