@@ -723,3 +723,46 @@ fn confuse_builds_shuffled_candidate_lists_with_unique_names() {
         .count();
     assert!(same_category >= 40 * 3, "{same_category}");
 }
+
+/// Runs itc with its standard output a pipe whose reader is already gone,
+/// as `itc … | head` leaves it.
+fn itc_into_closed_pipe(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("itc runs");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("itc ends")
+}
+
+#[test]
+fn a_closed_stdout_loses_no_output_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let catalog = mixed_catalog(dir.path());
+    let sampled = dir.path().join("s.jsonl");
+    let args = [
+        "sample",
+        "--catalog",
+        catalog.to_str().unwrap(),
+        "-n",
+        "4",
+        "-o",
+        sampled.to_str().unwrap(),
+    ];
+    let output = itc_into_closed_pipe(&args);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(lines(&sampled).len(), 4);
+
+    let stats = dir.path().join("stats");
+    let output = itc_into_closed_pipe(&[
+        "catalog",
+        "stats",
+        catalog.to_str().unwrap(),
+        "--out",
+        stats.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(stats.join("by_country.csv").exists());
+}

@@ -90,12 +90,12 @@ pub enum Command {
 impl Command {
     /// Runs the command: results on stdout, notes and problems on stderr.
     pub fn run(&self) -> anyhow::Result<()> {
-        let out = || io::stdout().lock();
+        let out = || UntilClosed::new(io::stdout().lock());
         let err = || io::stderr().lock();
         match self {
             Command::Score(args) => args.run(&mut out(), &mut err()),
             // Unlocked handles: the progress bar draws on stderr from its own thread.
-            Command::Eval(args) => args.run(&mut io::stdout(), &mut io::stderr()),
+            Command::Eval(args) => args.run(&mut UntilClosed::new(io::stdout()), &mut io::stderr()),
             Command::Bench(args) => args.run(&mut out()),
             Command::BenchHttp(args) => args.run(&mut out()),
             Command::Ood(args) => args.run(&mut out(), &mut err()),
@@ -107,5 +107,102 @@ impl Command {
             Command::Answer(args) => args.run(&mut out(), &mut err()),
             Command::Pipeline(args) => args.run(&mut out(), &mut err()),
         }
+    }
+}
+
+/// Standard output that a closed pipe ends quietly: once the reader is gone
+/// (`itc sample … | head`), what is printed is dropped and the command goes
+/// on, so the files it writes are still written.
+pub struct UntilClosed<W> {
+    inner: W,
+    closed: bool,
+}
+
+impl<W: io::Write> UntilClosed<W> {
+    /// Wraps a writer.
+    pub fn new(inner: W) -> Self {
+        UntilClosed {
+            inner,
+            closed: false,
+        }
+    }
+
+    fn absorb<T>(&mut self, result: io::Result<T>, done: T) -> io::Result<T> {
+        match result {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(done)
+            }
+            other => other,
+        }
+    }
+}
+
+impl<W: io::Write> io::Write for UntilClosed<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let result = self.inner.write(buf);
+        self.absorb(result, buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let result = self.inner.flush();
+        self.absorb(result, ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A writer whose reader went away after `room` bytes.
+    struct Pipe {
+        room: usize,
+        got: Vec<u8>,
+    }
+
+    impl io::Write for Pipe {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.got.len() >= self.room {
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            self.got.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_pipe_ends_printing_not_the_command() {
+        let mut out = UntilClosed::new(Pipe {
+            room: 3,
+            got: Vec::new(),
+        });
+        writeln!(out, "one").unwrap();
+        writeln!(out, "two").unwrap();
+        writeln!(out, "three").unwrap();
+        out.flush().unwrap();
+        assert_eq!(out.inner.got, b"one\n");
+        assert!(out.closed);
+        // Other errors still stop the command.
+        struct Full;
+        impl io::Write for Full {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::ErrorKind::StorageFull.into())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        assert!(writeln!(UntilClosed::new(Full), "x").is_err());
     }
 }
