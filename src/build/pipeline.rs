@@ -138,7 +138,7 @@ pub struct ConfuseStage {
     /// Distractors per sampled API.
     #[serde(default = "default_k")]
     pub k: usize,
-    /// random, same_category or nearest.
+    /// random, category or nearest.
     #[serde(default = "default_difficulty")]
     pub difficulty: String,
 }
@@ -365,7 +365,7 @@ impl Pipeline {
         })?;
         c.confuse.difficulty.parse::<Difficulty>().map_err(|_| {
             anyhow::anyhow!(
-                "[confuse] difficulty: `{}` is not random, same_category or nearest",
+                "[confuse] difficulty: `{}` is not random, category or nearest",
                 c.confuse.difficulty
             )
         })?;
@@ -861,6 +861,21 @@ model = "answerer"
         ))
         .unwrap_err();
         assert!(format!("{err:#}").contains("value_check"), "{err:#}");
+        // The message lists the values that work, and the shipped file offers only those.
+        let err = load(&format!(
+            "{MINIMAL}[confuse]\ndifficulty = \"same_category\"\n"
+        ))
+        .unwrap_err();
+        assert!(
+            format!("{err:#}").contains("is not random, category or nearest"),
+            "{err:#}"
+        );
+        assert!(load(&format!("{MINIMAL}[confuse]\ndifficulty = \"category\"\n")).is_ok());
+        let shipped = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/datasets/pipeline/pipeline.toml"
+        ));
+        assert!(shipped.contains("random | category | nearest"));
     }
 
     #[test]
