@@ -128,11 +128,7 @@ pub fn score_seal_tools(
                 reports.first().map_or(0, |r| r.n),
                 options.subset
             )?;
-            writeln!(
-                out,
-                "{}",
-                b.build().with(tabled::settings::Style::rounded())
-            )?;
+            print_table(out, b)?;
         }
     }
     Ok(())
@@ -199,12 +195,18 @@ pub fn score_apibench(
                 options.hub.as_str(),
                 apibench::script_name(options.hub)
             )?;
-            writeln!(
-                out,
-                "{}",
-                b.build().with(tabled::settings::Style::rounded())
-            )?;
+            print_table(out, b)?;
         }
     }
+    Ok(())
+}
+
+/// A built table with rounded borders, on its own line.
+fn print_table(out: &mut dyn Write, table: tabled::builder::Builder) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "{}",
+        table.build().with(tabled::settings::Style::rounded())
+    )?;
     Ok(())
 }
