@@ -347,7 +347,7 @@ impl Pipeline {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         let config: PipelineConfig =
-            toml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            crate::util::toml_file::from_str(&text, &path.display().to_string())?;
         let pipeline = Pipeline {
             config,
             base: path.parent().unwrap_or(Path::new(".")).to_path_buf(),

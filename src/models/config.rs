@@ -397,13 +397,7 @@ impl ConfigFile {
 
     /// Parses and validates config text; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> anyhow::Result<ConfigFile> {
-        let de = toml::Deserializer::parse(text)
-            .map_err(|e| anyhow::anyhow!("{origin}: {}", one_line(&e.to_string())))?;
-        let file: ConfigFile = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = one_line(&e.into_inner().to_string());
-            anyhow::anyhow!("{origin}: field `{path}`: {inner}")
-        })?;
+        let file: ConfigFile = crate::util::toml_file::from_str(text, origin)?;
         let mut seen = std::collections::HashSet::new();
         for (i, model) in file.models.iter().enumerate() {
             let place = format!("{origin}: models[{i}]");
@@ -441,17 +435,6 @@ impl ConfigFile {
             })
             .collect()
     }
-}
-
-/// toml's messages span several lines (a source excerpt); keep them readable
-/// on one line, excerpt included.
-fn one_line(message: &str) -> String {
-    message
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && *l != "|")
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// An API key read from the environment. It is only ever put in request

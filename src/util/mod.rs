@@ -1,5 +1,5 @@
 //! Small helpers every stage uses: SHA-256 in hex, the async runtime, slugs,
-//! and the loopback HTTP server that the benchmarks and the tests answer with.
+//! TOML files with readable errors, and the loopback HTTP server that the benchmarks and the tests answer with.
 //!
 //! `util` uses nothing of the crate; everything may use it.
 
@@ -7,3 +7,4 @@ pub mod hash;
 pub mod loopback;
 pub mod runtime;
 pub mod slug;
+pub mod toml_file;
