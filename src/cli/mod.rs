@@ -41,6 +41,7 @@ pub mod bench_http;
 pub mod catalog;
 pub mod confuse;
 pub mod eval;
+mod examples;
 pub mod filter;
 pub mod flags;
 pub mod generate;
@@ -51,7 +52,7 @@ pub mod score;
 
 /// International Tool Calling benchmark harness.
 #[derive(Debug, Parser)]
-#[command(name = "itc", version, about)]
+#[command(name = "itc", version, about, after_help = examples::ITC)]
 pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
@@ -62,28 +63,40 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Score recorded predictions against a task file (SPEC §3–4).
+    #[command(after_help = examples::SCORE)]
     Score(score::ScoreArgs),
     /// Run a model (or the offline baseline) on tasks, then score it (SPEC §0–4).
+    #[command(after_help = examples::EVAL)]
     Eval(Box<eval::EvalArgs>),
     /// Measure end-to-end scoring throughput and memory on synthetic inputs.
+    #[command(after_help = examples::BENCH)]
     Bench(bench::BenchArgs),
     /// Measure the harness's requests per second against an instant loopback server, beside wrk.
+    #[command(after_help = examples::BENCH_HTTP)]
     BenchHttp(bench_http::BenchHttpArgs),
     /// Out-of-distribution sets: convert them to tasks, score with their official scorers.
+    #[command(after_help = examples::OOD)]
     Ood(ood::OodArgs),
     /// Build API catalogs: import API lists into ITC tools with country and category, count them (ITC §3.1).
+    #[command(after_help = examples::CATALOG)]
     Catalog(catalog::CatalogArgs),
     /// Draw APIs from a catalog with country weights ∝ n^α and quotas (ITC §3.2 biased sampling).
+    #[command(after_help = examples::SAMPLE)]
     Sample(sample::SampleArgs),
     /// Give each sampled API a shuffled candidate list of confusable distractors (ITC §3.2 tool confusion).
+    #[command(after_help = examples::CONFUSE)]
     Confuse(confuse::ConfuseArgs),
     /// Have a generator model write requests for sampled APIs, checked before judging (ITC §3.3).
+    #[command(after_help = examples::GENERATE)]
     Generate(generate::GenerateArgs),
     /// Score generated queries with two judge models and keep the good ones (ITC §3.3).
+    #[command(after_help = examples::FILTER)]
     Filter(filter::FilterArgs),
     /// Write and check gold answers for kept queries; split and export them (ITC §3.4).
+    #[command(after_help = examples::ANSWER)]
     Answer(Box<answer::AnswerArgs>),
     /// Run catalog → sample → confuse → generate → filter → answer from a pipeline.toml; finished stages are skipped.
+    #[command(after_help = examples::PIPELINE)]
     Pipeline(pipeline::PipelineArgs),
 }
 

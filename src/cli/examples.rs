@@ -1,0 +1,149 @@
+//! The examples `itc --help` and each command's `--help` end with. Every
+//! line that starts with `itc ` is parsed by a test, so an example cannot
+//! name a flag that does not exist.
+
+/// `itc --help`.
+pub const ITC: &str = "\
+Examples:
+  itc eval                      # the offline baseline on the embedded sample set
+  itc score                     # the sample set's recorded predictions, scored
+  itc eval --backend openai --base-url http://127.0.0.1:8765/v1 --model-id local --name smol
+  itc eval --config models.toml --models a,b --run-dir runs/ab
+  itc eval --run-dir runs/ab --resume --config models.toml --models a,b
+  itc pipeline --config datasets/pipeline/pipeline.toml --dry-run
+
+Each command has its own examples: itc help eval, itc help score, …";
+
+/// `itc score --help`.
+pub const SCORE: &str = "\
+Examples:
+  itc score
+  itc score --tasks tasks.jsonl --predictions p1.jsonl p2.jsonl --out reports/run1
+  itc score --tasks tasks.jsonl --predictions p.jsonl --format json --bootstrap 2000 --seed 7";
+
+/// `itc eval --help`.
+pub const EVAL: &str = "\
+Examples:
+  itc eval
+  itc eval --backend openai --base-url http://127.0.0.1:8000/v1 --model-id Qwen/Qwen2.5-7B-Instruct --name qwen --mode native
+  itc eval --backend openai --base-url http://127.0.0.1:8765/v1 --model-id local --name smol --mode structured --concurrency 1
+  itc eval --config models.toml --models a,b --kinds single,nested --languages ja,zh --limit 200 --run-dir runs/asia
+  itc eval --run-dir runs/asia --resume --config models.toml --models a,b
+  itc eval --dataset seal-tools --limit 50";
+
+/// `itc bench --help`.
+pub const BENCH: &str = "\
+Examples:
+  itc bench
+  itc bench --generate-only --dir /tmp/itc-1m";
+
+/// `itc bench-http --help`.
+pub const BENCH_HTTP: &str = "\
+Examples:
+  itc bench-http";
+
+/// `itc ood --help`.
+pub const OOD: &str = "\
+Examples:
+  itc ood convert seal-tools --input datasets/ood/seal-tools/test_in_domain.json -o seal.jsonl
+  itc ood score seal-tools --compat official --gold datasets/ood/seal-tools/test_in_domain.json --predictions seal.raw.jsonl
+  itc ood fetch apibench";
+
+/// `itc catalog --help`.
+pub const CATALOG: &str = "\
+Examples:
+  itc catalog import --format public-apis datasets/catalog/public-apis-README.md -o public.jsonl --skip-invalid
+  itc catalog stats public.jsonl --out reports/catalog";
+
+/// `itc sample --help`.
+pub const SAMPLE: &str = "\
+Examples:
+  itc sample --catalog catalog.jsonl -n 200 --alpha 0.5 --seed 1 --quota JP=10 -o sampled.jsonl";
+
+/// `itc confuse --help`.
+pub const CONFUSE: &str = "\
+Examples:
+  itc confuse --catalog catalog.jsonl --sampled sampled.jsonl --k 4 --difficulty nearest --seed 1 -o candidates.jsonl";
+
+/// `itc generate --help`.
+pub const GENERATE: &str = "\
+Examples:
+  itc generate --candidates candidates.jsonl --config models.toml --generator writer -o queries.jsonl
+  itc generate --candidates candidates.jsonl --dry-run -o prompts.jsonl";
+
+/// `itc filter --help`.
+pub const FILTER: &str = "\
+Examples:
+  itc filter --queries queries.jsonl --config models.toml --judges judge-a,judge-b -o kept.jsonl --rejects judge_rejects.jsonl";
+
+/// `itc answer --help`.
+pub const ANSWER: &str = "\
+Examples:
+  itc answer --queries kept.jsonl --config models.toml --answerer answerer --checker checker -o tasks.jsonl --provenance provenance.jsonl";
+
+/// `itc pipeline --help`.
+pub const PIPELINE: &str = "\
+Examples:
+  itc pipeline --config datasets/pipeline/pipeline.toml --dry-run
+  itc pipeline --config datasets/pipeline/pipeline.toml
+  itc pipeline --config datasets/pipeline/pipeline.toml --force";
+
+/// Every example text, for the test that parses them.
+#[cfg(test)]
+const ALL: [&str; 13] = [
+    ITC, SCORE, EVAL, BENCH, BENCH_HTTP, OOD, CATALOG, SAMPLE, CONFUSE, GENERATE, FILTER, ANSWER,
+    PIPELINE,
+];
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, Parser};
+
+    use super::ALL;
+    use crate::cli::Cli;
+
+    /// The command lines of an example text, split into arguments (examples
+    /// use no quotes), comments dropped.
+    fn command_lines(text: &str) -> Vec<Vec<String>> {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("itc "))
+            .map(|l| {
+                let l = l.split(" # ").next().unwrap_or(l);
+                l.split_whitespace().map(str::to_string).collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_example_parses() {
+        let mut count = 0;
+        for text in ALL {
+            for args in command_lines(text) {
+                Cli::try_parse_from(&args)
+                    .unwrap_or_else(|e| panic!("`{}` does not parse: {e}", args.join(" ")));
+                count += 1;
+            }
+        }
+        assert!(count >= 25, "{count} examples");
+    }
+
+    #[test]
+    fn every_command_help_ends_with_examples() {
+        let mut cli = Cli::command();
+        let top = cli.render_long_help().to_string();
+        assert!(top.contains("Examples:\n  itc eval"), "{top}");
+        for sub in cli.get_subcommands_mut() {
+            let name = sub.get_name().to_string();
+            if name == "help" {
+                continue;
+            }
+            let help = sub.render_long_help().to_string();
+            let examples = help.split("Examples:").nth(1).unwrap_or_default();
+            assert!(
+                examples.contains(&format!("itc {name}")),
+                "`itc {name} --help` has no example of itself:\n{help}"
+            );
+        }
+    }
+}
