@@ -9,17 +9,73 @@ use serde::de::DeserializeOwned;
 /// caret under the value) is kept as it is.
 pub fn from_str<T: DeserializeOwned>(text: &str, origin: &str) -> anyhow::Result<T> {
     let de = toml::Deserializer::parse(text)
-        .map_err(|e| anyhow::anyhow!("{origin}: {}", e.to_string().trim_end()))?;
+        .map_err(|e| anyhow::anyhow!("{origin}: {}", describe(&e, text)))?;
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
-        let inner = inner.trim_end();
+        let inner = describe(e.inner(), text);
         if path.is_empty() || path == "." {
             anyhow::anyhow!("{origin}: {inner}")
         } else {
             anyhow::anyhow!("{origin}: field `{path}`: {inner}")
         }
     })
+}
+
+/// The widest excerpt of the offending line an error shows, in characters:
+/// a 50 MB line must not become a 50 MB message.
+const EXCERPT_CHARS: usize = 80;
+
+/// toml's error in toml's shape (position, the line, a caret, the message),
+/// with the line cut to a window around the error.
+fn describe(error: &toml::de::Error, text: &str) -> String {
+    let message = shorten(error.message().trim_end(), 4 * EXCERPT_CHARS);
+    let Some(span) = error.span() else {
+        return message;
+    };
+    let start = floor_char_boundary(text, span.start.min(text.len()));
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let line_number = text[..line_start].matches('\n').count() + 1;
+    let line = text[line_start..line_end].trim_end_matches('\r');
+    let column = text[line_start..start].chars().count();
+    // A window of the line that holds the error's start.
+    let skip = column.saturating_sub(EXCERPT_CHARS / 2);
+    let shown: String = line.chars().skip(skip).take(EXCERPT_CHARS).collect();
+    let cut_before = if skip > 0 { "…" } else { "" };
+    let cut_after = if line.chars().count() > skip + EXCERPT_CHARS {
+        "…"
+    } else {
+        ""
+    };
+    let caret_at = column - skip + cut_before.chars().count();
+    let width = text[start..span.end.clamp(start, line_end).max(start)]
+        .chars()
+        .count()
+        .clamp(1, EXCERPT_CHARS);
+    let gutter = " ".repeat(line_number.to_string().len());
+    format!(
+        "TOML parse error at line {line_number}, column {}\n{gutter} |\n{line_number} | {cut_before}{shown}{cut_after}\n{gutter} | {}{}\n{message}",
+        column + 1,
+        " ".repeat(caret_at),
+        "^".repeat(width),
+    )
+}
+
+/// `text` cut to `max` characters, with `…` where it was cut (messages
+/// quote the offending value, which may be huge).
+fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// The largest char boundary at or before `index`.
+fn floor_char_boundary(text: &str, mut index: usize) -> usize {
+    while !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
 }
 
 #[cfg(test)]
@@ -75,6 +131,30 @@ mod tests {
         assert!(err.starts_with("m.toml: "), "{err}");
         assert!(err.contains("line 1"), "{err}");
         assert!(err.lines().count() >= 3, "{err}");
+    }
+
+    #[test]
+    fn a_huge_line_is_cut_to_a_window_around_the_error() {
+        let text = format!(
+            "[[models]]\nname = \"{}\"\ncount = \"x{}\"\n",
+            "a",
+            "y".repeat(1_000_000)
+        );
+        let err = from_str::<File>(&text, "m.toml").unwrap_err().to_string();
+        assert!(err.len() < 1_000, "{} bytes", err.len());
+        assert!(err.contains("line 3, column 9"), "{err}");
+        assert!(err.contains("count = \"xyyy"), "{err}");
+        assert!(err.contains('…'), "{err}");
+    }
+
+    #[test]
+    fn the_caret_points_at_the_column_past_multibyte_text() {
+        let text = "[[models]]\nname = \"é\"\ncount = \"forty\"\n";
+        let err = from_str::<File>(text, "m.toml").unwrap_err().to_string();
+        let lines: Vec<&str> = err.lines().collect();
+        let source = lines.iter().position(|l| l.starts_with("3 | ")).unwrap();
+        let caret = lines[source + 1];
+        assert_eq!(caret.find('^'), lines[source].find('"'), "{err}");
     }
 
     #[test]
