@@ -135,13 +135,15 @@ pub fn parse(file: &Path, text: &str) -> Parsed {
             in_table = false;
             continue;
         }
+        // A blank line, an HTML comment or stray bytes between rows do not
+        // end the table: every row up to the next heading is read (or
+        // reported), none silently dropped.
         if !trimmed.contains('|') {
-            in_table = false;
             continue;
         }
         let cells = cells(trimmed);
         match (&category, in_table) {
-            (Some(_), false) if is_header(&cells) => in_table = true,
+            (Some(_), _) if is_header(&cells) => in_table = true,
             (Some(name), true) if !is_separator(&cells) => {
                 parsed.push(row(file, number, &cells, name));
             }
@@ -213,6 +215,23 @@ API | Description | Auth | HTTPS | CORS |
             (Some(5), "HTTPS")
         );
         assert_eq!((errors[2].line, errors[2].field.as_str()), (Some(6), "."));
+    }
+
+    #[test]
+    fn a_break_inside_a_table_drops_no_row() {
+        let text = "### Books\nAPI | Description | Auth | HTTPS | CORS\n|---|---|---|---|---|\n\
+                    | [A](https://a.org) | x | No | Yes | Yes |\n\
+                    \n\
+                    | [B](https://b.org) | x | No | Yes | Yes |\n\
+                    <!-- a comment -->\n\
+                    \0\n\
+                    | [C](https://c.org) | x | No | Yes | Yes |\n\
+                    **[Back to Index](#index)**\n\
+                    ### Music\n\
+                    | [D](https://d.org) | not in a table | No | Yes | Yes |\n";
+        let parsed = parse(Path::new("R.md"), text);
+        let names: Vec<_> = parsed.into_iter().map(|e| e.unwrap().tool.name).collect();
+        assert_eq!(names, ["A", "B", "C"]);
     }
 
     #[test]
