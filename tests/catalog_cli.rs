@@ -766,3 +766,21 @@ fn a_closed_stdout_loses_no_output_file() {
     assert!(output.status.success(), "{}", text(&output.stderr));
     assert!(stats.join("by_country.csv").exists());
 }
+
+#[test]
+fn deeply_nested_yaml_is_refused_with_its_line() {
+    // 400 KB of nested flow mappings: the YAML parser alone took minutes.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.jsonl");
+    let spec = dir.path().join("deep.yaml");
+    let depth = 100_000;
+    let text = format!(
+        "openapi: 3.0.0\ninfo: {{title: t, version: '1'}}\npaths:\n  /x:\n    get:\n      operationId: x\n      x-deep: {}1{}\n",
+        "{a: ".repeat(depth),
+        "}".repeat(depth)
+    );
+    std::fs::write(&spec, text).unwrap();
+    let err = failing_import("openapi", &spec, &out);
+    assert!(err.contains("deep.yaml:7:"), "{err}");
+    assert!(err.contains("nested deeper than 128 levels"), "{err}");
+}

@@ -328,6 +328,16 @@ pub fn parse_document(file: &Path, text: &str) -> Res<Json> {
 
 /// Parses one YAML document (OpenAPI and Swagger files are often YAML).
 pub fn parse_yaml_document(file: &Path, text: &str) -> Res<Json> {
+    super::yaml_depth::check(text).map_err(|deep| CatalogError {
+        file: file.to_path_buf(),
+        line: Some(deep.line),
+        field: ".".to_string(),
+        message: format!(
+            "invalid YAML at column {}: nested deeper than {} levels",
+            deep.column,
+            super::yaml_depth::MAX_FLOW_DEPTH
+        ),
+    })?;
     serde_norway::from_str::<Json>(text).map_err(|e| {
         let location = e.location();
         CatalogError {

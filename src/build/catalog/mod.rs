@@ -20,6 +20,7 @@ pub mod seal_tools;
 pub mod stats;
 pub mod toolalpaca;
 pub mod toolbench;
+pub mod yaml_depth;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
