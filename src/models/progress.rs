@@ -1,12 +1,133 @@
-//! The progress bar: tasks done of total, rate, ETA, tokens and errors.
-//! Hidden when stderr is not a terminal (or when asked).
+//! The progress bar: tasks done of total, the rate and the time left
+//! (from tasks done over time elapsed), requests in flight, tokens and
+//! errors. Hidden when stderr is not a terminal (or when asked).
+//!
+//! indicatif's own `{per_sec}` and `{eta}` smooth the time between steps,
+//! which for slow, bursty completions (a few tasks a minute, arriving
+//! together) showed `0/s ETA 584942417355y`; [`pace`] divides instead.
 
 use std::io::IsTerminal;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::spec::records::Prediction;
+
+/// The bar's layout; `{pace}` and `{in_flight}` are ours (see [`Progress::new`]).
+const TEMPLATE: &str =
+    "{spinner} {elapsed_precise} [{bar:30}] {pos}/{len} {pace} · {in_flight} in flight · {msg}";
+
+/// Counts the requests waiting on a server right now, and the most at
+/// once. Clones share the counts.
+#[derive(Debug, Clone, Default)]
+pub struct InFlight(Arc<Counts>);
+
+#[derive(Debug, Default)]
+struct Counts {
+    now: AtomicUsize,
+    most: AtomicUsize,
+}
+
+impl InFlight {
+    /// Counts one request in flight until the guard is dropped (which also
+    /// happens when the request's future is cancelled).
+    pub fn enter(&self) -> InFlightGuard {
+        let now = self.0.now.fetch_add(1, Ordering::SeqCst) + 1;
+        self.0.most.fetch_max(now, Ordering::SeqCst);
+        InFlightGuard(self.clone())
+    }
+
+    /// Requests in flight now.
+    pub fn now(&self) -> usize {
+        self.0.now.load(Ordering::SeqCst)
+    }
+
+    /// The most requests that were in flight at once.
+    pub fn most(&self) -> usize {
+        self.0.most.load(Ordering::SeqCst)
+    }
+}
+
+/// One request in flight, from [`InFlight::enter`] until dropped.
+#[derive(Debug)]
+pub struct InFlightGuard(InFlight);
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        self.0.0.now.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// How fast a run goes: tasks per second and the time left.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pace {
+    /// Tasks done per second of elapsed time; none before the first task
+    /// is done or before any time has passed.
+    pub rate: Option<f64>,
+    /// The tasks left at that rate; none when the rate is.
+    pub eta: Option<Duration>,
+}
+
+/// The pace after `done` of `total` tasks in `elapsed`: done ÷ elapsed, and
+/// the tasks left at that rate. Nothing is smoothed, so a burst of answers
+/// moves it no more than it should and a quiet minute does not stop it.
+pub fn pace(done: u64, total: u64, elapsed: Duration) -> Pace {
+    let secs = elapsed.as_secs_f64();
+    if done == 0 || secs <= 0.0 {
+        return Pace {
+            rate: None,
+            eta: None,
+        };
+    }
+    let left = total.saturating_sub(done) as f64;
+    Pace {
+        rate: Some(done as f64 / secs),
+        eta: Duration::try_from_secs_f64(left * secs / done as f64).ok(),
+    }
+}
+
+impl std::fmt::Display for Pace {
+    /// `0.05/s ETA 7m40s`, or `—/s ETA —` before the first task is done.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.rate {
+            Some(rate) => write!(f, "{}/s", rate_text(rate))?,
+            None => f.write_str("—/s")?,
+        }
+        match self.eta {
+            Some(eta) => write!(f, " ETA {}", duration_text(eta)),
+            None => f.write_str(" ETA —"),
+        }
+    }
+}
+
+/// A rate with two significant digits: `0.05`, `1.5`, `12`, `0.0001`.
+fn rate_text(rate: f64) -> String {
+    let digits = if rate >= 10.0 {
+        0
+    } else {
+        (1 - rate.log10().floor() as i64).clamp(0, 20) as usize
+    };
+    let text = format!("{rate:.digits$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+/// A duration to the second, in its two largest units: `45s`, `7m40s`,
+/// `2h05m`, `3d04h`.
+pub fn duration_text(d: Duration) -> String {
+    let s = d.as_secs_f64().round() as u64;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3_600 => format!("{}m{:02}s", s / 60, s % 60),
+        3_600..86_400 => format!("{}h{:02}m", s / 3_600, s % 3_600 / 60),
+        _ => format!("{}d{:02}h", s / 86_400, s % 86_400 / 3_600),
+    }
+}
 
 /// A progress bar over the predictions of a run.
 #[derive(Debug)]
@@ -18,20 +139,38 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar for `total` tasks, drawn on stderr if `show` and stderr is a terminal.
-    pub fn new(total: u64, show: bool) -> Progress {
+    /// A bar for `total` tasks, drawn on stderr if `show` and stderr is a
+    /// terminal, showing the requests in flight of the given counters.
+    pub fn new(total: u64, show: bool, in_flight: Vec<InFlight>) -> Progress {
         let target = if show && std::io::stderr().is_terminal() {
             ProgressDrawTarget::stderr()
         } else {
             ProgressDrawTarget::hidden()
         };
+        Progress::with_target(total, target, in_flight)
+    }
+
+    fn with_target(total: u64, target: ProgressDrawTarget, in_flight: Vec<InFlight>) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(total), target);
+        let in_flight: Arc<[InFlight]> = in_flight.into();
         bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} {elapsed_precise} [{bar:30}] {pos}/{len} {per_sec} ETA {eta} {msg}",
-            )
-            .expect("template parses")
-            .progress_chars("=> "),
+            ProgressStyle::with_template(TEMPLATE)
+                .expect("template parses")
+                .with_key(
+                    "pace",
+                    |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let pace = pace(state.pos(), state.len().unwrap_or(0), state.elapsed());
+                        let _ = write!(w, "{pace}");
+                    },
+                )
+                .with_key(
+                    "in_flight",
+                    move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let now: usize = in_flight.iter().map(InFlight::now).sum();
+                        let _ = write!(w, "{now}");
+                    },
+                )
+                .progress_chars("=> "),
         );
         bar.enable_steady_tick(Duration::from_millis(200));
         let progress = Progress {
@@ -103,7 +242,7 @@ mod tests {
 
     #[test]
     fn hidden_bar_counts() {
-        let mut p = Progress::new(2, false);
+        let mut p = Progress::new(2, false, Vec::new());
         let prediction: Prediction = serde_json::from_str(
             r#"{"task_id":"a","model":"m","error":"x","usage":{"prompt_tokens":5,"completion_tokens":2}}"#,
         )
@@ -117,6 +256,136 @@ mod tests {
                 p.bar.position()
             ),
             (5, 2, 1, 1)
+        );
+        p.finish();
+    }
+
+    const fn secs(s: u64) -> Duration {
+        Duration::from_secs(s)
+    }
+
+    #[test]
+    fn pace_is_done_over_elapsed() {
+        // Issue 11: 7 of 30 done after 140 s showed `0/s ETA 584942417355y`.
+        let p = pace(7, 30, secs(140));
+        assert!((p.rate.unwrap() - 0.05).abs() < 1e-12, "{p:?}");
+        assert_eq!(p.eta, Some(secs(460)));
+        assert_eq!(p.to_string(), "0.05/s ETA 7m40s");
+        // 1 of 30 after 20 s showed `0.0001/s ETA 2d`.
+        assert_eq!(pace(1, 30, secs(20)).to_string(), "0.05/s ETA 9m40s");
+        // Fast runs.
+        assert_eq!(pace(500, 1000, secs(40)).to_string(), "12/s ETA 40s");
+        assert_eq!(pace(3, 4, secs(2)).to_string(), "1.5/s ETA 1s");
+        assert_eq!(pace(30, 30, secs(600)).to_string(), "0.05/s ETA 0s");
+    }
+
+    #[test]
+    fn no_pace_before_the_first_task_or_any_time() {
+        let none = Pace {
+            rate: None,
+            eta: None,
+        };
+        assert_eq!(pace(0, 30, secs(140)), none);
+        assert_eq!(pace(0, 30, Duration::ZERO), none);
+        assert_eq!(pace(7, 30, Duration::ZERO), none);
+        assert_eq!(none.to_string(), "—/s ETA —");
+        // More done than announced: nothing left, not an underflow.
+        assert_eq!(pace(31, 30, secs(10)).eta, Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn rates_and_durations_read_well() {
+        assert_eq!(rate_text(0.05), "0.05");
+        assert_eq!(rate_text(0.0001), "0.0001");
+        assert_eq!(rate_text(0.123), "0.12");
+        assert_eq!(rate_text(1.0), "1");
+        assert_eq!(rate_text(250.4), "250");
+        assert_eq!(duration_text(secs(45)), "45s");
+        assert_eq!(duration_text(Duration::from_millis(59_600)), "1m00s");
+        assert_eq!(duration_text(secs(7_500)), "2h05m");
+        assert_eq!(duration_text(secs(3 * 86_400 + 4 * 3_600 + 59)), "3d04h");
+    }
+
+    #[test]
+    fn in_flight_counts_requests_until_their_guards_drop() {
+        let counter = InFlight::default();
+        let (a, b) = (counter.enter(), counter.clone().enter());
+        assert_eq!((counter.now(), counter.most()), (2, 2));
+        drop(a);
+        assert_eq!((counter.now(), counter.most()), (1, 2));
+        drop(b);
+        let c = counter.enter();
+        assert_eq!((counter.now(), counter.most()), (1, 2));
+        drop(c);
+        // A request whose future is dropped mid-flight (an aborted worker)
+        // leaves the count too.
+        let shared = counter.clone();
+        let mut request = Box::pin(async move {
+            let _guard = shared.enter();
+            std::future::pending::<()>().await;
+        });
+        let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+        assert!(request.as_mut().poll(&mut context).is_pending());
+        assert_eq!(counter.now(), 1);
+        drop(request);
+        assert_eq!((counter.now(), counter.most()), (0, 2));
+    }
+
+    /// A terminal that keeps what is drawn on it.
+    #[derive(Debug, Clone, Default)]
+    struct Screen(Arc<std::sync::Mutex<String>>);
+
+    impl indicatif::TermLike for Screen {
+        fn width(&self) -> u16 {
+            200
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.write_str(&format!("{s}\n"))
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            self.0.lock().unwrap().push_str(s);
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_bar_shows_the_pace_and_the_requests_in_flight() {
+        let screen = Screen::default();
+        let counter = InFlight::default();
+        let target = ProgressDrawTarget::term_like(Box::new(screen.clone()));
+        let p = Progress::with_target(30, target, vec![counter.clone(), InFlight::default()]);
+        p.bar.disable_steady_tick(); // draw on `tick` only
+        let (_a, _b) = (counter.enter(), counter.enter());
+        p.bar.tick();
+        let drawn = screen.0.lock().unwrap().clone();
+        assert!(drawn.contains("0/30 —/s ETA — · 2 in flight"), "{drawn}");
+
+        screen.0.lock().unwrap().clear();
+        p.bar.set_position(7);
+        p.bar.set_elapsed(secs(140));
+        p.bar.tick();
+        let drawn = screen.0.lock().unwrap().clone();
+        assert!(
+            drawn.contains("7/30 0.05/s ETA 7m40s · 2 in flight · tok 0 in / 0 out"),
+            "{drawn}"
         );
         p.finish();
     }

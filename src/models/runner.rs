@@ -20,10 +20,10 @@ use super::backend::{Answer, ApiRequest, BackendApi, Chat};
 use super::cache::{Cache, CachedResponse, cache_key};
 use super::config::{ApiKey, ModelConfig, resolve_key};
 use super::http::{ErrorKind, Failure, is_loopback, send};
-use super::progress::Progress;
+use super::progress::{InFlight, Progress};
 use super::ratelimit::RateLimiter;
 use super::retry::RetryPolicy;
-use super::stats::ModelStats;
+use super::stats::{ModelStats, TaskTiming};
 use super::store::PredictionStore;
 use crate::spec::records::{Prediction, Task};
 
@@ -108,13 +108,17 @@ struct ModelContext {
     timeout: Duration,
     cache: Option<Cache>,
     client: reqwest::Client,
+    /// The model's requests waiting on the server.
+    in_flight: InFlight,
 }
 
 /// A worker's result.
 struct Outcome {
     prediction: Prediction,
-    requests: u32,
     cache_hit: bool,
+    /// Where the task's time went and its requests sent (retries
+    /// included); none when its worker stopped without a result.
+    timing: Option<TaskTiming>,
 }
 
 struct Done {
@@ -160,10 +164,22 @@ pub async fn run_shared(
 
     let (tx, rx) = mpsc::unbounded_channel::<Done>();
     let finished = resumed.finished();
-    let (workers, expected) = spawn_workers(&tasks, models, &finished, cache, &tx)?;
+    let Spawned {
+        workers,
+        expected,
+        in_flight,
+    } = spawn_workers(&tasks, models, &finished, cache, &tx)?;
     drop(tx);
 
-    let mut collector = Collector::new(&tasks, models, &resumed.kept, store, options, &expected);
+    let mut collector = Collector::new(
+        &tasks,
+        models,
+        &resumed.kept,
+        store,
+        options,
+        &expected,
+        &in_flight,
+    );
     let owed = collector.collect(rx, workers, expected, &path).await?;
     collector.record_owed(owed, &tasks, models)?;
     collector.progress.finish();
@@ -171,6 +187,7 @@ pub async fn run_shared(
         predictions,
         session,
         earlier,
+        timings,
         ..
     } = collector;
 
@@ -182,6 +199,7 @@ pub async fn run_shared(
                 ModelStats::from_predictions(&spec.config, tasks.len(), &predictions[m]);
             figures.resumed = earlier[m];
             (figures.requests, figures.cache_hits, figures.retries) = session[m];
+            figures.set_timings(&timings[m], in_flight[m].most());
             figures
         })
         .collect();
@@ -196,19 +214,31 @@ pub async fn run_shared(
 /// A (model, task) pair whose prediction a worker owes.
 type Owed = (usize, usize);
 
+/// The workers of a run.
+struct Spawned {
+    workers: JoinSet<()>,
+    /// The (model, task) pairs whose predictions the workers owe.
+    expected: HashSet<Owed>,
+    /// Per model: its requests waiting on the server.
+    in_flight: Vec<InFlight>,
+}
+
 /// Starts one worker per model and unfinished task; each sends its
-/// [`Done`] on `tx`. Returns the workers and the (model, task) pairs owed.
+/// [`Done`] on `tx`. Every task is queued at the same instant, the start
+/// of the run, and waits there for one of its model's slots.
 fn spawn_workers(
     tasks: &Arc<Vec<Task>>,
     models: &[ModelSpec],
     finished: &HashSet<(String, String)>,
     cache: Option<Cache>,
     tx: &mpsc::UnboundedSender<Done>,
-) -> anyhow::Result<(JoinSet<()>, HashSet<Owed>)> {
+) -> anyhow::Result<Spawned> {
     let client = http_client(false)?;
     let loopback_client = http_client(true)?;
     let mut workers = JoinSet::new();
     let mut expected: HashSet<(usize, usize)> = HashSet::new();
+    let mut in_flight = Vec::with_capacity(models.len());
+    let queued = Instant::now();
     for (m, spec) in models.iter().enumerate() {
         let context = Arc::new(ModelContext {
             config: spec.config.clone(),
@@ -227,7 +257,9 @@ fn spawn_workers(
             } else {
                 client.clone()
             },
+            in_flight: InFlight::default(),
         });
+        in_flight.push(context.in_flight.clone());
         for (t, task) in tasks.iter().enumerate() {
             if finished.contains(&(spec.config.name.clone(), task.id.clone())) {
                 continue; // answered by an earlier session
@@ -240,7 +272,12 @@ fn spawn_workers(
                 let Ok(_slot) = Arc::clone(&context.slots).acquire_owned().await else {
                     return;
                 };
-                let outcome = answer(&context, &tasks[t]).await;
+                let queue = queued.elapsed();
+                let mut outcome = answer(&context, &tasks[t]).await;
+                if let Some(timing) = &mut outcome.timing {
+                    timing.queue = queue;
+                    timing.total = queued.elapsed();
+                }
                 let _ = tx.send(Done {
                     model: m,
                     task: t,
@@ -249,7 +286,11 @@ fn spawn_workers(
             });
         }
     }
-    Ok((workers, expected))
+    Ok(Spawned {
+        workers,
+        expected,
+        in_flight,
+    })
 }
 
 /// What the run has received so far: the store it appends to, the progress
@@ -263,6 +304,8 @@ struct Collector {
     predictions: Vec<Vec<Prediction>>,
     /// Per model: how many predictions came from an earlier session.
     earlier: Vec<usize>,
+    /// Per model: where the time of this session's tasks went.
+    timings: Vec<Vec<TaskTiming>>,
 }
 
 impl Collector {
@@ -273,6 +316,7 @@ impl Collector {
         store: PredictionStore,
         options: &RunOptions,
         expected: &HashSet<(usize, usize)>,
+        in_flight: &[InFlight],
     ) -> Collector {
         let selected: HashSet<&str> = tasks.iter().map(|t| t.id.as_str()).collect();
         let predictions: Vec<Vec<Prediction>> = models
@@ -288,8 +332,13 @@ impl Collector {
             .collect();
         Collector {
             store,
-            progress: Progress::new(expected.len() as u64, options.show_progress),
+            progress: Progress::new(
+                expected.len() as u64,
+                options.show_progress,
+                in_flight.to_vec(),
+            ),
             session: vec![(0, 0, 0); models.len()],
+            timings: vec![Vec::new(); models.len()],
             earlier: predictions.iter().map(Vec::len).collect(),
             predictions,
         }
@@ -302,9 +351,11 @@ impl Collector {
         for done in batch {
             self.progress.record(&done.outcome.prediction);
             let s = &mut self.session[done.model];
-            s.0 += u64::from(done.outcome.requests);
+            let requests = done.outcome.timing.map_or(0, |t| t.requests);
+            s.0 += u64::from(requests);
             s.1 += u64::from(done.outcome.cache_hit);
-            s.2 += u64::from(done.outcome.requests.saturating_sub(1));
+            s.2 += u64::from(requests.saturating_sub(1));
+            self.timings[done.model].extend(done.outcome.timing);
             self.predictions[done.model].push(done.outcome.prediction);
         }
         Ok(())
@@ -381,8 +432,8 @@ impl Collector {
             );
             let outcome = Outcome {
                 prediction,
-                requests: 0,
                 cache_hit: false,
+                timing: None,
             };
             self.record(vec![Done {
                 model: m,
@@ -422,8 +473,13 @@ async fn answer(context: &ModelContext, task: &Task) -> Outcome {
     };
     Outcome {
         prediction,
-        requests: exchange.requests,
         cache_hit: exchange.cache_hit,
+        timing: Some(TaskTiming {
+            server: exchange.server,
+            throttle: exchange.throttle,
+            requests: exchange.requests,
+            ..TaskTiming::default()
+        }),
     }
 }
 
@@ -434,6 +490,10 @@ struct Exchange {
     /// Requests sent (0 on a cache hit).
     requests: u32,
     cache_hit: bool,
+    /// Time waiting on the server, summed over the requests.
+    server: Duration,
+    /// Time waiting for the rate limits and between retries.
+    throttle: Duration,
 }
 
 /// Sends a request: from the cache when it holds the answer, else to the
@@ -451,6 +511,8 @@ async fn exchange(context: &ModelContext, api: &dyn BackendApi, request: &ApiReq
             result: Ok((answer, hit.latency_ms)),
             requests: 0,
             cache_hit: true,
+            server: Duration::ZERO,
+            throttle: Duration::ZERO,
         };
     }
     let auth = context
@@ -467,12 +529,20 @@ async fn exchange(context: &ModelContext, api: &dyn BackendApi, request: &ApiReq
     };
     let mut rng = fastrand::Rng::new();
     let mut attempt = 0;
+    let (mut server, mut throttle) = (Duration::ZERO, Duration::ZERO);
     loop {
         attempt += 1;
+        let waiting = Instant::now();
         context.limiter.acquire(estimate).await;
+        throttle += waiting.elapsed();
         let sent = Instant::now();
-        let result = send(&context.client, request, &auth, context.timeout).await;
-        let latency_ms = sent.elapsed().as_millis() as u64;
+        let result = {
+            let _flying = context.in_flight.enter();
+            send(&context.client, request, &auth, context.timeout).await
+        };
+        let took = sent.elapsed();
+        server += took;
+        let latency_ms = took.as_millis() as u64;
         let failure = match result {
             Ok(body) => match api.parse(&body, &request.names) {
                 Ok(answer) => {
@@ -488,6 +558,8 @@ async fn exchange(context: &ModelContext, api: &dyn BackendApi, request: &ApiReq
                         result: Ok((answer, latency_ms)),
                         requests: attempt,
                         cache_hit: false,
+                        server,
+                        throttle,
                     };
                 }
                 Err(message) => Failure::new(ErrorKind::InvalidResponse, message),
@@ -500,9 +572,13 @@ async fn exchange(context: &ModelContext, api: &dyn BackendApi, request: &ApiReq
                 result: Err(failure),
                 requests: attempt,
                 cache_hit: false,
+                server,
+                throttle,
             };
         }
+        let pausing = Instant::now();
         tokio::time::sleep(context.retry.delay(attempt, failure.retry_after, &mut rng)).await;
+        throttle += pausing.elapsed();
     }
 }
 
@@ -557,6 +633,7 @@ impl ChatModel {
                 timeout: config.timeout(),
                 cache,
                 client,
+                in_flight: InFlight::default(),
             }),
         })
     }
@@ -682,8 +759,8 @@ fn baseline(context: &ModelContext, task: &Task) -> Outcome {
     let latency_ms = started.elapsed().as_millis() as u64;
     Outcome {
         prediction: answer_prediction(&context.config, task, answer, latency_ms, 0),
-        requests: 0,
         cache_hit: false,
+        timing: Some(TaskTiming::default()),
     }
 }
 

@@ -1,8 +1,10 @@
 //! The figures of a run per model: answers and typed errors, requests,
-//! cache hits and retries, latency percentiles, tokens and cost.
+//! cache hits and retries, latency percentiles, tokens and cost, and where
+//! this session's time went (queued for a slot, waiting on the server).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -41,6 +43,50 @@ pub struct ModelStats {
     pub completion_tokens: u64,
     /// Cost of those tokens at the configured prices, in USD.
     pub cost_usd: Option<f64>,
+    /// Tasks run in this session: the ones the timing figures below describe
+    /// (tasks finished by an earlier session have none).
+    pub timed_tasks: usize,
+    /// Median time a task waited for one of the model's concurrency slots
+    /// (from the start of the run to the slot), in milliseconds.
+    pub queue_p50_ms: Option<u64>,
+    /// 95th percentile of that queue time, in milliseconds.
+    pub queue_p95_ms: Option<u64>,
+    /// Median time a task waited on the server: the sum of its requests'
+    /// HTTP times (retries included; back-off between them excluded), over
+    /// the tasks that sent a request, in milliseconds.
+    pub server_p50_ms: Option<u64>,
+    /// 95th percentile of that server time, in milliseconds.
+    pub server_p95_ms: Option<u64>,
+    /// Queue time summed over this session's tasks, in milliseconds.
+    pub queue_total_ms: u64,
+    /// Server time summed over this session's tasks, in milliseconds.
+    pub server_total_ms: u64,
+    /// Time tasks held a slot but waited for the rate limits or a retry's
+    /// back-off, summed over this session's tasks, in milliseconds.
+    pub throttle_total_ms: u64,
+    /// Task time (start of the run to the prediction) summed over this
+    /// session's tasks, in milliseconds: at least queue + server + throttle;
+    /// the rest is building requests, reading answers and the cache.
+    pub task_total_ms: u64,
+    /// Most requests of the model waiting on the server at once.
+    pub in_flight_max: usize,
+}
+
+/// Where one task's time went in this session, from the moment the run
+/// queued it to its prediction.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TaskTiming {
+    /// Waiting for one of the model's concurrency slots.
+    pub queue: Duration,
+    /// Waiting on the server: each request from sending it to reading its
+    /// whole body (or its failure), summed over retries.
+    pub server: Duration,
+    /// Holding a slot while waiting for the rate limits or a retry's back-off.
+    pub throttle: Duration,
+    /// From queued to the prediction.
+    pub total: Duration,
+    /// Requests sent (0 for the cache and the offline baseline).
+    pub requests: u32,
 }
 
 impl ModelStats {
@@ -83,6 +129,30 @@ impl ModelStats {
         }
         stats
     }
+
+    /// Fills the timing figures from this session's tasks and the most
+    /// requests that were in flight at once.
+    pub fn set_timings(&mut self, timings: &[TaskTiming], in_flight_max: usize) {
+        let millis = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let sorted = |pick: &dyn Fn(&TaskTiming) -> Option<Duration>| {
+            let mut v: Vec<u64> = timings.iter().filter_map(pick).map(millis).collect();
+            v.sort_unstable();
+            v
+        };
+        let total = |pick: fn(&TaskTiming) -> Duration| millis(timings.iter().map(pick).sum());
+        let queue = sorted(&|t| Some(t.queue));
+        let server = sorted(&|t| (t.requests > 0).then_some(t.server));
+        self.timed_tasks = timings.len();
+        self.queue_p50_ms = percentile(&queue, 0.50);
+        self.queue_p95_ms = percentile(&queue, 0.95);
+        self.server_p50_ms = percentile(&server, 0.50);
+        self.server_p95_ms = percentile(&server, 0.95);
+        self.queue_total_ms = total(|t| t.queue);
+        self.server_total_ms = total(|t| t.server);
+        self.throttle_total_ms = total(|t| t.throttle);
+        self.task_total_ms = total(|t| t.total);
+        self.in_flight_max = in_flight_max;
+    }
 }
 
 /// Nearest-rank percentile of sorted values.
@@ -94,7 +164,8 @@ pub fn percentile(sorted: &[u64], p: f64) -> Option<u64> {
     Some(sorted[rank.clamp(1, sorted.len()) - 1])
 }
 
-/// The run table printed before the scores.
+/// The run tables printed before the scores: the run's figures per model,
+/// then where this session's time went, and the errors per kind.
 pub fn run_table(stats: &[ModelStats]) -> String {
     let header = [
         "model", "tasks", "answered", "errors", "resumed", "requests", "cached", "retries",
@@ -103,7 +174,6 @@ pub fn run_table(stats: &[ModelStats]) -> String {
     let rows: Vec<Vec<String>> = stats
         .iter()
         .map(|s| {
-            let opt = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
             vec![
                 s.model.clone(),
                 s.tasks.to_string(),
@@ -113,19 +183,71 @@ pub fn run_table(stats: &[ModelStats]) -> String {
                 s.requests.to_string(),
                 s.cache_hits.to_string(),
                 s.retries.to_string(),
-                opt(s.latency_p50_ms),
-                opt(s.latency_p95_ms),
+                or_dash(s.latency_p50_ms),
+                or_dash(s.latency_p95_ms),
                 human(s.prompt_tokens),
                 human(s.completion_tokens),
                 s.cost_usd.map_or("-".to_string(), |c| format!("{c:.4}")),
             ]
         })
         .collect();
+    let mut out = aligned(&header, &rows);
+    out.push('\n');
+    out.push_str(&timing_table(stats));
+    for s in stats.iter().filter(|s| !s.error_kinds.is_empty()) {
+        let kinds: Vec<String> = s
+            .error_kinds
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        let _ = writeln!(out, "errors of {}: {}", s.model, kinds.join(", "));
+    }
+    out
+}
+
+/// Where this session's time went per model: queued for a concurrency
+/// slot, waiting on the server, throttled by rate limits and back-off.
+pub fn timing_table(stats: &[ModelStats]) -> String {
+    let header = [
+        "model",
+        "timed",
+        "queue p50 ms",
+        "queue p95 ms",
+        "server p50 ms",
+        "server p95 ms",
+        "throttled s",
+        "most in flight",
+    ];
+    let rows: Vec<Vec<String>> = stats
+        .iter()
+        .map(|s| {
+            vec![
+                s.model.clone(),
+                s.timed_tasks.to_string(),
+                or_dash(s.queue_p50_ms),
+                or_dash(s.queue_p95_ms),
+                or_dash(s.server_p50_ms),
+                or_dash(s.server_p95_ms),
+                format!("{:.1}", s.throttle_total_ms as f64 / 1e3),
+                s.in_flight_max.to_string(),
+            ]
+        })
+        .collect();
+    aligned(&header, &rows)
+}
+
+fn or_dash(v: Option<u64>) -> String {
+    v.map_or("-".to_string(), |v| v.to_string())
+}
+
+/// A header and rows as text columns: the first left-aligned, the others
+/// right-aligned, two spaces apart.
+fn aligned(header: &[&str], rows: &[Vec<String>]) -> String {
     let widths: Vec<usize> = (0..header.len())
         .map(|i| {
             rows.iter()
                 .map(|r| r[i].chars().count())
-                .chain([header[i].len()])
+                .chain([header[i].chars().count()])
                 .max()
                 .unwrap_or(0)
         })
@@ -142,17 +264,9 @@ pub fn run_table(stats: &[ModelStats]) -> String {
         }
         out.push('\n');
     };
-    line(&header.map(String::from));
-    for row in &rows {
+    line(&header.iter().map(|h| h.to_string()).collect::<Vec<_>>());
+    for row in rows {
         line(row);
-    }
-    for s in stats.iter().filter(|s| !s.error_kinds.is_empty()) {
-        let kinds: Vec<String> = s
-            .error_kinds
-            .iter()
-            .map(|(k, n)| format!("{k} {n}"))
-            .collect();
-        let _ = writeln!(out, "errors of {}: {}", s.model, kinds.join(", "));
     }
     out
 }
@@ -193,5 +307,59 @@ mod tests {
         let table = run_table(&[s]);
         assert!(table.starts_with("model  tasks  answered"), "{table}");
         assert!(table.contains("errors of m: server 1"), "{table}");
+        assert!(table.contains("queue p50 ms"), "{table}");
+    }
+
+    #[test]
+    fn timings_keep_queue_and_server_apart() {
+        let ms = Duration::from_millis;
+        let t = |queue, server, throttle, total, requests| TaskTiming {
+            queue: ms(queue),
+            server: ms(server),
+            throttle: ms(throttle),
+            total: ms(total),
+            requests,
+        };
+        // One slot: each task waits for the ones before it; the third
+        // retried once after a 30 ms back-off; the last came from the cache.
+        let timings = [
+            t(0, 200, 0, 201, 1),
+            t(201, 200, 0, 402, 1),
+            t(402, 450, 30, 883, 2),
+            t(883, 0, 0, 884, 0),
+        ];
+        let mut s = ModelStats {
+            model: "m".into(),
+            ..ModelStats::default()
+        };
+        s.set_timings(&timings, 1);
+        assert_eq!(
+            (s.timed_tasks, s.queue_p50_ms, s.queue_p95_ms),
+            (4, Some(201), Some(883))
+        );
+        // The cache hit sent no request, so it has no server time.
+        assert_eq!((s.server_p50_ms, s.server_p95_ms), (Some(200), Some(450)));
+        assert_eq!(
+            (
+                s.queue_total_ms,
+                s.server_total_ms,
+                s.throttle_total_ms,
+                s.task_total_ms
+            ),
+            (1486, 850, 30, 2370)
+        );
+        let table = timing_table(std::slice::from_ref(&s));
+        let row = table.lines().nth(1).unwrap();
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cells, ["m", "4", "201", "883", "200", "450", "0.0", "1"]);
+
+        s.set_timings(&[], 0);
+        assert_eq!(
+            (s.timed_tasks, s.queue_p50_ms, s.server_p95_ms),
+            (0, None, None)
+        );
+        let table = timing_table(&[s]);
+        let cells: Vec<&str> = table.lines().nth(1).unwrap().split_whitespace().collect();
+        assert_eq!(cells, ["m", "0", "-", "-", "-", "-", "0.0", "0"]);
     }
 }
