@@ -683,6 +683,7 @@ mod tests {
                 }],
                 ..Tool::default()
             }],
+            no_tool: None,
             provenance: Provenance::default(),
         }
     }
