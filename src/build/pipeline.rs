@@ -838,7 +838,7 @@ model = "answerer"
         assert_eq!(p.config.seed, 1);
         assert_eq!(p.config.sample.alpha, 0.5);
         assert_eq!(p.config.confuse.k, 4);
-        assert_eq!(p.config.generate.kinds.len(), 4);
+        assert_eq!(p.config.generate.kinds.len(), 5);
         assert_eq!(p.config.filter.min_total, 4.0);
         assert_eq!(p.config.answer.test_fraction, 0.2);
         assert!(p.output_dir().ends_with("build"));

@@ -28,7 +28,9 @@ pub struct GenerateArgs {
     /// The generator: a model of the configuration.
     #[arg(long, required_unless_present = "dry_run")]
     pub generator: Option<String>,
-    /// Kinds to write, comma-separated: single, repeated, parallel, nested.
+    /// Kinds to write, comma-separated: single, repeated, parallel, nested,
+    /// no_tool (requests no candidate serves, or that leave out a required
+    /// value).
     #[arg(
         long,
         value_delimiter = ',',

@@ -565,8 +565,33 @@ pub struct GeneratedQuery {
     /// The candidate tools a model will be shown: the target APIs and their
     /// distractors, shuffled.
     pub tools: Vec<Tool>,
+    /// For a `no_tool` query: why no call answers it, as the generator
+    /// planned it (absent for the other kinds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_tool: Option<NoToolPlan>,
     /// How the generator was asked, and its raw reply.
     pub provenance: Provenance,
+}
+
+/// Why a generated `no_tool` query has no gold call: the two ways a
+/// request can defeat the candidate tools.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "variant", rename_all = "snake_case")]
+pub enum NoToolPlan {
+    /// The request looks like a job for the target API, but no candidate
+    /// tool can serve it.
+    Unservable {
+        /// Why none of the candidates serves it, in the generator's words.
+        reason: String,
+    },
+    /// The request is for the target API but leaves out the value of one
+    /// of its required parameters.
+    MissingParameter {
+        /// The required parameter whose value the request leaves out.
+        parameter: String,
+        /// The value the generator had in mind and kept out of the request.
+        withheld: serde_json::Value,
+    },
 }
 
 /// The five 1–5 scores a judge gives a query (ITC §3.3).

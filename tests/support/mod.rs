@@ -28,6 +28,20 @@ pub fn scripted_model(base_url: &str, name: &str) -> ModelConfig {
     m
 }
 
+/// A model configuration (`models.toml` text) naming each of `names` as an
+/// OpenAI-compatible model on `base_url`, its `model_id` its name (so a
+/// script can tell them apart), with fast retries for tests.
+pub fn scripted_models_toml(base_url: &str, names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|name| {
+            format!(
+                "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{base_url}\"\nmodel_id = \"{name}\"\ntemperature = 0.0\nmax_attempts = 2\nretry_base_ms = 2\n\n"
+            )
+        })
+        .collect()
+}
+
 /// Runs models in-process on a fresh runtime.
 pub fn run_blocking(tasks: &[Task], models: &[ModelConfig], options: &RunOptions) -> RunReport {
     let specs: Vec<ModelSpec> = models

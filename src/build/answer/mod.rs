@@ -9,6 +9,11 @@
 //! either confirms it or gives a corrected one. Whatever answer results is
 //! then checked deterministically ([`validate`]) before it becomes a task;
 //! a query whose answer fails is rejected with the reason, never dropped.
+//! A `no_tool` query's prompt does not tell the answer model its kind, only
+//! asks whether a candidate serves it as asked: an answer with any call
+//! rejects the query (a candidate serves it, or a value it leaves out was
+//! filled in), so the empty gold is confirmed by a model that was not told
+//! it.
 //!
 //! Outputs: tasks in SPEC §0 form (placeholders become `{"$ref": …}`), a
 //! provenance record per task (models, prompt hashes, raw replies, whether
@@ -683,6 +688,7 @@ mod tests {
                 }],
                 ..Tool::default()
             }],
+            no_tool: None,
             provenance: Provenance::default(),
         }
     }

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use serde_json::Value as Json;
 
 use crate::build::filter::parse::json_objects;
-use crate::spec::action::{Mode, parse_actions};
+use crate::spec::action::{Mode, parse_actions, print_actions};
 use crate::spec::kind::{CallShape, ReferenceAt, ShapeError};
 use crate::spec::records::{Call, Parameter, Reference, TaskKind, Tool, Value};
 use crate::spec::reference::parse_placeholder;
@@ -185,6 +185,11 @@ pub fn validate(
     tools: &[Tool],
     targets: Option<&[String]>,
 ) -> Result<(), String> {
+    // Any call at all, valid or not, is the answer model's verdict that
+    // the request can be served: said first, before any fault of the call.
+    if kind == TaskKind::NoTool && !calls.is_empty() {
+        return Err(no_tool_message(calls));
+    }
     for (i, call) in calls.iter().enumerate() {
         check_call(i, call, tools)?;
     }
@@ -299,6 +304,16 @@ fn forward_message(at: &str, key: &str, target: usize) -> String {
     )
 }
 
+/// Why calls given for a `no_tool` task reject it: the answer model, not
+/// told the kind, found a candidate that serves the request, or filled in
+/// a value the request leaves out.
+fn no_tool_message(calls: &[Call]) -> String {
+    format!(
+        "a no_tool task needs no call, but the answer calls {}: a candidate serves the request as asked, or a value the request leaves out was filled in",
+        print_actions(calls)
+    )
+}
+
 /// What a gold answer of this kind lacks, in words.
 fn shape_message(kind: TaskKind, problem: &ShapeError, calls: &[Call]) -> String {
     match *problem {
@@ -328,9 +343,7 @@ fn shape_message(kind: TaskKind, problem: &ShapeError, calls: &[Call]) -> String
                 " without a reference"
             }
         ),
-        ShapeError::CallsForNoTool { calls } => {
-            format!("a {kind} task needs no call, got {calls}")
-        }
+        ShapeError::CallsForNoTool { .. } => no_tool_message(calls),
         ShapeError::ForwardReference {
             call,
             ref parameter,
@@ -624,7 +637,14 @@ mod tests {
         assert_eq!(check(TaskKind::NoTool, "[]"), Ok(()));
         assert_eq!(
             check(TaskKind::NoTool, "[weather(city='a')]").unwrap_err(),
-            "a no_tool task needs no call, got 1"
+            "a no_tool task needs no call, but the answer calls [weather(city='a')]: a candidate serves the request as asked, or a value the request leaves out was filled in"
+        );
+        // Even a faulty call says so, before its fault: the answer model
+        // thought the request could be served.
+        assert!(
+            check(TaskKind::NoTool, "[weather()]")
+                .unwrap_err()
+                .starts_with("a no_tool task needs no call, but the answer calls [weather()]")
         );
     }
 

@@ -454,6 +454,7 @@ mod tests {
             query: "明日の札幌の天気は？".into(),
             apis: vec!["jma".into()],
             tools: vec![tool("decoy"), tool("jma")],
+            no_tool: None,
             provenance: Provenance::default(),
         }
     }

@@ -1,13 +1,17 @@
 //! Query generation (`itc generate`, ITC §3.3): a generator model writes
 //! user requests for the sampled APIs, in the language of each API's
-//! country, of four kinds (single, repeated, parallel, nested).
+//! country, of the five kinds of SPEC §0 (single, repeated, parallel,
+//! nested, and [`no_tool`]: requests no candidate serves, or that leave out
+//! a required value).
 //!
 //! The stage reads the candidate sets of `itc confuse` and plans one
 //! *unit* per sampled API and kind ([`plan`]): the target API (with a
 //! partner API of the same country, where there is one, for parallel and
 //! nested requests), the candidate tools a model will later choose from,
 //! the language, and three seed examples of the kind drawn from
-//! [`prompts/seed_examples.jsonl`](../../prompts/seed_examples.jsonl). Each
+//! [`prompts/seed_examples.jsonl`](../../prompts/seed_examples.jsonl)
+//! (`no_tool`: of the unit's variant, from
+//! [`prompts/seed_examples_no_tool.jsonl`](../../prompts/seed_examples_no_tool.jsonl)). Each
 //! unit becomes one chat ([`unit_chat`], templates `prompts/generate*.jinja`)
 //! asking for `per_prompt` requests with the calls that answer them.
 //!
@@ -18,6 +22,7 @@
 //! cache, so a re-run costs nothing.
 
 pub mod languages;
+pub mod no_tool;
 pub mod parse;
 pub mod validate;
 
@@ -38,12 +43,13 @@ use crate::models::cache::CacheSetting;
 use crate::models::prompt::tools_view_json;
 use crate::models::{Chat, ChatModel};
 use crate::spec::jsonl::{read_records, write_records};
-use crate::spec::records::{GeneratedQuery, Provenance, TaskKind, Tool};
+use crate::spec::records::{GeneratedQuery, NoToolPlan, Provenance, TaskKind, Tool};
 use crate::util::runtime::{Threads, block_on};
 use crate::util::slug::{SlugStyle, slug};
 use languages::{language_name, language_of_country};
-use parse::read_reply;
-use validate::{Target, ValueCheck, validate};
+use no_tool::{NoToolUnit, NoToolVariant};
+use parse::{DraftQuery, read_reply};
+use validate::{Target, ValueCheck, validate, validate_no_tool};
 
 /// The shared frame of the generation prompt (`part` = `system` or `unit`).
 pub const GENERATE_TEMPLATE: &str = include_str!(concat!(
@@ -55,14 +61,20 @@ pub const SEED_EXAMPLES: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/prompts/seed_examples.jsonl"
 ));
+/// The hand-written seed examples of `no_tool` requests, each with its
+/// `variant`.
+pub const SEED_EXAMPLES_NO_TOOL: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/prompts/seed_examples_no_tool.jsonl"
+));
 
-/// The kinds of request the generator writes (no-tool tasks come from
-/// other sources).
-pub const GENERATED_KINDS: [TaskKind; 4] = [
+/// The kinds of request the generator writes: all five of SPEC §0.
+pub const GENERATED_KINDS: [TaskKind; 5] = [
     TaskKind::Single,
     TaskKind::Repeated,
     TaskKind::Parallel,
     TaskKind::Nested,
+    TaskKind::NoTool,
 ];
 
 /// How many seed examples each prompt shows.
@@ -104,7 +116,7 @@ fn environment() -> &'static Environment<'static> {
                 )),
             ),
         ];
-        for (name, source) in templates {
+        for (name, source) in templates.into_iter().chain(no_tool::TEMPLATES) {
             env.add_template(name, source)
                 .expect("prompts/generate*.jinja parse");
         }
@@ -118,37 +130,48 @@ fn environment() -> &'static Environment<'static> {
 pub struct SeedExample {
     /// The kind it illustrates.
     pub kind: TaskKind,
-    /// The example as shown in prompts (compact JSON, without `kind`).
+    /// For `no_tool` examples, the variant.
+    pub variant: Option<NoToolVariant>,
+    /// The example as shown in prompts (compact JSON, without `kind`,
+    /// `variant` and `country`).
     pub shown: String,
+    /// Where it is written: `seed example N of prompts/<file>`.
+    pub origin: String,
 }
 
-/// The seed examples of `prompts/seed_examples.jsonl`.
+/// The seed examples of `prompts/seed_examples.jsonl`, then those of
+/// `prompts/seed_examples_no_tool.jsonl`.
 pub fn seed_examples() -> &'static [SeedExample] {
     static SEEDS: OnceLock<Vec<SeedExample>> = OnceLock::new();
     SEEDS.get_or_init(|| {
-        SEED_EXAMPLES
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .enumerate()
-            .map(|(i, line)| {
-                let mut value: Value = serde_json::from_str(line)
-                    .unwrap_or_else(|e| panic!("prompts/seed_examples.jsonl:{}: {e}", i + 1));
-                let kind = value
-                    .as_object_mut()
-                    .and_then(|o| o.shift_remove("kind"))
+        let files = [
+            ("seed_examples.jsonl", SEED_EXAMPLES),
+            ("seed_examples_no_tool.jsonl", SEED_EXAMPLES_NO_TOOL),
+        ];
+        let mut seeds = Vec::new();
+        for (file, text) in files {
+            let lines = text.lines().filter(|l| !l.trim().is_empty());
+            for (i, line) in lines.enumerate() {
+                let at = format!("prompts/{file}:{}", i + 1);
+                let mut value: Value =
+                    serde_json::from_str(line).unwrap_or_else(|e| panic!("{at}: {e}"));
+                let mut take =
+                    |field: &str| value.as_object_mut().and_then(|o| o.shift_remove(field));
+                let kind = take("kind")
                     .and_then(|k| serde_json::from_value(k).ok())
-                    .unwrap_or_else(|| {
-                        panic!("prompts/seed_examples.jsonl:{}: field `kind`", i + 1)
-                    });
-                if let Some(o) = value.as_object_mut() {
-                    o.shift_remove("country");
-                }
-                SeedExample {
+                    .unwrap_or_else(|| panic!("{at}: field `kind`"));
+                let variant = take("variant")
+                    .map(|v| serde_json::from_value(v).unwrap_or_else(|e| panic!("{at}: {e}")));
+                take("country");
+                seeds.push(SeedExample {
                     kind,
+                    variant,
                     shown: value.to_string(),
-                }
-            })
-            .collect()
+                    origin: format!("seed example {} of prompts/{file}", i + 1),
+                });
+            }
+        }
+        seeds
     })
 }
 
@@ -191,7 +214,7 @@ pub fn copied_from(query: &str) -> Option<String> {
             // Close to the whole example, or mostly made of a part of it.
             union > 0.0 && (shared / union >= 0.6 || shared / mine.len() as f64 >= 0.8)
         })
-        .map(|i| format!("seed example {} of prompts/seed_examples.jsonl", i + 1))
+        .map(|i| seed_examples()[i].origin.clone())
 }
 
 /// One prompt to the generator: a kind, the target API(s), the candidates.
@@ -213,6 +236,8 @@ pub struct Unit {
     pub tools: Vec<Tool>,
     /// Indices into [`seed_examples`] of the examples shown.
     pub examples: Vec<usize>,
+    /// For a `no_tool` unit, the variant asked for.
+    pub no_tool: Option<NoToolUnit>,
 }
 
 /// Settings of the planning step.
@@ -292,6 +317,8 @@ pub fn plan(sets: &[CandidateSet], options: &PlanOptions) -> anyhow::Result<Vec<
     let seeds = seed_examples();
     let index = Index::build(&sets.iter().map(|s| &s.api.tool).collect::<Vec<_>>());
     let mut units = Vec::new();
+    // Sets so far that could leave a value out (`no_tool`).
+    let mut eligible = 0;
     for &kind in &options.kinds {
         for (i, set) in sets.iter().enumerate() {
             let mut members = vec![i];
@@ -303,14 +330,20 @@ pub fn plan(sets: &[CandidateSet], options: &PlanOptions) -> anyhow::Result<Vec<
             }
             let gold = |m: usize| &sets[m].candidates[sets[m].gold_index].entry;
             let key: Vec<&str> = members.iter().map(|&m| gold(m).id.as_str()).collect();
-            let id_hash = hash64(&format!("{}|{}", kind.as_str(), key.join("|")));
+            let variant = (kind == TaskKind::NoTool)
+                .then(|| no_tool::next_variant(&gold(i).tool, &mut eligible));
+            let kind_key = match variant {
+                Some(v) => format!("{kind}-{}", v.as_str()),
+                None => kind.as_str().to_string(),
+            };
+            let id_hash = hash64(&format!("{kind_key}|{}", key.join("|")));
             let id = format!(
-                "{}-{}-{:06x}",
-                kind.as_str(),
+                "{kind_key}-{}-{:06x}",
                 slug(&gold(i).tool.name, SlugStyle::Id),
                 id_hash & 0xff_ffff
             );
             let mut rng = fastrand::Rng::with_seed(options.seed ^ id_hash);
+            let no_tool = variant.map(|v| no_tool::unit_of(v, &gold(i).tool, &mut rng));
             let apis: Vec<String> = members
                 .iter()
                 .map(|&m| {
@@ -333,7 +366,7 @@ pub fn plan(sets: &[CandidateSet], options: &PlanOptions) -> anyhow::Result<Vec<
                 rng.shuffle(&mut tools);
             }
             let of_kind: Vec<usize> = (0..seeds.len())
-                .filter(|&s| seeds[s].kind == kind)
+                .filter(|&s| seeds[s].kind == kind && seeds[s].variant == variant)
                 .collect();
             let mut examples = of_kind;
             rng.shuffle(&mut examples);
@@ -348,6 +381,7 @@ pub fn plan(sets: &[CandidateSet], options: &PlanOptions) -> anyhow::Result<Vec<
                 apis,
                 tools,
                 examples,
+                no_tool,
             });
         }
     }
@@ -358,9 +392,10 @@ pub fn plan(sets: &[CandidateSet], options: &PlanOptions) -> anyhow::Result<Vec<
 /// that servers with constrained decoding cannot answer in a wrong shape:
 /// exactly `count` queries; per query the calls the kind needs (one call
 /// to the API for single; two or three for repeated; one call to each
-/// target, in order, for parallel and nested); per call the API's declared
-/// parameters only, its required ones required, typed where the catalog
-/// gives a JSON type.
+/// target, in order, for parallel and nested; none for `no_tool`, with the
+/// fields of its variant, [`no_tool::item_schema`]); per call the API's
+/// declared parameters only, its required ones required, typed where the
+/// catalog gives a JSON type.
 pub fn reply_schema(unit: &Unit, count: usize) -> Value {
     let call = |name: &String| -> Value {
         let mut properties = serde_json::Map::new();
@@ -394,6 +429,9 @@ pub fn reply_schema(unit: &Unit, count: usize) -> Value {
             "additionalProperties": false
         })
     };
+    if let Some(asked) = &unit.no_tool {
+        return queries_schema(no_tool::item_schema(asked, call(&unit.apis[0])), count);
+    }
     let calls = match unit.kind {
         TaskKind::Single | TaskKind::Repeated => {
             let (min, max) = if unit.kind == TaskKind::Single {
@@ -408,6 +446,20 @@ pub fn reply_schema(unit: &Unit, count: usize) -> Value {
             json!({"type": "array", "prefixItems": each, "minItems": each.len(), "maxItems": each.len()})
         }
     };
+    let item = json!({
+        "type": "object",
+        "properties": {
+            "query": {"type": "string"},
+            "calls": calls
+        },
+        "required": ["query", "calls"],
+        "additionalProperties": false
+    });
+    queries_schema(item, count)
+}
+
+/// `{"queries": [item × count]}`.
+fn queries_schema(item: Value, count: usize) -> Value {
     json!({
         "type": "object",
         "properties": {
@@ -415,15 +467,7 @@ pub fn reply_schema(unit: &Unit, count: usize) -> Value {
                 "type": "array",
                 "minItems": count,
                 "maxItems": count,
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "query": {"type": "string"},
-                        "calls": calls
-                    },
-                    "required": ["query", "calls"],
-                    "additionalProperties": false
-                }
+                "items": item
             }
         },
         "required": ["queries"],
@@ -453,11 +497,23 @@ pub fn unit_chat(unit: &Unit, count: usize) -> Chat {
     let system = template
         .render(context! { part => "system" })
         .expect("generation prompt renders");
-    let targets: Vec<&Tool> = unit
-        .apis
-        .iter()
-        .filter_map(|name| unit.tools.iter().find(|t| &t.name == name))
-        .collect();
+    let targets: Vec<&Tool> = match &unit.no_tool {
+        // The request must defeat every candidate, so all are shown.
+        Some(NoToolUnit::Unservable) => no_tool::shown_tools(&unit.apis[0], &unit.tools),
+        _ => unit
+            .apis
+            .iter()
+            .filter_map(|name| unit.tools.iter().find(|t| &t.name == name))
+            .collect(),
+    };
+    let (variant, parameter) = match &unit.no_tool {
+        Some(NoToolUnit::MissingParameter { parameter }) => (
+            Some(NoToolVariant::MissingParameter.as_str()),
+            Some(parameter),
+        ),
+        Some(NoToolUnit::Unservable) => (Some(NoToolVariant::Unservable.as_str()), None),
+        None => (None, None),
+    };
     let examples: Vec<&str> = unit
         .examples
         .iter()
@@ -473,6 +529,8 @@ pub fn unit_chat(unit: &Unit, count: usize) -> Chat {
             apis => tools_view_json(&targets),
             examples => examples,
             count => count,
+            variant => variant,
+            parameter => parameter,
         })
         .expect("generation prompt renders");
     Chat::new(system, user).with_schema(reply_schema(unit, count))
@@ -648,21 +706,8 @@ pub async fn generate(
                     continue;
                 }
             };
-            let checked = validate(&draft, &target, options.values).and_then(|()| {
-                if let Some(source) = copied_from(&draft.query) {
-                    return Err(format!("the query copies {source}"));
-                }
-                let key = draft.query.to_lowercase();
-                match seen.get(&key) {
-                    Some(first) => Err(format!("the same query as `{first}`")),
-                    None => {
-                        seen.insert(key, id.clone());
-                        Ok(())
-                    }
-                }
-            });
-            match checked {
-                Ok(()) => output.queries.push(GeneratedQuery {
+            match check_item(&draft, unit, &target, options.values, &mut seen, &id) {
+                Ok(no_tool) => output.queries.push(GeneratedQuery {
                     id,
                     kind: unit.kind,
                     language: unit.language.clone(),
@@ -671,6 +716,7 @@ pub async fn generate(
                     query: draft.query,
                     apis: unit.apis.clone(),
                     tools: unit.tools.clone(),
+                    no_tool,
                     provenance: provenance.clone(),
                 }),
                 Err(why) => output.rejects.push(reject(Some(id), Some(draft.raw), why)),
@@ -678,6 +724,32 @@ pub async fn generate(
         }
     }
     output
+}
+
+/// Checks one draft of a unit ([`validate`], or [`validate_no_tool`] for
+/// a `no_tool` unit, whose plan it returns), then that it copies no seed
+/// example and no earlier query (`seen`: lower-cased query → id).
+fn check_item(
+    draft: &DraftQuery,
+    unit: &Unit,
+    target: &Target,
+    values: ValueCheck,
+    seen: &mut HashMap<String, String>,
+    id: &str,
+) -> Result<Option<NoToolPlan>, String> {
+    let plan = match &unit.no_tool {
+        Some(asked) => Some(validate_no_tool(draft, target, asked, values)?),
+        None => validate(draft, target, values).map(|()| None)?,
+    };
+    if let Some(source) = copied_from(&draft.query) {
+        return Err(format!("the query copies {source}"));
+    }
+    let key = draft.query.to_lowercase();
+    if let Some(first) = seen.get(&key) {
+        return Err(format!("the same query as `{first}`"));
+    }
+    seen.insert(key, id.to_string());
+    Ok(plan)
 }
 
 /// Options of `itc generate`.
@@ -689,7 +761,8 @@ pub struct GenerateOptions {
     pub config: Option<PathBuf>,
     /// The generator: a model of the configuration.
     pub generator: Option<String>,
-    /// Kinds to write, comma-separated: single, repeated, parallel, nested.
+    /// Kinds to write, comma-separated: single, repeated, parallel, nested,
+    /// no_tool.
     pub kinds: Vec<String>,
     /// Requests asked for in each prompt.
     pub per_prompt: usize,
@@ -713,7 +786,7 @@ pub struct GenerateOptions {
 }
 
 /// The kinds `itc generate` writes when not told: every generated kind.
-pub const DEFAULT_KINDS: &str = "single,repeated,parallel,nested";
+pub const DEFAULT_KINDS: &str = "single,repeated,parallel,nested,no_tool";
 
 impl Default for GenerateOptions {
     /// Every generated kind, [`GenerationSettings::default`], seed 1, the
@@ -760,15 +833,7 @@ pub fn plan_from_args(args: &GenerateOptions) -> anyhow::Result<Vec<Unit>> {
     let kinds = args
         .kinds
         .iter()
-        .map(|k| {
-            let kind = crate::models::select::parse_kind(k)?;
-            if !GENERATED_KINDS.contains(&kind) {
-                bail!(
-                    "--kinds: `{k}` tasks are not generated (single, repeated, parallel, nested)"
-                );
-            }
-            Ok(kind)
-        })
+        .map(|k| crate::models::select::parse_kind(k).map_err(|e| anyhow::anyhow!("--kinds: {e}")))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let options = PlanOptions {
         kinds,
@@ -928,16 +993,34 @@ mod tests {
     }
 
     #[test]
-    fn the_seed_file_has_36_examples_nine_per_kind_in_many_languages() {
+    fn the_seed_files_have_nine_examples_per_kind_six_per_no_tool_variant_in_many_languages() {
         let seeds = seed_examples();
-        assert_eq!(seeds.len(), 36);
-        for kind in GENERATED_KINDS {
+        assert_eq!(seeds.len(), 36 + 12);
+        for kind in &GENERATED_KINDS[..4] {
             assert_eq!(
-                seeds.iter().filter(|s| s.kind == kind).count(),
+                seeds.iter().filter(|s| s.kind == *kind).count(),
                 9,
                 "{kind:?}"
             );
         }
+        for variant in [NoToolVariant::Unservable, NoToolVariant::MissingParameter] {
+            let of: Vec<&SeedExample> = seeds
+                .iter()
+                .filter(|s| s.variant == Some(variant))
+                .collect();
+            assert_eq!(of.len(), 6, "{variant:?}");
+            assert!(of.iter().all(|s| s.kind == TaskKind::NoTool));
+            assert!(
+                of[0]
+                    .origin
+                    .ends_with("of prompts/seed_examples_no_tool.jsonl")
+            );
+        }
+        assert!(
+            seeds
+                .iter()
+                .all(|s| s.variant.is_some() == (s.kind == TaskKind::NoTool))
+        );
         let languages: BTreeSet<String> = seeds
             .iter()
             .map(|s| serde_json::from_str::<Value>(&s.shown).unwrap()["language"].to_string())
@@ -962,6 +1045,7 @@ mod tests {
                     let used: BTreeSet<String> = draft
                         .calls
                         .iter()
+                        .chain(&draft.full_call)
                         .filter(|c| c.api == name)
                         .flat_map(|c| c.arguments.keys().cloned())
                         .collect();
@@ -978,7 +1062,11 @@ mod tests {
                     t
                 })
                 .collect();
-            let apis: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+            let mut apis: Vec<String> = tools.iter().map(|t| t.name.clone()).collect();
+            if seed.kind == TaskKind::NoTool {
+                // The target is the first API; the others are candidates.
+                apis.truncate(1);
+            }
             let language = v["language"].as_str().unwrap();
             let target = Target {
                 kind: seed.kind,
@@ -986,12 +1074,19 @@ mod tests {
                 apis: &apis,
                 tools: &tools,
             };
-            assert_eq!(
-                validate(&draft, &target, ValueCheck::Literal),
-                Ok(()),
-                "{}",
-                seed.shown
-            );
+            let checked = match seed.variant {
+                None => validate(&draft, &target, ValueCheck::Literal),
+                Some(variant) => {
+                    let asked = match variant {
+                        NoToolVariant::Unservable => NoToolUnit::Unservable,
+                        NoToolVariant::MissingParameter => NoToolUnit::MissingParameter {
+                            parameter: draft.missing.clone().unwrap(),
+                        },
+                    };
+                    validate_no_tool(&draft, &target, &asked, ValueCheck::Literal).map(|_| ())
+                }
+            };
+            assert_eq!(checked, Ok(()), "{}", seed.shown);
         }
     }
 
@@ -1019,6 +1114,116 @@ mod tests {
             ),
             None
         );
+        assert_eq!(
+            copied_from("Which bin goes out this week, the recycling or the general waste?")
+                .as_deref(),
+            Some("seed example 12 of prompts/seed_examples_no_tool.jsonl")
+        );
+    }
+
+    /// A set whose gold API requires `required` (its decoy requires nothing).
+    fn set_requiring(name: &str, country: &str, required: &[&str]) -> CandidateSet {
+        let mut s = set(name, country);
+        let parameters: Vec<crate::spec::records::Parameter> = required
+            .iter()
+            .map(|p| crate::spec::records::Parameter {
+                name: p.to_string(),
+                kind: "string".into(),
+                description: format!("the {p}"),
+                default: None,
+            })
+            .collect();
+        s.api.tool.required_parameters = parameters.clone();
+        s.candidates[1].entry.tool.required_parameters = parameters;
+        s
+    }
+
+    #[test]
+    fn no_tool_units_alternate_variants_with_their_own_examples_and_prompts() {
+        let sets = vec![
+            set_requiring("jr_east", "JP", &["from", "to"]),
+            set_requiring("bvg", "DE", &["station"]),
+            set("jma", "JP"),
+            set_requiring("sbb", "CH", &["stop"]),
+        ];
+        let options = PlanOptions {
+            kinds: vec![TaskKind::NoTool],
+            ..PlanOptions::default()
+        };
+        let units = plan(&sets, &options).unwrap();
+        let asked: Vec<(&str, &Option<NoToolUnit>)> = units
+            .iter()
+            .map(|u| (u.apis[0].as_str(), &u.no_tool))
+            .collect();
+        let missing = |p: &str| {
+            Some(NoToolUnit::MissingParameter {
+                parameter: p.to_string(),
+            })
+        };
+        let jr_east_parameter = match &units[0].no_tool {
+            Some(NoToolUnit::MissingParameter { parameter }) => parameter.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert!(["from", "to"].contains(&jr_east_parameter.as_str()));
+        assert_eq!(
+            asked,
+            [
+                ("jr_east", &missing(&jr_east_parameter)),
+                ("bvg", &Some(NoToolUnit::Unservable)),
+                ("jma", &Some(NoToolUnit::Unservable)),
+                ("sbb", &missing("stop")),
+            ]
+        );
+        assert!(
+            units[0]
+                .id
+                .starts_with("no_tool-missing_parameter-jr_east-")
+        );
+        assert!(units[1].id.starts_with("no_tool-unservable-bvg-"));
+        for u in &units {
+            let variant = u.no_tool.as_ref().unwrap().variant();
+            assert_eq!(u.examples.len(), EXAMPLES_PER_PROMPT);
+            assert!(
+                u.examples
+                    .iter()
+                    .all(|&e| seed_examples()[e].variant == Some(variant))
+            );
+        }
+
+        // Missing parameter: the target only, the parameter named, in the
+        // unit's language; the schema asks for it and no call.
+        let chat = unit_chat(&units[3], 2);
+        assert!(
+            chat.user
+                .contains("Kind of request: no_tool (a value is missing)")
+        );
+        assert!(
+            chat.user
+                .contains("except the value of the required parameter \"stop\"")
+        );
+        assert!(chat.user.contains("\"missing\": \"stop\""));
+        assert!(chat.user.contains("in German"), "CH → de");
+        assert!(!chat.user.contains("sbb_decoy"));
+        let item = &chat.schema.unwrap()["properties"]["queries"]["items"];
+        assert_eq!(item["properties"]["calls"]["maxItems"], 0);
+        assert_eq!(item["properties"]["missing"]["enum"], json!(["stop"]));
+        assert_eq!(
+            item["properties"]["full_call"]["properties"]["arguments"]["required"],
+            json!(["stop"])
+        );
+        // Unservable: every candidate shown, target first; a reason asked for.
+        let chat = unit_chat(&units[1], 2);
+        assert!(chat.user.contains("Kind of request: no_tool (unservable)"));
+        let target = chat.user.find("\"name\": \"bvg\"").unwrap();
+        let decoy = chat.user.find("\"name\": \"bvg_decoy\"").unwrap();
+        assert!(target < decoy, "the target comes first");
+        assert!(chat.user.contains("\"reason\""));
+        for &e in &units[1].examples {
+            assert!(chat.user.contains(&seed_examples()[e].shown));
+        }
+        let item = &chat.schema.unwrap()["properties"]["queries"]["items"];
+        assert_eq!(item["required"], json!(["query", "calls", "reason"]));
+        assert!(!chat.user.contains("{{") && !chat.user.contains("{%"));
     }
 
     #[test]
@@ -1037,7 +1242,7 @@ mod tests {
     fn plans_a_unit_per_set_and_kind_with_partners_of_the_same_country() {
         let sets = vec![set("jr_east", "JP"), set("bvg", "DE"), set("jma", "JP")];
         let units = plan(&sets, &PlanOptions::default()).unwrap();
-        assert_eq!(units.len(), 12);
+        assert_eq!(units.len(), 15);
         let parallel: Vec<&Unit> = units
             .iter()
             .filter(|u| u.kind == TaskKind::Parallel)
@@ -1055,6 +1260,7 @@ mod tests {
                     .iter()
                     .all(|&e| seed_examples()[e].kind == u.kind)
             );
+            assert_eq!(u.no_tool.is_some(), u.kind == TaskKind::NoTool);
         }
         // Stable ids, unique, and the same plan for the same seed.
         let ids: BTreeSet<&str> = units.iter().map(|u| u.id.as_str()).collect();

@@ -22,7 +22,7 @@ pub struct DraftCall {
 }
 
 /// One query as the generator wrote it, before validation.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct DraftQuery {
     /// The user request.
     pub query: String,
@@ -30,6 +30,14 @@ pub struct DraftQuery {
     pub calls: Vec<DraftCall>,
     /// The item as it appeared in the reply (compact JSON).
     pub raw: String,
+    /// `no_tool` items that no candidate serves: why (`"reason"`).
+    pub reason: Option<String>,
+    /// `no_tool` items that leave out a value: the required parameter
+    /// left out (`"missing"`).
+    pub missing: Option<String>,
+    /// `no_tool` items that leave out a value: the call the request would
+    /// need, had the user given it (`"full_call"`).
+    pub full_call: Option<DraftCall>,
 }
 
 /// What a reply held.
@@ -86,31 +94,59 @@ fn read_item(item: &Value) -> Result<DraftQuery, (String, String)> {
     };
     let mut read = Vec::with_capacity(calls.len());
     for (i, call) in calls.iter().enumerate() {
-        let n = i + 1;
-        let Value::Object(call) = call else {
-            return fail(format!("call {n} is not a JSON object"));
-        };
-        let api = match call.get("api").or_else(|| call.get("name")) {
-            Some(Value::String(api)) if !api.trim().is_empty() => api.trim().to_string(),
-            _ => return fail(format!("call {n}: field `api` is missing or not a string")),
-        };
-        let arguments = match call.get("arguments").or_else(|| call.get("parameters")) {
-            Some(Value::Object(args)) => args.clone(),
-            None | Some(Value::Null) => Map::new(),
-            Some(_) => return fail(format!("call {n}: field `arguments` is not an object")),
-        };
-        read.push(DraftCall { api, arguments });
+        match read_call(call, &format!("call {}", i + 1)) {
+            Ok(call) => read.push(call),
+            Err(why) => return fail(why),
+        }
     }
+    let text = |name: &str| match map.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.trim().to_string())),
+        Some(_) => Err(format!("field `{name}` is not a string")),
+    };
+    let (reason, missing) = match (text("reason"), text("missing")) {
+        (Ok(reason), Ok(missing)) => (reason, missing),
+        (Err(why), _) | (_, Err(why)) => return fail(why),
+    };
+    let full_call = match map.get("full_call") {
+        None | Some(Value::Null) => None,
+        Some(call) => match read_call(call, "`full_call`") {
+            Ok(call) => Some(call),
+            Err(why) => return fail(why),
+        },
+    };
     Ok(DraftQuery {
         query,
         calls: read,
         raw,
+        reason,
+        missing,
+        full_call,
     })
+}
+
+/// Reads one call, `{"api": "...", "arguments": {...}}`; `what` names it
+/// in errors.
+fn read_call(call: &Value, what: &str) -> Result<DraftCall, String> {
+    let Value::Object(call) = call else {
+        return Err(format!("{what} is not a JSON object"));
+    };
+    let api = match call.get("api").or_else(|| call.get("name")) {
+        Some(Value::String(api)) if !api.trim().is_empty() => api.trim().to_string(),
+        _ => return Err(format!("{what}: field `api` is missing or not a string")),
+    };
+    let arguments = match call.get("arguments").or_else(|| call.get("parameters")) {
+        Some(Value::Object(args)) => args.clone(),
+        None | Some(Value::Null) => Map::new(),
+        Some(_) => return Err(format!("{what}: field `arguments` is not an object")),
+    };
+    Ok(DraftCall { api, arguments })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn queries(reply: &ReadReply) -> Vec<&str> {
         reply
@@ -175,6 +211,36 @@ mod tests {
         assert_eq!(
             reply.items[0].as_ref().unwrap_err().1,
             "call 1: field `arguments` is not an object"
+        );
+    }
+
+    #[test]
+    fn no_tool_items_keep_their_reason_missing_parameter_and_full_call() {
+        let reply = read_reply(
+            r#"{"queries": [
+                {"query": "a", "calls": [], "reason": " no API covers Paris "},
+                {"query": "b", "calls": [], "missing": "city", "full_call": {"api": "w", "arguments": {"city": "Lyon"}}},
+                {"query": "c", "calls": [], "reason": 3},
+                {"query": "d", "calls": [], "full_call": {"arguments": {}}}
+            ]}"#,
+        );
+        let a = reply.items[0].as_ref().unwrap();
+        assert_eq!(a.reason.as_deref(), Some("no API covers Paris"));
+        assert_eq!((a.missing.as_ref(), a.full_call.as_ref()), (None, None));
+        let b = reply.items[1].as_ref().unwrap();
+        assert_eq!(b.missing.as_deref(), Some("city"));
+        let full = b.full_call.as_ref().unwrap();
+        assert_eq!(
+            (full.api.as_str(), &full.arguments["city"]),
+            ("w", &json!("Lyon"))
+        );
+        assert_eq!(
+            reply.items[2].as_ref().unwrap_err().1,
+            "field `reason` is not a string"
+        );
+        assert_eq!(
+            reply.items[3].as_ref().unwrap_err().1,
+            "`full_call`: field `api` is missing or not a string"
         );
     }
 

@@ -1,17 +1,21 @@
 //! Deterministic checks on a generated query, before any judge sees it
 //! (ITC §3.3): it uses only the sampled APIs, in the shape its kind asks
 //! for; every required parameter gets a value, and that value is stated in
-//! the query; the query is written in the target language.
+//! the query; the query is written in the target language. `no_tool`
+//! queries have checks of their own ([`validate_no_tool`]): no call, and
+//! either a reason why no candidate serves them or a required value that
+//! really is left out of the query.
 
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 use unicode_normalization::UnicodeNormalization;
 
+use super::no_tool::{NoToolUnit, NoToolVariant};
 use super::parse::{DraftCall, DraftQuery};
 use crate::spec::kind::{CallShape, ReferenceAt, ShapeError};
 use crate::spec::language::check_language;
-use crate::spec::records::{LanguageOutcome, TaskKind, Tool};
+use crate::spec::records::{LanguageOutcome, NoToolPlan, TaskKind, Tool};
 use crate::spec::reference::parse_placeholder;
 
 /// How strictly required values are checked against the query text.
@@ -63,55 +67,195 @@ pub struct Target<'a> {
 
 /// Checks a draft; the error says what is wrong.
 pub fn validate(draft: &DraftQuery, target: &Target, values: ValueCheck) -> Result<(), String> {
-    if draft.query.chars().count() > 1000 {
-        return Err("the query is longer than 1000 characters".into());
-    }
+    check_length(&draft.query)?;
     check_shape(&draft.calls, target)?;
     let normalized_query = normalize(&draft.query);
     for (i, call) in draft.calls.iter().enumerate() {
-        let n = i + 1;
-        let tool = target
-            .tools
-            .iter()
-            .find(|t| t.name == call.api)
-            .ok_or_else(|| format!("call {n}: `{}` is not among the candidate tools", call.api))?;
-        for name in call.arguments.keys() {
-            let declared = tool
-                .required_parameters
-                .iter()
-                .chain(&tool.optional_parameters)
-                .any(|p| &p.name == name);
-            if !declared {
-                return Err(format!(
-                    "call {n} ({}): parameter `{name}` is not declared",
-                    call.api
-                ));
-            }
-        }
-        for parameter in &tool.required_parameters {
-            let value = call
-                .arguments
-                .get(&parameter.name)
-                .filter(|v| !is_empty(v))
-                .ok_or_else(|| {
-                    format!(
-                        "call {n} ({}): required parameter `{}` has no value",
-                        call.api, parameter.name
-                    )
-                })?;
-            // Where a reference points was checked with the kind's shape.
-            if is_placeholder(value) {
-                continue;
-            }
-            if values == ValueCheck::Literal && !stated_in(value, &normalized_query) {
-                return Err(format!(
-                    "call {n} ({}): the value {value} of `{}` is not stated in the query",
-                    call.api, parameter.name
-                ));
-            }
-        }
+        check_call(
+            &format!("call {}", i + 1),
+            call,
+            target,
+            &normalized_query,
+            values,
+            None,
+        )?;
     }
     check_query_language(&draft.query, target.language)
+}
+
+fn check_length(query: &str) -> Result<(), String> {
+    if query.chars().count() > 1000 {
+        return Err("the query is longer than 1000 characters".into());
+    }
+    Ok(())
+}
+
+/// Checks one call (`at` names it): a candidate tool, declared
+/// parameters, every required one valued and, with [`ValueCheck::Literal`],
+/// its value stated in the query — but for `left_out`, which is not
+/// looked at here.
+fn check_call(
+    at: &str,
+    call: &DraftCall,
+    target: &Target,
+    normalized_query: &str,
+    values: ValueCheck,
+    left_out: Option<&str>,
+) -> Result<(), String> {
+    let tool = target
+        .tools
+        .iter()
+        .find(|t| t.name == call.api)
+        .ok_or_else(|| format!("{at}: `{}` is not among the candidate tools", call.api))?;
+    for name in call.arguments.keys() {
+        let declared = tool
+            .required_parameters
+            .iter()
+            .chain(&tool.optional_parameters)
+            .any(|p| &p.name == name);
+        if !declared {
+            return Err(format!(
+                "{at} ({}): parameter `{name}` is not declared",
+                call.api
+            ));
+        }
+    }
+    for parameter in &tool.required_parameters {
+        let value = call
+            .arguments
+            .get(&parameter.name)
+            .filter(|v| !is_empty(v))
+            .ok_or_else(|| {
+                format!(
+                    "{at} ({}): required parameter `{}` has no value",
+                    call.api, parameter.name
+                )
+            })?;
+        // Where a reference points was checked with the kind's shape.
+        if is_placeholder(value) || left_out == Some(parameter.name.as_str()) {
+            continue;
+        }
+        if values == ValueCheck::Literal && !stated_in(value, normalized_query) {
+            return Err(format!(
+                "{at} ({}): the value {value} of `{}` is not stated in the query",
+                call.api, parameter.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a `no_tool` draft of a unit asking for `asked` and returns what
+/// the generator planned. Both variants: no call (the shared shape rule),
+/// at most 1000 characters, the target language. Unservable: a `reason`
+/// why no candidate serves the request. Missing parameter: `missing` names
+/// a required parameter of the target API; `full_call` calls that API with
+/// declared parameters and every required one valued, each value but the
+/// left-out one stated in the query (with [`ValueCheck::Literal`]); and the
+/// left-out value is *not* in the query, whatever `values` says.
+pub fn validate_no_tool(
+    draft: &DraftQuery,
+    target: &Target,
+    asked: &NoToolUnit,
+    values: ValueCheck,
+) -> Result<NoToolPlan, String> {
+    check_length(&draft.query)?;
+    let shapes = draft
+        .calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| call_shape(i, call))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(problem) = TaskKind::NoTool.shape_error(&shapes) {
+        return Err(shape_message(TaskKind::NoTool, &problem, &draft.calls));
+    }
+    let plan = match asked.variant() {
+        NoToolVariant::Unservable => match draft.reason.as_deref() {
+            Some(reason) if !reason.is_empty() => NoToolPlan::Unservable {
+                reason: reason.to_string(),
+            },
+            _ => {
+                return Err(
+                    "an unservable no_tool query needs a `reason`: why none of the candidate APIs serves it"
+                        .into(),
+                );
+            }
+        },
+        NoToolVariant::MissingParameter => left_out(draft, target, values)?,
+    };
+    check_query_language(&draft.query, target.language)?;
+    Ok(plan)
+}
+
+/// The left-out parameter and value of a missing-parameter draft, checked.
+fn left_out(draft: &DraftQuery, target: &Target, values: ValueCheck) -> Result<NoToolPlan, String> {
+    let what = "a no_tool query with a missing parameter";
+    let parameter = draft
+        .missing
+        .as_deref()
+        .filter(|m| !m.is_empty())
+        .ok_or_else(|| format!("{what} must name the left-out parameter in `missing`"))?;
+    let call = draft
+        .full_call
+        .as_ref()
+        .ok_or_else(|| format!("{what} needs the `full_call` it would take"))?;
+    if !target.apis.contains(&call.api) {
+        return Err(format!(
+            "`full_call`: `{}` is not one of the sampled APIs ({})",
+            call.api,
+            target.apis.join(", ")
+        ));
+    }
+    let required = target
+        .tools
+        .iter()
+        .find(|t| t.name == call.api)
+        .is_some_and(|t| t.required_parameters.iter().any(|p| p.name == parameter));
+    if !required {
+        return Err(format!(
+            "`missing`: `{parameter}` is not a required parameter of `{}`",
+            call.api
+        ));
+    }
+    let normalized_query = normalize(&draft.query);
+    check_call(
+        "`full_call`",
+        call,
+        target,
+        &normalized_query,
+        values,
+        Some(parameter),
+    )?;
+    let withheld = &call.arguments[parameter];
+    match appears_in(withheld, &normalized_query) {
+        Some(false) => Ok(NoToolPlan::MissingParameter {
+            parameter: parameter.to_string(),
+            withheld: withheld.clone(),
+        }),
+        Some(true) => Err(format!(
+            "the left-out value {withheld} of `{parameter}` is stated in the query"
+        )),
+        None => Err(format!(
+            "the left-out value {withheld} of `{parameter}` is not a string or a number, so its absence cannot be checked"
+        )),
+    }
+}
+
+/// Whether a left-out value (a string, a number, or a list of them) shows
+/// in the (normalised) query: any of a list's items does; `None` for a
+/// value that cannot be searched for.
+fn appears_in(value: &Value, normalized_query: &str) -> Option<bool> {
+    match value {
+        Value::String(_) | Value::Number(_) => Some(stated_in(value, normalized_query)),
+        Value::Array(items) if !items.is_empty() => {
+            let mut found = false;
+            for item in items {
+                found |= appears_in(item, normalized_query)?;
+            }
+            Some(found)
+        }
+        _ => None,
+    }
 }
 
 /// The calls fit the sampled APIs and the shape of their kind
@@ -377,7 +521,7 @@ mod tests {
         DraftQuery {
             query: query.into(),
             calls,
-            raw: String::new(),
+            ..DraftQuery::default()
         }
     }
 
@@ -633,6 +777,192 @@ mod tests {
         assert_eq!(
             check(TaskKind::Nested, &["wetter"], q, alone).unwrap_err(),
             "a nested query needs a later call that uses an earlier call's result (\"$1.field\")"
+        );
+    }
+
+    fn no_tool(
+        asked: &NoToolUnit,
+        query: &str,
+        item: Value,
+        values: ValueCheck,
+    ) -> Result<NoToolPlan, String> {
+        let tools = vec![
+            tool("bahn", &["von", "nach"], &["datum"]),
+            tool("wetter", &["ort"], &[]),
+        ];
+        let apis = vec!["bahn".to_string()];
+        let target = Target {
+            kind: TaskKind::NoTool,
+            language: "de",
+            apis: &apis,
+            tools: &tools,
+        };
+        let mut object = item.as_object().unwrap().clone();
+        object.insert("query".into(), json!(query));
+        let reply = super::super::parse::read_reply(&Value::Object(object).to_string());
+        let draft = reply.items[0].clone().unwrap();
+        validate_no_tool(&draft, &target, asked, values)
+    }
+
+    const NO_ORIGIN: &str =
+        "Ich muss morgen früh unbedingt nach Leipzig. Welche Züge fahren da am Vormittag?";
+
+    fn leave_out(parameter: &str) -> NoToolUnit {
+        NoToolUnit::MissingParameter {
+            parameter: parameter.into(),
+        }
+    }
+
+    #[test]
+    fn unservable_queries_need_no_call_and_a_reason() {
+        let q = "Kannst du mir für morgen zwei Sitzplätze im ICE nach Berlin reservieren?";
+        let reason = "Seats are booked, but the APIs only list connections and weather.";
+        assert_eq!(
+            no_tool(
+                &NoToolUnit::Unservable,
+                q,
+                json!({"calls": [], "reason": reason}),
+                ValueCheck::Literal
+            ),
+            Ok(NoToolPlan::Unservable {
+                reason: reason.into()
+            })
+        );
+        assert_eq!(
+            no_tool(
+                &NoToolUnit::Unservable,
+                q,
+                json!({"calls": [], "reason": " "}),
+                ValueCheck::Literal
+            )
+            .unwrap_err(),
+            "an unservable no_tool query needs a `reason`: why none of the candidate APIs serves it"
+        );
+        // The shared shape rule: a call makes it no no_tool query.
+        assert_eq!(
+            no_tool(
+                &NoToolUnit::Unservable,
+                q,
+                json!({"calls": [{"api": "bahn", "arguments": {"von": "Köln", "nach": "Berlin"}}], "reason": reason}),
+                ValueCheck::Literal
+            )
+            .unwrap_err(),
+            "a no_tool query needs no call, not 1"
+        );
+        assert_eq!(
+            no_tool(
+                &NoToolUnit::Unservable,
+                "Can you book two seats on tomorrow's train to Berlin for me?",
+                json!({"calls": [], "reason": reason}),
+                ValueCheck::Literal
+            )
+            .unwrap_err(),
+            "the query is written in en, not de"
+        );
+    }
+
+    #[test]
+    fn a_left_out_value_must_really_be_left_out() {
+        let full = |von: Value| json!({"calls": [], "missing": "von", "full_call": {"api": "bahn", "arguments": {"von": von, "nach": "Leipzig", "datum": "morgen"}}});
+        assert_eq!(
+            no_tool(
+                &leave_out("von"),
+                NO_ORIGIN,
+                full(json!("Dresden")),
+                ValueCheck::Literal
+            ),
+            Ok(NoToolPlan::MissingParameter {
+                parameter: "von".into(),
+                withheld: json!("Dresden")
+            })
+        );
+        // The value is in the query after all: rejected, in either mode.
+        let stated =
+            "Ich muss morgen früh von Dresden nach Leipzig. Welche Züge fahren da am Vormittag?";
+        for values in [ValueCheck::Literal, ValueCheck::Present] {
+            assert_eq!(
+                no_tool(&leave_out("von"), stated, full(json!("dresden")), values).unwrap_err(),
+                "the left-out value \"dresden\" of `von` is stated in the query"
+            );
+        }
+        // Numbers and lists are searched for too; booleans cannot be.
+        let platform = "Ich muss morgen früh nach Leipzig, der Zug fährt auf Gleis 12 ab.";
+        assert!(
+            no_tool(
+                &leave_out("von"),
+                platform,
+                full(json!(12)),
+                ValueCheck::Literal
+            )
+            .unwrap_err()
+            .starts_with("the left-out value 12 of `von` is stated")
+        );
+        assert!(
+            no_tool(
+                &leave_out("von"),
+                NO_ORIGIN,
+                full(json!(["Halle", "Leipzig"])),
+                ValueCheck::Literal
+            )
+            .unwrap_err()
+            .contains("is stated in the query")
+        );
+        assert_eq!(
+            no_tool(
+                &leave_out("von"),
+                NO_ORIGIN,
+                full(json!(true)),
+                ValueCheck::Literal
+            )
+            .unwrap_err(),
+            "the left-out value true of `von` is not a string or a number, so its absence cannot be checked"
+        );
+    }
+
+    #[test]
+    fn a_missing_parameter_query_names_a_required_parameter_and_its_full_call() {
+        let asked = leave_out("von");
+        let check = |item: Value| no_tool(&asked, NO_ORIGIN, item, ValueCheck::Literal);
+        assert_eq!(
+            check(json!({"calls": [], "full_call": {"api": "bahn", "arguments": {"von": "Halle", "nach": "Leipzig"}}})).unwrap_err(),
+            "a no_tool query with a missing parameter must name the left-out parameter in `missing`"
+        );
+        assert_eq!(
+            check(json!({"calls": [], "missing": "von"})).unwrap_err(),
+            "a no_tool query with a missing parameter needs the `full_call` it would take"
+        );
+        assert_eq!(
+            check(json!({"calls": [], "missing": "datum", "full_call": {"api": "bahn", "arguments": {"von": "Halle", "nach": "Leipzig", "datum": "12.5."}}})).unwrap_err(),
+            "`missing`: `datum` is not a required parameter of `bahn`"
+        );
+        assert_eq!(
+            check(json!({"calls": [], "missing": "ort", "full_call": {"api": "wetter", "arguments": {"ort": "Halle"}}})).unwrap_err(),
+            "`full_call`: `wetter` is not one of the sampled APIs (bahn)"
+        );
+        // The other required values must be given and stated: only one is missing.
+        assert_eq!(
+            check(json!({"calls": [], "missing": "von", "full_call": {"api": "bahn", "arguments": {"von": "Halle"}}})).unwrap_err(),
+            "`full_call` (bahn): required parameter `nach` has no value"
+        );
+        assert_eq!(
+            check(json!({"calls": [], "missing": "von", "full_call": {"api": "bahn", "arguments": {"von": "Halle", "nach": "Erfurt"}}})).unwrap_err(),
+            "`full_call` (bahn): the value \"Erfurt\" of `nach` is not stated in the query"
+        );
+        // Another required parameter than the one asked for is fine when it
+        // is really left out.
+        let no_destination =
+            "Ich fahre morgen früh von Halle los. Welche Züge gibt es am Vormittag?";
+        assert_eq!(
+            no_tool(
+                &asked,
+                no_destination,
+                json!({"calls": [], "missing": "nach", "full_call": {"api": "bahn", "arguments": {"von": "Halle", "nach": "Jena"}}}),
+                ValueCheck::Literal
+            ),
+            Ok(NoToolPlan::MissingParameter {
+                parameter: "nach".into(),
+                withheld: json!("Jena")
+            })
         );
     }
 }
