@@ -1,9 +1,12 @@
 //! Small helpers every stage uses: SHA-256 in hex, the async runtime, slugs,
-//! TOML files with readable errors, and the loopback HTTP server that the benchmarks and the tests answer with.
+//! TOML files with readable errors, files written whole or not at all, a
+//! lock for folders with one writer, and the loopback HTTP server that the benchmarks and the tests answer with.
 //!
 //! `util` uses nothing of the crate; everything may use it.
 
+pub mod atomic;
 pub mod hash;
+pub mod lock;
 pub mod loopback;
 pub mod runtime;
 pub mod slug;
