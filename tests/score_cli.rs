@@ -287,7 +287,7 @@ fn many_troubled_models_are_summed_up_on_one_line() {
     assert!(out.status.success());
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("8 of 8 models: 16 task(s) without a prediction and 0 errored"),
+        stderr.contains("8 of 8 models: 16 task(s) without a prediction, 0 errored"),
         "{stderr}"
     );
     let per_model = stderr

@@ -1,5 +1,6 @@
 //! Small helpers every stage uses: SHA-256 in hex, the async runtime, slugs,
-//! and the loopback HTTP server that the benchmarks and the tests answer with.
+//! terminal tables, and the loopback HTTP server that the benchmarks and the
+//! tests answer with.
 //!
 //! `util` uses nothing of the crate; everything may use it.
 
@@ -7,3 +8,4 @@ pub mod hash;
 pub mod loopback;
 pub mod runtime;
 pub mod slug;
+pub mod table;
