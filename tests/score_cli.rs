@@ -223,7 +223,7 @@ fn unknown_duplicate_missing_and_errored_predictions_are_reported() {
     assert!(stderr.contains("task_id \"t9\""), "{stderr}");
     assert!(
         stderr.contains(
-            "good: 0 task(s) without a prediction and 0 errored (both scored 0), 1 duplicate"
+            "good: 0 task(s) without a prediction, 0 errored (scored 0), 1 duplicate(s) ignored"
         ),
         "{stderr}"
     );
