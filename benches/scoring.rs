@@ -8,7 +8,9 @@
 //! - `score_response`: one prediction scored against its task, and its parts
 //!   (reading, language check split into prose extraction and whatlang,
 //!   call scoring), per prediction;
-//! - `check_language`: the language check per text, mixed and per language.
+//! - `check_language`: the language check per text, mixed and per language,
+//!   among the task set's and the major languages (SPEC §3, as scoring does)
+//!   and, for comparison, whatlang's guess over all its languages.
 //!
 //! Each benchmark iterates over a whole corpus, sampled flat and briefly, so
 //! the full run stays around a minute and a half.
@@ -23,10 +25,10 @@ use criterion::{
 use itc::perf::synth::{
     AnswerStyle, SynthSpec, Synthetic, action_corpus, lenient_action_corpus, synthesize,
 };
-use itc::score::stream::score_response;
+use itc::score::stream::score_response_in;
 use itc::score::task::{GoldSide, ScoreOptions, score_calls};
 use itc::spec::action::{Mode, parse_actions};
-use itc::spec::language::{check_language, strip_non_prose};
+use itc::spec::language::{LanguageDetector, strip_non_prose};
 use itc::spec::records::{Prediction, Task};
 use itc::spec::response::{read_output, read_prediction};
 
@@ -57,6 +59,11 @@ fn corpus() -> Synthetic {
 /// The task of the i-th prediction (predictions are model by model, in task order).
 fn task_of(s: &Synthetic, i: usize) -> &Task {
     &s.tasks[i % s.tasks.len()]
+}
+
+/// The corpus's language detector, built once as `evaluate` does.
+fn detector(s: &Synthetic) -> LanguageDetector {
+    LanguageDetector::for_languages(s.tasks.iter().map(|t| t.language.as_str()))
 }
 
 fn candidates(task: &Task) -> Vec<&str> {
@@ -161,6 +168,7 @@ fn responses(c: &mut Criterion) {
 
 fn scoring(c: &mut Criterion) {
     let s = corpus();
+    let languages = detector(&s);
     let options = ScoreOptions::default();
     let answered: Vec<usize> = (0..s.predictions.len())
         .filter(|&i| s.predictions[i].error.is_none())
@@ -183,7 +191,8 @@ fn scoring(c: &mut Criterion) {
         b.iter(|| {
             for &i in &answered {
                 let p = &s.predictions[i];
-                black_box(score_response(
+                black_box(score_response_in(
+                    &languages,
                     task_of(&s, i),
                     p.output.as_deref(),
                     p.calls.as_deref(),
@@ -207,10 +216,7 @@ fn scoring(c: &mut Criterion) {
     group.bench_function("part_check_language", |b| {
         b.iter(|| {
             for (k, &i) in answered.iter().enumerate() {
-                black_box(check_language(
-                    &read[k].language_text,
-                    &task_of(&s, i).language,
-                ));
+                black_box(languages.check(&read[k].language_text, &task_of(&s, i).language));
             }
         })
     });
@@ -226,6 +232,13 @@ fn scoring(c: &mut Criterion) {
         .map(|r| strip_non_prose(&r.language_text))
         .collect();
     group.bench_function("part_check_language_whatlang_detect", |b| {
+        b.iter(|| {
+            for text in &stripped {
+                black_box(languages.detect(text));
+            }
+        })
+    });
+    group.bench_function("part_check_language_whatlang_detect_all_languages", |b| {
         b.iter(|| {
             for text in &stripped {
                 black_box(whatlang::detect(text));
@@ -265,7 +278,15 @@ fn scoring(c: &mut Criterion) {
     group.bench_function("mixed", |b| {
         b.iter(|| {
             for (text, lang) in &texts {
-                black_box(check_language(black_box(text), lang));
+                black_box(languages.check(black_box(text), lang));
+            }
+        })
+    });
+    // Before SPEC §3 named the languages: whatlang over all it knows.
+    group.bench_function("mixed_all_languages", |b| {
+        b.iter(|| {
+            for (text, _) in &texts {
+                black_box(whatlang::detect(&strip_non_prose(black_box(text))));
             }
         })
     });
@@ -284,7 +305,7 @@ fn scoring(c: &mut Criterion) {
         group.bench_function(format!("gold_thought_{lang}"), |b| {
             b.iter(|| {
                 for text in &subset {
-                    black_box(check_language(black_box(text), lang));
+                    black_box(languages.check(black_box(text), lang));
                 }
             })
         });

@@ -233,9 +233,10 @@ fn apibench_gold_answers_in_gorilla_and_itc_formats_get_full_marks_and_wrong_one
     assert!(shown.contains("gorilla-gold (gorilla prompt)"), "{shown}");
     let row = shown
         .lines()
-        .find(|l| l.contains("gorilla-wrong (gorilla prompt)") && l.contains("100.00"))
+        .find(|l| l.contains("gorilla-wrong (gorilla prompt)") && l.contains(" 100.0 │"))
         .unwrap_or_else(|| panic!("a 100% hallucination row: {shown}"));
-    assert!(row.contains("0.00"), "{row}");
+    let cells: Vec<&str> = row.split('│').map(str::trim).collect();
+    assert!(cells.contains(&"0"), "{row}");
 }
 
 #[test]

@@ -223,7 +223,7 @@ fn unknown_duplicate_missing_and_errored_predictions_are_reported() {
     assert!(stderr.contains("task_id \"t9\""), "{stderr}");
     assert!(
         stderr.contains(
-            "good: 0 task(s) without a prediction and 0 errored (both scored 0), 1 duplicate"
+            "good: 0 task(s) without a prediction, 0 errored (scored 0), 1 duplicate(s) ignored"
         ),
         "{stderr}"
     );
@@ -287,7 +287,7 @@ fn many_troubled_models_are_summed_up_on_one_line() {
     assert!(out.status.success());
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("8 of 8 models: 16 task(s) without a prediction and 0 errored"),
+        stderr.contains("8 of 8 models: 16 task(s) without a prediction, 0 errored"),
         "{stderr}"
     );
     let per_model = stderr

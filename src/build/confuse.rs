@@ -25,14 +25,12 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
-use tabled::builder::Builder;
-use tabled::settings::object::Columns;
-use tabled::settings::{Alignment, Modify, Style};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::build::catalog::{CatalogEntry, normalized_name, read_catalog};
 use crate::spec::jsonl::write_records;
 use crate::spec::records::Tool;
+use crate::util::table::{Table, num};
 
 /// How hard the distractors are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -487,8 +485,7 @@ pub fn summarize(sets: &[CandidateSet], k: usize) -> Summary {
 }
 
 fn summary_table(difficulty: Difficulty, s: &Summary) -> String {
-    let mut b = Builder::default();
-    b.push_record([
+    let mut t = Table::new([
         "Difficulty",
         "APIs",
         "Distractors",
@@ -498,21 +495,17 @@ fn summary_table(difficulty: Difficulty, s: &Summary) -> String {
         "Renamed",
         "Short lists",
     ]);
-    b.push_record([
+    t.push([
         difficulty.as_str().to_string(),
         s.sets.to_string(),
         s.distractors.to_string(),
-        format!("{:.3}", s.mean_similarity),
-        format!("{:.1}", 100.0 * s.same_category),
-        format!("{:.1}", 100.0 * s.other_country),
+        num(s.mean_similarity),
+        num(100.0 * s.same_category),
+        num(100.0 * s.other_country),
         s.renamed.to_string(),
         s.short.to_string(),
     ]);
-    let mut table = b.build();
-    table
-        .with(Style::rounded())
-        .with(Modify::new(Columns::new(1..)).with(Alignment::right()));
-    table.to_string()
+    t.render(false)
 }
 
 /// Runs `itc confuse`.

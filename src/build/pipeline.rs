@@ -34,8 +34,6 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use tabled::builder::Builder;
-use tabled::settings::Style;
 
 use crate::build::answer::{self, AnswerOptions};
 use crate::build::catalog::{self, Format, ImportFilesOptions};
@@ -47,6 +45,7 @@ use crate::build::sample::{self, SampleOptions};
 use crate::models::cache::CacheSetting;
 use crate::spec::jsonl::write_records;
 use crate::util::hash::{sha256_hex, to_hex};
+use crate::util::table::Table;
 
 /// Options of `itc pipeline`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -529,6 +528,7 @@ impl Pipeline {
             quotas: s.quotas.clone().into_iter().collect(),
             category_quotas: s.category_quotas.clone().into_iter().collect(),
             output: self.out("sampled.jsonl"),
+            ..SampleOptions::default()
         }
     }
 
@@ -753,8 +753,7 @@ pub fn run(
 /// The end-of-run table: stage, status, records, requests, cache hits,
 /// tokens, cost and time.
 pub fn report_table(reports: &[StageReport]) -> String {
-    let mut builder = Builder::default();
-    builder.push_record([
+    let mut t = Table::new([
         "stage",
         "status",
         "records",
@@ -766,11 +765,12 @@ pub fn report_table(reports: &[StageReport]) -> String {
         "tokens out",
         "cost $",
         "seconds",
-    ]);
+    ])
+    .with_labels(2);
     let mut total = StageStats::default();
     for r in reports {
         total.add(&r.stats);
-        builder.push_record(stats_row(
+        t.push(stats_row(
             r.stage.as_str(),
             r.status,
             &r.records.to_string(),
@@ -779,8 +779,8 @@ pub fn report_table(reports: &[StageReport]) -> String {
         ));
     }
     let seconds: f64 = reports.iter().map(|r| r.seconds).sum();
-    builder.push_record(stats_row("total", "", "", &total, seconds));
-    builder.build().with(Style::rounded()).to_string()
+    t.push(stats_row("total", "", "", &total, seconds));
+    t.render(false)
 }
 
 fn stats_row(

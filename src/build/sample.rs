@@ -18,12 +18,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::PathBuf;
 
-use tabled::builder::Builder;
-use tabled::settings::object::Columns;
-use tabled::settings::{Alignment, Modify, Style};
-
 use crate::build::catalog::{CatalogEntry, country, read_catalog};
 use crate::spec::jsonl::write_records;
+use crate::util::table::{Table, num};
 
 /// Options of `itc sample`.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +39,8 @@ pub struct SampleOptions {
     pub category_quotas: Vec<(String, usize)>,
     /// Where to write the sampled APIs (JSON Lines, catalog records).
     pub output: PathBuf,
+    /// List every country of the catalog in the table, not only those drawn.
+    pub all_countries: bool,
 }
 
 impl Default for SampleOptions {
@@ -55,6 +54,7 @@ impl Default for SampleOptions {
             quotas: Vec::new(),
             category_quotas: Vec::new(),
             output: PathBuf::new(),
+            all_countries: false,
         }
     }
 }
@@ -396,39 +396,35 @@ pub fn distribution(entries: &[CatalogEntry], picked: &[usize]) -> Vec<Row> {
     rows
 }
 
-/// The table `itc sample` prints.
-pub fn distribution_table(rows: &[Row]) -> String {
-    let mut b = Builder::default();
-    b.push_record([
+/// The table `itc sample` prints: the countries drawn (every country of the
+/// catalog with `all_countries`), then the totals over the whole catalog.
+pub fn distribution_table(rows: &[Row], all_countries: bool) -> String {
+    let mut t = Table::new([
         "Country",
         "APIs in catalog",
         "Share before %",
         "Sampled",
         "Share after %",
     ]);
-    for r in rows {
-        b.push_record([
+    for r in rows.iter().filter(|r| all_countries || r.sampled > 0) {
+        t.push([
             r.country.clone(),
             r.in_catalog.to_string(),
-            format!("{:.2}", 100.0 * r.share_before),
+            num(100.0 * r.share_before),
             r.sampled.to_string(),
-            format!("{:.2}", 100.0 * r.share_after),
+            num(100.0 * r.share_after),
         ]);
     }
     let total: usize = rows.iter().map(|r| r.in_catalog).sum();
     let sampled: usize = rows.iter().map(|r| r.sampled).sum();
-    b.push_record([
+    t.push([
         "total".to_string(),
         total.to_string(),
-        "100.00".to_string(),
+        num(100.0),
         sampled.to_string(),
-        "100.00".to_string(),
+        num(100.0),
     ]);
-    let mut table = b.build();
-    table
-        .with(Style::rounded())
-        .with(Modify::new(Columns::new(1..)).with(Alignment::right()));
-    table.to_string()
+    t.render(false)
 }
 
 fn draw_options(args: &SampleOptions) -> anyhow::Result<DrawOptions> {
@@ -461,21 +457,32 @@ pub fn run(args: &SampleOptions, out: &mut dyn Write, err: &mut dyn Write) -> an
         options.alpha,
         options.seed
     )?;
-    writeln!(out, "{}", distribution_table(&sample.rows))?;
+    writeln!(
+        out,
+        "{}",
+        distribution_table(&sample.rows, args.all_countries)
+    )?;
     let categories: BTreeSet<&str> = sample
         .picked
         .iter()
         .map(|&i| entries[i].tool.category.as_str())
         .collect();
     let all: BTreeSet<&str> = entries.iter().map(|e| e.tool.category.as_str()).collect();
+    let drawn = sample.rows.iter().filter(|r| r.sampled > 0).count();
     writeln!(
         out,
-        "\n{} of {} categories and {} of {} countries represented",
+        "\n{} of {} categories and {drawn} of {} countries represented",
         categories.len(),
         all.len(),
-        sample.rows.iter().filter(|r| r.sampled > 0).count(),
         sample.rows.len()
     )?;
+    if !args.all_countries && drawn < sample.rows.len() {
+        writeln!(
+            out,
+            "(the table lists the countries drawn; --all-countries lists all {})",
+            sample.rows.len()
+        )?;
+    }
     write_records(&args.output, sample.picked.iter().map(|&i| &entries[i]))
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.output.display()))?;
     writeln!(

@@ -27,6 +27,17 @@ pub struct ScoringFlags {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = ScoringOptions::default().seed)]
     pub seed: u64,
+    /// How tables are laid out.
+    #[command(flatten)]
+    pub table: TableFlags,
+}
+
+/// How terminal tables are laid out (every command that prints score tables).
+#[derive(Debug, Clone, Args)]
+pub struct TableFlags {
+    /// Tables in one piece, however wide (default: split to fit 100 columns).
+    #[arg(long)]
+    pub wide: bool,
 }
 
 impl ScoringFlags {
@@ -37,6 +48,7 @@ impl ScoringFlags {
             strict_values: self.strict_values,
             bootstrap: self.bootstrap,
             seed: self.seed,
+            wide: self.table.wide,
         }
     }
 }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+use super::flags::TableFlags;
 use crate::ood::convert::{self, ConvertOptions, Source};
 use crate::ood::fetch::{self, FetchOptions};
 use crate::ood::report::{self, ReportOptions};
@@ -188,6 +189,9 @@ pub struct SealScoreArgs {
     /// Output on stdout.
     #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
     pub format: OutputFormat,
+    /// How tables are laid out.
+    #[command(flatten)]
+    pub table: TableFlags,
 }
 
 impl SealScoreArgs {
@@ -200,6 +204,7 @@ impl SealScoreArgs {
             subset: self.subset,
             ids: self.ids.clone(),
             format: self.format,
+            wide: self.table.wide,
         }
     }
 
@@ -233,6 +238,9 @@ pub struct ApibenchScoreArgs {
     /// Output on stdout.
     #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
     pub format: OutputFormat,
+    /// How tables are laid out.
+    #[command(flatten)]
+    pub table: TableFlags,
 }
 
 impl ApibenchScoreArgs {
@@ -246,6 +254,7 @@ impl ApibenchScoreArgs {
             responses: self.responses.clone(),
             per_item: self.per_item.clone(),
             format: self.format,
+            wide: self.table.wide,
         }
     }
 
@@ -272,6 +281,9 @@ pub struct ReportArgs {
     /// Output on stdout.
     #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
     pub format: OutputFormat,
+    /// How tables are laid out.
+    #[command(flatten)]
+    pub table: TableFlags,
 }
 
 impl ReportArgs {
@@ -282,6 +294,7 @@ impl ReportArgs {
             apibench_scores: self.apibench_scores.clone(),
             out: self.out.clone(),
             format: self.format,
+            wide: self.table.wide,
         }
     }
 

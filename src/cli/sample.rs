@@ -31,6 +31,9 @@ pub struct SampleArgs {
     /// Where to write the sampled APIs (JSON Lines, catalog records).
     #[arg(short, long)]
     pub output: PathBuf,
+    /// List every country of the catalog in the table, not only those drawn.
+    #[arg(long)]
+    pub all_countries: bool,
 }
 
 impl SampleArgs {
@@ -44,6 +47,7 @@ impl SampleArgs {
             quotas: self.quotas.clone(),
             category_quotas: self.category_quotas.clone(),
             output: self.output.clone(),
+            all_countries: self.all_countries,
         }
     }
 

@@ -20,7 +20,8 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 
 use super::dataset::{OodDataset, RunInfo, split_apibench_files};
-use super::python::{PyStr, float_repr};
+use super::python::PyStr;
+use super::score::{APIBENCH_GROUPS, FRACTIONS, SEAL_GROUPS, SEAL_HEADER};
 use super::{Hub, answers, apibench, fetch, seal_tools};
 use crate::models::config::ModelConfig;
 use crate::models::config::PromptStyle;
@@ -28,6 +29,7 @@ use crate::models::eval::{Benchmark, check_prompt_styles};
 use crate::score::files::OutputFormat;
 use crate::spec::jsonl::{read_records, write_records};
 use crate::spec::records::{Prediction, Task};
+use crate::util::table::{Table, num_or_absent};
 
 /// Checks that each model's prompt style can be used: the benchmark styles
 /// need the *prompt* mode, a model behind an API (the baseline answers in
@@ -404,30 +406,24 @@ fn file_stem(model: &str) -> String {
 }
 
 fn ratio(v: &serde_json::Value, key: &str) -> String {
-    v[key]
-        .as_f64()
-        .map(float_repr)
-        .unwrap_or_else(|| "—".into())
+    num_or_absent(v[key].as_f64())
 }
 
-/// The official numbers of a run, as a table.
+/// The official numbers of a run, as a table that fits 100 columns (4
+/// significant digits; `official.json` has every digit).
 pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> String {
-    let mut b = tabled::builder::Builder::default();
-    let title = match dataset {
+    let text = |r: &serde_json::Value, key: &str| r[key].as_str().unwrap_or_default().to_string();
+    let (title, t) = match dataset {
         OodDataset::Apibench(hub) => {
-            b.push_record([
-                "Model",
-                "Style",
-                "Total",
-                "Correct",
-                "Halluc.",
-                "Accuracy",
-                "Hallucination",
-            ]);
+            let mut t = Table::new([
+                "Model", "Style", "Total", "Correct", "Halluc.", "AST acc.", "Halluc.",
+            ])
+            .with_labels(2)
+            .with_groups(APIBENCH_GROUPS);
             for r in results {
-                b.push_record([
-                    r["model"].as_str().unwrap_or_default().to_string(),
-                    r["prompt_style"].as_str().unwrap_or_default().to_string(),
+                t.push([
+                    text(r, "model"),
+                    text(r, "prompt_style"),
                     r["total"].to_string(),
                     r["correct"].to_string(),
                     r["hallucinated"].to_string(),
@@ -435,21 +431,22 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
                     ratio(r, "hallucination"),
                 ]);
             }
-            format!(
+            let title = format!(
                 "APIBench {}, official {} (AST accuracy and hallucination, fractions)",
                 hub.as_str(),
                 apibench::script_name(hub)
-            )
+            );
+            (title, t)
         }
         _ => {
-            b.push_record([
-                "Model", "Style", "n", "Parsed", "Tool P", "Tool R", "Tool F1", "Param P",
-                "Param R", "Param F1",
-            ]);
+            let header = ["Model", "Style"]
+                .into_iter()
+                .chain(SEAL_HEADER.into_iter().skip(1));
+            let mut t = Table::new(header).with_labels(2).with_groups(SEAL_GROUPS);
             for r in results {
-                b.push_record([
-                    r["model"].as_str().unwrap_or_default().to_string(),
-                    r["prompt_style"].as_str().unwrap_or_default().to_string(),
+                t.push([
+                    text(r, "model"),
+                    text(r, "prompt_style"),
                     r["n"].to_string(),
                     ratio(r, "parsed_fraction"),
                     ratio(r, "tool_p"),
@@ -460,13 +457,11 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
                     ratio(r, "param_f1"),
                 ]);
             }
-            "Seal-Tools, official calculate_score_ToolLearning (fractions, pooled)".to_string()
+            let title = "Seal-Tools, official calculate_score_ToolLearning (fractions, pooled)";
+            (title.to_string(), t)
         }
     };
-    format!(
-        "{title}\n\n{}\n",
-        b.build().with(tabled::settings::Style::rounded())
-    )
+    format!("{title}\n{FRACTIONS}\n\n{}\n", t.render(false))
 }
 
 #[cfg(test)]

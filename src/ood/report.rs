@@ -24,15 +24,12 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use polars::prelude::{Column, CsvWriter, DataFrame, SerWriter};
 use serde::Serialize;
-use tabled::builder::Builder;
-use tabled::settings::object::Columns;
-use tabled::settings::style::HorizontalLine;
-use tabled::settings::{Alignment, Modify, Span, Style};
 
 use super::Hub;
 use super::dataset::{OodDataset, RunInfo};
 use crate::models::config::PromptStyle;
 use crate::score::files::OutputFormat;
+use crate::util::table::{Table, num_or_absent};
 
 /// What `itc ood report` reads and writes.
 #[derive(Debug, Clone)]
@@ -47,6 +44,8 @@ pub struct ReportOptions {
     pub out: Option<PathBuf>,
     /// Output on stdout.
     pub format: OutputFormat,
+    /// Tables in one piece, however wide (default: split to fit 100 columns).
+    pub wide: bool,
 }
 
 /// One model on one dataset, by SPEC §3 (macro averages, %).
@@ -269,41 +268,22 @@ fn models_in_order<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
     out
 }
 
-fn fmt2(x: Option<f64>) -> String {
-    x.map_or_else(|| "—".to_string(), |x| format!("{x:.2}"))
-}
-
 /// A table with a spanning first header row over column pairs.
-fn grouped(groups: &[&str], sub: [&str; 2], rows: Vec<Vec<String>>) -> String {
-    let mut b = Builder::default();
-    let mut top = vec!["Model".to_string()];
-    let mut second = vec![String::new()];
-    for g in groups {
-        top.push(g.to_string());
-        top.push(String::new());
-        second.push(sub[0].to_string());
-        second.push(sub[1].to_string());
+fn grouped(groups: &[&str], sub: [&str; 2], rows: Vec<Vec<String>>, wide: bool) -> String {
+    let mut header = vec!["Model".to_string()];
+    for _ in groups {
+        header.extend(sub.map(String::from));
     }
-    b.push_record(top);
-    b.push_record(second);
+    let mut t = Table::new(header).with_groups(groups.iter().map(|g| (*g, 2)));
     for r in rows {
-        b.push_record(r);
+        t.push(r);
     }
-    let mut table = b.build();
-    // A rule under the two header rows, as under the one of other tables.
-    let rule = HorizontalLine::full('─', '┼', '├', '┤');
-    table
-        .with(Style::rounded().horizontals([(1, rule), (2, rule)]))
-        .with(Modify::new(Columns::new(1..)).with(Alignment::right()));
-    for i in 0..groups.len() {
-        table.modify((0, 1 + 2 * i), Span::column(2));
-        table.modify((0, 1 + 2 * i), Alignment::center());
-    }
-    table.to_string()
+    t.render(wide)
 }
 
-/// Table 5 of the ITC paper: selection and invocation F1 per dataset and model.
-pub fn table5(rows: &[SpecRow]) -> String {
+/// Table 5 of the ITC paper: selection and invocation F1 per dataset and
+/// model. `wide`: one table whatever its width (see [`crate::util::table`]).
+pub fn table5(rows: &[SpecRow], wide: bool) -> String {
     let mut datasets: Vec<OodDataset> = rows.iter().map(|r| r.dataset).collect();
     datasets.sort();
     datasets.dedup();
@@ -317,14 +297,14 @@ pub fn table5(rows: &[SpecRow]) -> String {
             let mut line = vec![m.clone()];
             for d in &datasets {
                 let c = cells.get(&(m.as_str(), *d));
-                line.push(fmt2(c.map(|c| c.selection_f1)));
-                line.push(fmt2(c.map(|c| c.invocation_f1)));
+                line.push(num_or_absent(c.map(|c| c.selection_f1)));
+                line.push(num_or_absent(c.map(|c| c.invocation_f1)));
             }
             line
         })
         .collect();
     let labels: Vec<&str> = datasets.iter().map(|d| d.label()).collect();
-    grouped(&labels, ["Tool Selection", "Tool Invocation"], body)
+    grouped(&labels, ["Tool Selection", "Tool Invocation"], body, wide)
 }
 
 /// The hubs in ToolLLM's column order.
@@ -335,7 +315,7 @@ const HUBS: [(Hub, &str); 3] = [
 ];
 
 /// ToolLLM's APIBench table: hallucination and AST accuracy per hub and model.
-pub fn apibench_table(rows: &[ApibenchRow]) -> String {
+pub fn apibench_table(rows: &[ApibenchRow], wide: bool) -> String {
     let hubs: Vec<(Hub, &str)> = HUBS
         .iter()
         .copied()
@@ -347,34 +327,29 @@ pub fn apibench_table(rows: &[ApibenchRow]) -> String {
             let mut line = vec![m.clone()];
             for (h, _) in &hubs {
                 let c = rows.iter().find(|r| r.model == m && r.hub == *h);
-                line.push(fmt2(c.map(|c| c.hallucination)));
-                line.push(fmt2(c.map(|c| c.ast_accuracy)));
+                line.push(num_or_absent(c.map(|c| c.hallucination)));
+                line.push(num_or_absent(c.map(|c| c.ast_accuracy)));
             }
             line
         })
         .collect();
     let labels: Vec<&str> = hubs.iter().map(|(_, l)| *l).collect();
-    grouped(&labels, ["Hallu. (↓)", "AST (↑)"], body)
+    grouped(&labels, ["Hallu. (↓)", "AST (↑)"], body, wide)
 }
 
 /// The official Seal-Tools numbers per model.
-pub fn seal_table(rows: &[SealRow]) -> String {
-    let mut b = Builder::default();
-    b.push_record(["Model", "n", "Parsed", "Tool F1", "Param F1"]);
+pub fn seal_table(rows: &[SealRow], wide: bool) -> String {
+    let mut t = Table::new(["Model", "n", "Parsed", "Tool F1", "Param F1"]);
     for r in rows {
-        b.push_record([
+        t.push([
             r.model.clone(),
             r.n.to_string(),
-            fmt2(r.parsed),
-            fmt2(r.tool_f1),
-            fmt2(r.param_f1),
+            num_or_absent(r.parsed),
+            num_or_absent(r.tool_f1),
+            num_or_absent(r.param_f1),
         ]);
     }
-    let mut table = b.build();
-    table
-        .with(Style::rounded())
-        .with(Modify::new(Columns::new(1..)).with(Alignment::right()));
-    table.to_string()
+    t.render(wide)
 }
 
 fn write_csv(path: &Path, mut frame: DataFrame) -> anyhow::Result<()> {
@@ -477,22 +452,22 @@ pub fn run(
             if !report.spec.is_empty() {
                 writeln!(
                     out,
-                    "OOD results, shaped like Table 5 of the ITC paper: tool selection and invocation F1 (SPEC §3, macro, %)\n\n{}\n",
-                    table5(&report.spec)
+                    "OOD results, shaped like Table 5 of the ITC paper:\ntool selection and invocation F1 (SPEC §3, macro, %)\n\n{}\n",
+                    table5(&report.spec, options.wide)
                 )?;
             }
             if !report.apibench.is_empty() {
                 writeln!(
                     out,
-                    "APIBench, shaped like ToolLLM's table: hallucination rate and AST accuracy of the official Gorilla scripts (%)\n\n{}\n",
-                    apibench_table(&report.apibench)
+                    "APIBench, shaped like ToolLLM's table:\nhallucination rate and AST accuracy of the official Gorilla scripts (%)\n\n{}\n",
+                    apibench_table(&report.apibench, options.wide)
                 )?;
             }
             if !report.seal.is_empty() {
                 writeln!(
                     out,
                     "Seal-Tools, official calculate_score_ToolLearning (%)\n\n{}\n",
-                    seal_table(&report.seal)
+                    seal_table(&report.seal, options.wide)
                 )?;
             }
         }
@@ -547,7 +522,7 @@ mod tests {
                 invocation_f1: 76.16,
             },
         ];
-        let t = table5(&rows);
+        let t = table5(&rows, true);
         let lines: Vec<&str> = t.lines().collect();
         // The paper's column order: NexusRaven, Seal-Tools, ToolAlpaca.
         let head = lines[1];
@@ -564,5 +539,22 @@ mod tests {
             .filter(|c| !c.is_empty())
             .collect();
         assert_eq!(cells, ["a", "90.57", "59.97", "—", "—", "77.05", "49.96"]);
+        // By default, parts of at most 100 columns, in the same order.
+        let fit = table5(&rows, false);
+        assert!(fit.lines().all(|l| l.chars().count() <= 100), "{fit}");
+        assert!(fit.split("\n\n").count() > 1, "{fit}");
+        let at = |name: &str| fit.find(name).unwrap();
+        assert!(at("NexusRaven") < at("Seal-Tools") && at("Seal-Tools") < at("ToolAlpaca"));
+        let a_cells: Vec<&str> = fit
+            .lines()
+            .filter(|l| l.contains("│ a "))
+            .flat_map(|l| {
+                l.split('│')
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .skip(1)
+            })
+            .collect();
+        assert_eq!(a_cells, ["90.57", "59.97", "—", "—", "77.05", "49.96"]);
     }
 }

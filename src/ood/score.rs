@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use super::seal_tools::{self, Subset};
-use super::{Hub, apibench, python};
+use super::{Hub, apibench};
 use crate::score::files::OutputFormat;
+use crate::util::table::{Table, num, num_or_absent};
 
 /// Scoring rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,6 +36,8 @@ pub struct SealScoreOptions {
     pub ids: Option<PathBuf>,
     /// Output on stdout.
     pub format: OutputFormat,
+    /// The table in one piece, however wide (default: split to fit 100 columns).
+    pub wide: bool,
 }
 
 /// What `itc ood score apibench` scores.
@@ -55,6 +58,8 @@ pub struct ApibenchScoreOptions {
     pub per_item: Option<PathBuf>,
     /// Output on stdout.
     pub format: OutputFormat,
+    /// The table in one piece, however wide (default: split to fit 100 columns).
+    pub wide: bool,
 }
 
 /// The record ids listed in a file, one per line.
@@ -67,11 +72,6 @@ fn read_id_file(path: &Path) -> anyhow::Result<HashSet<String>> {
         .filter(|l| !l.is_empty())
         .map(String::from)
         .collect())
-}
-
-/// Python's `repr(float)` of an optional ratio, for tables.
-fn ratio(x: Option<f64>) -> String {
-    x.map(python::float_repr).unwrap_or_else(|| "—".into())
 }
 
 /// Runs `itc ood score seal-tools`: one result per model on `out`, warnings
@@ -104,31 +104,27 @@ pub fn score_seal_tools(
             }
         }
         OutputFormat::Table => {
-            let mut b = tabled::builder::Builder::default();
-            b.push_record([
-                "Model", "n", "Parsed", "Tool P", "Tool R", "Tool F1", "Param P", "Param R",
-                "Param F1",
-            ]);
+            let mut t = Table::new(SEAL_HEADER).with_groups(SEAL_GROUPS);
             for r in &reports {
-                b.push_record([
+                t.push([
                     r.model.clone(),
                     r.n.to_string(),
-                    ratio(r.parsed_fraction),
-                    ratio(r.tool_p),
-                    ratio(r.tool_r),
-                    ratio(r.tool_f1),
-                    ratio(r.param_p),
-                    ratio(r.param_r),
-                    ratio(r.param_f1),
+                    num_or_absent(r.parsed_fraction),
+                    num_or_absent(r.tool_p),
+                    num_or_absent(r.tool_r),
+                    num_or_absent(r.tool_f1),
+                    num_or_absent(r.param_p),
+                    num_or_absent(r.param_r),
+                    num_or_absent(r.param_f1),
                 ]);
             }
             writeln!(
                 out,
-                "Seal-Tools, official calculate_score_ToolLearning ({} records, subset {:?}); fractions, pooled\n",
+                "Seal-Tools, official calculate_score_ToolLearning ({} records, subset {:?})",
                 reports.first().map_or(0, |r| r.n),
                 options.subset
             )?;
-            print_table(out, b)?;
+            writeln!(out, "{FRACTIONS}\n\n{}", t.render(options.wide))?;
         }
     }
     Ok(())
@@ -168,45 +164,49 @@ pub fn score_apibench(
             }
         }
         OutputFormat::Table => {
-            let mut b = tabled::builder::Builder::default();
-            b.push_record([
-                "Responses",
+            let mut t = Table::new([
+                "Response file",
                 "Total",
                 "Correct",
                 "Halluc.",
-                "Accuracy",
-                "Hallucination",
-            ]);
+                "AST acc.",
+                "Halluc.",
+            ])
+            .with_groups(APIBENCH_GROUPS);
             for (path, r) in &reports {
-                b.push_record([
+                t.push([
                     path.file_name()
                         .map(|f| f.to_string_lossy().into_owned())
                         .unwrap_or_default(),
                     r.total.to_string(),
                     r.correct.to_string(),
                     r.hallucinated.to_string(),
-                    python::float_repr(r.accuracy),
-                    python::float_repr(r.hallucination),
+                    num(r.accuracy),
+                    num(r.hallucination),
                 ]);
             }
             writeln!(
                 out,
-                "APIBench {}, official {} (AST accuracy and hallucination, fractions of all responses)\n",
+                "APIBench {}, official {}: AST accuracy and hallucination (of all responses)",
                 options.hub.as_str(),
                 apibench::script_name(options.hub)
             )?;
-            print_table(out, b)?;
+            writeln!(out, "{FRACTIONS}\n\n{}", t.render(options.wide))?;
         }
     }
     Ok(())
 }
 
-/// A built table with rounded borders, on its own line.
-fn print_table(out: &mut dyn Write, table: tabled::builder::Builder) -> anyhow::Result<()> {
-    writeln!(
-        out,
-        "{}",
-        table.build().with(tabled::settings::Style::rounded())
-    )?;
-    Ok(())
-}
+/// The value columns of the official Seal-Tools tables.
+pub const SEAL_HEADER: [&str; 9] = ["Model", "n", "Parsed", "P", "R", "F1", "P", "R", "F1"];
+
+/// Their groups: records, tool names, parameters.
+pub const SEAL_GROUPS: [(&str, usize); 3] = [("Records", 2), ("Tool", 3), ("Parameters", 3)];
+
+/// The groups of the official APIBench tables' value columns: counts
+/// (total, correct, hallucinated), fractions (AST accuracy, hallucination).
+pub const APIBENCH_GROUPS: [(&str, usize); 2] = [("Counts", 3), ("Fractions", 2)];
+
+/// How the official tables show fractions.
+pub const FRACTIONS: &str =
+    "Fractions to 4 significant digits; the JSON output (--format json, official.json) has all.";

@@ -262,9 +262,9 @@ fn time_scoring(
         let reports = aggregate(&evaluation, aggregate_options(options.bootstrap, false));
         let t3 = Instant::now();
         let tables = [
-            report::main_table(&reports),
-            report::error_table(&reports),
-            report::detail_table(&reports),
+            report::main_table(&reports, false),
+            report::error_table(&reports, false),
+            report::detail_table(&reports, false),
         ];
         let t4 = Instant::now();
         std::hint::black_box((&plain, &tables));

@@ -526,6 +526,7 @@ mod tests {
             skipped: vec![],
             unknown: vec![],
             duplicate_task_ids: vec![],
+            unsupported_languages: vec![],
         }
     }
 

@@ -31,6 +31,9 @@ pub struct ScoringOptions {
     pub bootstrap: usize,
     /// Seed of the bootstrap.
     pub seed: u64,
+    /// Tables as wide as their columns need, instead of split to fit 100
+    /// columns ([`crate::util::table`]).
+    pub wide: bool,
 }
 
 impl Default for ScoringOptions {
@@ -40,6 +43,7 @@ impl Default for ScoringOptions {
             strict_values: false,
             bootstrap: 1000,
             seed: 20250101,
+            wide: false,
         }
     }
 }
@@ -104,17 +108,8 @@ pub fn score(
     }
     match args.scoring.format {
         OutputFormat::Table => {
-            writeln!(
-                out,
-                "Tool calling on {} ({} tasks, {} model(s)); rates in %, macro averages\n",
-                tasks.display(),
-                evaluation.tasks.len(),
-                reports.len()
-            )?;
-            writeln!(out, "{}\n", report::main_table(&reports))?;
-            writeln!(out, "Error analysis (shares of each group's errors, %)\n")?;
-            writeln!(out, "{}\n", report::error_table(&reports))?;
-            writeln!(out, "{}", report::detail_table(&reports))?;
+            let name = tasks.display().to_string();
+            report::write_tables(out, &name, &evaluation, &reports, args.scoring.wide)?;
         }
         OutputFormat::Json => out.write_all(report::json_lines(&reports).as_bytes())?,
     }

@@ -1,83 +1,70 @@
 //! Reports: the Table-2-shaped summary and Table-3-shaped error table in the
-//! terminal (tabled), one JSON object per model, and output files (per-task
+//! terminal ([`crate::util::table`]), one JSON object per model, and output files (per-task
 //! scores as JSONL, summary and breakdowns as CSV through polars).
 
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::Path;
 
-use polars::prelude::{Column, CsvWriter, DataFrame, SerWriter};
-use serde::Serialize;
-use tabled::builder::Builder;
-use tabled::settings::object::Columns;
-use tabled::settings::{Alignment, Modify, Style};
-
 use crate::score::aggregate::{Interval, ModelReport, Summary};
 use crate::score::stream::Evaluation;
 use crate::spec::jsonl::write_records;
-
-fn fmt2(x: f64) -> String {
-    format!("{x:.2}")
-}
+use crate::util::table::{Table, num};
+use polars::prelude::{Column, CsvWriter, DataFrame, SerWriter};
+use serde::Serialize;
 
 fn fmt_ci(ci: Option<Interval>) -> String {
-    ci.map_or_else(|| "-".to_string(), |i| format!("{:.1}–{:.1}", i.lo, i.hi))
+    ci.map_or_else(
+        || "-".to_string(),
+        |i| format!("{}–{}", num(i.lo), num(i.hi)),
+    )
 }
 
-fn render(builder: Builder) -> String {
-    let mut table = builder.build();
-    table
-        .with(Style::rounded())
-        .with(Modify::new(Columns::new(1..)).with(Alignment::right()));
-    table.to_string()
-}
-
-/// Table 2 of the ITC paper: LM, FM, selection and invocation P/R/F1 (macro, %).
-pub fn main_table(reports: &[ModelReport]) -> String {
-    let mut b = Builder::default();
-    b.push_record([
+/// Table 2 of the ITC paper: LM, FM, selection and invocation P/R/F1 (macro,
+/// %). `wide`: one table whatever its width (see [`crate::util::table`]).
+pub fn main_table(reports: &[ModelReport], wide: bool) -> String {
+    let mut t = Table::new([
         "Model", "LM", "FM", "Sel. P", "Sel. R", "Sel. F1", "Inv. P", "Inv. R", "Inv. F1",
     ]);
     for r in reports {
         let s = &r.summary;
-        b.push_record([
+        t.push([
             r.model.clone(),
-            fmt2(s.lm),
-            fmt2(s.fm),
-            fmt2(s.selection.p),
-            fmt2(s.selection.r),
-            fmt2(s.selection.f1),
-            fmt2(s.invocation.p),
-            fmt2(s.invocation.r),
-            fmt2(s.invocation.f1),
+            num(s.lm),
+            num(s.fm),
+            num(s.selection.p),
+            num(s.selection.r),
+            num(s.selection.f1),
+            num(s.invocation.p),
+            num(s.invocation.r),
+            num(s.invocation.f1),
         ]);
     }
-    render(b)
+    t.render(wide)
 }
 
 /// Table 3 of the ITC paper: shares (%) of selection and invocation errors.
-pub fn error_table(reports: &[ModelReport]) -> String {
-    let mut b = Builder::default();
-    b.push_record(["Model", "Hall.", "Mis.", "Ex.", "Incor.", "Miss.", "Ext."]);
+pub fn error_table(reports: &[ModelReport], wide: bool) -> String {
+    let mut t = Table::new(["Model", "Hall.", "Mis.", "Ex.", "Incor.", "Miss.", "Ext."]);
     for r in reports {
         let (s, i) = (&r.summary.selection_errors, &r.summary.invocation_errors);
-        b.push_record([
+        t.push([
             r.model.clone(),
-            fmt2(s.hall),
-            fmt2(s.mis),
-            fmt2(s.ex),
-            fmt2(i.incor),
-            fmt2(i.miss),
-            fmt2(i.ext),
+            num(s.hall),
+            num(s.mis),
+            num(s.ex),
+            num(i.incor),
+            num(i.miss),
+            num(i.ext),
         ]);
     }
-    render(b)
+    t.render(wide)
 }
 
-/// Counts and intervals that qualify the headline numbers.
-pub fn detail_table(reports: &[ModelReport]) -> String {
-    let mut b = Builder::default();
-    b.push_record([
+/// Counts and intervals that qualify the headline numbers: in two tables
+/// (counts; intervals and micro averages) unless `wide`.
+pub fn detail_table(reports: &[ModelReport], wide: bool) -> String {
+    let mut t = Table::new([
         "Model",
         "Tasks",
         "Errors",
@@ -89,10 +76,11 @@ pub fn detail_table(reports: &[ModelReport]) -> String {
         "Inv. F1 95% CI",
         "Sel. F1 micro",
         "Inv. F1 micro",
-    ]);
+    ])
+    .with_groups([("Counts", 6), ("Intervals and micro averages (%)", 4)]);
     for r in reports {
         let s = &r.summary;
-        b.push_record([
+        t.push([
             r.model.clone(),
             s.n.to_string(),
             s.errors.to_string(),
@@ -102,11 +90,33 @@ pub fn detail_table(reports: &[ModelReport]) -> String {
             s.lm_undetectable.to_string(),
             fmt_ci(s.ci.map(|c| c.selection_f1)),
             fmt_ci(s.ci.map(|c| c.invocation_f1)),
-            fmt2(s.selection_micro.f1),
-            fmt2(s.invocation_micro.f1),
+            num(s.selection_micro.f1),
+            num(s.invocation_micro.f1),
         ]);
     }
-    render(b)
+    t.render(wide)
+}
+
+/// The terminal report of `itc score` and `itc eval`: a heading naming the
+/// task set (`tasks`), then Tables 2 and 3 and the details.
+pub fn write_tables(
+    out: &mut dyn Write,
+    tasks: &str,
+    evaluation: &Evaluation,
+    reports: &[ModelReport],
+    wide: bool,
+) -> std::io::Result<()> {
+    writeln!(out, "Tool calling on {tasks}")?;
+    writeln!(
+        out,
+        "{} tasks, {} model(s); rates in %, macro averages\n",
+        evaluation.tasks.len(),
+        reports.len()
+    )?;
+    writeln!(out, "{}\n", main_table(reports, wide))?;
+    writeln!(out, "Error analysis (shares of each group's errors, %)\n")?;
+    writeln!(out, "{}\n", error_table(reports, wide))?;
+    writeln!(out, "{}", detail_table(reports, wide))
 }
 
 /// The JSON object printed per model by `--format json`.
@@ -326,7 +336,7 @@ pub fn input_problems(evaluation: &Evaluation, reports: &[ModelReport]) -> Vec<S
             )
         });
         lines.push(format!(
-            "{} of {} models: {missing} task(s) without a prediction and {errors} errored (all scored 0), {duplicates} duplicate prediction(s) ignored; the first {MAX_MODEL_LINES}:",
+            "{} of {} models: {missing} task(s) without a prediction, {errors} errored (scored 0), {duplicates} duplicate(s); first {MAX_MODEL_LINES}:",
             troubled.len(),
             reports.len()
         ));
@@ -337,8 +347,14 @@ pub fn input_problems(evaluation: &Evaluation, reports: &[ModelReport]) -> Vec<S
     for r in shown {
         let s = &r.summary;
         lines.push(format!(
-            "{}: {} task(s) without a prediction and {} errored (both scored 0), {} duplicate prediction(s) ignored",
+            "{}: {} task(s) without a prediction, {} errored (scored 0), {} duplicate(s) ignored",
             r.model, s.missing, s.errors, r.duplicates
+        ));
+    }
+    if !evaluation.unsupported_languages.is_empty() {
+        lines.push(format!(
+            "task language(s) the language detector does not know (LM never matches): {}",
+            evaluation.unsupported_languages.join(", ")
         ));
     }
     lines

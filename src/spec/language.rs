@@ -1,10 +1,22 @@
 //! Language match (LM, SPEC §3): detect the language of a response's Thought
 //! with whatlang, after removing what is not the model's own prose: quoted
 //! literals, call syntax and URLs.
+//!
+//! The detector chooses among the languages of the task set together with
+//! [`MAJOR_LANGUAGES`] ([`LanguageDetector`]), not among all the languages
+//! whatlang knows: over all of them, short English texts such as
+//! `I am sorry, but I cannot help with that request.` come out as Catalan.
 
-use whatlang::Lang;
+use whatlang::{Detector, Lang};
 
 use crate::spec::records::LanguageOutcome;
+
+/// The major languages the detector always chooses among (SPEC §3), beside
+/// the languages of the task set.
+pub const MAJOR_LANGUAGES: [&str; 22] = [
+    "en", "zh", "es", "hi", "ar", "pt", "ru", "ja", "de", "fr", "ko", "it", "tr", "id", "vi", "pl",
+    "nl", "fa", "th", "uk", "bn", "ur",
+];
 
 /// The outcome of one language check and the language detected, if any.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,37 +27,121 @@ pub struct LanguageCheck {
     pub detected: Option<&'static str>,
 }
 
-/// Checks whether `text` is written in `expected` (an ISO 639-1 code).
-pub fn check_language(text: &str, expected: &str) -> LanguageCheck {
-    let prose = strip_non_prose(text);
-    let Some(info) = whatlang::detect(&prose) else {
-        return LanguageCheck {
-            outcome: LanguageOutcome::Undetectable,
-            detected: None,
-        };
-    };
-    let detected = iso639_1(info.lang());
-    let same = same_language(detected, expected);
-    let outcome = match (same, info.is_reliable()) {
-        (true, true) => LanguageOutcome::Match,
-        (true, false) => LanguageOutcome::MatchUnreliable,
-        (false, true) => LanguageOutcome::Mismatch,
-        (false, false) => LanguageOutcome::MismatchUnreliable,
-    };
-    LanguageCheck {
-        outcome,
-        detected: Some(detected),
+/// A language detector restricted to a task set's languages and
+/// [`MAJOR_LANGUAGES`] (SPEC §3). Build it once per task set and share it.
+#[derive(Debug, Clone)]
+pub struct LanguageDetector {
+    detector: Detector,
+    allowed: Vec<Lang>,
+    unsupported: Vec<String>,
+}
+
+impl LanguageDetector {
+    /// The detector for a task set whose tasks are in `languages` (codes as
+    /// in the tasks' `language`: ISO 639-1 with optional region subtag, or
+    /// ISO 639-3). Codes whatlang does not know are kept in
+    /// [`unsupported`](Self::unsupported): no text can match them.
+    pub fn for_languages<'a>(languages: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut allowed: Vec<Lang> = MAJOR_LANGUAGES
+            .iter()
+            .filter_map(|code| lang_of_code(code))
+            .collect();
+        let mut unsupported: Vec<String> = Vec::new();
+        for code in languages {
+            match lang_of_code(code) {
+                Some(lang) if !allowed.contains(&lang) => allowed.push(lang),
+                Some(_) => {}
+                None => {
+                    let code = code.trim().to_string();
+                    if !unsupported.contains(&code) {
+                        unsupported.push(code);
+                    }
+                }
+            }
+        }
+        LanguageDetector {
+            detector: Detector::with_allowlist(allowed.clone()),
+            allowed,
+            unsupported,
+        }
     }
+
+    /// The languages it chooses among, as ISO 639-1 codes (639-3 where none exists).
+    pub fn languages(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.allowed.iter().map(|&lang| iso639_1(lang))
+    }
+
+    /// Task languages that whatlang cannot detect (their tasks never match).
+    pub fn unsupported(&self) -> &[String] {
+        &self.unsupported
+    }
+
+    /// whatlang's guess for `prose` (text already stripped of what is not
+    /// prose) among the allowed languages; for a script of none of them, its
+    /// guess over all languages. `None`: no language at all.
+    pub fn detect(&self, prose: &str) -> Option<whatlang::Info> {
+        self.detector
+            .detect(prose)
+            .or_else(|| whatlang::detect(prose))
+    }
+
+    /// Checks whether `text` is written in `expected` (an ISO 639-1 code).
+    /// The best guess among the allowed languages decides, even when flagged
+    /// unreliable. A text whose script belongs to none of them (Hebrew in a
+    /// set without Hebrew) gets whatlang's unrestricted guess, a mismatch;
+    /// only a text with no language at all is undetectable.
+    pub fn check(&self, text: &str, expected: &str) -> LanguageCheck {
+        let Some(info) = self.detect(&strip_non_prose(text)) else {
+            return LanguageCheck {
+                outcome: LanguageOutcome::Undetectable,
+                detected: None,
+            };
+        };
+        let detected = iso639_1(info.lang());
+        let same = same_language(detected, expected);
+        let outcome = match (same, info.is_reliable()) {
+            (true, true) => LanguageOutcome::Match,
+            (true, false) => LanguageOutcome::MatchUnreliable,
+            (false, true) => LanguageOutcome::Mismatch,
+            (false, false) => LanguageOutcome::MismatchUnreliable,
+        };
+        LanguageCheck {
+            outcome,
+            detected: Some(detected),
+        }
+    }
+}
+
+/// Checks whether `text` is written in `expected`, choosing among
+/// [`MAJOR_LANGUAGES`] and `expected`. Scoring a task set builds one
+/// [`LanguageDetector`] for all its languages instead.
+pub fn check_language(text: &str, expected: &str) -> LanguageCheck {
+    LanguageDetector::for_languages([expected]).check(text, expected)
+}
+
+/// The whatlang language of a code: ISO 639-1 (primary subtag of `zh-CN`,
+/// `pt_BR`; `no` as Bokmål) or ISO 639-3.
+fn lang_of_code(code: &str) -> Option<Lang> {
+    let primary = primary_subtag(code);
+    let primary = if primary == "no" { "nb" } else { &primary };
+    Lang::all()
+        .iter()
+        .copied()
+        .find(|&lang| iso639_1(lang) == primary)
+        .or_else(|| Lang::from_code(primary))
+}
+
+fn primary_subtag(code: &str) -> String {
+    code.split(['-', '_'])
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
 }
 
 /// Compares language codes by primary subtag, treating `nb` and `no` alike.
 fn same_language(detected: &str, expected: &str) -> bool {
-    let primary = expected
-        .split(['-', '_'])
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let primary = primary_subtag(expected);
     let norm = |c: &str| {
         if c == "nb" {
             "no".to_string()
@@ -381,6 +477,98 @@ mod tests {
                 .map(|i| (i.lang().code(), i.confidence(), i.is_reliable()));
             assert_eq!(fast, upstream, "{text}");
         }
+    }
+
+    const REFUSAL: &str = "I am sorry, but I cannot help with that request.";
+    const CATALAN: &str = "L'usuari vol saber quin temps farà demà a Barcelona, així que faré servir l'eina del temps.";
+
+    #[test]
+    fn a_refusal_is_english_among_the_task_set_and_major_languages() {
+        // Over all of whatlang's languages it is Catalan (SPEC §3).
+        assert_eq!(whatlang::detect(REFUSAL).map(|i| i.lang()), Some(Lang::Cat));
+        let check = check_language(REFUSAL, "en");
+        assert!(check.outcome.is_match(), "{check:?}");
+        assert_eq!(check.detected, Some("en"));
+        let set = LanguageDetector::for_languages(["en", "ja", "de"]);
+        assert_eq!(set.check(REFUSAL, "en").detected, Some("en"));
+        assert!(!set.check(REFUSAL, "ja").outcome.is_match());
+    }
+
+    /// Short English answers written for this test (refusals, one-line
+    /// Thoughts): over all languages whatlang calls several of them Catalan,
+    /// Latin, Danish…; among the major languages nearly all are English, and
+    /// none that was English before stops being so.
+    #[test]
+    fn short_english_answers_are_english_among_the_major_languages() {
+        let text = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/short_english_answers.txt"
+        ));
+        let answers: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .collect();
+        assert!(answers.len() >= 50, "{}", answers.len());
+        let english_before =
+            |a: &str| whatlang::detect(&strip_non_prose(a)).map(|i| i.lang()) == Some(Lang::Eng);
+        let english_after = |a: &str| check_language(a, "en").outcome.is_match();
+        for a in &answers {
+            assert!(!english_before(a) || english_after(a), "{a}");
+        }
+        let before = answers.iter().filter(|a| english_before(a)).count();
+        let after = answers.iter().filter(|a| english_after(a)).count();
+        assert!(after > before, "{before} -> {after} of {}", answers.len());
+        // At least 90% English (it was 85% over all languages).
+        assert!(
+            after * 10 >= answers.len() * 9,
+            "{after} of {}",
+            answers.len()
+        );
+    }
+
+    #[test]
+    fn the_task_set_languages_are_among_the_choices() {
+        let catalan_set = LanguageDetector::for_languages(["ca", "en"]);
+        assert!(catalan_set.languages().any(|l| l == "ca"));
+        let check = catalan_set.check(CATALAN, "ca");
+        assert_eq!(check.detected, Some("ca"));
+        assert!(check.outcome.is_match(), "{check:?}");
+        // Without Catalan in the set, the same text is something else.
+        let english_set = LanguageDetector::for_languages(["en"]);
+        assert!(!english_set.languages().any(|l| l == "ca"));
+        assert_ne!(english_set.check(CATALAN, "ca").detected, Some("ca"));
+        // Every major language is there, once, whatever the set.
+        assert_eq!(english_set.languages().count(), MAJOR_LANGUAGES.len());
+        for code in MAJOR_LANGUAGES {
+            assert!(english_set.languages().any(|l| l == code), "{code}");
+        }
+    }
+
+    #[test]
+    fn task_language_codes_are_read_like_the_tasks_write_them() {
+        let set = LanguageDetector::for_languages(["pt-BR", "no", "ca_ES", "cym", "xx", "xx"]);
+        let languages: Vec<&str> = set.languages().collect();
+        for code in ["pt", "nb", "ca", "cy"] {
+            assert!(languages.contains(&code), "{code}: {languages:?}");
+        }
+        assert_eq!(set.unsupported(), ["xx".to_string()]);
+        assert!(
+            !set.check("Hello, how are you today, my friend?", "xx")
+                .outcome
+                .is_match()
+        );
+    }
+
+    #[test]
+    fn a_script_of_no_allowed_language_is_a_mismatch_not_undetectable() {
+        let set = LanguageDetector::for_languages(["en"]);
+        let check = set.check("המשתמש רוצה לדעת את מזג האוויר בתל אביב מחר.", "en");
+        assert_eq!(check.detected, Some("he"));
+        assert_eq!(check.outcome, LanguageOutcome::Mismatch);
+        assert_eq!(
+            set.check("42 %", "en").outcome,
+            LanguageOutcome::Undetectable
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Small helpers every stage uses: SHA-256 in hex, the async runtime, slugs,
-//! TOML files with readable errors, files written whole or not at all, a
-//! lock for folders with one writer, and the loopback HTTP server that the benchmarks and the tests answer with.
+//! terminal tables, TOML files with readable errors, files written whole or
+//! not at all, a lock for folders with one writer, and the loopback HTTP
+//! server that the benchmarks and the tests answer with.
 //!
 //! `util` uses nothing of the crate; everything may use it.
 
@@ -10,4 +11,5 @@ pub mod lock;
 pub mod loopback;
 pub mod runtime;
 pub mod slug;
+pub mod table;
 pub mod toml_file;

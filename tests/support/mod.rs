@@ -101,13 +101,22 @@ pub fn request_prompt_hash(body: &Value) -> String {
 }
 
 /// The table row of a stage: stage, status, records, chats, requests,
-/// cached, errors, tokens in, tokens out, cost, seconds.
+/// cached, errors, tokens in, tokens out, cost, seconds. The stage table comes
+/// last and may be split in parts that each repeat stage and status: the
+/// row's cells are gathered from every part.
 pub fn stage_row<'a>(stdout: &'a str, stage: &str) -> Vec<&'a str> {
-    // The stage table comes last (the agreement table also has a total row).
-    let line = stdout
+    let start = stdout
+        .find("│ stage ")
+        .unwrap_or_else(|| panic!("no stage table: {stdout}"));
+    let mut row: Vec<&str> = Vec::new();
+    for line in stdout[start..]
         .lines()
-        .rfind(|l| l.starts_with(&format!("│ {stage} ")))
-        .unwrap_or_else(|| panic!("no row for {stage}: {stdout}"));
-    let cells: Vec<&str> = line.split('│').map(str::trim).collect();
-    cells[1..cells.len() - 1].to_vec()
+        .filter(|l| l.starts_with(&format!("│ {stage} ")))
+    {
+        let cells: Vec<&str> = line.split('│').map(str::trim).collect();
+        let cells = &cells[1..cells.len() - 1];
+        row.extend(if row.is_empty() { cells } else { &cells[2..] });
+    }
+    assert!(!row.is_empty(), "no row for {stage}: {stdout}");
+    row
 }

@@ -1,5 +1,5 @@
 //! `itc catalog stats`: a catalog's APIs counted by country, by category,
-//! by both, and by how the country was decided, as terminal tables (tabled)
+//! by both, and by how the country was decided, as terminal tables ([`crate::util::table`])
 //! and CSV files (polars), so that the long tail is visible.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -8,12 +8,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use polars::prelude::{Column, CsvWriter, DataFrame, SerWriter};
-use tabled::builder::Builder;
-use tabled::settings::object::Columns;
-use tabled::settings::{Alignment, Modify, Style};
 
 use super::country::{self, GLOBAL};
 use super::{CatalogEntry, read_catalog};
+use crate::util::table::{Table, num};
 
 /// Options of `itc catalog stats`.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,14 +86,6 @@ fn share(n: usize, total: usize) -> f64 {
     }
 }
 
-fn render(builder: Builder) -> String {
-    let mut table = builder.build();
-    table
-        .with(Style::rounded())
-        .with(Modify::new(Columns::new(2..)).with(Alignment::right()));
-    table.to_string()
-}
-
 /// The name shown beside a country code.
 pub fn country_label(code: &str) -> &'static str {
     if code == GLOBAL {
@@ -107,39 +97,33 @@ pub fn country_label(code: &str) -> &'static str {
 
 /// Country, name, APIs, share and cumulative share, most APIs first.
 pub fn country_table(stats: &Stats) -> String {
-    let mut b = Builder::default();
-    b.push_record(["Country", "Name", "APIs", "Share %", "Cum. %"]);
+    let mut t = Table::new(["Country", "Name", "APIs", "Share %", "Cum. %"]).with_labels(2);
     let mut cumulative = 0;
     for (code, n) in &stats.by_country {
         cumulative += n;
-        b.push_record([
+        t.push([
             code.clone(),
             country_label(code).to_string(),
             n.to_string(),
-            format!("{:.2}", share(*n, stats.total)),
-            format!("{:.2}", share(cumulative, stats.total)),
+            num(share(*n, stats.total)),
+            num(share(cumulative, stats.total)),
         ]);
     }
-    render(b)
+    t.render(false)
 }
 
 /// Category, APIs, share and number of countries.
 pub fn category_table(stats: &Stats) -> String {
-    let mut b = Builder::default();
-    b.push_record(["Category", "APIs", "Share %", "Countries"]);
+    let mut t = Table::new(["Category", "APIs", "Share %", "Countries"]);
     for (category, n, k) in &stats.by_category {
-        b.push_record([
+        t.push([
             category.clone(),
             n.to_string(),
-            format!("{:.2}", share(*n, stats.total)),
+            num(share(*n, stats.total)),
             k.to_string(),
         ]);
     }
-    let mut table = b.build();
-    table
-        .with(Style::rounded())
-        .with(Modify::new(Columns::new(1..)).with(Alignment::right()));
-    table.to_string()
+    t.render(false)
 }
 
 /// One line: how the countries were decided.

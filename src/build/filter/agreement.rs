@@ -17,12 +17,10 @@
 use std::fmt::Write as _;
 
 use serde::Serialize;
-use tabled::builder::Builder;
-use tabled::settings::object::Columns;
-use tabled::settings::{Alignment, Modify, Style};
 
 use super::parse::Dimension;
 use crate::spec::records::JudgeScores;
+use crate::util::table::{Table, num};
 
 /// Agreement on one dimension (or the total).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -72,8 +70,7 @@ impl Agreement {
 
     /// The terminal table.
     pub fn table(&self) -> String {
-        let mut builder = Builder::default();
-        builder.push_record([
+        let mut t = Table::new([
             "Dimension".to_string(),
             "n".to_string(),
             "kappa (quadratic)".to_string(),
@@ -82,20 +79,16 @@ impl Agreement {
             format!("mean {}", self.judges[1]),
         ]);
         for r in &self.rows {
-            builder.push_record([
+            t.push([
                 r.dimension.clone(),
                 r.n.to_string(),
-                show(r.kappa, 3),
-                show(r.spearman, 3),
-                show(r.mean_a, 2),
-                show(r.mean_b, 2),
+                show(r.kappa),
+                show(r.spearman),
+                show(r.mean_a),
+                show(r.mean_b),
             ]);
         }
-        builder
-            .build()
-            .with(Style::rounded())
-            .with(Modify::new(Columns::new(1..)).with(Alignment::right()))
-            .to_string()
+        t.render(false)
     }
 
     /// CSV: `dimension,n,kappa,spearman,mean_a,mean_b` (undefined values empty).
@@ -118,8 +111,8 @@ impl Agreement {
     }
 }
 
-fn show(x: Option<f64>, decimals: usize) -> String {
-    x.map_or_else(|| "n/a".to_string(), |v| format!("{v:.decimals$}"))
+fn show(x: Option<f64>) -> String {
+    x.map_or_else(|| "n/a".to_string(), num)
 }
 
 fn row(dimension: &str, a: &[f64], b: &[f64]) -> AgreementRow {

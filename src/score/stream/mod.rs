@@ -16,7 +16,7 @@ mod parallel;
 
 use crate::score::task::{GoldSide, ScoreOptions, score_calls};
 use crate::spec::jsonl::{RecordError, describe_error, for_each_line, read_records};
-use crate::spec::language::check_language;
+use crate::spec::language::LanguageDetector;
 use crate::spec::records::{
     Call, Counts, Extraction, LanguageOutcome, Prediction, Prf, Task, TaskScore,
 };
@@ -85,8 +85,24 @@ impl TaskOutcome {
     }
 }
 
-/// Scores one response (text and/or native calls) for a task.
+/// Scores one response (text and/or native calls) for a task on its own:
+/// language detection chooses among the task's language and the major ones.
+/// Scoring a task set uses [`score_response_in`] with the set's detector.
 pub fn score_response(
+    task: &Task,
+    output: Option<&str>,
+    native_calls: Option<&[Call]>,
+    options: ScoreOptions,
+) -> TaskOutcome {
+    let languages = LanguageDetector::for_languages([task.language.as_str()]);
+    score_response_in(&languages, task, output, native_calls, options)
+}
+
+/// Scores one response (text and/or native calls) for a task of a task set
+/// whose language detector is `languages` (SPEC §3: built once per set, from
+/// every task's `language`).
+pub fn score_response_in(
+    languages: &LanguageDetector,
     task: &Task,
     output: Option<&str>,
     native_calls: Option<&[Call]>,
@@ -94,7 +110,7 @@ pub fn score_response(
 ) -> TaskOutcome {
     let candidates: Vec<&str> = task.tools.iter().map(|t| t.name.as_str()).collect();
     let read = read_prediction(output, native_calls, &candidates);
-    let language = check_language(&read.language_text, &task.language);
+    let language = languages.check(&read.language_text, &task.language);
     let gold = GoldSide {
         calls: &task.gold.calls,
         thought: &task.gold.thought,
@@ -153,6 +169,9 @@ pub struct Evaluation {
     pub unknown: Vec<UnknownTask>,
     /// Task ids that appear more than once in the task file (later ones ignored).
     pub duplicate_task_ids: Vec<String>,
+    /// Task languages the language detector does not know (SPEC §3: their
+    /// tasks never match).
+    pub unsupported_languages: Vec<String>,
 }
 
 impl Evaluation {
@@ -216,9 +235,11 @@ pub fn evaluate(
         tasks.push(task);
     }
 
+    let languages = LanguageDetector::for_languages(tasks.iter().map(|t| t.language.as_str()));
     let mut scorer = Scorer {
         tasks: &tasks,
         index: &index,
+        languages: &languages,
         options,
         models: Vec::new(),
         model_index: HashMap::new(),
@@ -247,6 +268,7 @@ pub fn evaluate(
         skipped,
         unknown,
         duplicate_task_ids,
+        unsupported_languages: languages.unsupported().to_vec(),
     })
 }
 
@@ -288,6 +310,8 @@ impl PartialRun {
 struct Scorer<'t> {
     tasks: &'t [Task],
     index: &'t HashMap<String, usize>,
+    /// The task set's language detector, built once.
+    languages: &'t LanguageDetector,
     options: &'t EvalOptions,
     models: Vec<PartialRun>,
     model_index: HashMap<String, usize>,
@@ -329,7 +353,8 @@ impl Scorer<'_> {
         let outcome = if view.error.is_some() && view.output.is_none() && view.calls.is_none() {
             TaskOutcome::unanswered(task, Extraction::Error)
         } else {
-            score_response(
+            score_response_in(
+                self.languages,
                 task,
                 view.output.as_deref(),
                 view.calls.as_deref(),
@@ -380,5 +405,96 @@ impl Scorer<'_> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::aggregate::{AggregateOptions, aggregate};
+
+    /// The sample set's first task, with another id and language.
+    fn task_line(id: &str, language: &str) -> String {
+        let sample = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/datasets/sample/tasks.jsonl"
+        ));
+        let mut task: Task = serde_json::from_str(sample.lines().next().unwrap()).unwrap();
+        task.id = id.to_string();
+        task.language = language.to_string();
+        serde_json::to_string(&task).unwrap()
+    }
+
+    fn answer(id: &str, thought: &str) -> String {
+        let output = serde_json::json!({"Thought": thought, "Action": "[]"}).to_string();
+        serde_json::json!({"task_id": id, "model": "m", "output": output}).to_string()
+    }
+
+    /// Scores one answer per task with model `m`; tasks are `(id, language, thought)`.
+    fn run(tasks: &[(&str, &str, &str)], threads: usize) -> Evaluation {
+        let dir = tempfile::tempdir().unwrap();
+        let tasks_path = dir.path().join("tasks.jsonl");
+        let predictions = dir.path().join("predictions.jsonl");
+        let lines: Vec<String> = tasks.iter().map(|(id, l, _)| task_line(id, l)).collect();
+        std::fs::write(&tasks_path, lines.join("\n")).unwrap();
+        let answers: Vec<String> = tasks.iter().map(|(id, _, t)| answer(id, t)).collect();
+        std::fs::write(&predictions, answers.join("\n")).unwrap();
+        let options = EvalOptions {
+            threads,
+            ..EvalOptions::default()
+        };
+        evaluate(&tasks_path, &[predictions], &options).unwrap()
+    }
+
+    const REFUSAL: &str = "I am sorry, but I cannot help with that request.";
+
+    /// SPEC §3: the detector chooses among the task set's languages and the
+    /// major ones. A Catalan task's Catalan Thought matches, a language
+    /// whatlang does not know is reported, a Thought with no language is
+    /// undetectable; in a set without Catalan, an English refusal is English.
+    #[test]
+    fn language_detection_chooses_among_the_task_set_languages() {
+        let tasks = [
+            (
+                "t-ca",
+                "ca",
+                "L'usuari vol saber quin temps farà demà a Barcelona, així que faré servir l'eina del temps.",
+            ),
+            (
+                "t-en",
+                "en",
+                "The user wants the weather in Sapporo tomorrow, so I will call the forecast API.",
+            ),
+            ("t-none", "en", "12345 !!!"),
+            (
+                "t-xx",
+                "xx",
+                "The user wants the weather in Barcelona tomorrow.",
+            ),
+        ];
+        for threads in [1, 2] {
+            let evaluation = run(&tasks, threads);
+            let outcomes = &evaluation.models[0].outcomes;
+            let detected: Vec<_> = outcomes.iter().map(|o| o.detected_language).collect();
+            assert_eq!(detected, [Some("ca"), Some("en"), None, Some("en")]);
+            assert!(outcomes[0].language.is_match() && outcomes[1].language.is_match());
+            assert_eq!(outcomes[2].language, LanguageOutcome::Undetectable);
+            assert!(!outcomes[3].language.is_match());
+            assert_eq!(evaluation.unsupported_languages, ["xx".to_string()]);
+            let summary = &aggregate(&evaluation, AggregateOptions::default())[0].summary;
+            assert_eq!(summary.lm, 50.0);
+            assert_eq!(summary.lm_undetectable, 1);
+            let unreliable = outcomes
+                .iter()
+                .filter(|o| o.language.is_unreliable())
+                .count();
+            assert_eq!(summary.lm_unreliable, unreliable);
+        }
+        let english = run(&[("t-en", "en", REFUSAL), ("t-de", "de", REFUSAL)], 1);
+        let outcomes = &english.models[0].outcomes;
+        assert_eq!(outcomes[0].detected_language, Some("en"));
+        assert!(outcomes[0].language.is_match());
+        assert!(!outcomes[1].language.is_match());
+        assert!(english.unsupported_languages.is_empty());
     }
 }

@@ -56,6 +56,7 @@ pub(super) fn score_file(
     let view = Scorer {
         tasks: scorer.tasks,
         index: scorer.index,
+        languages: scorer.languages,
         options: scorer.options,
         models: Vec::new(),
         model_index: Default::default(),
