@@ -28,16 +28,32 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn the_api_key_reaches_the_server_and_nothing_we_write() {
-    // Task 1 mod 4: 401 whose body echoes the key; 2 mod 4: 500 every time.
+    // Task 1 mod 4: 401 whose body echoes the key; 2 mod 4: 500 every time;
+    // 3 mod 8: an answer that repeats the key in its text and reasoning;
+    // 7 mod 8: a 401 that echoes it with JSON escapes.
     let server = ScriptedServer::start(|r| {
         let task = r.task.clone().unwrap();
         let auth = r.headers.get("authorization").cloned().unwrap_or_default();
-        match index(&task) % 4 {
-            1 => Reply::StatusBody(
+        match index(&task) % 8 {
+            1 | 5 => Reply::StatusBody(
                 401,
                 json!({"error": {"message": format!("key rejected: {auth}")}}).to_string(),
             ),
-            2 => Reply::Status(500, None),
+            2 | 6 => Reply::Status(500, None),
+            3 => Reply::Json(json!({
+                "choices": [{"message": {
+                    "role": "assistant",
+                    "content": format!("{{\"Thought\": \"your key is {SENTINEL}\", \"Action\": \"[]\"}}"),
+                    "reasoning_content": format!("the header said {auth}")
+                }, "finish_reason": "stop"}]
+            })),
+            7 => {
+                let escaped: String = SENTINEL
+                    .chars()
+                    .map(|c| format!("\\u{:04x}", c as u32))
+                    .collect();
+                Reply::StatusBody(401, format!("{{\"error\": \"bad key {escaped}\"}}"))
+            }
             _ => Reply::Answer(answer(&task)),
         }
     });
@@ -107,6 +123,18 @@ fn the_api_key_reaches_the_server_and_nothing_we_write() {
         );
     }
     assert!(!stdout.contains(SENTINEL) && !stderr.contains(SENTINEL));
+    let escaped_start: String = SENTINEL[..4]
+        .chars()
+        .map(|c| format!("\\u{:04x}", c as u32))
+        .collect();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        assert!(
+            !text.contains(&escaped_start),
+            "escaped key found in {}",
+            file.display()
+        );
+    }
     // The echoed key was redacted, not dropped with its error.
     let predictions = read_predictions(&run_dir.join("predictions.jsonl"));
     let rejected = &predictions["gen-0001"];

@@ -30,6 +30,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::retry::RetryPolicy;
 
@@ -317,8 +318,19 @@ impl ModelConfig {
                 ),
             }
             let url = self.effective_base_url();
-            let parsed = reqwest::Url::parse(&url)
-                .map_err(|e| anyhow::anyhow!("{}: `{url}` is not a URL: {e}", field("base_url")))?;
+            let parsed = reqwest::Url::parse(&url).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: `{}` is not a URL: {e}",
+                    field("base_url"),
+                    without_query(&url)
+                )
+            })?;
+            if let Some(part) = credential_in(&parsed) {
+                bail!(
+                    "{}: the URL carries a credential ({part}); give the key through api_key_env (--api-key-env) instead, so that it is never written to a file",
+                    field("base_url")
+                );
+            }
             if !matches!(parsed.scheme(), "http" | "https") {
                 bail!("{}: `{url}` must be http or https", field("base_url"));
             }
@@ -437,6 +449,35 @@ impl ConfigFile {
     }
 }
 
+/// Query parameters whose value is a credential.
+const CREDENTIAL_PARAMETERS: [&str; 8] = [
+    "key",
+    "api-key",
+    "api_key",
+    "apikey",
+    "token",
+    "access_token",
+    "secret",
+    "password",
+];
+
+/// What part of a base URL holds a credential: user info, or a query
+/// parameter named like a key (`?api-key=…`, `?key=…`).
+fn credential_in(url: &reqwest::Url) -> Option<String> {
+    if !url.username().is_empty() || url.password().is_some() {
+        return Some("user info before the host".into());
+    }
+    url.query_pairs()
+        .map(|(name, _)| name.to_ascii_lowercase())
+        .find(|name| CREDENTIAL_PARAMETERS.contains(&name.as_str()))
+        .map(|name| format!("the query parameter `{name}`"))
+}
+
+/// A URL as it may be shown: without its query, which may hold a key.
+fn without_query(url: &str) -> &str {
+    url.split(['?', '#']).next().unwrap_or(url)
+}
+
 /// An API key read from the environment. It is only ever put in request
 /// headers: it has no `Display`, and `Debug` prints `ApiKey(***)`.
 #[derive(Clone, PartialEq, Eq)]
@@ -453,13 +494,73 @@ impl ApiKey {
         &self.0
     }
 
-    /// Removes every occurrence of the key from a message.
+    /// Removes every occurrence of the key from a message, written plainly
+    /// or with JSON escapes (`\u0073\u006b…`, `\/`) as error bodies may
+    /// echo it.
     pub fn redact(&self, text: &str) -> String {
         if self.0.len() < 4 {
             return text.to_string();
         }
-        text.replace(&self.0, "***")
+        let key: Vec<char> = self.0.chars().collect();
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(c) = rest.chars().next() {
+            match escaped_match(rest, &key) {
+                Some(len) => {
+                    out.push_str("***");
+                    rest = &rest[len..];
+                }
+                None => {
+                    out.push(c);
+                    rest = &rest[c.len_utf8()..];
+                }
+            }
+        }
+        out
     }
+
+    /// Removes the key from every string of a JSON value (a response body:
+    /// its escapes are decoded already), keys of objects included.
+    pub fn redact_value(&self, value: &mut Value) {
+        match value {
+            Value::String(s) if s.contains(&self.0) => *s = self.redact(s),
+            Value::Array(items) => items.iter_mut().for_each(|v| self.redact_value(v)),
+            Value::Object(map) if map.keys().any(|k| k.contains(&self.0)) => {
+                let entries = std::mem::take(map);
+                for (k, mut v) in entries {
+                    self.redact_value(&mut v);
+                    map.insert(self.redact(&k), v);
+                }
+            }
+            Value::Object(map) => map.values_mut().for_each(|v| self.redact_value(v)),
+            _ => {}
+        }
+    }
+}
+
+/// The length in bytes of the key at the start of `text`, each character
+/// written plainly or as a JSON escape (`\uXXXX` in either case, `\/`).
+fn escaped_match(text: &str, key: &[char]) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    for &want in key {
+        let rest = &text[at..];
+        if rest.starts_with(want) {
+            at += want.len_utf8();
+        } else if want == '/' && rest.starts_with("\\/") {
+            at += 2;
+        } else if rest.starts_with("\\u") && rest.len() >= 6 && rest.is_char_boundary(6) {
+            let code = u32::from_str_radix(&rest[2..6], 16).ok()?;
+            if char::from_u32(code) != Some(want) {
+                return None;
+            }
+            at += 6;
+        } else {
+            return None;
+        }
+        debug_assert!(at <= bytes.len());
+    }
+    Some(at)
 }
 
 impl fmt::Debug for ApiKey {
@@ -620,6 +721,22 @@ backend = "baseline"
         );
         let err = error_of(&GOOD.replace("http://127.0.0.1:8080/v1/", "ftp://x"));
         assert!(err.starts_with("models.toml: models[0].base_url:"), "{err}");
+        for url in [
+            "http://user:sk-in-url-123@127.0.0.1:8080/v1",
+            "https://example.org/v1?api-key=sk-in-url-123",
+            "https://example.org/v1?x=1&KEY=sk-in-url-123",
+        ] {
+            let err = error_of(&GOOD.replace("http://127.0.0.1:8080/v1/", url));
+            assert!(
+                err.contains("base_url: the URL carries a credential"),
+                "{err}"
+            );
+            assert!(err.contains("api_key_env"), "{err}");
+            assert!(!err.contains("sk-in-url-123"), "{err}");
+        }
+        let err =
+            error_of(&GOOD.replace("http://127.0.0.1:8080/v1/", "not a url?key=sk-in-url-123"));
+        assert!(!err.contains("sk-in-url-123"), "{err}");
         let err = error_of(&GOOD.replace("name = \"base\"", "name = \"local\""));
         assert!(
             err.contains("models[2].name: `local` is used by an earlier model"),
@@ -651,5 +768,22 @@ backend = "baseline"
         let key = ApiKey::new("sk-secret-123");
         assert_eq!(format!("{key:?}"), "ApiKey(***)");
         assert_eq!(key.redact("bad key sk-secret-123!"), "bad key ***!");
+        // Echoed with JSON escapes, in any mix and case.
+        assert_eq!(
+            key.redact(r#"{"error":"key \u0073\u006B-secret-123 is invalid"}"#),
+            r#"{"error":"key *** is invalid"}"#
+        );
+        assert_eq!(
+            key.redact("x \\u0073k-secret-12 y"),
+            "x \\u0073k-secret-12 y"
+        );
+        let mut body = serde_json::json!({
+            "choices": [{"message": {"content": "your key is sk-secret-123", "reasoning_content": "sk-secret-123"}}],
+            "sk-secret-123": 1
+        });
+        key.redact_value(&mut body);
+        let text = body.to_string();
+        assert!(!text.contains("sk-secret-123"), "{text}");
+        assert!(text.contains("your key is ***"), "{text}");
     }
 }

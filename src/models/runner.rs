@@ -540,6 +540,14 @@ async fn exchange(context: &ModelContext, api: &dyn BackendApi, request: &ApiReq
             let _flying = context.in_flight.enter();
             send(&context.client, request, &auth, context.timeout).await
         };
+        // A key the server echoes (in an answer, its reasoning, a tool
+        // call) is masked before anything is parsed, cached or stored.
+        let result = result.map(|mut body| {
+            if let Some(key) = &context.key {
+                key.redact_value(&mut body);
+            }
+            body
+        });
         let took = sent.elapsed();
         server += took;
         let latency_ms = took.as_millis() as u64;
