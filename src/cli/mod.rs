@@ -123,6 +123,27 @@ impl Command {
     }
 }
 
+/// The exit status of a command that failed: [`EXIT_TASKS_FAILED`] for a
+/// run whose scores are written but some of whose tasks ended with an error,
+/// [`EXIT_ERROR`] for anything else (bad input, a refused setting, a write
+/// that failed). Usage errors exit with 2, as clap does.
+pub fn exit_status(error: &anyhow::Error) -> u8 {
+    if error
+        .downcast_ref::<crate::models::eval::TasksFailed>()
+        .is_some()
+    {
+        EXIT_TASKS_FAILED
+    } else {
+        EXIT_ERROR
+    }
+}
+
+/// Exit status of a command that could not do its job.
+pub const EXIT_ERROR: u8 = 1;
+/// Exit status of `itc eval` when the run finished but some tasks ended with
+/// an error after their retries.
+pub const EXIT_TASKS_FAILED: u8 = 3;
+
 /// Standard output that a closed pipe ends quietly: once the reader is gone
 /// (`itc sample … | head`), what is printed is dropped and the command goes
 /// on, so the files it writes are still written.

@@ -341,7 +341,33 @@ pub fn eval_models(
             err,
         )?;
     }
+    let failed: usize = report.models.iter().map(|m| m.errors).sum();
+    if failed > 0 {
+        return Err(TasksFailed {
+            failed,
+            predictions: report.models.iter().map(|m| m.tasks).sum(),
+            run_dir,
+        }
+        .into());
+    }
     Ok(())
+}
+
+/// A run that finished, scores written, with some tasks ending in an error
+/// (after their retries): `itc` exits with its own status, so scripts can
+/// tell it from a complete run and from a run that could not be made.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{failed} of {predictions} prediction(s) ended with an error (their `error` in {}/predictions.jsonl says why; they score 0); `--resume` with the same --run-dir retries them",
+    run_dir.display()
+)]
+pub struct TasksFailed {
+    /// Predictions that are errors.
+    pub failed: usize,
+    /// Predictions of the run, over all models.
+    pub predictions: usize,
+    /// The run directory.
+    pub run_dir: PathBuf,
 }
 
 /// The tasks of the run after the selection, and how messages name their source.
