@@ -681,7 +681,7 @@ pub fn run(
 ) -> anyhow::Result<Vec<StageReport>> {
     let pipeline = Pipeline::load(&args.config)?;
     let dir = pipeline.output_dir();
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let _lock = crate::util::lock::FolderLock::acquire(&dir, err)?;
     let manifest_path = dir.join("manifest.json");
     let mut manifest = Manifest::load(&manifest_path)?;
     let mut reports = Vec::new();

@@ -28,6 +28,7 @@ use crate::score::files::{OutputFormat, ScoreFilesOptions, ScoringOptions, score
 use crate::spec::jsonl::{read_records, write_records};
 use crate::spec::records::Task;
 use crate::spec::sample::sample_tasks;
+use crate::util::lock::FolderLock;
 use crate::util::runtime::{Threads, block_on};
 use crate::util::slug::{SlugStyle, slug};
 
@@ -286,6 +287,8 @@ pub fn eval_models(
     } else {
         options.cache.dir(|| default_cache_dir(&run_dir))
     };
+    // One writer per run directory, for the whole run and its scoring.
+    let _lock = FolderLock::acquire(&run_dir, err)?;
     check_start(&predictions_path(&run_dir), options.resume)?;
     let recorded = if options.resume {
         let recorded = recorded_models(&run_dir)?;

@@ -17,12 +17,11 @@
 //! form (one row per model and dataset) through polars.
 
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use polars::prelude::{Column, CsvWriter, DataFrame, SerWriter};
+use polars::prelude::{Column, DataFrame};
 use serde::Serialize;
 
 use super::Hub;
@@ -352,15 +351,6 @@ pub fn seal_table(rows: &[SealRow], wide: bool) -> String {
     t.render(wide)
 }
 
-fn write_csv(path: &Path, mut frame: DataFrame) -> anyhow::Result<()> {
-    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    CsvWriter::new(file)
-        .with_float_precision(Some(4))
-        .finish(&mut frame)
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
-}
-
 /// A data frame with one column per `"name" => |row| value` over the rows.
 macro_rules! frame {
     ($rows:expr; $($name:literal => $value:expr),+ $(,)?) => {
@@ -406,8 +396,8 @@ pub fn write_csvs(report: &OodReport, dir: &Path) -> anyhow::Result<Vec<String>>
         tables.push(("seal_tools.csv", frame));
     }
     let mut written = Vec::new();
-    for (name, frame) in tables {
-        write_csv(&dir.join(name), frame)?;
+    for (name, mut frame) in tables {
+        crate::util::atomic::write_csv(&dir.join(name), &mut frame)?;
         written.push(name.to_string());
     }
     Ok(written)

@@ -9,6 +9,7 @@ use crate::score::report;
 use crate::score::stream::{EvalOptions, evaluate};
 use crate::score::task::ScoreOptions;
 use crate::spec::sample::{sample_predictions, sample_tasks};
+use crate::util::lock::FolderLock;
 
 /// How `itc score` and `itc eval` print their results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -77,6 +78,11 @@ pub fn score(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
+    // One writer per output folder, for the whole command.
+    let _lock = match &args.out {
+        Some(dir) => Some(FolderLock::acquire(dir, err)?),
+        None => None,
+    };
     let tasks = args.tasks.clone().unwrap_or_else(sample_tasks);
     let predictions = if args.predictions.is_empty() {
         if args.tasks.is_some() {

@@ -2,15 +2,17 @@
 //! terminal ([`crate::util::table`]), one JSON object per model, and output files (per-task
 //! scores as JSONL, summary and breakdowns as CSV through polars).
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::Write;
 use std::path::Path;
 
 use crate::score::aggregate::{Interval, ModelReport, Summary};
 use crate::score::stream::Evaluation;
 use crate::spec::jsonl::write_records;
+use crate::util::atomic::{self, write_csv};
 use crate::util::table::{Table, num};
-use polars::prelude::{Column, CsvWriter, DataFrame, SerWriter};
+use anyhow::Context;
+use polars::prelude::{Column, DataFrame};
 use serde::Serialize;
 
 fn fmt_ci(ci: Option<Interval>) -> String {
@@ -227,14 +229,6 @@ pub fn summary_frame(rows: &[(&str, Option<&str>, &Summary)]) -> anyhow::Result<
     Ok(DataFrame::new(rows.len(), columns)?)
 }
 
-fn write_csv(path: &Path, frame: &mut DataFrame) -> anyhow::Result<()> {
-    let file = File::create(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    CsvWriter::new(file)
-        .with_float_precision(Some(4))
-        .finish(frame)?;
-    Ok(())
-}
-
 /// Writes `task_scores.jsonl`, `summary.csv`, `summary.json` and one
 /// `by_<dimension>.csv` per breakdown into `dir`. Returns the files written.
 pub fn write_outputs(
@@ -246,7 +240,9 @@ pub fn write_outputs(
     let mut written = Vec::new();
 
     // Streamed: one record in memory at a time, whatever the number of predictions.
-    write_records(&dir.join("task_scores.jsonl"), evaluation.task_scores())?;
+    let task_scores = dir.join("task_scores.jsonl");
+    write_records(&task_scores, evaluation.task_scores())
+        .with_context(|| format!("writing {}", task_scores.display()))?;
     written.push("task_scores.jsonl".to_string());
 
     let rows: Vec<_> = reports
@@ -256,9 +252,9 @@ pub fn write_outputs(
     write_csv(&dir.join("summary.csv"), &mut summary_frame(&rows)?)?;
     written.push("summary.csv".to_string());
 
-    let mut json = File::create(dir.join("summary.json"))?;
-    serde_json::to_writer_pretty(&mut json, reports)?;
-    json.write_all(b"\n")?;
+    let mut json = serde_json::to_vec_pretty(reports)?;
+    json.push(b'\n');
+    atomic::write(&dir.join("summary.json"), &json)?;
     written.push("summary.json".to_string());
 
     let dimensions = reports.first().map_or(0, |r| r.breakdowns.len());

@@ -3,10 +3,12 @@
 
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+
+use crate::util::atomic::AtomicFile;
 use serde::de::DeserializeOwned;
 
 /// A record that could not be read: where it is and what is wrong with it.
@@ -131,12 +133,15 @@ pub fn write_records<T: Serialize>(
     path: &Path,
     records: impl IntoIterator<Item = T>,
 ) -> io::Result<()> {
-    let mut out = BufWriter::new(File::create(path)?);
+    // Whole or not at all: a full disk leaves no torn file under `path`.
+    let mut out = AtomicFile::create(path).map_err(io::Error::other)?;
     for record in records {
-        serde_json::to_writer(&mut out, &record)?;
-        out.write_all(b"\n")?;
+        serde_json::to_writer(&mut out, &record)
+            .map_err(|e| io::Error::other(format!("writing {}: {e}", path.display())))?;
+        out.write_all(b"\n")
+            .map_err(|e| io::Error::new(e.kind(), format!("writing {}: {e}", path.display())))?;
     }
-    out.flush()
+    out.commit().map_err(|e| io::Error::other(format!("{e:#}")))
 }
 
 #[cfg(test)]

@@ -84,6 +84,18 @@ pub fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     file.commit()
 }
 
+/// Writes a data frame as CSV (floats with 4 decimals, as every CSV of
+/// itc), whole or not at all; errors name `path`.
+pub fn write_csv(path: &Path, frame: &mut polars::prelude::DataFrame) -> anyhow::Result<()> {
+    use polars::prelude::{CsvWriter, SerWriter};
+    let mut file = AtomicFile::create(path)?;
+    CsvWriter::new(&mut file)
+        .with_float_precision(Some(4))
+        .finish(frame)
+        .with_context(|| format!("writing {}", path.display()))?;
+    file.commit()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

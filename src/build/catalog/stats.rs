@@ -3,11 +3,11 @@
 //! and CSV files (polars), so that the long tail is visible.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs::{self, File};
+use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use polars::prelude::{Column, CsvWriter, DataFrame, SerWriter};
+use polars::prelude::{Column, DataFrame};
 
 use super::country::{self, GLOBAL};
 use super::{CatalogEntry, read_catalog};
@@ -178,12 +178,7 @@ pub fn long_tail_line(stats: &Stats) -> String {
 }
 
 fn write_csv(path: &Path, columns: Vec<Column>, rows: usize) -> anyhow::Result<()> {
-    let mut frame = DataFrame::new(rows, columns)?;
-    let file = File::create(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    CsvWriter::new(file)
-        .with_float_precision(Some(4))
-        .finish(&mut frame)?;
-    Ok(())
+    crate::util::atomic::write_csv(path, &mut DataFrame::new(rows, columns)?)
 }
 
 /// Writes the four CSV files into `dir`; returns their names.
