@@ -78,7 +78,7 @@ fn apibench_gold_answers_in_gorilla_and_itc_formats_get_full_marks_and_wrong_one
     let files = dataset.shipped_files().unwrap();
     let (tasks, _) = dataset.convert(&files, 4).unwrap();
     // Gold answers by query, from the question file itself.
-    let eval_lines: Vec<Value> = std::fs::read_to_string(&files[1])
+    let eval_lines: Vec<Value> = itc::util::embedded::read_to_string(&files[1])
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
