@@ -310,7 +310,7 @@ fn eval_without_arguments_runs_the_baseline_on_the_sample_set() {
     assert_eq!(runs.len(), 1, "one run directory, no cache: {runs:?}");
     let name = runs[0].file_name().unwrap().to_string_lossy().into_owned();
     assert!(name.starts_with("baseline-"), "{name}");
-    let sample = std::fs::read_to_string(itc::spec::sample::sample_tasks()).unwrap();
+    let sample = itc::util::embedded::read_to_string(&itc::spec::sample::sample_tasks()).unwrap();
     let tasks: Vec<itc::spec::records::Task> = sample
         .lines()
         .filter(|l| !l.trim().is_empty())

@@ -78,7 +78,7 @@ fn apibench_gold_answers_in_gorilla_and_itc_formats_get_full_marks_and_wrong_one
     let files = dataset.shipped_files().unwrap();
     let (tasks, _) = dataset.convert(&files, 4).unwrap();
     // Gold answers by query, from the question file itself.
-    let eval_lines: Vec<Value> = std::fs::read_to_string(&files[1])
+    let eval_lines: Vec<Value> = itc::util::embedded::read_to_string(&files[1])
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -156,7 +156,7 @@ fn apibench_gold_answers_in_gorilla_and_itc_formats_get_full_marks_and_wrong_one
     assert!(result.status.success(), "{stdout}\n{stderr}");
     assert_eq!(server.requests(), 3 * N);
     assert!(
-        stderr.contains("from the copies in datasets/ood"),
+        stderr.contains("from the copies of datasets/ood built into itc"),
         "{stderr}"
     );
     assert!(

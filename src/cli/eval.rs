@@ -102,7 +102,8 @@ pub struct EvalArgs {
     /// Run an OOD benchmark instead of a task file: apibench:huggingface,
     /// apibench:tensorflowhub, apibench:torchhub, seal-tools, toolalpaca,
     /// nexusraven (files from --dataset-files, else the `itc ood fetch`
-    /// cache, else the copies in datasets/ood).
+    /// cache, else the copies of datasets/ood built into itc; none for
+    /// nexusraven).
     #[arg(long, conflicts_with = "tasks")]
     pub dataset: Option<String>,
     /// The benchmark's files (APIBench: the hub's `*_api.jsonl` and `*_eval.json`).

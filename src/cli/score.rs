@@ -11,7 +11,7 @@ use crate::score::files::{self, ScoreFilesOptions};
 /// Arguments of `itc score`.
 #[derive(Debug, Clone, Args)]
 pub struct ScoreArgs {
-    /// Task file (JSONL, SPEC §0). Default: the sample set in datasets/sample.
+    /// Task file (JSONL, SPEC §0). Default: the sample set (datasets/sample, built into itc).
     #[arg(long)]
     pub tasks: Option<PathBuf>,
     /// Prediction files (JSONL, SPEC §0); each may hold several models.

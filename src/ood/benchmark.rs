@@ -15,7 +15,7 @@ pub struct DatasetOptions {
     /// seal-tools, toolalpaca or nexusraven.
     pub name: String,
     /// The benchmark's files; empty: the `itc ood fetch` cache, else the
-    /// copies in `datasets/ood`.
+    /// copies of `datasets/ood` embedded in the binary.
     pub files: Vec<PathBuf>,
     /// Where `itc ood fetch` put the files; `None`: its default.
     pub cache_dir: Option<PathBuf>,

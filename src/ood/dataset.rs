@@ -1,7 +1,7 @@
 //! The OOD datasets `itc eval --dataset NAME` runs and `itc ood report`
 //! tabulates: their names, where their files are found (files given by the
-//! user, else the `itc ood fetch` cache, else the copies shipped in
-//! `datasets/ood/`), and their conversion into SPEC tasks.
+//! user, else the `itc ood fetch` cache, else the copies of `datasets/ood/`
+//! embedded in the binary), and their conversion into SPEC tasks.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::{Hub, apibench, fetch, nexusraven, seal_tools, toolalpaca};
 use crate::models::config::PromptStyle;
 use crate::spec::records::Task;
+use crate::util::embedded;
 
 /// One OOD dataset.
 /// Ordered as report columns: ITC's Table 5 (NexusRaven, Seal-Tools,
@@ -133,10 +134,11 @@ impl OodDataset {
         }
     }
 
-    /// The copies shipped in `datasets/ood/` (APIBench and Seal-Tools only),
-    /// in the order of the fetch manifest.
+    /// The embedded copies of the files shipped in `datasets/ood/` (every
+    /// dataset but NexusRaven, whose licence forbids it), in the order of the
+    /// fetch manifest; their names read `embedded:datasets/ood/…`.
     pub fn shipped_files(self) -> Option<Vec<PathBuf>> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/ood");
+        let ood = |path: &str| embedded::name(&format!("datasets/ood/{path}"));
         match self {
             OodDataset::Apibench(hub) => {
                 let eval = match hub {
@@ -144,17 +146,18 @@ impl OodDataset {
                     h => h.as_str(),
                 };
                 Some(vec![
-                    root.join(format!("gorilla/api/{}_api.jsonl", hub.as_str())),
-                    root.join(format!("gorilla/apibench/{eval}_eval.json")),
+                    ood(&format!("gorilla/api/{}_api.jsonl", hub.as_str())),
+                    ood(&format!("gorilla/apibench/{eval}_eval.json")),
                 ])
             }
-            OodDataset::SealTools => Some(vec![root.join("seal-tools/test_in_domain.json")]),
-            OodDataset::ToolAlpaca | OodDataset::NexusRaven => None,
+            OodDataset::SealTools => Some(vec![ood("seal-tools/test_in_domain.json")]),
+            OodDataset::ToolAlpaca => Some(vec![ood("toolalpaca/eval_simulated.json")]),
+            OodDataset::NexusRaven => None,
         }
     }
 
     /// The files to read: `given` when not empty, else the fetch cache when
-    /// it holds every file, else the shipped copies. Also says where they
+    /// it holds every file, else the embedded copies. Also says where they
     /// came from.
     pub fn resolve_files(
         self,
@@ -164,7 +167,7 @@ impl OodDataset {
         if !given.is_empty() {
             for p in given {
                 anyhow::ensure!(
-                    p.is_file(),
+                    embedded::is_file(p),
                     "--dataset-files: {} is not a file",
                     p.display()
                 );
@@ -174,10 +177,8 @@ impl OodDataset {
         if let Some(files) = fetch::locate(self.fetch_name(), cache_dir)? {
             return Ok((files, format!("the fetch cache {}", cache_dir.display())));
         }
-        if let Some(files) = self.shipped_files()
-            && files.iter().all(|p| p.is_file())
-        {
-            return Ok((files, "the copies in datasets/ood".into()));
+        if let Some(files) = self.shipped_files() {
+            return Ok((files, "the copies of datasets/ood built into itc".into()));
         }
         bail!(
             "no files for --dataset {self}: run `itc ood fetch {}` (cache {}), or give them with --dataset-files",
@@ -294,7 +295,7 @@ mod tests {
     fn shipped_copies_exist_and_convert() {
         let d = OodDataset::Apibench(Hub::Torchhub);
         let files = d.shipped_files().unwrap();
-        assert!(files.iter().all(|f| f.is_file()));
+        assert!(files.iter().all(|f| embedded::is_file(f)));
         let (tasks, _) = d.convert(&files, 4).unwrap();
         assert_eq!(tasks.len(), 186);
         assert_eq!(tasks[0].id, "apibench-torchhub-1");
@@ -302,13 +303,61 @@ mod tests {
         let (found, from) = d.resolve_files(&[], empty.path()).unwrap();
         assert_eq!(
             (found, from.as_str()),
-            (files, "the copies in datasets/ood")
+            (files, "the copies of datasets/ood built into itc")
         );
         let e = OodDataset::NexusRaven
             .resolve_files(&[], empty.path())
             .unwrap_err()
             .to_string();
         assert!(e.contains("itc ood fetch nexusraven"), "{e}");
+    }
+
+    /// Files given first, else a complete fetch cache, else the embedded
+    /// copies: ToolAlpaca has all three.
+    #[test]
+    fn given_files_come_before_the_cache_and_the_cache_before_the_embedded_copies() {
+        let d = OodDataset::ToolAlpaca;
+        let embedded_copy = d.shipped_files().unwrap();
+        assert_eq!(
+            embedded_copy,
+            [Path::new(
+                "embedded:datasets/ood/toolalpaca/eval_simulated.json"
+            )]
+        );
+        let cache = tempfile::tempdir().unwrap();
+        let (found, from) = d.resolve_files(&[], cache.path()).unwrap();
+        assert_eq!(
+            (&found, from.as_str()),
+            (&embedded_copy, "the copies of datasets/ood built into itc")
+        );
+        let (tasks, _) = d.convert(&found, 4).unwrap();
+        assert_eq!(tasks.len(), 100);
+        assert!(
+            tasks[0].id.starts_with("toolalpaca-eval_simulated-"),
+            "{}",
+            tasks[0].id
+        );
+
+        let cached = cache.path().join("toolalpaca/data/eval_simulated.json");
+        std::fs::create_dir_all(cached.parent().unwrap()).unwrap();
+        std::fs::write(&cached, embedded::read(&embedded_copy[0]).unwrap()).unwrap();
+        let (found, from) = d.resolve_files(&[], cache.path()).unwrap();
+        assert_eq!(found, [cached]);
+        assert!(from.starts_with("the fetch cache"), "{from}");
+
+        let given = cache.path().join("mine.json");
+        std::fs::write(&given, "[]").unwrap();
+        let (found, from) = d
+            .resolve_files(std::slice::from_ref(&given), cache.path())
+            .unwrap();
+        assert_eq!((found, from.as_str()), (vec![given], "the files given"));
+        let missing = d.resolve_files(&[cache.path().join("no.json")], cache.path());
+        assert!(
+            missing
+                .unwrap_err()
+                .to_string()
+                .contains("no.json is not a file")
+        );
     }
 
     #[test]

@@ -611,21 +611,31 @@ mod tests {
 
     #[test]
     fn shipped_copies_match_the_manifest() {
-        // The copies in datasets/ood are the pinned upstream bytes.
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/ood");
-        let pairs = [
-            ("apibench-torchhub", 0, "gorilla/api/torchhub_api.jsonl"),
-            (
-                "apibench-torchhub",
-                1,
-                "gorilla/apibench/torchhub_eval.json",
-            ),
-            ("seal-tools", 0, "seal-tools/test_in_domain.json"),
-        ];
-        for (name, i, local) in pairs {
-            let f = dataset_files(name).unwrap()[i];
-            assert!(is_valid(&f, &root.join(local)), "{local}");
+        // The copies in datasets/ood, and so the embedded ones, are the
+        // pinned upstream bytes, file for file in the manifest's order.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut checked = 0;
+        for name in crate::ood::dataset::NAMES {
+            let dataset: crate::ood::dataset::OodDataset = name.parse().unwrap();
+            let Some(shipped) = dataset.shipped_files() else {
+                continue;
+            };
+            let manifest = dataset_files(dataset.fetch_name()).unwrap();
+            assert_eq!(shipped.len(), manifest.len(), "{name}");
+            for (f, copy) in manifest.iter().zip(&shipped) {
+                let bytes = crate::util::embedded::read(copy).unwrap();
+                assert_eq!(
+                    (bytes.len() as u64, sha256_hex(&bytes).as_str()),
+                    (f.size, f.sha256),
+                    "{}",
+                    copy.display()
+                );
+                let local = copy.to_str().unwrap().strip_prefix("embedded:").unwrap();
+                assert!(is_valid(f, &root.join(local)), "{local}");
+                checked += 1;
+            }
         }
+        assert_eq!(checked, 8, "three hubs × 2, Seal-Tools, ToolAlpaca");
         assert_eq!(
             sha256_hex(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"

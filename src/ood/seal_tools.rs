@@ -330,8 +330,8 @@ pub fn count_record(
 /// JSON Lines) of `{id, conversations}`; the gold calls are the Python
 /// literal in `conversations[1].value`, evaluated and JSON round-tripped.
 pub fn read_gold(path: &Path) -> anyhow::Result<Vec<GoldRecord>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = crate::util::embedded::read_to_string(path)
+        .with_context(|| format!("reading {}", path.display()))?;
     let rows: Vec<serde_json::Value> = if text.trim_start().starts_with('[') {
         serde_json::from_str(&text)
             .with_context(|| format!("{}: not a JSON list", path.display()))?

@@ -155,8 +155,8 @@ pub fn convert(inputs: &[PathBuf]) -> anyhow::Result<(Vec<Task>, Vec<String>)> {
     let mut tasks = Vec::new();
     let mut warnings = Vec::new();
     for path in inputs {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = crate::util::embedded::read_to_string(path)
+            .with_context(|| format!("reading {}", path.display()))?;
         let apis: Vec<J> = serde_json::from_str(&text)
             .with_context(|| format!("{}: not a JSON list of API objects", path.display()))?;
         let stem = path

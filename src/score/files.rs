@@ -88,7 +88,7 @@ pub fn score(
         if args.tasks.is_some() {
             anyhow::bail!("--predictions is required with --tasks");
         }
-        sample_predictions()?
+        sample_predictions()
     } else {
         args.predictions.clone()
     };

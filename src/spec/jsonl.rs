@@ -2,7 +2,6 @@
 //! and the field, and writing them back.
 
 use std::fmt;
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
@@ -10,6 +9,8 @@ use serde::Serialize;
 
 use crate::util::atomic::AtomicFile;
 use serde::de::DeserializeOwned;
+
+use crate::util::embedded;
 
 /// A record that could not be read: where it is and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,13 +78,14 @@ fn strip_position(message: &str) -> String {
     message.replace(" at line 1 column", " at column")
 }
 
-/// Calls `f` with each non-blank line of a file and its 1-based number,
-/// reusing one buffer so memory does not grow with the file.
+/// Calls `f` with each non-blank line of a file (or an embedded copy, see
+/// [`embedded`]) and its 1-based number, reusing one buffer so memory does
+/// not grow with the file.
 pub fn for_each_line(
     path: &Path,
     mut f: impl FnMut(usize, &str) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let file = File::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let file = embedded::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let mut reader = BufReader::with_capacity(1 << 20, file);
     let mut buffer = String::new();
     let mut number = 0;

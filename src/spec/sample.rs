@@ -1,30 +1,18 @@
 //! The sample set shipped in `datasets/sample/`: the tasks and recorded
-//! predictions `itc score` and `itc eval` use when given none.
+//! predictions `itc score` and `itc eval` use when given none. They are
+//! embedded in the binary ([`crate::util::embedded`]); the paths returned
+//! here are the names of those copies, which every JSONL reader opens.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::Context;
+use crate::util::embedded;
 
-/// The sample set shipped in `datasets/sample/`, the embedded default.
-pub fn sample_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("datasets")
-        .join("sample")
-}
-
-/// The sample task file.
+/// The sample task file (`embedded:datasets/sample/tasks.jsonl`).
 pub fn sample_tasks() -> PathBuf {
-    sample_dir().join("tasks.jsonl")
+    embedded::name("datasets/sample/tasks.jsonl")
 }
 
 /// Every prediction file of the sample set, sorted by name.
-pub fn sample_predictions() -> anyhow::Result<Vec<PathBuf>> {
-    let dir = sample_dir().join("predictions");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .with_context(|| format!("reading {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    files.sort();
-    Ok(files)
+pub fn sample_predictions() -> Vec<PathBuf> {
+    embedded::names_under("datasets/sample/predictions", ".jsonl")
 }

@@ -1,11 +1,13 @@
 //! Small helpers every stage uses: SHA-256 in hex, the async runtime, slugs,
 //! terminal tables, TOML files with readable errors, files written whole or
-//! not at all, a lock for folders with one writer, and the loopback HTTP
-//! server that the benchmarks and the tests answer with.
+//! not at all, a lock for folders with one writer, the data files compiled
+//! into the binary, and the loopback HTTP server that the benchmarks and the
+//! tests answer with.
 //!
 //! `util` uses nothing of the crate; everything may use it.
 
 pub mod atomic;
+pub mod embedded;
 pub mod hash;
 pub mod lock;
 pub mod loopback;

@@ -540,7 +540,7 @@ pub fn import(files: &[PathBuf], options: &ImportOptions) -> anyhow::Result<Impo
     let mut outcome = ImportOutcome::default();
     let mut entries = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(file)
+        let text = crate::util::embedded::read_to_string(file)
             .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         let parsed = parse_file(options.format, file, &text)?;
         let mut read = 0;

@@ -628,10 +628,8 @@ mod tests {
     }
 
     fn sample_path() -> std::path::PathBuf {
-        std::env::var_os("ITC_SAMPLE_TASKS").map_or_else(
-            || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sample/tasks.jsonl"),
-            std::path::PathBuf::from,
-        )
+        std::env::var_os("ITC_SAMPLE_TASKS")
+            .map_or_else(crate::spec::sample::sample_tasks, std::path::PathBuf::from)
     }
 
     /// Macro selection F1, invocation F1, LM and FM of a responder on a task file.
@@ -672,7 +670,7 @@ mod tests {
     }
 
     fn load_sample() -> Option<Vec<Task>> {
-        let text = std::fs::read_to_string(sample_path()).ok()?;
+        let text = crate::util::embedded::read_to_string(&sample_path()).ok()?;
         let tasks: Vec<Task> = text
             .lines()
             .filter(|l| !l.trim().is_empty())

@@ -11,7 +11,6 @@
 //! memory stays a few blocks per thread, whatever the file size.
 
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,6 +18,7 @@ use std::sync::{Mutex, mpsc};
 
 use super::{LineResult, Scorer};
 use crate::spec::jsonl::RecordError;
+use crate::util::embedded;
 
 /// Bytes read at a time; a block holds the whole lines among them. Unit
 /// tests use small blocks, so that small files make many.
@@ -46,7 +46,7 @@ pub(super) fn score_file(
     skipped: &mut Vec<RecordError>,
     threads: usize,
 ) -> anyhow::Result<()> {
-    let file = File::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let file = embedded::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let stop = AtomicBool::new(false);
     let (block_tx, block_rx) = mpsc::sync_channel::<Block>(threads * 2);
     let block_rx = Mutex::new(block_rx);
@@ -125,7 +125,7 @@ fn merge(
 /// Reads the file in blocks of whole lines and sends them, numbered.
 fn read_blocks(
     path: &Path,
-    mut file: File,
+    mut file: Box<dyn Read + Send>,
     blocks: mpsc::SyncSender<Block>,
     stop: &AtomicBool,
 ) -> anyhow::Result<()> {

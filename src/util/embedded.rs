@@ -1,0 +1,139 @@
+//! Data files compiled into the binary, so that the defaults work from any
+//! directory and without the checkout: the sample set (`datasets/sample/`,
+//! read by `itc score` and `itc eval` when given no files) and the OOD
+//! fallback copies (`datasets/ood/`, read by `itc eval --dataset` when
+//! neither files nor the fetch cache are there). `build.rs` lists them and
+//! stores them gzip-compressed.
+//!
+//! An embedded file is named like a path, `embedded:<path in the
+//! repository>` (`embedded:datasets/sample/tasks.jsonl`), so the readers
+//! that take paths read it through [`open`] and their messages and the run
+//! records say where the data came from. Nothing is written to disk.
+
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use flate2::read::GzDecoder;
+
+/// What names an embedded file: `embedded:` and its path in the repository.
+pub const PREFIX: &str = "embedded:";
+
+/// Every embedded file: path in the repository, gzip-compressed bytes.
+const FILES: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+
+/// The name of the embedded copy of `path` (a path in the repository, such
+/// as `datasets/sample/tasks.jsonl`); panics when there is none, a mistake
+/// in the program.
+pub fn name(path: &str) -> PathBuf {
+    assert!(
+        compressed(path).is_some(),
+        "{path} is not embedded (see build.rs)"
+    );
+    PathBuf::from(format!("{PREFIX}{path}"))
+}
+
+/// The names of the embedded files under `dir` (a path in the repository,
+/// such as `datasets/sample/predictions`) ending in `suffix`, sorted.
+pub fn names_under(dir: &str, suffix: &str) -> Vec<PathBuf> {
+    let dir = format!("{}/", dir.trim_end_matches('/'));
+    let mut paths: Vec<&str> = FILES
+        .iter()
+        .map(|(path, _)| *path)
+        .filter(|p| p.starts_with(&dir) && p.ends_with(suffix))
+        .collect();
+    paths.sort_unstable();
+    paths.into_iter().map(name).collect()
+}
+
+fn compressed(path: &str) -> Option<&'static [u8]> {
+    FILES.iter().find(|(p, _)| *p == path).map(|(_, gz)| *gz)
+}
+
+/// The compressed bytes when `path` names an embedded file.
+fn lookup(path: &Path) -> Option<&'static [u8]> {
+    compressed(path.to_str()?.strip_prefix(PREFIX)?)
+}
+
+/// Whether `path` names an embedded file or an existing file.
+pub fn is_file(path: &Path) -> bool {
+    lookup(path).is_some() || path.is_file()
+}
+
+/// Opens an embedded file (decompressed as it is read) or a file on disk.
+pub fn open(path: &Path) -> io::Result<Box<dyn Read + Send>> {
+    match lookup(path) {
+        Some(gz) => Ok(Box::new(GzDecoder::new(gz))),
+        None => Ok(Box::new(std::fs::File::open(path)?)),
+    }
+}
+
+/// The bytes of an embedded file or a file on disk.
+pub fn read(path: &Path) -> io::Result<Vec<u8>> {
+    match lookup(path) {
+        Some(gz) => {
+            let mut bytes = Vec::new();
+            GzDecoder::new(gz).read_to_end(&mut bytes)?;
+            Ok(bytes)
+        }
+        None => std::fs::read(path),
+    }
+}
+
+/// The text of an embedded file or a file on disk (UTF-8).
+pub fn read_to_string(path: &Path) -> io::Result<String> {
+    String::from_utf8(read(path)?).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The embedded bytes are those of the files in the repository: the
+    /// two cannot drift apart.
+    #[test]
+    fn embedded_files_equal_the_files_in_the_repository() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for (path, _) in FILES {
+            let on_disk = std::fs::read(root.join(path)).unwrap();
+            assert!(
+                read(&name(path)).unwrap() == on_disk,
+                "embedded {path} differs from the file"
+            );
+        }
+    }
+
+    #[test]
+    fn names_read_embedded_copies_and_other_paths_read_files() {
+        let tasks = name("datasets/sample/tasks.jsonl");
+        assert_eq!(tasks, Path::new("embedded:datasets/sample/tasks.jsonl"));
+        assert!(is_file(&tasks));
+        let mut text = String::new();
+        open(&tasks).unwrap().read_to_string(&mut text).unwrap();
+        assert_eq!(text, read_to_string(&tasks).unwrap());
+        assert!(text.starts_with('{'));
+
+        let missing = Path::new("embedded:datasets/sample/nothing.jsonl");
+        assert!(!is_file(missing));
+        assert!(open(missing).is_err());
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.txt");
+        std::fs::write(&file, "on disk").unwrap();
+        assert!(is_file(&file));
+        assert_eq!(read_to_string(&file).unwrap(), "on disk");
+    }
+
+    #[test]
+    fn files_under_a_directory_are_listed_sorted() {
+        let predictions = names_under("datasets/sample/predictions", ".jsonl");
+        let mut on_disk: Vec<PathBuf> = std::fs::read_dir(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/sample/predictions"),
+        )
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".jsonl"))
+        .map(|n| name(&format!("datasets/sample/predictions/{n}")))
+        .collect();
+        on_disk.sort();
+        assert_eq!(predictions, on_disk);
+    }
+}
