@@ -343,8 +343,8 @@ pub struct Pipeline {
 impl Pipeline {
     /// Reads and checks `pipeline.toml`.
     pub fn load(path: &Path) -> anyhow::Result<Pipeline> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = crate::util::embedded::read_to_string(path)
+            .with_context(|| format!("reading {}", path.display()))?;
         let config: PipelineConfig =
             crate::util::toml_file::from_str(&text, &path.display().to_string())?;
         let pipeline = Pipeline {

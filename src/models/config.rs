@@ -392,8 +392,8 @@ pub struct ConfigFile {
 impl ConfigFile {
     /// Reads and validates a config file; errors name the file and the field.
     pub fn load(path: &Path) -> anyhow::Result<ConfigFile> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = crate::util::embedded::read_to_string(path)
+            .with_context(|| format!("reading {}", path.display()))?;
         let mut file = ConfigFile::parse(&text, &path.display().to_string())?;
         // A template path is relative to the file that names it.
         let base = path.parent().unwrap_or(Path::new("."));

@@ -183,8 +183,8 @@ pub struct Response {
 
 /// Reads a response file (JSON Lines, read as Python's `json.loads`).
 pub fn read_responses(path: &Path) -> anyhow::Result<Vec<Response>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = crate::util::embedded::read_to_string(path)
+        .with_context(|| format!("reading {}", path.display()))?;
     let mut out = Vec::new();
     // `for line in f: json.loads(line)`: every line, blank ones included, must be JSON.
     for (i, line) in text.split_inclusive('\n').enumerate() {

@@ -252,7 +252,7 @@ impl RunInfo {
     /// Reads `DIR/ood.json`.
     pub fn read(run_dir: &Path) -> anyhow::Result<RunInfo> {
         let path = run_dir.join("ood.json");
-        let text = std::fs::read_to_string(&path).with_context(|| {
+        let text = crate::util::embedded::read_to_string(&path).with_context(|| {
             format!(
                 "reading {} (is {} a run of `itc eval --dataset`?)",
                 path.display(),

@@ -409,8 +409,8 @@ pub fn convert(inputs: &[PathBuf]) -> anyhow::Result<(Vec<Task>, Vec<String>)> {
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "py"))
     {
-        let source =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let source = crate::util::embedded::read_to_string(path)
+            .with_context(|| format!("reading {}", path.display()))?;
         shared_defs.extend(parse_defs(&source));
     }
     let shared_tools: Vec<Tool> = shared_defs.iter().map(tool_of).collect();
@@ -418,8 +418,8 @@ pub fn convert(inputs: &[PathBuf]) -> anyhow::Result<(Vec<Task>, Vec<String>)> {
         .iter()
         .filter(|p| p.extension().is_none_or(|e| e != "py"))
     {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = crate::util::embedded::read_to_string(path)
+            .with_context(|| format!("reading {}", path.display()))?;
         let rows: Vec<J> = serde_json::from_str(&text)
             .with_context(|| format!("{}: not a JSON list", path.display()))?;
         let stem = path

@@ -114,8 +114,8 @@ pub fn row_label(model: &str, prompt_style: PromptStyle) -> String {
 }
 
 fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = crate::util::embedded::read_to_string(path)
+        .with_context(|| format!("reading {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))
 }
 
@@ -219,8 +219,8 @@ impl OodReport {
 
     /// Adds the JSON lines of `itc ood score apibench --format json`.
     pub fn add_apibench_scores(&mut self, path: &Path) -> anyhow::Result<()> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = crate::util::embedded::read_to_string(path)
+            .with_context(|| format!("reading {}", path.display()))?;
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;

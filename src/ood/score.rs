@@ -64,8 +64,8 @@ pub struct ApibenchScoreOptions {
 
 /// The record ids listed in a file, one per line.
 fn read_id_file(path: &Path) -> anyhow::Result<HashSet<String>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = crate::util::embedded::read_to_string(path)
+        .with_context(|| format!("reading {}", path.display()))?;
     Ok(text
         .lines()
         .map(str::trim)

@@ -10,7 +10,7 @@
 //! that take paths read it through [`open`] and their messages and the run
 //! records say where the data came from. Nothing is written to disk.
 
-use std::io::{self, Read};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use flate2::read::GzDecoder;
@@ -59,12 +59,22 @@ pub fn is_file(path: &Path) -> bool {
     lookup(path).is_some() || path.is_file()
 }
 
-/// Opens an embedded file (decompressed as it is read) or a file on disk.
+/// The UTF-8 byte order mark some editors put first in a text file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Opens an embedded file (decompressed as it is read) or a file on disk,
+/// without a leading UTF-8 byte order mark: every reader of input files
+/// goes through here or [`read_to_string`], so all accept one alike.
 pub fn open(path: &Path) -> io::Result<Box<dyn Read + Send>> {
-    match lookup(path) {
-        Some(gz) => Ok(Box::new(GzDecoder::new(gz))),
-        None => Ok(Box::new(std::fs::File::open(path)?)),
+    let inner: Box<dyn Read + Send> = match lookup(path) {
+        Some(gz) => Box::new(GzDecoder::new(gz)),
+        None => Box::new(std::fs::File::open(path)?),
+    };
+    let mut reader = BufReader::new(inner);
+    if reader.fill_buf()?.starts_with(BOM) {
+        reader.consume(BOM.len());
     }
+    Ok(Box::new(reader))
 }
 
 /// The bytes of an embedded file or a file on disk.
@@ -79,14 +89,32 @@ pub fn read(path: &Path) -> io::Result<Vec<u8>> {
     }
 }
 
-/// The text of an embedded file or a file on disk (UTF-8).
+/// The text of an embedded file or a file on disk (UTF-8), without a
+/// leading byte order mark.
 pub fn read_to_string(path: &Path) -> io::Result<String> {
-    String::from_utf8(read(path)?).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+    let mut bytes = read(path)?;
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
+    }
+    String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_byte_order_mark_is_dropped_by_every_reader() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bom.jsonl");
+        std::fs::write(&path, b"\xEF\xBB\xBF{\"a\":1}\n").unwrap();
+        assert_eq!(read_to_string(&path).unwrap(), "{\"a\":1}\n");
+        let mut text = String::new();
+        open(&path).unwrap().read_to_string(&mut text).unwrap();
+        assert_eq!(text, "{\"a\":1}\n");
+        // Only a leading one, and the raw bytes stay raw.
+        assert_eq!(read(&path).unwrap()[..3], *BOM);
+    }
 
     /// The embedded bytes are those of the files in the repository: the
     /// two cannot drift apart.
