@@ -23,6 +23,18 @@ pub enum Source {
     Toolalpaca,
 }
 
+impl Source {
+    /// The benchmark's name on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Apibench => "apibench",
+            Source::SealTools => "seal-tools",
+            Source::Nexusraven => "nexusraven",
+            Source::Toolalpaca => "toolalpaca",
+        }
+    }
+}
+
 /// What `itc ood convert` converts, and where the tasks go.
 #[derive(Debug, Clone)]
 pub struct ConvertOptions {
@@ -65,6 +77,18 @@ pub fn convert(options: &ConvertOptions, err: &mut dyn Write) -> anyhow::Result<
     };
     for w in &warnings {
         writeln!(err, "warning: {w}")?;
+    }
+    if tasks.is_empty() {
+        anyhow::bail!(
+            "{}: no {} record in it (empty, or another benchmark's file?)",
+            options
+                .inputs
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            options.source.as_str()
+        );
     }
     let mut seen = HashSet::new();
     for t in &tasks {

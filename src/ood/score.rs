@@ -82,9 +82,20 @@ pub fn score_seal_tools(
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let gold = seal_tools::read_gold(&options.gold)?;
+    anyhow::ensure!(
+        !gold.is_empty(),
+        "{}: no Seal-Tools record in it (empty?)",
+        options.gold.display()
+    );
     let mut predictions = Vec::new();
     for p in &options.predictions {
-        predictions.extend(seal_tools::read_predictions(p)?);
+        let read = seal_tools::read_predictions(p)?;
+        anyhow::ensure!(
+            !read.is_empty(),
+            "{}: no prediction in it (empty?)",
+            p.display()
+        );
+        predictions.extend(read);
     }
     let ids = options.ids.as_deref().map(read_id_file).transpose()?;
     let reports = seal_tools::score_official(&gold, &predictions, options.subset, ids.as_ref())?;

@@ -559,6 +559,13 @@ pub fn import(files: &[PathBuf], options: &ImportOptions) -> anyhow::Result<Impo
                 }
             }
         }
+        if read == 0 && outcome.skipped.iter().all(|e| e.file != *file) {
+            anyhow::bail!(
+                "{}: no API in it (empty, or not a `{}` file?)",
+                file.display(),
+                options.format.as_str()
+            );
+        }
         outcome.read.push((file.clone(), read));
     }
     let (mut entries, duplicates) = dedup(entries);

@@ -235,6 +235,19 @@ pub fn evaluate(
         tasks.push(task);
     }
 
+    if tasks.is_empty() {
+        anyhow::bail!(
+            "{}: no task to score ({} invalid line(s) skipped)",
+            tasks_path.display(),
+            skipped.len()
+        );
+    }
+    for path in prediction_paths {
+        if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0) {
+            anyhow::bail!("{}: the prediction file is empty", path.display());
+        }
+    }
+
     let languages = LanguageDetector::for_languages(tasks.iter().map(|t| t.language.as_str()));
     let mut scorer = Scorer {
         tasks: &tasks,
@@ -258,6 +271,17 @@ pub fn evaluate(
     let Scorer {
         models, unknown, ..
     } = scorer;
+    if models.is_empty() && !prediction_paths.is_empty() && unknown.is_empty() {
+        anyhow::bail!(
+            "no prediction in {} ({} invalid line(s) skipped)",
+            prediction_paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            skipped.len()
+        );
+    }
     let models = models
         .into_iter()
         .map(|partial| partial.finish(&tasks))
