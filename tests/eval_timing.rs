@@ -63,12 +63,18 @@ fn eval(tasks: &Path, run_dir: &Path, base_url: &str) -> (Value, String, String)
 
 /// The cells of the timing table's row for `model` in the printout.
 fn timing_row(stdout: &str, model: &str) -> Vec<String> {
-    let mut lines = stdout.lines().skip_while(|l| !l.contains("queue p50 ms"));
+    let mut lines = stdout.lines().skip_while(|l| !l.contains("Queue ms"));
     assert!(lines.next().is_some(), "no timing table in\n{stdout}");
-    let row = lines
-        .find(|l| l.split_whitespace().next() == Some(model))
-        .unwrap_or_else(|| panic!("no timing row for {model} in\n{stdout}"));
-    row.split_whitespace().map(str::to_string).collect()
+    lines
+        .map(|l| {
+            l.split('│')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .find(|cells| cells.first().map(String::as_str) == Some(model))
+        .unwrap_or_else(|| panic!("no timing row for {model} in\n{stdout}"))
 }
 
 #[test]
@@ -154,7 +160,7 @@ fn queue_and_server_time_are_reported_apart() {
     let row = timing_row(&stdout, "slow");
     assert_eq!(
         (row[4].as_str(), row[5].as_str(), row[7].as_str()),
-        ("-", "-", "0"),
+        ("—", "—", "0"),
         "{stdout}"
     );
 }

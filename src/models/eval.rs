@@ -318,7 +318,7 @@ pub fn eval_models(
         run_shared(std::sync::Arc::new(tasks), &specs, &run_options),
     )??;
     write_run_json(&run_dir, &report)?;
-    print_run_figures(&run_dir, &report, options.scoring.format, out, err)?;
+    print_run_figures(&run_dir, &report, &options.scoring, out, err)?;
 
     // Benchmark-format answers are scored through the SPEC calls read from them.
     let scored = match benchmark {
@@ -442,10 +442,11 @@ fn write_run_inputs(
 fn print_run_figures(
     run_dir: &Path,
     report: &RunReport,
-    format: OutputFormat,
+    scoring: &ScoringOptions,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
+    let (format, wide) = (scoring.format, scoring.wide);
     if let Some(r) = report.resume {
         writeln!(
             err,
@@ -457,7 +458,7 @@ fn print_run_figures(
         "Run {} ({:.1} s)\n\n{}",
         run_dir.display(),
         report.elapsed.as_secs_f64(),
-        run_table(&report.models)
+        run_table(&report.models, wide)
     );
     match format {
         OutputFormat::Table => writeln!(out, "{figures}")?,

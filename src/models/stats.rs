@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::config::ModelConfig;
 use super::progress::human;
 use crate::spec::records::Prediction;
+use crate::util::table::{ABSENT, Table};
 
 /// The figures of one model's run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -165,35 +166,39 @@ pub fn percentile(sorted: &[u64], p: f64) -> Option<u64> {
 }
 
 /// The run tables printed before the scores: the run's figures per model,
-/// then where this session's time went, and the errors per kind.
-pub fn run_table(stats: &[ModelStats]) -> String {
-    let header = [
-        "model", "tasks", "answered", "errors", "resumed", "requests", "cached", "retries",
-        "p50 ms", "p95 ms", "tok in", "tok out", "cost $",
-    ];
-    let rows: Vec<Vec<String>> = stats
-        .iter()
-        .map(|s| {
-            vec![
-                s.model.clone(),
-                s.tasks.to_string(),
-                s.answered.to_string(),
-                s.errors.to_string(),
-                s.resumed.to_string(),
-                s.requests.to_string(),
-                s.cache_hits.to_string(),
-                s.retries.to_string(),
-                or_dash(s.latency_p50_ms),
-                or_dash(s.latency_p95_ms),
-                human(s.prompt_tokens),
-                human(s.completion_tokens),
-                s.cost_usd.map_or("-".to_string(), |c| format!("{c:.4}")),
-            ]
-        })
-        .collect();
-    let mut out = aligned(&header, &rows);
-    out.push('\n');
-    out.push_str(&timing_table(stats));
+/// then where this session's time went, and the errors per kind. `wide`:
+/// each table in one piece (see [`Table::render`]).
+pub fn run_table(stats: &[ModelStats], wide: bool) -> String {
+    let mut table = Table::new([
+        "Model", "All", "Done", "Errors", "Resumed", "Sent", "Cached", "Retries", "p50", "p95",
+        "In", "Out", "Cost $",
+    ])
+    .with_groups([
+        ("Tasks", 4),
+        ("Requests", 3),
+        ("Latency ms", 2),
+        ("Tokens", 3),
+    ]);
+    for s in stats {
+        table.push([
+            s.model.clone(),
+            s.tasks.to_string(),
+            s.answered.to_string(),
+            s.errors.to_string(),
+            s.resumed.to_string(),
+            s.requests.to_string(),
+            s.cache_hits.to_string(),
+            s.retries.to_string(),
+            or_absent(s.latency_p50_ms),
+            or_absent(s.latency_p95_ms),
+            human(s.prompt_tokens),
+            human(s.completion_tokens),
+            s.cost_usd.map_or(ABSENT.to_string(), |c| format!("{c:.4}")),
+        ]);
+    }
+    let mut out = table.render(wide);
+    out.push_str("\nWhere this session's time went\n");
+    out.push_str(&timing_table(stats, wide));
     for s in stats.iter().filter(|s| !s.error_kinds.is_empty()) {
         let kinds: Vec<String> = s
             .error_kinds
@@ -207,68 +212,41 @@ pub fn run_table(stats: &[ModelStats]) -> String {
 
 /// Where this session's time went per model: queued for a concurrency
 /// slot, waiting on the server, throttled by rate limits and back-off.
-pub fn timing_table(stats: &[ModelStats]) -> String {
-    let header = [
-        "model",
-        "timed",
-        "queue p50 ms",
-        "queue p95 ms",
-        "server p50 ms",
-        "server p95 ms",
-        "throttled s",
-        "most in flight",
-    ];
-    let rows: Vec<Vec<String>> = stats
-        .iter()
-        .map(|s| {
-            vec![
-                s.model.clone(),
-                s.timed_tasks.to_string(),
-                or_dash(s.queue_p50_ms),
-                or_dash(s.queue_p95_ms),
-                or_dash(s.server_p50_ms),
-                or_dash(s.server_p95_ms),
-                format!("{:.1}", s.throttle_total_ms as f64 / 1e3),
-                s.in_flight_max.to_string(),
-            ]
-        })
-        .collect();
-    aligned(&header, &rows)
-}
-
-fn or_dash(v: Option<u64>) -> String {
-    v.map_or("-".to_string(), |v| v.to_string())
-}
-
-/// A header and rows as text columns: the first left-aligned, the others
-/// right-aligned, two spaces apart.
-fn aligned(header: &[&str], rows: &[Vec<String>]) -> String {
-    let widths: Vec<usize> = (0..header.len())
-        .map(|i| {
-            rows.iter()
-                .map(|r| r[i].chars().count())
-                .chain([header[i].chars().count()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    let mut line = |cells: &[String]| {
-        for (i, cell) in cells.iter().enumerate() {
-            let pad = widths[i] - cell.chars().count();
-            if i == 0 {
-                let _ = write!(out, "{cell}{}", " ".repeat(pad));
-            } else {
-                let _ = write!(out, "  {}{cell}", " ".repeat(pad));
-            }
-        }
-        out.push('\n');
-    };
-    line(&header.iter().map(|h| h.to_string()).collect::<Vec<_>>());
-    for row in rows {
-        line(row);
+pub fn timing_table(stats: &[ModelStats], wide: bool) -> String {
+    let mut table = Table::new([
+        "Model",
+        "Tasks",
+        "p50",
+        "p95",
+        "p50",
+        "p95",
+        "Throttled s",
+        "In flight",
+    ])
+    .with_groups([
+        ("Timed", 1),
+        ("Queue ms", 2),
+        ("Server ms", 2),
+        ("Waits", 1),
+        ("Most", 1),
+    ]);
+    for s in stats {
+        table.push([
+            s.model.clone(),
+            s.timed_tasks.to_string(),
+            or_absent(s.queue_p50_ms),
+            or_absent(s.queue_p95_ms),
+            or_absent(s.server_p50_ms),
+            or_absent(s.server_p95_ms),
+            format!("{:.1}", s.throttle_total_ms as f64 / 1e3),
+            s.in_flight_max.to_string(),
+        ]);
     }
-    out
+    table.render(wide)
+}
+
+fn or_absent(v: Option<u64>) -> String {
+    v.map_or(ABSENT.to_string(), |v| v.to_string())
 }
 
 #[cfg(test)]
@@ -304,10 +282,27 @@ mod tests {
         assert_eq!(s.error_kinds.get("server"), Some(&1));
         assert_eq!((s.latency_p50_ms, s.latency_p95_ms), (Some(100), Some(300)));
         assert!((s.cost_usd.unwrap() - 3.0).abs() < 1e-9);
-        let table = run_table(&[s]);
-        assert!(table.starts_with("model  tasks  answered"), "{table}");
+        let table = run_table(&[s], false);
+        assert!(table.contains("Done │ Errors │ Resumed"), "{table}");
+        assert_eq!(cells_of(&table, "m")[..4], ["m", "4", "2", "1"], "{table}");
         assert!(table.contains("errors of m: server 1"), "{table}");
-        assert!(table.contains("queue p50 ms"), "{table}");
+        assert!(table.contains("Queue ms"), "{table}");
+        assert!(table.lines().all(|l| l.chars().count() <= 100), "{table}");
+    }
+
+    /// The cells of the table row whose label is `label`.
+    fn cells_of(table: &str, label: &str) -> Vec<String> {
+        table
+            .lines()
+            .map(|l| {
+                l.split('│')
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .find(|cells| cells.first().map(String::as_str) == Some(label))
+            .unwrap_or_else(|| panic!("no row {label} in\n{table}"))
     }
 
     #[test]
@@ -348,18 +343,21 @@ mod tests {
             ),
             (1486, 850, 30, 2370)
         );
-        let table = timing_table(std::slice::from_ref(&s));
-        let row = table.lines().nth(1).unwrap();
-        let cells: Vec<&str> = row.split_whitespace().collect();
-        assert_eq!(cells, ["m", "4", "201", "883", "200", "450", "0.0", "1"]);
+        let table = timing_table(std::slice::from_ref(&s), false);
+        assert_eq!(
+            cells_of(&table, "m"),
+            ["m", "4", "201", "883", "200", "450", "0.0", "1"]
+        );
 
         s.set_timings(&[], 0);
         assert_eq!(
             (s.timed_tasks, s.queue_p50_ms, s.server_p95_ms),
             (0, None, None)
         );
-        let table = timing_table(&[s]);
-        let cells: Vec<&str> = table.lines().nth(1).unwrap().split_whitespace().collect();
-        assert_eq!(cells, ["m", "0", "-", "-", "-", "-", "0.0", "0"]);
+        let table = timing_table(&[s], false);
+        assert_eq!(
+            cells_of(&table, "m"),
+            ["m", "0", "—", "—", "—", "—", "0.0", "0"]
+        );
     }
 }
