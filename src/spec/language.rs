@@ -7,6 +7,8 @@
 //! whatlang knows: over all of them, short English texts such as
 //! `I am sorry, but I cannot help with that request.` come out as Catalan.
 
+use std::collections::HashMap;
+
 use whatlang::{Detector, Lang};
 
 use crate::spec::records::LanguageOutcome;
@@ -155,6 +157,7 @@ fn same_language(detected: &str, expected: &str) -> bool {
 /// Removes quoted literals, call syntax (`name(...)`, bracketed call lists)
 /// and URLs, keeping the rest of the text.
 pub fn strip_non_prose(text: &str) -> String {
+    let brackets = Brackets::of(text);
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     let mut prev: Option<char> = None;
@@ -166,10 +169,11 @@ pub fn strip_non_prose(text: &str) -> String {
             prev = Some(c);
             continue;
         }
+        let at = text.len() - rest.len();
         let skip = url_len(rest, prev)
             .or_else(|| quoted_len(rest, prev))
-            .or_else(|| bracketed_calls_len(rest))
-            .or_else(|| call_args_len(rest, prev));
+            .or_else(|| brackets.calls_len(at))
+            .or_else(|| brackets.call_args_len(at, prev));
         match skip {
             Some(n) => {
                 // A call's name is the identifier just written: drop it too.
@@ -191,6 +195,68 @@ pub fn strip_non_prose(text: &str) -> String {
         }
     }
     out
+}
+
+/// Where the brackets of a text close, found in one pass, so that looking
+/// from every `[` and `(` for its partner costs nothing (a search from each
+/// would be quadratic on an answer full of unclosed brackets).
+struct Brackets {
+    /// Byte offset of each `[` → the offset just past its `]`.
+    square: HashMap<usize, usize>,
+    /// Byte offset of each `(` → the offset just past its `)`.
+    round: HashMap<usize, usize>,
+    /// Byte offsets of every `(`, ascending.
+    parens: Vec<usize>,
+}
+
+impl Brackets {
+    fn of(text: &str) -> Brackets {
+        let (mut square, mut round) = (HashMap::new(), HashMap::new());
+        let (mut open_square, mut open_round, mut parens) = (Vec::new(), Vec::new(), Vec::new());
+        for (i, c) in text.char_indices() {
+            match c {
+                '[' => open_square.push(i),
+                ']' => {
+                    if let Some(start) = open_square.pop() {
+                        square.insert(start, i + 1);
+                    }
+                }
+                '(' => {
+                    open_round.push(i);
+                    parens.push(i);
+                }
+                ')' => {
+                    if let Some(start) = open_round.pop() {
+                        round.insert(start, i + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Brackets {
+            square,
+            round,
+            parens,
+        }
+    }
+
+    /// `[name(...), …]` at `at`: a bracketed list that holds a call.
+    fn calls_len(&self, at: usize) -> Option<usize> {
+        let end = *self.square.get(&at)?;
+        let first_paren = self.parens.partition_point(|&p| p < at);
+        self.parens
+            .get(first_paren)
+            .is_some_and(|&p| p < end)
+            .then_some(end - at)
+    }
+
+    /// `(...)` at `at`, right after an identifier: the arguments of a call.
+    fn call_args_len(&self, at: usize, prev: Option<char>) -> Option<usize> {
+        if !prev.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        self.round.get(&at).map(|end| end - at)
+    }
 }
 
 fn url_len(rest: &str, prev: Option<char>) -> Option<usize> {
@@ -237,38 +303,6 @@ fn quoted_len(rest: &str, prev: Option<char>) -> Option<usize> {
         }
     }
     (offset > 0).then_some(open.len_utf8() + offset)
-}
-
-/// `[name(...), …]`: a bracketed list that holds a call.
-fn bracketed_calls_len(rest: &str) -> Option<usize> {
-    if !rest.starts_with('[') {
-        return None;
-    }
-    let len = balanced_len(rest, '[', ']')?;
-    rest[..len].contains('(').then_some(len)
-}
-
-/// `(...)` right after an identifier: the arguments of a call.
-fn call_args_len(rest: &str, prev: Option<char>) -> Option<usize> {
-    if !rest.starts_with('(') || !prev.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-        return None;
-    }
-    balanced_len(rest, '(', ')')
-}
-
-fn balanced_len(text: &str, open: char, close: char) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, c) in text.char_indices() {
-        if c == open {
-            depth += 1;
-        } else if c == close {
-            depth -= 1;
-            if depth == 0 {
-                return Some(i + c.len_utf8());
-            }
-        }
-    }
-    None
 }
 
 /// ISO 639-1 code of a whatlang language (639-3 where 639-1 has none).
@@ -349,6 +383,105 @@ pub fn iso639_1(lang: Lang) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+
+    /// The bracket search as it was before [`Brackets`]: from every `[` and
+    /// `(` (quadratic on unclosed brackets), kept to check that the one-pass
+    /// search removes exactly the same text.
+    mod reference {
+        use super::super::{QUOTES, quoted_len, url_len};
+
+        pub fn reference_strip(text: &str) -> String {
+            let mut out = String::with_capacity(text.len());
+            let mut rest = text;
+            let mut prev: Option<char> = None;
+            while let Some(c) = rest.chars().next() {
+                // Most characters can start nothing that is removed: copy them at once.
+                if !matches!(c, 'h' | 'w' | '[' | '(') && !QUOTES.iter().any(|(open, _)| *open == c)
+                {
+                    out.push(c);
+                    rest = &rest[c.len_utf8()..];
+                    prev = Some(c);
+                    continue;
+                }
+                let skip = url_len(rest, prev)
+                    .or_else(|| quoted_len(rest, prev))
+                    .or_else(|| bracketed_calls_len(rest))
+                    .or_else(|| call_args_len(rest, prev));
+                match skip {
+                    Some(n) => {
+                        // A call's name is the identifier just written: drop it too.
+                        if rest.starts_with('(') {
+                            let keep = out
+                                .trim_end_matches(|ch: char| {
+                                    ch.is_alphanumeric() || ch == '_' || ch == '.'
+                                })
+                                .len();
+                            out.truncate(keep);
+                        }
+                        out.push(' ');
+                        rest = &rest[n..];
+                        prev = Some(' ');
+                    }
+                    None => {
+                        out.push(c);
+                        rest = &rest[c.len_utf8()..];
+                        prev = Some(c);
+                    }
+                }
+            }
+            out
+        }
+
+        /// `[name(...), …]`: a bracketed list that holds a call.
+        fn bracketed_calls_len(rest: &str) -> Option<usize> {
+            if !rest.starts_with('[') {
+                return None;
+            }
+            let len = balanced_len(rest, '[', ']')?;
+            rest[..len].contains('(').then_some(len)
+        }
+
+        /// `(...)` right after an identifier: the arguments of a call.
+        fn call_args_len(rest: &str, prev: Option<char>) -> Option<usize> {
+            if !rest.starts_with('(') || !prev.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                return None;
+            }
+            balanced_len(rest, '(', ')')
+        }
+
+        fn balanced_len(text: &str, open: char, close: char) -> Option<usize> {
+            let mut depth = 0usize;
+            for (i, c) in text.char_indices() {
+                if c == open {
+                    depth += 1;
+                } else if c == close {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i + c.len_utf8());
+                    }
+                }
+            }
+            None
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn one_pass_bracket_search_strips_the_same_text(
+            text in "[a-z_ (\\[\\]),'\"h:/w.]{0,60}"
+        ) {
+            proptest::prop_assert_eq!(strip_non_prose(&text), reference::reference_strip(&text));
+        }
+    }
+
+    #[test]
+    fn unclosed_brackets_are_read_in_one_pass() {
+        // 100,000 `[` and `f(`: seconds per call with a search from each.
+        let text = "[".repeat(100_000) + &"f(".repeat(50_000);
+        assert_eq!(strip_non_prose(&text), text);
+        let nested = "[".repeat(50_000) + "x" + &"]".repeat(50_000);
+        assert_eq!(strip_non_prose(&nested), nested);
+    }
     use super::*;
 
     #[test]
