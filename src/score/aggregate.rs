@@ -510,6 +510,7 @@ mod tests {
                 f1: f1 / 2.0,
             },
             counts,
+            read_limits: Default::default(),
         }
     }
 

@@ -3,9 +3,11 @@
 //! references, and the counts behind the error analysis.
 
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 use unicode_normalization::UnicodeNormalization;
 
+use crate::spec::limits::MAX_ALIGNED_CALLS_PER_NAME;
 use crate::spec::records::{Call, Counts, Prf, Reference, Tool, Value};
 use crate::spec::reference::Style;
 
@@ -188,9 +190,11 @@ fn compare_arguments(
             None => result.missing += 1,
         }
     }
-    for (i, (key, _)) in predicted.arguments.iter().enumerate() {
-        let first_of_key = predicted.arguments[..i].iter().all(|(k, _)| k != key);
-        if first_of_key && !gold_call.arguments.iter().any(|(k, _)| k == key) {
+    // Each predicted key once (a set, so that a call with many arguments
+    // costs linear time).
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (key, _) in &predicted.arguments {
+        if seen.insert(key) && !gold_call.arguments.iter().any(|(k, _)| k == key) {
             result.extra += 1;
         }
     }
@@ -200,26 +204,32 @@ fn compare_arguments(
 /// Pairs gold calls with predicted calls of the same name so that the number
 /// of shared triples is largest (then the number of pairs); ties go to the
 /// earlier predicted call. Returns `(gold index, predicted index)` pairs.
+///
+/// Only the first [`MAX_ALIGNED_CALLS_PER_NAME`] calls of a name on each side
+/// take part; the others stay unmatched (their triples still count as
+/// predicted or gold). With that cap the work per name is bounded, and
+/// grouping by name keeps the whole alignment linear in the number of calls.
 fn align(gold: &GoldSide<'_>, predicted: &[Call], options: ScoreOptions) -> Vec<(usize, usize)> {
+    let mut predicted_by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (p, call) in predicted.iter().enumerate() {
+        let group = predicted_by_name.entry(call.name.as_str()).or_default();
+        if group.len() < MAX_ALIGNED_CALLS_PER_NAME {
+            group.push(p);
+        }
+    }
+    let mut gold_by_name: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (g, call) in gold.calls.iter().enumerate() {
+        match gold_by_name.iter_mut().find(|(name, _)| *name == call.name) {
+            Some((_, group)) if group.len() < MAX_ALIGNED_CALLS_PER_NAME => group.push(g),
+            Some(_) => {}
+            None => gold_by_name.push((call.name.as_str(), vec![g])),
+        }
+    }
     let mut pairs = Vec::new();
-    let mut done = vec![false; gold.calls.len()];
-    for g0 in 0..gold.calls.len() {
-        if done[g0] {
+    for (name, golds) in &gold_by_name {
+        let Some(preds) = predicted_by_name.get(name) else {
             continue;
-        }
-        let name = &gold.calls[g0].name;
-        let golds: Vec<usize> = (g0..gold.calls.len())
-            .filter(|&g| gold.calls[g].name == *name)
-            .collect();
-        for &g in &golds {
-            done[g] = true;
-        }
-        let preds: Vec<usize> = (0..predicted.len())
-            .filter(|&p| predicted[p].name == *name)
-            .collect();
-        if preds.is_empty() {
-            continue;
-        }
+        };
         let weights: Vec<Vec<u32>> = golds
             .iter()
             .map(|&g| {
@@ -236,6 +246,10 @@ fn align(gold: &GoldSide<'_>, predicted: &[Call], options: ScoreOptions) -> Vec<
     pairs
 }
 
+/// Most states (rows × 2^columns) of the exact assignment; larger groups
+/// use [`hungarian`].
+const EXACT_STATES: usize = 1 << 20;
+
 /// Maximum-weight assignment of rows (gold) to columns (predicted), pairing as
 /// many as possible; ties prefer earlier columns for earlier rows.
 fn best_assignment(weights: &[Vec<u32>]) -> Vec<(usize, usize)> {
@@ -245,7 +259,7 @@ fn best_assignment(weights: &[Vec<u32>]) -> Vec<(usize, usize)> {
         let best = (0..cols).rev().max_by_key(|&c| weights[0][c]).unwrap_or(0);
         return if cols > 0 { vec![(0, best)] } else { vec![] };
     }
-    if cols <= 16 {
+    if cols <= 16 && (rows + 1) << cols <= EXACT_STATES {
         exact_assignment(weights, rows, cols)
     } else {
         hungarian(weights, rows, cols)
@@ -290,32 +304,37 @@ fn exact_assignment(weights: &[Vec<u32>], rows: usize, cols: usize) -> Vec<(usiz
     pairs
 }
 
-/// Kuhn–Munkres for the rare group with more than 16 predicted calls of one
-/// name: optimal total, without the tie rule.
+/// Kuhn–Munkres on the smaller side: O(n²·m) for n ≤ m (rows and columns
+/// swapped when there are more rows). Optimal total; among optimal
+/// assignments, the one whose predicted calls (columns) come earliest in sum.
 fn hungarian(weights: &[Vec<u32>], rows: usize, cols: usize) -> Vec<(usize, usize)> {
-    let n = rows.max(cols);
-    // Cost to minimise; pairing always beats leaving unpaired (+1 per pair).
-    let cost = |r: usize, c: usize| -> i64 {
-        if r < rows && c < cols {
-            -(i64::from(weights[r][c]) * (n as i64 + 1) + 1)
-        } else {
-            0
-        }
+    let transposed = rows > cols;
+    let (n, m) = if transposed {
+        (cols, rows)
+    } else {
+        (rows, cols)
+    };
+    // Every assignment pairs all n rows of the smaller side, the most pairs
+    // possible. A weight outranks any sum of column penalties (< n·m).
+    let scale = (n * m + 1) as i64;
+    let cost = |i: usize, j: usize| -> i64 {
+        let (r, c) = if transposed { (j, i) } else { (i, j) };
+        -(i64::from(weights[r][c]) * scale) + c as i64
     };
     let inf = i64::MAX / 4;
-    let (mut u, mut v) = (vec![0i64; n + 1], vec![0i64; n + 1]);
-    let (mut p, mut way) = (vec![0usize; n + 1], vec![0usize; n + 1]);
+    let (mut u, mut v) = (vec![0i64; n + 1], vec![0i64; m + 1]);
+    let (mut p, mut way) = (vec![0usize; m + 1], vec![0usize; m + 1]);
     for i in 1..=n {
         p[0] = i;
         let mut j0 = 0;
-        let mut minv = vec![inf; n + 1];
-        let mut used = vec![false; n + 1];
+        let mut minv = vec![inf; m + 1];
+        let mut used = vec![false; m + 1];
         loop {
             used[j0] = true;
             let i0 = p[j0];
             let mut delta = inf;
             let mut j1 = 0;
-            for j in 1..=n {
+            for j in 1..=m {
                 if !used[j] {
                     let cur = cost(i0 - 1, j - 1) - u[i0] - v[j];
                     if cur < minv[j] {
@@ -328,7 +347,7 @@ fn hungarian(weights: &[Vec<u32>], rows: usize, cols: usize) -> Vec<(usize, usiz
                     }
                 }
             }
-            for j in 0..=n {
+            for j in 0..=m {
                 if used[j] {
                     u[p[j]] += delta;
                     v[j] -= delta;
@@ -350,9 +369,15 @@ fn hungarian(weights: &[Vec<u32>], rows: usize, cols: usize) -> Vec<(usize, usiz
             }
         }
     }
-    let mut pairs: Vec<(usize, usize)> = (1..=n)
-        .filter(|&j| p[j] != 0 && p[j] - 1 < rows && j - 1 < cols)
-        .map(|j| (p[j] - 1, j - 1))
+    let mut pairs: Vec<(usize, usize)> = (1..=m)
+        .filter(|&j| p[j] != 0)
+        .map(|j| {
+            if transposed {
+                (j - 1, p[j] - 1)
+            } else {
+                (p[j] - 1, j - 1)
+            }
+        })
         .collect();
     pairs.sort_unstable();
     pairs
@@ -697,6 +722,103 @@ mod tests {
             .sum();
         assert_eq!(exact, hung);
         assert!(total >= 18, "{total}");
+    }
+
+    fn total(weights: &[Vec<u32>], pairs: &[(usize, usize)]) -> u32 {
+        pairs.iter().map(|&(r, c)| weights[r][c]).sum()
+    }
+
+    #[test]
+    fn hungarian_works_on_either_side_and_prefers_earlier_predictions() {
+        // More gold rows than predicted columns: the assignment is transposed.
+        let tall: Vec<Vec<u32>> = (0..7)
+            .map(|r| (0..3).map(|c| ((r * 5 + c * 7) % 4) as u32).collect())
+            .collect();
+        let pairs = hungarian(&tall, 7, 3);
+        assert_eq!(pairs.len(), 3);
+        assert_eq!(
+            total(&tall, &pairs),
+            total(&tall, &exact_assignment(&tall, 7, 3))
+        );
+        // Ties: every prediction equal, so the earliest ones are taken.
+        let flat = vec![vec![2u32; 40]; 3];
+        let pairs = hungarian(&flat, 3, 40);
+        let mut columns: Vec<usize> = pairs.iter().map(|&(_, c)| c).collect();
+        columns.sort_unstable();
+        assert_eq!(columns, [0, 1, 2]);
+    }
+
+    #[test]
+    fn alignment_pairs_at_most_the_first_calls_of_a_name() {
+        // The gold calls f three times; the prediction calls it 3,200 times
+        // (issue 12), the right three at the very end.
+        let gold = calls("[f(a=1), f(a=2), f(a=3)]");
+        let tools = vec![tool("f", &["a"])];
+        let side = GoldSide {
+            calls: &gold,
+            thought: "",
+            tools: &tools,
+        };
+        let mut predicted = vec![Call::new("f", vec![("a".into(), Value::Int(9))]); 3197];
+        predicted.extend(calls("[f(a=1), f(a=2), f(a=3)]"));
+        let s = score_calls(&side, &predicted, ScoreOptions::default());
+        // Beyond the cap, the right calls stay unmatched: nothing is shared.
+        assert_eq!(
+            (s.counts.inv_tp, s.counts.inv_pred, s.counts.incor),
+            (0, 3200, 3)
+        );
+        assert_eq!(
+            (s.counts.sel_tp, s.counts.sel_pred, s.counts.ex),
+            (3, 3200, 3197)
+        );
+        // Within it they are found, wherever they are.
+        predicted.rotate_right(3 + MAX_ALIGNED_CALLS_PER_NAME / 2);
+        let pairs = align(&side, &predicted, ScoreOptions::default());
+        assert_eq!(pairs.len(), 3);
+        let s = score_calls(&side, &predicted, ScoreOptions::default());
+        assert_eq!(s.counts.inv_tp, 3);
+    }
+
+    #[test]
+    fn a_call_with_many_repeated_arguments_counts_each_key_once() {
+        let args: Vec<(String, Value)> = (0..50_000)
+            .map(|i| (format!("k{}", i % 3), Value::Int(i)))
+            .collect();
+        let gold = calls("[f(k0=0)]");
+        let tools = vec![tool("f", &["k0"])];
+        let side = GoldSide {
+            calls: &gold,
+            thought: "",
+            tools: &tools,
+        };
+        let s = score_calls(&side, &[Call::new("f", args)], ScoreOptions::default());
+        assert_eq!((s.counts.inv_tp, s.counts.ext), (1, 2));
+    }
+
+    mod assignment {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            /// Kuhn–Munkres finds the exact optimum, with as many pairs as
+            /// the smaller side, whichever side is larger.
+            #[test]
+            fn hungarian_is_optimal(
+                rows in 1usize..7,
+                cols in 1usize..9,
+                cells in prop::collection::vec(0u32..5, 63),
+            ) {
+                let weights: Vec<Vec<u32>> = (0..rows)
+                    .map(|r| (0..cols).map(|c| cells[r * 9 + c]).collect())
+                    .collect();
+                let exact = exact_assignment(&weights, rows, cols);
+                let fast = hungarian(&weights, rows, cols);
+                prop_assert_eq!(fast.len(), rows.min(cols));
+                prop_assert_eq!(total(&weights, &fast), total(&weights, &exact));
+            }
+        }
     }
 
     #[test]

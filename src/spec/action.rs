@@ -11,16 +11,24 @@
 //! [`Mode::Strict`] accepts exactly the grammar. [`Mode::Lenient`] (used for
 //! scoring) also accepts a missing outer `[]`, positional arguments (keys
 //! `#0`, `#1`, …), bare words as values and trailing text after the list.
+//!
+//! The parser keeps to the limits of [`crate::spec::limits`]: values nest at
+//! most [`MAX_NESTING`] levels (deeper input is refused with
+//! [`Cause::TooDeep`], never a stack overflow), and every parse spends from a
+//! work [`Budget`] (one of its own, or one shared by all the attempts a
+//! [`Scanner`] makes on an answer), so that trying many starting points in
+//! one text stays linear in its length.
 
 use std::fmt::{self, Write};
 
 use nom::branch::alt;
-use nom::bytes::complete::{take_while, take_while1};
+use nom::bytes::complete::take_while;
 use nom::character::complete::{char, digit1, one_of};
 use nom::combinator::{opt, recognize};
 use nom::error::{ErrorKind, ParseError as NomParseError};
 use nom::{IResult, Parser};
 
+use crate::spec::limits::{Budget, MAX_NESTING, TOO_DEEP};
 use crate::spec::records::{Call, Reference, Value};
 
 /// The arguments of a call, in order: `(key, value)` pairs.
@@ -33,6 +41,18 @@ pub enum Mode {
     Strict,
     /// The grammar plus the lenient extensions of SPEC §1.
     Lenient,
+}
+
+/// Why a parse failed: the input's syntax, or a limit of
+/// [`crate::spec::limits`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// The input does not follow the grammar.
+    Syntax,
+    /// A value nests deeper than [`MAX_NESTING`] levels.
+    TooDeep,
+    /// The work budget ran out.
+    OutOfWork,
 }
 
 /// Why an action string did not parse: where, and what was expected there.
@@ -48,6 +68,8 @@ pub struct ParseError {
     pub expected: &'static str,
     /// A short excerpt of the input found there.
     pub found: String,
+    /// Syntax, or the limit that stopped the parse.
+    pub cause: Cause,
 }
 
 impl fmt::Display for ParseError {
@@ -66,6 +88,9 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+/// The label of a parse stopped by the work budget.
+const OUT_OF_WORK: &str = "less work (the work budget ran out)";
 
 /// Internal nom error: the remaining input and a label of what was expected.
 #[derive(Debug, Clone, PartialEq)]
@@ -118,48 +143,158 @@ fn fail<'a, T>(rest: &'a str, label: &'static str) -> Res<'a, T> {
     Err(nom::Err::Error(Expected { rest, label }))
 }
 
+/// A failure that no alternative may recover from (a limit was reached).
+fn stop<'a, T>(rest: &'a str, label: &'static str) -> Res<'a, T> {
+    Err(nom::Err::Failure(Expected { rest, label }))
+}
+
+/// Whether an error is a limit (which ends the parse, whatever the mode).
+fn is_limit(e: &nom::Err<Expected<'_>>) -> bool {
+    matches!(e, nom::Err::Failure(_))
+}
+
+/// The mode and the work budget of one parse.
+#[derive(Clone, Copy)]
+struct Cx<'b> {
+    mode: Mode,
+    budget: &'b Budget,
+}
+
+impl Cx<'_> {
+    /// Spends `steps` of work; stops the parse at `at` when the budget is out.
+    fn spend<'a>(&self, steps: usize, at: &'a str) -> Res<'a, ()> {
+        if self.budget.spend(steps as u64 + 1) {
+            Ok((at, ()))
+        } else {
+            stop(at, OUT_OF_WORK)
+        }
+    }
+
+    /// The longest prefix whose characters satisfy `pred` (possibly empty),
+    /// paid for by the bytes examined.
+    fn take<'a>(&self, input: &'a str, pred: impl Fn(char) -> bool) -> Res<'a, &'a str> {
+        let end = input.find(|c: char| !pred(c)).unwrap_or(input.len());
+        self.spend(end, input)?;
+        Ok((&input[end..], &input[..end]))
+    }
+
+    /// Like [`Cx::take`], failing with `label` when the prefix is empty.
+    fn take1<'a>(
+        &self,
+        input: &'a str,
+        pred: impl Fn(char) -> bool,
+        label: &'static str,
+    ) -> Res<'a, &'a str> {
+        let (rest, taken) = self.take(input, pred)?;
+        if taken.is_empty() {
+            return fail(input, label);
+        }
+        Ok((rest, taken))
+    }
+
+    /// Skips white space.
+    fn ws<'a>(&self, input: &'a str) -> Result<&'a str, nom::Err<Expected<'a>>> {
+        self.take(input, char::is_whitespace).map(|(rest, _)| rest)
+    }
+
+    fn sym<'a>(&self, input: &'a str, c: char, label: &'static str) -> Res<'a, char> {
+        let input = self.ws(input)?;
+        expect(label, char(c)).parse(input)
+    }
+}
+
+/// Reads call lists, arguments and values from one text in a given mode,
+/// all attempts spending from one work [`Budget`] (see
+/// [`crate::spec::limits`]): the way to try many starting points in a text.
+#[derive(Clone, Copy)]
+pub struct Scanner<'b> {
+    cx: Cx<'b>,
+}
+
+impl<'b> Scanner<'b> {
+    /// A scanner in `mode` spending from `budget`.
+    pub fn new(mode: Mode, budget: &'b Budget) -> Scanner<'b> {
+        Scanner {
+            cx: Cx { mode, budget },
+        }
+    }
+
+    /// Spends `steps` of the budget on work done outside the parser (one
+    /// more for the attempt itself); false when the budget has run out.
+    pub fn spend(&self, steps: usize) -> bool {
+        self.cx.budget.spend(steps as u64 + 1)
+    }
+
+    /// A whole call list: in strict mode nothing but white space may follow.
+    pub fn actions(&self, input: &str) -> Result<Vec<Call>, ParseError> {
+        match actions(self.cx, input) {
+            Ok((rest, calls)) => {
+                let rest_trimmed = rest.trim_start();
+                if self.cx.mode == Mode::Strict && !rest_trimmed.is_empty() {
+                    Err(locate(input, rest_trimmed, "end of input"))
+                } else {
+                    Ok(calls)
+                }
+            }
+            Err(e) => Err(nom_error(input, e)),
+        }
+    }
+
+    /// A call list at the start of `input`, and the unparsed rest.
+    pub fn actions_prefix<'a>(&self, input: &'a str) -> Result<(Vec<Call>, &'a str), ParseError> {
+        actions(self.cx, input)
+            .map(|(rest, calls)| (calls, rest))
+            .map_err(|e| nom_error(input, e))
+    }
+
+    /// `(arg, …)` at the start of `input`, and the rest.
+    pub fn call_arguments<'a>(&self, input: &'a str) -> Result<(Arguments, &'a str), ParseError> {
+        arguments(self.cx, input)
+            .map(|(rest, args)| (args, rest))
+            .map_err(|e| nom_error(input, e))
+    }
+
+    /// One value at the start of `input` (after white space), and the rest.
+    /// Like a JSON text, the value itself is level 0 of nesting: containers
+    /// may open down to level [`MAX_NESTING`] inside it.
+    pub fn value<'a>(&self, input: &'a str) -> Result<(Value, &'a str), ParseError> {
+        let parsed = self.cx.ws(input).and_then(|start| value(self.cx, start, 0));
+        parsed
+            .map(|(rest, v)| (v, rest))
+            .map_err(|e| nom_error(input, e))
+    }
+}
+
 /// Parses an action string into calls.
 pub fn parse_actions(input: &str, mode: Mode) -> Result<Vec<Call>, ParseError> {
-    match actions(mode)(input) {
-        Ok((rest, calls)) => {
-            let rest_trimmed = ws(rest);
-            if mode == Mode::Strict && !rest_trimmed.is_empty() {
-                Err(locate(input, rest_trimmed, "end of input"))
-            } else {
-                Ok(calls)
-            }
-        }
-        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => Err(locate(input, e.rest, e.label)),
-        Err(nom::Err::Incomplete(_)) => Err(locate(input, "", "more input")),
-    }
+    let budget = Budget::for_len(input.len());
+    Scanner::new(mode, &budget).actions(input)
 }
 
 /// Parses a call list at the start of `input` and returns the unparsed rest
 /// (used to find a call list inside prose).
 pub fn parse_actions_prefix(input: &str, mode: Mode) -> Result<(Vec<Call>, &str), ParseError> {
-    match actions(mode)(input) {
-        Ok((rest, calls)) => Ok((calls, rest)),
-        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => Err(locate(input, e.rest, e.label)),
-        Err(nom::Err::Incomplete(_)) => Err(locate(input, "", "more input")),
-    }
+    let budget = Budget::for_len(input.len());
+    Scanner::new(mode, &budget).actions_prefix(input)
 }
 
 /// Parses `(arg, …)` at the start of `input`: the argument list of a call
 /// whose name was found elsewhere. Returns the arguments and the rest.
 pub fn parse_call_arguments(input: &str, mode: Mode) -> Result<(Arguments, &str), ParseError> {
-    match arguments(input, mode) {
-        Ok((rest, args)) => Ok((args, rest)),
-        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => Err(locate(input, e.rest, e.label)),
-        Err(nom::Err::Incomplete(_)) => Err(locate(input, "", "more input")),
-    }
+    let budget = Budget::for_len(input.len());
+    Scanner::new(mode, &budget).call_arguments(input)
 }
 
 /// Parses one value in the given mode (used for Python-style dicts in responses).
 pub fn parse_value(input: &str, mode: Mode) -> Result<(Value, &str), ParseError> {
-    match value(mode)(ws(input)) {
-        Ok((rest, v)) => Ok((v, rest)),
-        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => Err(locate(input, e.rest, e.label)),
-        Err(nom::Err::Incomplete(_)) => Err(locate(input, "", "more input")),
+    let budget = Budget::for_len(input.len());
+    Scanner::new(mode, &budget).value(input)
+}
+
+fn nom_error(input: &str, e: nom::Err<Expected<'_>>) -> ParseError {
+    match e {
+        nom::Err::Error(e) | nom::Err::Failure(e) => locate(input, e.rest, e.label),
+        nom::Err::Incomplete(_) => locate(input, "", "more input"),
     }
 }
 
@@ -168,52 +303,51 @@ fn locate(input: &str, rest: &str, expected: &'static str) -> ParseError {
     let before = &input[..offset];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    let cause = if expected == TOO_DEEP {
+        Cause::TooDeep
+    } else if expected == OUT_OF_WORK {
+        Cause::OutOfWork
+    } else {
+        Cause::Syntax
+    };
     ParseError {
         offset,
         line,
         column,
         expected,
         found: rest.chars().take(20).collect(),
+        cause,
     }
 }
 
-fn ws(input: &str) -> &str {
-    input.trim_start()
-}
-
-fn sym<'a>(c: char, label: &'static str) -> impl FnMut(&'a str) -> Res<'a, char> {
-    move |input: &'a str| expect(label, char(c)).parse(ws(input))
-}
-
 /// The call list, with or without brackets depending on the mode.
-fn actions(mode: Mode) -> impl FnMut(&str) -> Res<'_, Vec<Call>> {
-    move |input: &str| {
-        let start = ws(input);
-        if start.starts_with('[') {
-            let (rest, _) = sym('[', "'['")(start)?;
-            let (rest, calls) = separated_items(rest, ']', |i| call(i, mode))?;
-            let (rest, _) = sym(']', "',' or ']'")(rest)?;
-            Ok((rest, calls))
-        } else if mode == Mode::Lenient {
-            bare_call_sequence(start, mode)
-        } else {
-            fail(start, "'['")
-        }
+fn actions<'a>(cx: Cx<'_>, input: &'a str) -> Res<'a, Vec<Call>> {
+    let start = cx.ws(input)?;
+    if start.starts_with('[') {
+        let (rest, _) = cx.sym(start, '[', "'['")?;
+        let (rest, calls) = separated_items(cx, rest, ']', |i| call(cx, i))?;
+        let (rest, _) = cx.sym(rest, ']', "',' or ']'")?;
+        Ok((rest, calls))
+    } else if cx.mode == Mode::Lenient {
+        bare_call_sequence(cx, start)
+    } else {
+        fail(start, "'['")
     }
 }
 
 /// Lenient: calls without the outer brackets, separated by commas or spaces.
-fn bare_call_sequence(input: &str, mode: Mode) -> Res<'_, Vec<Call>> {
-    let (mut rest, first) = call(input, mode)?;
+fn bare_call_sequence<'a>(cx: Cx<'_>, input: &'a str) -> Res<'a, Vec<Call>> {
+    let (mut rest, first) = call(cx, input)?;
     let mut calls = vec![first];
     loop {
-        let after = ws(rest);
+        let after = cx.ws(rest)?;
         let after = after.strip_prefix(',').unwrap_or(after);
-        match call(after, mode) {
+        match call(cx, after) {
             Ok((r, c)) => {
                 calls.push(c);
                 rest = r;
             }
+            Err(e) if is_limit(&e) => return Err(e),
             Err(_) => return Ok((rest, calls)),
         }
     }
@@ -221,22 +355,23 @@ fn bare_call_sequence(input: &str, mode: Mode) -> Res<'_, Vec<Call>> {
 
 /// `item { ',' item } [',']` up to (not including) `close`; empty allowed.
 fn separated_items<'a, T>(
+    cx: Cx<'_>,
     input: &'a str,
     close: char,
     mut item: impl FnMut(&'a str) -> Res<'a, T>,
 ) -> Res<'a, Vec<T>> {
     let mut items = Vec::new();
-    let mut rest = ws(input);
+    let mut rest = cx.ws(input)?;
     if rest.starts_with(close) {
         return Ok((rest, items));
     }
     loop {
         let (r, it) = item(rest)?;
         items.push(it);
-        let r = ws(r);
+        let r = cx.ws(r)?;
         match r.strip_prefix(',') {
             Some(after) => {
-                rest = ws(after);
+                rest = cx.ws(after)?;
                 if rest.starts_with(close) {
                     return Ok((rest, items));
                 }
@@ -255,8 +390,9 @@ fn is_name_char(c: char) -> bool {
 
 /// A tool name: any text up to '(' without structural characters; trailing
 /// white space is not part of the name.
-fn name(input: &str) -> Res<'_, &str> {
-    let (rest, raw) = expect("a tool name", take_while1(is_name_char)).parse(ws(input))?;
+fn name<'a>(cx: Cx<'_>, input: &'a str) -> Res<'a, &'a str> {
+    let input = cx.ws(input)?;
+    let (rest, raw) = cx.take1(input, is_name_char, "a tool name")?;
     let trimmed = raw.trim_end();
     if trimmed.is_empty() {
         return fail(input, "a tool name");
@@ -264,38 +400,45 @@ fn name(input: &str) -> Res<'_, &str> {
     Ok((rest, trimmed))
 }
 
-fn call(input: &str, mode: Mode) -> Res<'_, Call> {
-    let (rest, call_name) = name(input)?;
-    let (rest, arguments) = arguments(rest, mode)?;
+fn call<'a>(cx: Cx<'_>, input: &'a str) -> Res<'a, Call> {
+    let (rest, call_name) = name(cx, input)?;
+    let (rest, arguments) = arguments(cx, rest)?;
     Ok((rest, Call::new(call_name, arguments)))
 }
 
 /// `'(' [ arg { ',' arg } [','] ] ')'`
-fn arguments(input: &str, mode: Mode) -> Res<'_, Vec<(String, Value)>> {
-    let (rest, _) = sym('(', "'(' after the tool name")(input)?;
+fn arguments<'a>(cx: Cx<'_>, input: &'a str) -> Res<'a, Vec<(String, Value)>> {
+    let (rest, _) = cx.sym(input, '(', "'(' after the tool name")?;
     let mut position = 0usize;
-    let (rest, arguments) = separated_items(rest, ')', |i| {
-        let result = argument(i, mode, position);
+    let (rest, arguments) = separated_items(cx, rest, ')', |i| {
+        let result = argument(cx, i, position);
         position += 1;
         result
     })?;
-    let (rest, _) = sym(')', "',' or ')'")(rest)?;
+    let (rest, _) = cx.sym(rest, ')', "',' or ')'")?;
     Ok((rest, arguments))
 }
 
-fn argument(input: &str, mode: Mode, position: usize) -> Res<'_, (String, Value)> {
+fn argument<'a>(cx: Cx<'_>, input: &'a str, position: usize) -> Res<'a, (String, Value)> {
     let keyed = |i| -> Res<'_, (String, Value)> {
-        let (rest, k) = key(i)?;
-        let (rest, _) = expect("'=' or ':'", one_of("=:")).parse(ws(rest))?;
-        let (rest, v) = value(mode)(ws(rest))?;
+        let (rest, k) = key(cx, i)?;
+        let rest = cx.ws(rest)?;
+        let (rest, _) = expect("'=' or ':'", one_of("=:")).parse(rest)?;
+        let rest = cx.ws(rest)?;
+        let (rest, v) = value(cx, rest, 1)?;
         Ok((rest, (k, v)))
     };
     match keyed(input) {
         Ok(ok) => Ok(ok),
-        Err(keyed_err) if mode == Mode::Lenient => match value(mode)(ws(input)) {
-            Ok((rest, v)) => Ok((rest, (format!("#{position}"), v))),
-            Err(_) => Err(keyed_err),
-        },
+        Err(e) if is_limit(&e) => Err(e),
+        Err(keyed_err) if cx.mode == Mode::Lenient => {
+            let start = cx.ws(input)?;
+            match value(cx, start, 1) {
+                Ok((rest, v)) => Ok((rest, (format!("#{position}"), v))),
+                Err(e) if is_limit(&e) => Err(e),
+                Err(_) => Err(keyed_err),
+            }
+        }
         Err(e) => Err(e),
     }
 }
@@ -304,53 +447,59 @@ fn is_key_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '$' | '@')
 }
 
-fn key(input: &str) -> Res<'_, String> {
-    let input = ws(input);
+fn key<'a>(cx: Cx<'_>, input: &'a str) -> Res<'a, String> {
+    let input = cx.ws(input)?;
     if input.starts_with(['\'', '"']) {
-        quoted_string(input)
+        quoted_string(cx, input)
     } else {
-        let (rest, k) = expect("a parameter name", take_while1(is_key_char)).parse(input)?;
+        let (rest, k) = cx.take1(input, is_key_char, "a parameter name")?;
         Ok((rest, k.to_string()))
     }
 }
 
-fn value(mode: Mode) -> impl FnMut(&str) -> Res<'_, Value> {
-    move |input: &str| {
-        let input = ws(input);
-        let Some(first) = input.chars().next() else {
-            return fail(input, "a value");
-        };
-        match first {
-            '\'' | '"' => quoted_string(input).map(|(r, s)| (r, Value::Str(s))),
-            '[' => container(input, '[', ']', mode).map(|(r, v)| (r, Value::List(v))),
-            '(' => container(input, '(', ')', mode).map(|(r, v)| (r, Value::Tuple(v))),
-            '{' => dict(input, mode),
-            _ => scalar(input, mode),
-        }
+/// One value; `depth` is its nesting level: an argument's value is level 1
+/// (its argument list being level 0), a value read on its own level 0.
+fn value<'a>(cx: Cx<'_>, input: &'a str, depth: usize) -> Res<'a, Value> {
+    let input = cx.ws(input)?;
+    let Some(first) = input.chars().next() else {
+        return fail(input, "a value");
+    };
+    match first {
+        '\'' | '"' => quoted_string(cx, input).map(|(r, s)| (r, Value::Str(s))),
+        '[' | '(' | '{' if depth > MAX_NESTING => stop(input, TOO_DEEP),
+        '[' => container(cx, input, ']', depth).map(|(r, v)| (r, Value::List(v))),
+        '(' => container(cx, input, ')', depth).map(|(r, v)| (r, Value::Tuple(v))),
+        '{' => dict(cx, input, depth),
+        _ => scalar(cx, input),
     }
 }
 
-fn container(input: &str, open: char, close: char, mode: Mode) -> Res<'_, Vec<Value>> {
-    let (rest, _) = char(open).parse(input)?;
-    let (rest, items) = separated_items(rest, close, value(mode))?;
+/// The items of a list or tuple at `depth`, from its opening bracket.
+fn container<'a>(cx: Cx<'_>, input: &'a str, close: char, depth: usize) -> Res<'a, Vec<Value>> {
+    cx.spend(0, input)?;
+    let rest = &input[1..];
+    let (rest, items) = separated_items(cx, rest, close, |i| value(cx, i, depth + 1))?;
     let label = if close == ']' {
         "',' or ']'"
     } else {
         "',' or ')'"
     };
-    let (rest, _) = sym(close, label)(rest)?;
+    let (rest, _) = cx.sym(rest, close, label)?;
     Ok((rest, items))
 }
 
-fn dict(input: &str, mode: Mode) -> Res<'_, Value> {
-    let (rest, _) = char('{').parse(input)?;
-    let (rest, entries) = separated_items(rest, '}', |i| {
-        let (r, k) = key(i)?;
-        let (r, _) = expect("':' or '='", one_of(":=")).parse(ws(r))?;
-        let (r, v) = value(mode)(ws(r))?;
+fn dict<'a>(cx: Cx<'_>, input: &'a str, depth: usize) -> Res<'a, Value> {
+    cx.spend(0, input)?;
+    let rest = &input[1..];
+    let (rest, entries) = separated_items(cx, rest, '}', |i| {
+        let (r, k) = key(cx, i)?;
+        let r = cx.ws(r)?;
+        let (r, _) = expect("':' or '='", one_of(":=")).parse(r)?;
+        let r = cx.ws(r)?;
+        let (r, v) = value(cx, r, depth + 1)?;
         Ok((r, (k, v)))
     })?;
-    let (rest, _) = sym('}', "',' or '}'")(rest)?;
+    let (rest, _) = cx.sym(rest, '}', "',' or '}'")?;
     // `{'$ref': '0.field'}` is how a reference to an earlier output is written.
     if let [(key, Value::Str(target))] = entries.as_slice()
         && key == "$ref"
@@ -362,22 +511,20 @@ fn dict(input: &str, mode: Mode) -> Res<'_, Value> {
 }
 
 /// Whether a scalar ends here: end of input or a closing/separating character.
-fn at_value_end(rest: &str) -> bool {
-    let r = ws(rest);
-    r.is_empty() || r.starts_with([',', ')', ']', '}'])
+fn at_value_end<'a>(cx: Cx<'_>, rest: &'a str) -> Result<bool, nom::Err<Expected<'a>>> {
+    let r = cx.ws(rest)?;
+    Ok(r.is_empty() || r.starts_with([',', ')', ']', '}']))
 }
 
 /// Numbers, keywords and (lenient) bare words.
-fn scalar(input: &str, mode: Mode) -> Res<'_, Value> {
-    if let Ok((rest, v)) = number(input)
-        && at_value_end(rest)
+fn scalar<'a>(cx: Cx<'_>, input: &'a str) -> Res<'a, Value> {
+    if let Ok((rest, v)) = number(cx, input)
+        && at_value_end(cx, rest)?
     {
         return Ok((rest, v));
     }
-    if let Ok((rest, word)) =
-        take_while1::<_, _, Expected>(|c: char| c.is_alphanumeric() || c == '_').parse(input)
-        && at_value_end(rest)
-    {
+    let (rest, word) = cx.take(input, |c: char| c.is_alphanumeric() || c == '_')?;
+    if !word.is_empty() && at_value_end(cx, rest)? {
         let keyword = match word {
             "true" | "True" => Some(Value::Bool(true)),
             "false" | "False" => Some(Value::Bool(false)),
@@ -388,22 +535,22 @@ fn scalar(input: &str, mode: Mode) -> Res<'_, Value> {
             return Ok((rest, v));
         }
     }
-    if mode == Mode::Strict {
+    if cx.mode == Mode::Strict {
         return fail(
             input,
             "a value (string, number, true, false, null, list or dict)",
         );
     }
-    bare_word(input)
+    bare_word(cx, input)
 }
 
 /// Lenient: everything up to the next separator or closer, trimmed.
-fn bare_word(input: &str) -> Res<'_, Value> {
-    let (rest, word) = expect(
+fn bare_word<'a>(cx: Cx<'_>, input: &'a str) -> Res<'a, Value> {
+    let (rest, word) = cx.take1(
+        input,
+        |c: char| !matches!(c, ',' | ')' | ']' | '}' | '\n'),
         "a value",
-        take_while1(|c: char| !matches!(c, ',' | ')' | ']' | '}' | '\n')),
-    )
-    .parse(input)?;
+    )?;
     let word = word.trim_end();
     if word.is_empty() {
         return fail(input, "a value");
@@ -411,7 +558,7 @@ fn bare_word(input: &str) -> Res<'_, Value> {
     Ok((rest, Value::Word(word.to_string())))
 }
 
-fn number(input: &str) -> Res<'_, Value> {
+fn number<'a>(cx: Cx<'_>, input: &'a str) -> Res<'a, Value> {
     let (rest, text) = recognize((
         opt(one_of("+-")),
         alt((
@@ -421,6 +568,7 @@ fn number(input: &str) -> Res<'_, Value> {
         opt((one_of("eE"), opt(one_of("+-")), digit1)),
     ))
     .parse(input)?;
+    cx.spend(text.len(), input)?;
     let is_integer = !text.contains(['.', 'e', 'E']);
     if is_integer && let Ok(i) = text.trim_start_matches('+').parse::<i64>() {
         return Ok((rest, Value::Int(i)));
@@ -432,11 +580,12 @@ fn number(input: &str) -> Res<'_, Value> {
 }
 
 /// A `'…'` or `"…"` string with backslash escapes.
-fn quoted_string(input: &str) -> Res<'_, String> {
+fn quoted_string<'a>(cx: Cx<'_>, input: &'a str) -> Res<'a, String> {
     let (mut rest, quote) = one_of("'\"").parse(input)?;
     let mut out = String::new();
     loop {
         let (r, chunk) = take_while(|c: char| c != quote && c != '\\').parse(rest)?;
+        cx.spend(chunk.len(), rest)?;
         out.push_str(chunk);
         rest = r;
         let mut chars = rest.chars();
@@ -553,8 +702,14 @@ fn print_key(k: &str, out: &mut String) {
     }
 }
 
-/// Writes one value in action-string syntax.
+/// Writes one value in action-string syntax. A value nested deeper than
+/// [`MAX_NESTING`] levels (which no reader makes) is written as `'…'` from
+/// that level on.
 pub fn print_value(v: &Value, out: &mut String) {
+    print_value_at(v, out, 1);
+}
+
+fn print_value_at(v: &Value, out: &mut String, depth: usize) {
     match v {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -568,9 +723,12 @@ pub fn print_value(v: &Value, out: &mut String) {
         }
         Value::Str(s) => print_string(s, out),
         Value::Word(w) => out.push_str(w),
-        Value::List(items) => print_sequence(items, '[', ']', out),
+        Value::List(_) | Value::Tuple(_) | Value::Dict(_) if depth > MAX_NESTING => {
+            print_string("…", out);
+        }
+        Value::List(items) => print_sequence(items, '[', ']', out, depth),
         Value::Tuple(items) => {
-            print_sequence(items, '(', ')', out);
+            print_sequence(items, '(', ')', out, depth);
             if items.len() == 1 {
                 // Keep a one-element tuple distinct from a parenthesised value.
                 out.insert(out.len() - 1, ',');
@@ -584,7 +742,7 @@ pub fn print_value(v: &Value, out: &mut String) {
                 }
                 print_string(k, out);
                 out.push_str(": ");
-                print_value(v, out);
+                print_value_at(v, out, depth + 1);
             }
             out.push('}');
         }
@@ -596,13 +754,13 @@ pub fn print_value(v: &Value, out: &mut String) {
     }
 }
 
-fn print_sequence(items: &[Value], open: char, close: char, out: &mut String) {
+fn print_sequence(items: &[Value], open: char, close: char, out: &mut String, depth: usize) {
     out.push(open);
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        print_value(item, out);
+        print_value_at(item, out, depth + 1);
     }
     out.push(close);
 }
@@ -841,6 +999,113 @@ mod tests {
         let mut out = String::new();
         print_value(&r, &mut out);
         assert_eq!(out, "{'$ref': '0.id'}");
+    }
+
+    /// A value nested `depth` levels: `open`s around `1`, closed again.
+    fn nested(open: &str, close: &str, depth: usize) -> String {
+        format!("{}1{}", open.repeat(depth), close.repeat(depth))
+    }
+
+    #[test]
+    fn nesting_is_allowed_to_the_limit_and_refused_beyond() {
+        for (open, close) in [("[", "]"), ("(", ",)"), ("{'k': ", "}")] {
+            for mode in [Mode::Strict, Mode::Lenient] {
+                let ok = format!("[f(a={})]", nested(open, close, MAX_NESTING));
+                let calls = parse_actions(&ok, mode).unwrap_or_else(|e| panic!("{ok}: {e}"));
+                assert_eq!(calls.len(), 1);
+                let deep = format!("[f(a={})]", nested(open, close, MAX_NESTING + 1));
+                let e = parse_actions(&deep, mode).unwrap_err();
+                assert_eq!(e.cause, Cause::TooDeep, "{open} {mode:?}: {e}");
+                assert_eq!(e.expected, TOO_DEEP);
+            }
+        }
+        // A value read on its own is level 0, like a JSON text.
+        let ok = nested("[", "]", MAX_NESTING + 1);
+        assert!(parse_value(&ok, Mode::Strict).is_ok());
+        let deep = nested("[", "]", MAX_NESTING + 2);
+        assert_eq!(
+            parse_value(&deep, Mode::Strict).unwrap_err().cause,
+            Cause::TooDeep
+        );
+    }
+
+    #[test]
+    fn the_stack_overflow_inputs_of_issue_12_are_refused() {
+        // Unclosed, as a model wrote them: thousands of levels.
+        for (form, n) in [("[", 5675), ("(", 5672), ("{'a':", 7250), ("[", 100_000)] {
+            let text = format!("[f(a={})", form.repeat(n));
+            for mode in [Mode::Strict, Mode::Lenient] {
+                let e = parse_actions(&text, mode).unwrap_err();
+                assert_eq!(e.cause, Cause::TooDeep, "{form} × {n}, {mode:?}");
+                let e = parse_call_arguments(&text[2..], mode).unwrap_err();
+                assert_eq!(e.cause, Cause::TooDeep, "{form} × {n}, {mode:?}");
+            }
+            assert_eq!(
+                parse_value(&form.repeat(n), Mode::Lenient)
+                    .unwrap_err()
+                    .cause,
+                Cause::TooDeep
+            );
+        }
+    }
+
+    #[test]
+    fn a_limit_is_not_hidden_by_lenient_fallbacks() {
+        // Positional fallback and bare-call sequences must not swallow it.
+        let deep = "[".repeat(MAX_NESTING + 1);
+        for text in [
+            format!("f({deep}"),
+            format!("f(a=1) g(b={deep}"),
+            format!("[f(x, {deep})]"),
+        ] {
+            let e = parse_actions(&text, Mode::Lenient).unwrap_err();
+            assert_eq!(e.cause, Cause::TooDeep, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_scanner_shares_one_budget_across_attempts() {
+        let text = "[f(".repeat(2000);
+        let budget = Budget::with_steps(50_000);
+        let scan = Scanner::new(Mode::Lenient, &budget);
+        let mut attempts = 0;
+        let mut last = None;
+        for (start, _) in text.match_indices('[') {
+            attempts += 1;
+            match scan.actions_prefix(&text[start..]) {
+                Ok(_) => panic!("no call list here"),
+                Err(e) if e.cause == Cause::OutOfWork => {
+                    last = Some(e);
+                    break;
+                }
+                Err(e) => assert_eq!(e.cause, Cause::Syntax),
+            }
+        }
+        // Each attempt reads to the end of the text: the budget stops the
+        // scan long before the 2000 starts would have cost 2000²·3/2 steps.
+        assert!(last.is_some() && attempts < 50, "{attempts} attempts");
+        assert!(budget.is_exhausted());
+        // Its own budget, proportional to the input, is plenty for one parse.
+        assert_eq!(
+            parse_actions_prefix(&text, Mode::Lenient)
+                .unwrap_err()
+                .cause,
+            Cause::Syntax
+        );
+    }
+
+    #[test]
+    fn printing_stops_at_the_limit() {
+        let mut v = Value::Int(1);
+        for _ in 0..MAX_NESTING + 3 {
+            v = Value::List(vec![v]);
+        }
+        let mut out = String::new();
+        print_value(&v, &mut out);
+        // The outermost list is level 1 (an argument's value).
+        let expected = format!("{}'…'{}", "[".repeat(MAX_NESTING), "]".repeat(MAX_NESTING));
+        assert_eq!(out, expected);
+        assert!(parse_actions(&format!("[f(a={out})]"), Mode::Strict).is_ok());
     }
 
     mod roundtrip {

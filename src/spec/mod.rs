@@ -1,7 +1,7 @@
 //! The contract (SPEC §0–3): the record types, reading JSON Lines files, the
-//! action-string grammar, reading calls out of answers, language match,
-//! references to earlier outputs and the shape of calls each task kind needs; the
-//! shipped sample set.
+//! action-string grammar, reading calls out of answers (and the limits on
+//! that reading), language match, references to earlier outputs and the
+//! shape of calls each task kind needs; the shipped sample set.
 //!
 //! Everything else in the crate may use `spec`; `spec` uses nothing of the
 //! crate but itself.
@@ -10,6 +10,7 @@ pub mod action;
 pub mod jsonl;
 pub mod kind;
 pub mod language;
+pub mod limits;
 pub mod records;
 pub mod reference;
 pub mod response;

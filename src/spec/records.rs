@@ -7,11 +7,12 @@
 
 use std::fmt;
 
-use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 pub use super::reference::Reference;
+use crate::spec::limits::{MAX_NESTING, ReadLimits, TOO_DEEP};
 
 /// One parameter of a tool, as in the ITC / ToolBench schema.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -379,6 +380,10 @@ pub struct TaskScore {
     pub invocation: Prf,
     /// Counts behind the metrics.
     pub counts: Counts,
+    /// The limits of [`crate::spec::limits`] that reading the answer reached
+    /// (absent when it reached none).
+    #[serde(default, skip_serializing_if = "ReadLimits::is_clear")]
+    pub read_limits: ReadLimits,
 }
 
 // ---------------------------------------------------------------------------
@@ -421,9 +426,35 @@ fn serialize_entries<S: Serializer>(entries: &[(String, Value)], s: S) -> Result
     map.end()
 }
 
-struct ValueVisitor;
+/// Reads a [`Value`] whose containers sit at nesting level `depth`; a
+/// container deeper than [`MAX_NESTING`] is an error (see
+/// [`crate::spec::limits`]), so that no JSON, however deep, makes a value
+/// that later recursion could not handle.
+#[derive(Clone, Copy)]
+struct ValueSeed {
+    depth: usize,
+}
 
-impl<'de> Visitor<'de> for ValueVisitor {
+impl<'de> DeserializeSeed<'de> for ValueSeed {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl ValueSeed {
+    fn open<E: de::Error>(self) -> Result<ValueSeed, E> {
+        if self.depth > MAX_NESTING {
+            return Err(E::custom(format_args!("too deep: expected {TOO_DEEP}")));
+        }
+        Ok(ValueSeed {
+            depth: self.depth + 1,
+        })
+    }
+}
+
+impl<'de> Visitor<'de> for ValueSeed {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -436,7 +467,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::Null)
     }
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(ValueVisitor)
+        d.deserialize_any(self)
     }
     fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
         Ok(Value::Bool(b))
@@ -457,15 +488,18 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::Str(t))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(item) = seq.next_element()? {
+        let inner = self.open()?;
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = seq.next_element_seed(inner)? {
             items.push(item);
         }
         Ok(Value::List(items))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let inner = self.open()?;
         let mut entries: Vec<(String, Value)> = Vec::new();
-        while let Some((k, v)) = map.next_entry::<String, Value>()? {
+        while let Some(k) = map.next_key::<String>()? {
+            let v = map.next_value_seed(inner)?;
             entries.push((k, v));
         }
         if let [(key, Value::Str(target))] = entries.as_slice()
@@ -478,9 +512,11 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 }
 
+/// A JSON text (or any serde input) read as a value: the value itself is
+/// level 0, the containers inside it levels 1 to [`MAX_NESTING`].
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(ValueVisitor)
+        ValueSeed { depth: 0 }.deserialize(d)
     }
 }
 
@@ -689,5 +725,69 @@ mod tests {
         assert_eq!(task.kind, TaskKind::NoTool);
         assert!(task.gold.calls.is_empty());
         assert!(serde_json::from_str::<Task>(&line.replace("no_tool", "weird")).is_err());
+    }
+
+    fn nested_json(depth: usize) -> String {
+        format!("{}1{}", "[".repeat(depth), "]".repeat(depth))
+    }
+
+    #[test]
+    fn json_values_nest_to_the_limit_and_no_further() {
+        use crate::spec::limits::{MAX_NESTING, TOO_DEEP};
+        // An argument's value is level 1 (the arguments object is level 0).
+        let ok = format!(
+            r#"{{"name":"f","arguments":{{"a":{}}}}}"#,
+            nested_json(MAX_NESTING)
+        );
+        let call: Call = serde_json::from_str(&ok).unwrap();
+        assert_eq!(call.arguments.len(), 1);
+        let deep = ok.replace("\"a\":[", "\"a\":[[").replace("]}}", "]]}}");
+        let e = serde_json::from_str::<Call>(&deep).unwrap_err();
+        assert!(e.to_string().contains(TOO_DEEP), "{e}");
+        // The same inside an OpenAI-style arguments string.
+        let text = serde_json::to_string(&format!("{{\"a\":{}}}", nested_json(MAX_NESTING + 1)));
+        let e = serde_json::from_str::<Call>(&format!(
+            r#"{{"name":"f","arguments":{}}}"#,
+            text.unwrap()
+        ));
+        assert!(e.is_err());
+        let e = serde_json::from_str::<Value>(&nested_json(100_000)).unwrap_err();
+        assert!(e.to_string().contains(TOO_DEEP), "{e}");
+        // Elsewhere serde_json's own limit (128) refuses far deeper input; it
+        // must stay on (no `unbounded_depth`). Ignored fields are skipped
+        // without recursion, at any depth.
+        let e = serde_json::from_str::<serde_json::Value>(&nested_json(100_000)).unwrap_err();
+        assert!(e.to_string().contains("recursion limit"), "{e}");
+        let line = format!(
+            r#"{{"task_id":"t","model":"m","output":"x","extra":{}}}"#,
+            nested_json(100_000)
+        );
+        let read: Prediction = serde_json::from_str(&line).unwrap();
+        assert_eq!(read.output.as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn a_prediction_at_the_limit_reads_back_after_writing() {
+        // What `itc eval` writes must read back (for --resume): the deepest
+        // arguments a reader accepts stay well under serde_json's limit.
+        let mut v = Value::Int(1);
+        for _ in 0..crate::spec::limits::MAX_NESTING {
+            v = Value::List(vec![v]);
+        }
+        let prediction = Prediction {
+            task_id: "t".into(),
+            model: "m".into(),
+            output: None,
+            calls: Some(vec![Call::new("f", vec![("a".into(), v)])]),
+            error: None,
+            reasoning: None,
+            latency_ms: None,
+            usage: None,
+            error_kind: None,
+            attempts: None,
+        };
+        let line = serde_json::to_string(&prediction).unwrap();
+        let back: Prediction = serde_json::from_str(&line).unwrap();
+        assert_eq!(back, prediction);
     }
 }

@@ -2,13 +2,20 @@
 //! the lenient extraction of calls used for scoring.
 //!
 //! Nothing a model writes is ever executed or evaluated; it is only parsed.
+//! Reading keeps to the limits of [`crate::spec::limits`]: at most
+//! [`crate::spec::limits::MAX_ANSWER_BYTES`] of a text are read, nesting deeper than
+//! [`crate::spec::limits::MAX_NESTING`] makes the answer unreadable, and all
+//! the attempts of the lenient extraction share one work [`Budget`], so
+//! reading takes time linear in the answer's length. [`ReadResponse::limits`]
+//! says which limits an answer reached.
 
 use std::borrow::Cow;
 use std::ops::Range;
 
 use serde::Deserialize;
 
-use crate::spec::action::{Mode, parse_actions, parse_call_arguments, parse_value};
+use crate::spec::action::{Cause, Mode, ParseError, Scanner, parse_actions};
+use crate::spec::limits::{Budget, ReadLimits, TOO_DEEP, clip_answer};
 use crate::spec::records::{Call, Extraction, Value};
 
 /// What was read from one response.
@@ -23,6 +30,8 @@ pub struct ReadResponse<'a> {
     /// The text whose language is checked: the Thought when there is one,
     /// else the whole response minus the action list.
     pub language_text: Cow<'a, str>,
+    /// The limits the reading reached (none for an ordinary answer).
+    pub limits: ReadLimits,
 }
 
 #[derive(Deserialize)]
@@ -57,64 +66,147 @@ fn unwrap_fence(text: &str) -> &str {
 
 /// The strict format check of SPEC §2. On success, returns the Thought and the calls.
 pub fn strict_format(output: &str) -> Option<(Cow<'_, str>, Vec<Call>)> {
-    let body = unwrap_fence(output);
-    if !body.starts_with('{') {
-        return None;
-    }
-    let answer: StrictAnswer = serde_json::from_str(body).ok()?;
-    let calls = parse_actions(&answer.action, Mode::Strict).ok()?;
-    Some((answer.thought, calls))
+    strict_answer(output).ok()
 }
 
-/// Reads a text response: FM first, then lenient extraction.
+/// Why reading stopped early: a limit of [`crate::spec::limits`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Halt {
+    TooDeep,
+    OutOfWork,
+}
+
+/// What the strict check found: the answer, or no match (and whether a
+/// limit was the reason).
+fn strict_answer(output: &str) -> Result<(Cow<'_, str>, Vec<Call>), Option<Halt>> {
+    let body = unwrap_fence(output);
+    if !body.starts_with('{') {
+        return Err(None);
+    }
+    let answer: StrictAnswer = serde_json::from_str(body).map_err(|_| None)?;
+    let calls = parse_actions(&answer.action, Mode::Strict).map_err(|e| halt_of(&e))?;
+    Ok((answer.thought, calls))
+}
+
+/// The limit behind a parse error, if any.
+fn halt_of(e: &ParseError) -> Option<Halt> {
+    match e.cause {
+        Cause::Syntax => None,
+        Cause::TooDeep => Some(Halt::TooDeep),
+        Cause::OutOfWork => Some(Halt::OutOfWork),
+    }
+}
+
+/// What a search found: something, nothing (try elsewhere), or a limit that
+/// ends the reading.
+type Found<T> = Result<Option<T>, Halt>;
+
+/// The outcome of one parse attempt as a [`Found`].
+fn attempt<T>(result: Result<T, ParseError>) -> Found<T> {
+    match result {
+        Ok(found) => Ok(Some(found)),
+        Err(e) => match halt_of(&e) {
+            Some(halt) => Err(halt),
+            None => Ok(None),
+        },
+    }
+}
+
+/// Reads a text response: FM first, then lenient extraction. At most
+/// [`crate::spec::limits::MAX_ANSWER_BYTES`] of it are read.
 ///
 /// `candidates` are the names of the tools shown to the model; they decide
 /// the names of bare calls written in prose.
 pub fn read_output<'a>(output: &'a str, candidates: &[&str]) -> ReadResponse<'a> {
-    if let Some((thought, calls)) = strict_format(output) {
-        return ReadResponse {
-            format_match: true,
-            calls,
-            extraction: Extraction::Strict,
-            language_text: thought,
-        };
+    let (text, truncated_bytes) = clip_answer(output);
+    let mut read = read_text(text, candidates, Budget::for_len(text.len()));
+    read.limits.truncated_bytes = truncated_bytes;
+    read
+}
+
+/// [`read_output`] with the lenient extraction spending from `budget`
+/// instead of the usual one (to measure how much of it answers need).
+pub fn read_output_with<'a>(
+    output: &'a str,
+    candidates: &[&str],
+    budget: Budget,
+) -> ReadResponse<'a> {
+    let (text, truncated_bytes) = clip_answer(output);
+    let mut read = read_text(text, candidates, budget);
+    read.limits.truncated_bytes = truncated_bytes;
+    read
+}
+
+fn read_text<'a>(text: &'a str, candidates: &[&str], budget: Budget) -> ReadResponse<'a> {
+    let halt = match strict_answer(text) {
+        Ok((thought, calls)) => {
+            return ReadResponse {
+                format_match: true,
+                calls,
+                extraction: Extraction::Strict,
+                language_text: thought,
+                limits: ReadLimits::default(),
+            };
+        }
+        Err(halt) => halt,
+    };
+    let scan = Scanner::new(Mode::Lenient, &budget);
+    let found = match halt {
+        Some(halt) => Err(halt),
+        None => lenient(text, candidates, scan),
+    };
+    match found {
+        Ok(read) => read,
+        Err(halt) => ReadResponse {
+            format_match: false,
+            calls: Vec::new(),
+            extraction: Extraction::Nothing,
+            language_text: Cow::Borrowed(text),
+            limits: ReadLimits {
+                too_deep: halt == Halt::TooDeep,
+                out_of_work: halt == Halt::OutOfWork,
+                ..ReadLimits::default()
+            },
+        },
     }
-    if let Some((thought, calls, span)) = first_json_answer(output) {
+}
+
+/// The lenient extraction of SPEC §2, in its order of preference.
+fn lenient<'a>(
+    text: &'a str,
+    candidates: &[&str],
+    scan: Scanner<'_>,
+) -> Result<ReadResponse<'a>, Halt> {
+    let read = |calls, extraction, language_text| ReadResponse {
+        format_match: false,
+        calls,
+        extraction,
+        language_text,
+        limits: ReadLimits::default(),
+    };
+    if let Some((thought, calls, span)) = first_json_answer(text, scan)? {
         let language_text = match thought {
             Some(t) => Cow::Owned(t),
-            None => without_span(output, span),
+            None => without_spans(text, &[span]),
         };
-        return ReadResponse {
-            format_match: false,
-            calls,
-            extraction: Extraction::JsonObject,
-            language_text,
-        };
+        return Ok(read(calls, Extraction::JsonObject, language_text));
     }
-    if let Some((calls, span)) = first_call_list(output) {
-        return ReadResponse {
-            format_match: false,
-            calls,
-            extraction: Extraction::CallList,
-            language_text: without_span(output, span),
-        };
+    if let Some((calls, span)) = first_call_list(text, scan)? {
+        let language_text = without_spans(text, &[span]);
+        return Ok(read(calls, Extraction::CallList, language_text));
     }
-    let (calls, spans) = bare_calls(output, candidates);
-    let mut language_text = Cow::Borrowed(output);
-    for span in spans.into_iter().rev() {
-        language_text = Cow::Owned(without_span(&language_text, span).into_owned());
-    }
+    let (calls, spans) = bare_calls(text, candidates, scan)?;
     let extraction = if calls.is_empty() {
         Extraction::Nothing
     } else {
         Extraction::BareCalls
     };
-    ReadResponse {
-        format_match: false,
-        calls,
-        extraction,
-        language_text,
-    }
+    let language_text = if spans.is_empty() {
+        Cow::Borrowed(text)
+    } else {
+        without_spans(text, &spans)
+    };
+    Ok(read(calls, extraction, language_text))
 }
 
 /// Reads a prediction: native calls when present, else its text.
@@ -125,13 +217,17 @@ pub fn read_prediction<'a>(
 ) -> ReadResponse<'a> {
     match (native_calls, output) {
         (Some(calls), text) => {
-            let text = text.unwrap_or("");
-            let format_match = strict_format(text).is_some();
+            let (text, truncated_bytes) = clip_answer(text.unwrap_or(""));
+            let strict = strict_answer(text);
             ReadResponse {
-                format_match,
+                format_match: strict.is_ok(),
                 calls: calls.to_vec(),
                 extraction: Extraction::Native,
                 language_text: Cow::Borrowed(text),
+                limits: ReadLimits {
+                    truncated_bytes,
+                    ..ReadLimits::default()
+                },
             }
         }
         (None, Some(text)) => read_output(text, candidates),
@@ -140,24 +236,37 @@ pub fn read_prediction<'a>(
             calls: Vec::new(),
             extraction: Extraction::Nothing,
             language_text: Cow::Borrowed(""),
+            limits: ReadLimits::default(),
         },
     }
 }
 
-fn without_span(text: &str, span: Range<usize>) -> Cow<'_, str> {
+/// The text with each span (in order) replaced by a space; a span that
+/// overlaps the one before it loses the overlap.
+fn without_spans<'a>(text: &str, spans: &[Range<usize>]) -> Cow<'a, str> {
     let mut s = String::with_capacity(text.len());
-    s.push_str(&text[..span.start]);
-    s.push(' ');
-    s.push_str(&text[span.end..]);
+    let mut from = 0;
+    for span in spans {
+        let start = span.start.max(from);
+        s.push_str(&text[from..start]);
+        s.push(' ');
+        from = span.end.max(start);
+    }
+    s.push_str(&text[from..]);
     Cow::Owned(s)
 }
 
+/// An answer object found in a text: its Thought, its calls and its span.
+type JsonAnswer = (Option<String>, Vec<Call>, Range<usize>);
+
 /// The first JSON (or Python-style) object in the text that has an `Action`.
-/// Returns its Thought, its calls and its span.
-fn first_json_answer(text: &str) -> Option<(Option<String>, Vec<Call>, Range<usize>)> {
+fn first_json_answer(text: &str, scan: Scanner<'_>) -> Found<JsonAnswer> {
     for (start, _) in text.match_indices('{') {
         let rest = &text[start..];
-        let object = json_object_at(rest).or_else(|| python_object_at(rest));
+        let object = match json_object_at(rest, scan)? {
+            Some(object) => Some(object),
+            None => python_object_at(rest, scan)?,
+        };
         let Some((entries, len)) = object else {
             continue;
         };
@@ -173,81 +282,97 @@ fn first_json_answer(text: &str) -> Option<(Option<String>, Vec<Call>, Range<usi
         let thought = field("thought")
             .and_then(|v| v.as_text())
             .map(str::to_string);
-        let calls = calls_from_action_value(action);
-        return Some((thought, calls, start..start + len));
+        let calls = calls_from_action_value(action, scan)?;
+        return Ok(Some((thought, calls, start..start + len)));
     }
-    None
+    Ok(None)
 }
 
-fn json_object_at(text: &str) -> Option<(Vec<(String, Value)>, usize)> {
+type Entries = Vec<(String, Value)>;
+
+/// A JSON object at the start of the text, and its length. Reading it costs
+/// one step of the budget per byte it covers.
+fn json_object_at(text: &str, scan: Scanner<'_>) -> Found<(Entries, usize)> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
-    match stream.next()? {
-        Ok(Value::Dict(entries)) => Some((entries, stream.byte_offset())),
+    let found = match stream.next() {
+        Some(Ok(Value::Dict(entries))) => Some((entries, stream.byte_offset())),
+        Some(Err(e)) if e.to_string().contains(TOO_DEEP) => return Err(Halt::TooDeep),
         _ => None,
+    };
+    if !scan.spend(found.as_ref().map_or(0, |(_, len)| *len)) {
+        return Err(Halt::OutOfWork);
     }
+    Ok(found)
 }
 
-fn python_object_at(text: &str) -> Option<(Vec<(String, Value)>, usize)> {
-    match parse_value(text, Mode::Lenient) {
-        Ok((Value::Dict(entries), rest)) => Some((entries, text.len() - rest.len())),
+fn python_object_at(text: &str, scan: Scanner<'_>) -> Found<(Entries, usize)> {
+    Ok(match attempt(scan.value(text))? {
+        Some((Value::Dict(entries), rest)) => Some((entries, text.len() - rest.len())),
         _ => None,
-    }
+    })
 }
 
 /// Calls from an `Action` field: a call-list string, a list of call strings,
 /// or a list of `{name, arguments}` objects.
-fn calls_from_action_value(action: &Value) -> Vec<Call> {
+fn calls_from_action_value(action: &Value, scan: Scanner<'_>) -> Result<Vec<Call>, Halt> {
     match action {
         Value::Str(text) | Value::Word(text) => {
             if text.trim().is_empty() {
-                return Vec::new();
+                return Ok(Vec::new());
             }
-            parse_actions(text, Mode::Lenient)
-                .ok()
-                .or_else(|| first_call_list(text).map(|(calls, _)| calls))
-                .unwrap_or_default()
+            if let Some(calls) = attempt(scan.actions(text))? {
+                return Ok(calls);
+            }
+            Ok(first_call_list(text, scan)?
+                .map(|(calls, _)| calls)
+                .unwrap_or_default())
         }
-        Value::List(items) | Value::Tuple(items) => items.iter().flat_map(call_from_item).collect(),
-        Value::Dict(_) => call_from_item(action),
-        _ => Vec::new(),
+        Value::List(items) | Value::Tuple(items) => {
+            let mut calls = Vec::new();
+            for item in items {
+                calls.extend(call_from_item(item, scan)?);
+            }
+            Ok(calls)
+        }
+        Value::Dict(_) => call_from_item(action, scan),
+        _ => Ok(Vec::new()),
     }
 }
 
-fn call_from_item(item: &Value) -> Vec<Call> {
+fn call_from_item(item: &Value, scan: Scanner<'_>) -> Result<Vec<Call>, Halt> {
     match item {
         Value::Str(text) | Value::Word(text) => {
-            parse_actions(text, Mode::Lenient).unwrap_or_default()
+            Ok(attempt(scan.actions(text))?.unwrap_or_default())
         }
         Value::Dict(entries) => {
             let get = |k: &str| entries.iter().find(|(key, _)| key == k).map(|(_, v)| v);
             let Some(name) = get("name").and_then(Value::as_text) else {
-                return Vec::new();
+                return Ok(Vec::new());
             };
             let arguments = match get("arguments").or_else(|| get("parameters")) {
                 Some(Value::Dict(args)) => args.clone(),
                 Some(Value::Str(json)) => match serde_json::from_str::<Value>(json) {
                     Ok(Value::Dict(args)) => args,
+                    Err(e) if e.to_string().contains(TOO_DEEP) => return Err(Halt::TooDeep),
                     _ => Vec::new(),
                 },
                 _ => Vec::new(),
             };
-            vec![Call::new(name, arguments)]
+            Ok(vec![Call::new(name, arguments)])
         }
-        _ => Vec::new(),
+        _ => Ok(Vec::new()),
     }
 }
 
 /// The first `[...]` in the text that parses as a call list.
-fn first_call_list(text: &str) -> Option<(Vec<Call>, Range<usize>)> {
+fn first_call_list(text: &str, scan: Scanner<'_>) -> Found<(Vec<Call>, Range<usize>)> {
     for (start, _) in text.match_indices('[') {
         let rest = &text[start..];
-        if let Ok((calls, remaining)) =
-            crate::spec::action::parse_actions_prefix(rest, Mode::Lenient)
-        {
-            return Some((calls, start..text.len() - remaining.len()));
+        if let Some((calls, remaining)) = attempt(scan.actions_prefix(rest))? {
+            return Ok(Some((calls, start..text.len() - remaining.len())));
         }
     }
-    None
+    Ok(None)
 }
 
 fn is_identifier_char(c: char) -> bool {
@@ -256,13 +381,20 @@ fn is_identifier_char(c: char) -> bool {
 
 /// Bare `name(...)` calls in prose. The name is the longest candidate tool
 /// name that the text before `(` ends with, else the identifier just before it.
-fn bare_calls(text: &str, candidates: &[&str]) -> (Vec<Call>, Vec<Range<usize>>) {
+fn bare_calls(
+    text: &str,
+    candidates: &[&str],
+    scan: Scanner<'_>,
+) -> Result<(Vec<Call>, Vec<Range<usize>>), Halt> {
     let mut calls = Vec::new();
     let mut spans = Vec::new();
     let mut search_from = 0;
     while let Some(found) = text[search_from..].find('(') {
         let paren = search_from + found;
         let before = &text[..paren];
+        if !scan.spend(candidates.len()) {
+            return Err(Halt::OutOfWork);
+        }
         let name_start = candidates
             .iter()
             .filter(|c| !c.is_empty() && before.ends_with(*c))
@@ -277,11 +409,11 @@ fn bare_calls(text: &str, candidates: &[&str]) -> (Vec<Call>, Vec<Range<usize>>)
                     .sum();
                 (ident_len > 0).then(|| paren - ident_len)
             });
-        let parsed = name_start.and_then(|start| {
-            parse_call_arguments(&text[paren..], Mode::Lenient)
-                .ok()
-                .map(|(args, rest)| (start, args, text.len() - rest.len()))
-        });
+        let parsed = match name_start {
+            Some(start) => attempt(scan.call_arguments(&text[paren..]))?
+                .map(|(args, rest)| (start, args, text.len() - rest.len())),
+            None => None,
+        };
         match parsed {
             Some((start, arguments, end)) => {
                 let name = text[start..paren].trim_start_matches(['.', '-', '/']);
@@ -292,7 +424,7 @@ fn bare_calls(text: &str, candidates: &[&str]) -> (Vec<Call>, Vec<Range<usize>>)
             None => search_from = paren + 1,
         }
     }
-    (calls, spans)
+    Ok((calls, spans))
 }
 
 #[cfg(test)]
@@ -431,5 +563,128 @@ mod tests {
         assert!(!read.format_match);
         let read = read_prediction(None, None, &[]);
         assert_eq!(read.extraction, Extraction::Nothing);
+    }
+
+    use crate::spec::limits::{MAX_ANSWER_BYTES, MAX_NESTING};
+
+    fn unreadable(read: &ReadResponse<'_>, text: &str) {
+        assert!(read.calls.is_empty() && !read.format_match, "{text:.80}");
+        assert_eq!(read.extraction, Extraction::Nothing, "{text:.80}");
+        assert_eq!(read.language_text, text);
+    }
+
+    #[test]
+    fn too_deep_answers_are_unreadable_in_every_reading() {
+        let deep = format!(
+            "{}1{}",
+            "[".repeat(MAX_NESTING + 1),
+            "]".repeat(MAX_NESTING + 1)
+        );
+        let deep_json = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+        let deep_dict = format!("{}1{}", "{'a': ".repeat(200), "}".repeat(200));
+        for text in [
+            // Strict format, deep Action.
+            format!(r#"{{"Thought": "x", "Action": "[f(a={deep})]"}}"#),
+            // A JSON object deeper than the limit (serde_json's own is 128).
+            format!(r#"Here: {{"Thought": "x", "Action": "[f()]", "z": {deep_json}}}"#),
+            // A Python-style dict.
+            format!("Here: {{'Action': '[f()]', 'z': {deep_dict}}}"),
+            // A call list in prose, and bare calls.
+            format!("I will call [f(a={deep})] now"),
+            format!("I will call f(a={deep}) now"),
+            // The inputs of issue 12, unclosed.
+            format!("[f(a={}", "[".repeat(5675)),
+            format!("[f(a={}", "(".repeat(5672)),
+            format!("[f(a={}", "{'a':".repeat(7250)),
+        ] {
+            let read = read_output(&text, &["f"]);
+            unreadable(&read, &text);
+            assert!(
+                read.limits.too_deep && !read.limits.out_of_work,
+                "{text:.80}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_answer_just_within_the_depth_limit_reads() {
+        let ok = format!("{}1{}", "[".repeat(MAX_NESTING), "]".repeat(MAX_NESTING));
+        let text = format!("I will call [f(a={ok})] now");
+        let read = read_output(&text, &["f"]);
+        assert_eq!(
+            (read.extraction, read.calls.len()),
+            (Extraction::CallList, 1)
+        );
+        assert!(read.limits.is_clear());
+    }
+
+    #[test]
+    fn lenient_reading_stops_when_its_work_runs_out() {
+        // Every `[` starts an attempt that reads to the end of the text.
+        let text = "[f(".repeat(100_000);
+        let read = read_output(&text, &["f"]);
+        unreadable(&read, &text);
+        assert!(read.limits.out_of_work && !read.limits.too_deep);
+        // The same text with room to spare is read the same way, without
+        // running out: its answer is simply nothing.
+        let small = "[f(".repeat(50);
+        let read = read_output(&small, &["f"]);
+        assert_eq!(read.extraction, Extraction::Nothing);
+        assert!(read.limits.is_clear());
+    }
+
+    #[test]
+    fn a_long_honest_answer_is_read_within_the_budget() {
+        // Prose full of brackets, then a call list of 20,000 calls: every
+        // failed start is cheap, the list is read once.
+        let prose = "See [1], [the docs] and (this) {too}. ".repeat(2000);
+        let list: Vec<String> = (0..20_000).map(|i| format!("f(a={i}, b='x')")).collect();
+        let text = format!("{prose}[{}]", list.join(", "));
+        let read = read_output(&text, &["f"]);
+        assert_eq!(read.extraction, Extraction::CallList);
+        assert_eq!(read.calls.len(), 20_000);
+        assert!(read.limits.is_clear());
+        // It needs far less than the usual budget: 8 steps a byte will do.
+        let tight = Budget::with_steps(8 * text.len() as u64);
+        let read = read_output_with(&text, &["f"], tight);
+        assert_eq!(read.calls.len(), 20_000);
+    }
+
+    #[test]
+    fn only_the_first_mebibyte_is_read() {
+        let answer = "[f(a=1)]";
+        // Wholly inside the limit: read, with the rest counted as cut.
+        let filler = "x".repeat(MAX_ANSWER_BYTES - answer.len());
+        let text = format!("{filler}{answer} and then {}", "y".repeat(1000));
+        let read = read_output(&text, &["f"]);
+        assert_eq!(
+            (read.extraction, read.calls.len()),
+            (Extraction::CallList, 1)
+        );
+        assert_eq!(
+            read.limits.truncated_bytes,
+            (text.len() - MAX_ANSWER_BYTES) as u64
+        );
+        // Cut in the middle: not read.
+        let text = format!("{}{answer}", "x".repeat(MAX_ANSWER_BYTES - 3));
+        let read = read_output(&text, &["f"]);
+        assert!(read.calls.is_empty());
+        assert_eq!(read.limits.truncated_bytes, (answer.len() - 3) as u64);
+        assert!(read.language_text.len() <= MAX_ANSWER_BYTES);
+        // The cut falls before a character it would split.
+        let text = format!("{}é", "x".repeat(MAX_ANSWER_BYTES - 1));
+        assert_eq!(read_output(&text, &[]).limits.truncated_bytes, 2);
+        // Native answers: the text beside the calls is cut too.
+        let native = vec![Call::new("f", vec![])];
+        let read = read_prediction(Some(&text), Some(&native), &[]);
+        assert_eq!((read.calls.len(), read.limits.truncated_bytes), (1, 2));
+    }
+
+    #[test]
+    fn many_bare_calls_leave_one_language_text() {
+        let text = "Call f(a=1) then ".repeat(20_000);
+        let read = read_output(&text, &["f"]);
+        assert_eq!(read.calls.len(), 20_000);
+        assert_eq!(read.language_text, "Call   then ".repeat(20_000));
     }
 }

@@ -5,6 +5,7 @@ use std::fmt;
 
 use super::repr::float_repr;
 use super::value::{INT_MAX_STR_DIGITS, PyStr, PyValue, cps, dict_insert, normalize_int};
+use crate::spec::limits::PY_JSON_MAX_DEPTH;
 
 /// Why `json.loads` raised.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,8 +49,6 @@ struct JsonParser<'a> {
     i: usize,
 }
 
-const MAX_DEPTH: usize = 900;
-
 impl JsonParser<'_> {
     fn err(&self, message: &'static str) -> JsonError {
         JsonError {
@@ -79,7 +78,7 @@ impl JsonParser<'_> {
     }
 
     fn value(&mut self, depth: usize) -> Result<PyValue, JsonError> {
-        if depth > MAX_DEPTH {
+        if depth > PY_JSON_MAX_DEPTH {
             return Err(self.err("maximum recursion depth exceeded"));
         }
         let Some(c) = self.peek() else {
@@ -385,5 +384,20 @@ mod tests {
         // {1: .., True: ..} merge in Python (1 == True) before the round trip.
         assert_eq!(s(&v), "{'1': 'y', 'null': 1.5}");
         assert!(json_roundtrip(&lit("{1, 2}")).is_err());
+    }
+
+    #[test]
+    fn nesting_stops_at_pythons_limit_without_overflowing() {
+        // On a 2 MiB test thread: the deepest document read, printed and
+        // turned into JSON, and far deeper ones refused.
+        let depth = crate::spec::limits::PY_JSON_MAX_DEPTH;
+        let ok = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+        let v = json_loads_str(&ok).unwrap();
+        assert_eq!(crate::ood::python::testing::s(&v), ok);
+        let json = v.to_json();
+        assert!(json.is_array());
+        assert!(json_loads_str(&format!("[{ok}]")).is_err());
+        let e = json_loads_str(&"[".repeat(100_000)).unwrap_err();
+        assert_eq!(e.message, "maximum recursion depth exceeded");
     }
 }

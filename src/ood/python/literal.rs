@@ -3,6 +3,7 @@
 //! `None`, lists, tuples, dicts and sets.
 
 use super::value::{INT_MAX_STR_DIGITS, PyStr, PyValue, dict_insert, normalize_int, py_eq};
+use crate::spec::limits::PY_LITERAL_MAX_DEPTH;
 
 /// Evaluates a Python literal expression as `eval` would for the gold
 /// answers of the official scorers: strings (any quotes and prefixes `r`,
@@ -73,7 +74,7 @@ impl LitParser<'_> {
     }
 
     fn atom(&mut self, depth: usize) -> Result<PyValue, String> {
-        if depth > 500 {
+        if depth > PY_LITERAL_MAX_DEPTH {
             return self.err("too deeply nested");
         }
         self.skip();
@@ -478,5 +479,27 @@ mod tests {
         assert_eq!(s(&lit("'''x\ny'''")), "x\ny");
         assert_eq!(s(&lit("'\\101\\q'")), "A\\q");
         assert!(literal_eval("foo(1)").is_err());
+    }
+
+    #[test]
+    fn nesting_stops_at_pythons_limit_without_overflowing() {
+        // On a 2 MiB test thread: the deepest literal read, printed and
+        // compared, and far deeper ones refused.
+        let depth = crate::spec::limits::PY_LITERAL_MAX_DEPTH;
+        let ok = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+        let v = lit(&ok);
+        assert_eq!(s(&v), ok);
+        assert!(py_eq(&v, &lit(&ok)));
+        for deep in [
+            "[".repeat(100_000),
+            "(".repeat(100_000),
+            "-".repeat(100_000) + "1",
+        ] {
+            assert!(
+                literal_eval(&deep)
+                    .unwrap_err()
+                    .contains("too deeply nested")
+            );
+        }
     }
 }

@@ -11,7 +11,9 @@
 extern crate tree_sitter_python;
 
 /// A node of the concrete syntax tree.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Not `Clone` or `PartialEq`, which would recurse over the tree's depth; its
+/// `Debug` form does recurse (for small trees in tests).
+#[derive(Debug)]
 pub struct Node {
     /// Node type (`call`, `identifier`, `(`, `ERROR`, …).
     pub kind: &'static str,
@@ -34,27 +36,46 @@ impl Node {
     }
 
     /// tree-sitter's S-expression: named nodes only, with field names.
+    /// Written without recursion, so a tree of any depth prints.
     pub fn to_sexp(&self) -> String {
         let mut out = String::new();
-        self.sexp_into(&mut out);
-        out
-    }
-
-    fn sexp_into(&self, out: &mut String) {
         out.push('(');
         out.push_str(self.kind);
-        for c in &self.children {
-            if !c.named {
-                continue;
+        // Each open node and the index of its next child to look at.
+        let mut open: Vec<(&Node, usize)> = vec![(self, 0)];
+        while let Some((node, next)) = open.last_mut() {
+            let node: &Node = node;
+            match node.children[*next..].iter().position(|c| c.named) {
+                Some(k) => {
+                    let child = &node.children[*next + k];
+                    *next += k + 1;
+                    out.push(' ');
+                    if let Some(f) = child.field {
+                        out.push_str(f);
+                        out.push_str(": ");
+                    }
+                    out.push('(');
+                    out.push_str(child.kind);
+                    open.push((child, 0));
+                }
+                None => {
+                    out.push(')');
+                    open.pop();
+                }
             }
-            out.push(' ');
-            if let Some(f) = c.field {
-                out.push_str(f);
-                out.push_str(": ");
-            }
-            c.sexp_into(out);
         }
-        out.push(')');
+        out
+    }
+}
+
+/// Dropped without recursion: a parse tree can be as deep as its source is
+/// long (`1+1+1+…` nests one node per `+`).
+impl Drop for Node {
+    fn drop(&mut self) {
+        let mut pending = std::mem::take(&mut self.children);
+        while let Some(mut node) = pending.pop() {
+            pending.append(&mut node.children);
+        }
     }
 }
 
@@ -62,25 +83,42 @@ unsafe extern "C" {
     fn tree_sitter_python() -> *const tree_sitter::ffi::TSLanguage;
 }
 
-fn convert(n: tree_sitter::Node<'_>, field: Option<&'static str>) -> Node {
-    let mut children = Vec::with_capacity(n.child_count());
-    let mut cursor = n.walk();
-    if cursor.goto_first_child() {
-        loop {
-            let f = cursor.field_name();
-            children.push(convert(cursor.node(), f));
-            if !cursor.goto_next_sibling() {
-                break;
-            }
-        }
-    }
+fn leaf(n: tree_sitter::Node<'_>, field: Option<&'static str>) -> Node {
     Node {
         kind: n.kind(),
         named: n.is_named(),
         field,
         start: n.start_byte(),
         end: n.end_byte(),
-        children,
+        children: Vec::with_capacity(n.child_count()),
+    }
+}
+
+/// The tree under `root`, built with one cursor and an explicit stack (no
+/// recursion: the depth of a tree is not bounded).
+fn convert(root: tree_sitter::Node<'_>) -> Node {
+    let mut cursor = root.walk();
+    // The nodes from the root down to the cursor's node, children so far.
+    let mut path = vec![leaf(root, None)];
+    loop {
+        if cursor.goto_first_child() {
+            path.push(leaf(cursor.node(), cursor.field_name()));
+            continue;
+        }
+        // The cursor's node is complete: hand it to its parent, then move on
+        // to the next sibling, or finish the parent in turn.
+        loop {
+            if path.len() == 1 {
+                return path.pop().expect("the root");
+            }
+            let done = path.pop().expect("a node below the root");
+            path.last_mut().expect("its parent").children.push(done);
+            if cursor.goto_next_sibling() {
+                path.push(leaf(cursor.node(), cursor.field_name()));
+                break;
+            }
+            cursor.goto_parent();
+        }
     }
 }
 
@@ -100,7 +138,7 @@ pub fn parse(source: &str) -> Node {
             .borrow_mut()
             .parse(source.as_bytes(), None)
             .expect("no timeout set");
-        convert(tree.root_node(), None)
+        convert(tree.root_node())
     })
 }
 
@@ -158,5 +196,28 @@ mod tests {
         let sexp = parse(src).to_sexp();
         assert!(sexp.contains("ERROR"), "{sexp}");
         assert!(sexp.contains("(call function: (identifier)"), "{sexp}");
+    }
+
+    #[test]
+    fn trees_of_any_depth_convert_print_and_drop() {
+        // `1+1+…` nests one binary_operator per `+`: 100,000 deep, which
+        // recursion over the tree would not survive on a 2 MiB test thread.
+        let src = format!("1{}", "+1".repeat(100_000));
+        let tree = parse(&src);
+        let mut depth = 0;
+        let mut node = &tree;
+        while let Some(first) = node.children.first() {
+            depth += 1;
+            node = first;
+        }
+        assert!(depth > 100_000, "{depth}");
+        let sexp = tree.to_sexp();
+        assert!(
+            sexp.starts_with(
+                "(module (expression_statement (binary_operator left: (binary_operator"
+            )
+        );
+        assert_eq!(sexp.matches("(integer)").count(), 100_001);
+        drop(tree);
     }
 }

@@ -51,6 +51,8 @@ pub struct TaskOutcome {
     pub invocation: Prf,
     /// Counts behind the metrics.
     pub counts: Counts,
+    /// The reading limits the answer reached.
+    pub read_limits: crate::spec::limits::ReadLimits,
 }
 
 impl TaskOutcome {
@@ -76,6 +78,7 @@ impl TaskOutcome {
                 mis: task.gold.calls.len() as u32,
                 ..Counts::default()
             },
+            read_limits: Default::default(),
         }
     }
 
@@ -125,6 +128,7 @@ pub fn score_response_in(
         selection: score.selection,
         invocation: score.invocation,
         counts: score.counts,
+        read_limits: read.limits,
     }
 }
 
@@ -195,6 +199,7 @@ impl Evaluation {
                     selection: o.selection,
                     invocation: o.invocation,
                     counts: o.counts,
+                    read_limits: o.read_limits,
                 })
         })
     }
