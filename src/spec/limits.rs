@@ -64,6 +64,11 @@ pub const PY_LITERAL_MAX_DEPTH: usize = 500;
 /// can tell it from other syntax errors.
 pub const TOO_DEEP: &str = "a value nested at most 64 levels deep";
 
+/// The deepest flow nesting (`[`, `{`) of a YAML input file (OpenAPI
+/// catalogs): the YAML parser's own recursion limit, checked first in one
+/// linear pass because the parser reaches it only after quadratic work.
+pub const MAX_YAML_FLOW_DEPTH: usize = 128;
+
 /// Which limits were reached while reading one answer (all clear for an
 /// ordinary answer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -7,7 +7,7 @@
 
 /// The deepest flow nesting accepted: the YAML parser's own recursion
 /// limit, so no document it would accept is refused.
-pub const MAX_FLOW_DEPTH: usize = 128;
+pub use crate::spec::limits::MAX_YAML_FLOW_DEPTH as MAX_FLOW_DEPTH;
 
 /// Where a document first nests deeper than [`MAX_FLOW_DEPTH`]: its line
 /// (1-based) and column (1-based, in characters).
