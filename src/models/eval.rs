@@ -22,6 +22,7 @@ use super::resume::{check_same_requests, merged, recorded_models};
 use super::retry::civil_from_days;
 use super::runner::{ModelSpec, RunOptions, RunReport, predictions_path, run_shared};
 use super::select::Selection;
+use super::server_probe::check_servers;
 use super::stats::run_table;
 use super::store::check_start;
 use crate::score::files::{OutputFormat, ScoreFilesOptions, ScoringOptions, score};
@@ -307,6 +308,7 @@ pub fn eval_models(
         tasks.len(),
         run_dir.display()
     )?;
+    let warnings = check_servers(&specs, &tasks, cache_dir.as_deref(), err)?;
     let run_options = RunOptions {
         run_dir: run_dir.clone(),
         cache_dir,
@@ -317,7 +319,7 @@ pub fn eval_models(
         Threads::PerCore,
         run_shared(std::sync::Arc::new(tasks), &specs, &run_options),
     )??;
-    write_run_json(&run_dir, &report)?;
+    write_run_json(&run_dir, &report, &warnings)?;
     print_run_figures(&run_dir, &report, &options.scoring, out, err)?;
 
     // Benchmark-format answers are scored through the SPEC calls read from them.
@@ -467,11 +469,12 @@ fn print_run_figures(
     Ok(())
 }
 
-fn write_run_json(run_dir: &Path, report: &RunReport) -> anyhow::Result<()> {
+fn write_run_json(run_dir: &Path, report: &RunReport, warnings: &[String]) -> anyhow::Result<()> {
     let json = serde_json::json!({
         "predictions": report.predictions,
         "elapsed_ms": report.elapsed.as_millis() as u64,
         "models": report.models,
+        "warnings": warnings,
     });
     let path = run_dir.join("run.json");
     std::fs::write(&path, serde_json::to_string_pretty(&json)? + "\n")

@@ -16,6 +16,7 @@
 //! - [`resume`]: what a resumed run may change in its models' settings.
 //! - [`store`]: `predictions.jsonl`, appended per task and repaired on resume.
 //! - [`select`]: task subsets.
+//! - [`server_probe`]: checks of the servers before a run (slots; tools ignored).
 //! - [`runner`]: the run itself ([`run()`]).
 //! - [`progress`] and [`stats`]: the progress bar and the run figures.
 //! - [`eval`]: `itc eval` ([`eval()`], [`EvalArgs`]).
@@ -41,6 +42,7 @@ pub mod resume;
 pub mod retry;
 pub mod runner;
 pub mod select;
+pub mod server_probe;
 pub mod stats;
 pub mod store;
 pub mod tools;

@@ -7,7 +7,7 @@ use super::backend::{
     Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
-use super::prompt::answer_schema;
+use super::prompt::answer_schema_with_action_pattern;
 use super::reasoning::{join_reasoning, split_reasoning};
 use super::tools::{Dialect, NameMap, parameters_schema};
 use crate::spec::records::{Task, Usage};
@@ -70,9 +70,11 @@ impl BackendApi for OpenAi {
                 body["tools"] = json!(tools);
             }
             Mode::Structured => {
+                // The pattern makes a constraining server (llama.cpp, vLLM,
+                // OpenAI's strict mode) keep `Action` to the action grammar.
                 body["response_format"] = json!({
                     "type": "json_schema",
-                    "json_schema": {"name": "itc_answer", "strict": true, "schema": answer_schema()},
+                    "json_schema": {"name": "itc_answer", "strict": true, "schema": answer_schema_with_action_pattern()},
                 });
             }
         }
@@ -276,7 +278,7 @@ mod tests {
         // The stages' fixed schemas all qualify.
         assert!(is_strict_compatible(&crate::build::filter::score_schema()));
         assert!(is_strict_compatible(&crate::build::answer::check_schema()));
-        assert!(is_strict_compatible(&answer_schema()));
+        assert!(is_strict_compatible(&answer_schema_with_action_pattern()));
     }
 
     use super::*;
@@ -369,7 +371,8 @@ mod tests {
                 "response_format": {"type": "json_schema", "json_schema": {
                     "name": "itc_answer", "strict": true,
                     "schema": {"type": "object", "additionalProperties": false, "required": ["Thought", "Action"],
-                               "properties": {"Thought": {"type": "string"}, "Action": {"type": "string"}}}}},
+                               "properties": {"Thought": {"type": "string"},
+                                              "Action": {"type": "string", "pattern": crate::models::prompt::action_pattern()}}}}},
             })
         );
     }

@@ -229,6 +229,56 @@ pub fn answer_schema() -> Value {
     })
 }
 
+/// [`answer_schema`] with the `Action` string constrained by
+/// [`action_pattern`], for servers that enforce schema patterns
+/// (OpenAI-compatible ones: llama.cpp turns the pattern into grammar, so
+/// even a small model writes an action list the strict parser reads).
+pub fn answer_schema_with_action_pattern() -> Value {
+    let mut schema = answer_schema();
+    schema["properties"]["Action"]["pattern"] = Value::String(action_pattern());
+    schema
+}
+
+/// A regular expression for the action string (SPEC §1), as far as the
+/// subset of regular expressions that schema-to-grammar converters share
+/// allows (llama.cpp's: anchors at both ends only, groups, classes,
+/// `* + ?` and `|`; no `\d`, `\w`, `\s`, look-arounds or back-references).
+///
+/// It accepts a subset of the strict grammar, the shape the prompt asks
+/// for: `[name(key=value, …), …]` with single-quoted strings, numbers,
+/// `true`/`false`/`null` (or Python's spellings), and lists and dicts
+/// nested two deep; white space is spaces; tool and parameter names of up
+/// to 64 characters, parameter names starting with a letter, `_`, `$` or `@`. Text never holds `"`, `\` or
+/// control characters: servers apply patterns to the JSON text of the
+/// string (llama.cpp) or to its decoded value (the JSON Schema rule), and
+/// without those characters both are the same; it also keeps a grammar
+/// from closing the JSON string early. So a string value cannot hold a
+/// quote or a backslash.
+pub fn action_pattern() -> String {
+    // A single-quoted string without escapes.
+    let string = r#"'[^'"\\\x00-\x1F]*'"#;
+    let number = r"-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?";
+    let scalar = format!("({string}|{number}|true|false|null|True|False|None)");
+    // Parameter names as the parser reads them bare (ASCII), starting with
+    // a letter, `_`, `$` or `@`; at most 64 characters.
+    let key = r"[A-Za-z_$@][A-Za-z0-9_.$@-]{0,63}";
+    let dict_key = format!("({string}|{key})");
+    let nested = |item: &str| {
+        format!(
+            r"({scalar}|\[ *({item}( *, *{item})*)? *\]|\{{ *({dict_key} *: *{item}( *, *{dict_key} *: *{item})*)? *\}})"
+        )
+    };
+    let value = nested(&nested(&scalar));
+    // A tool name: text up to '(' without structural characters, starting
+    // with a non-space; at most 64 characters, so that a constrained model
+    // that rambles on in a name must come to its '(' (a name does not end
+    // otherwise).
+    let name = r#"[^ ()\[\]{},'"=\\\x00-\x1F][^()\[\]{},'"=\\\x00-\x1F]{0,63}"#;
+    let argument = format!("{key} *= *{value}");
+    let call = format!(r"{name}\( *({argument}( *, *{argument})*)? *\)");
+    format!(r"^\[ *({call}( *, *{call})*)? *\]$")
+}
+
 #[cfg(test)]
 mod custom_template_tests {
     use super::*;
@@ -398,6 +448,113 @@ mod tests {
         let s = answer_schema();
         assert_eq!(s["required"], json!(["Thought", "Action"]));
         assert_eq!(s["additionalProperties"], json!(false));
+    }
+
+    /// The action pattern as a Rust regular expression (whose syntax the
+    /// pattern's subset shares).
+    fn action_regex() -> regex::Regex {
+        regex::Regex::new(&action_pattern()).expect("the action pattern compiles")
+    }
+
+    #[test]
+    fn the_action_pattern_accepts_every_sample_gold_action() {
+        let re = action_regex();
+        let (tasks, _) =
+            crate::spec::jsonl::read_records::<Task>(&crate::spec::sample::sample_tasks(), false)
+                .unwrap();
+        assert!(tasks.len() > 200);
+        let mut nested = 0;
+        for task in &tasks {
+            let action = crate::spec::action::print_actions(&task.gold.calls);
+            assert!(re.is_match(&action), "{}: {action}", task.id);
+            nested += usize::from(action.contains("$ref"));
+        }
+        assert!(nested > 0, "references to earlier outputs are covered");
+    }
+
+    #[test]
+    fn the_action_pattern_accepts_what_the_prompt_asks_for() {
+        let re = action_regex();
+        for good in [
+            "[]",
+            "[ ]",
+            "[city_weather(city='Lyon', days=2), exchange_rate(base='EUR', target='JPY')]",
+            "[Google Translate(text='こんにちは', target='en')]",
+            "[박스오피스 조회(targetDt='20240101')]",
+            "[properties/list(page=1,limit=-2.5e3)]",
+            "[f()]",
+            "[f(a=true, b=None, c=null, d=False)]",
+            "[f(a=[1, 'x', [2]], b={'k': [1, 2], n: {'m': 1}}, c=[], d={})]",
+            "[get_user(id='$1.user_id'), g(x={'$ref': '0.token'})]",
+        ] {
+            assert!(re.is_match(good), "rejected: {good}");
+            assert!(
+                crate::spec::action::parse_actions(good, crate::spec::action::Mode::Strict).is_ok(),
+                "the strict parser rejects {good}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_action_pattern_rejects_free_text_and_broken_lists() {
+        let re = action_regex();
+        for bad in [
+            "",
+            "I would call the weather API for Lyon.",
+            "city_weather(city='Lyon')",
+            "[city_weather(city='Lyon')] because it fits",
+            "[city_weather(city='Lyon')",
+            "[city_weather(city=Lyon)]",
+            "[city_weather('Lyon')]",
+            "[city_weather(city=\"Lyon\")]",
+            "[f(a='it\\'s')]",
+            "[f(a='x\ny')]",
+            "[(a=1)]",
+            "[ f(a=1)]x",
+            "[f(a=[[[1]]])]",
+            "[f(1a=1)]",
+        ] {
+            assert!(!re.is_match(bad), "accepted: {bad:?}");
+        }
+        // Names end within 64 characters.
+        assert!(re.is_match(&format!("[{}(a=1)]", "n".repeat(64))));
+        assert!(!re.is_match(&format!("[{}(a=1)]", "n".repeat(65))));
+    }
+
+    #[test]
+    fn the_structured_schema_carries_the_pattern_in_the_subset_servers_convert() {
+        let schema = answer_schema_with_action_pattern();
+        let pattern = schema["properties"]["Action"]["pattern"].as_str().unwrap();
+        assert_eq!(pattern, action_pattern());
+        assert!(pattern.starts_with('^') && pattern.ends_with('$'));
+        let inner = &pattern[1..pattern.len() - 1];
+        // No anchors inside, and no escapes llama.cpp's converter lacks
+        // (`\d`, `\w`, `\s`, …): only escaped punctuation and `\x..`.
+        let mut chars = inner.chars().peekable();
+        let mut in_class = false;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => {
+                    let next = chars.next().unwrap();
+                    assert!(
+                        next == 'x' || "[](){}.*+?|\\-".contains(next),
+                        "escape \\{next}"
+                    );
+                }
+                '[' => in_class = true,
+                ']' => in_class = false,
+                '^' | '$' => assert!(in_class, "anchor {c} inside the pattern"),
+                _ => {}
+            }
+        }
+        assert!(!inner.contains("(?"), "no special groups");
+        // The rest of the schema is the plain one.
+        let mut plain = schema.clone();
+        plain["properties"]["Action"]
+            .as_object_mut()
+            .unwrap()
+            .remove("pattern");
+        assert_eq!(plain, answer_schema());
     }
 
     #[test]

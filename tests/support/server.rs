@@ -8,6 +8,11 @@
 //! the test tasks put in their queries) and how many requests for that id
 //! came before. Every request is logged with its arrival time.
 //!
+//! `GET …/props` and `GET …/slots`, which `itc eval` sends to a loopback
+//! server to learn its slot count, are not chat requests: the server
+//! answers them itself (404, or the body [`ScriptedServer::with_props`]
+//! gave), without the script, the log or the request count.
+//!
 //! The server runs on its own thread and runtime, so tests can drive the
 //! library in-process or spawn the `itc` binary.
 
@@ -84,6 +89,8 @@ struct State {
     log: Mutex<Vec<Logged>>,
     per_task: Mutex<HashMap<String, usize>>,
     count: AtomicUsize,
+    props: Mutex<Option<Value>>,
+    info_requests: AtomicUsize,
 }
 
 /// A running scripted server.
@@ -100,6 +107,8 @@ impl ScriptedServer {
             log: Mutex::new(Vec::new()),
             per_task: Mutex::new(HashMap::new()),
             count: AtomicUsize::new(0),
+            props: Mutex::new(None),
+            info_requests: AtomicUsize::new(0),
         });
         let options = ServerOptions {
             thread_name: "scripted-server".into(),
@@ -110,6 +119,18 @@ impl ScriptedServer {
         let server = LoopbackServer::start(options, move |request| answer(&handler_state, request))
             .expect("server started");
         ScriptedServer { server, state }
+    }
+
+    /// Answers `GET /props` with this body from now on (llama.cpp's server
+    /// properties: `{"total_slots": N, …}`).
+    pub fn with_props(self, props: Value) -> ScriptedServer {
+        *self.state.props.lock().unwrap() = Some(props);
+        self
+    }
+
+    /// `GET /props` and `GET /slots` requests received so far.
+    pub fn info_requests(&self) -> usize {
+        self.state.info_requests.load(Ordering::SeqCst)
     }
 
     /// `http://127.0.0.1:PORT/v1`.
@@ -168,6 +189,17 @@ pub fn completion(content: &str) -> Value {
 /// The answer to one request: logs it, asks the script, then waits out the
 /// script's delays.
 fn answer(state: &State, request: &HttpRequest<'_>) -> impl Future<Output = Answer> + use<> {
+    if request.method == "GET"
+        && (request.path.ends_with("/props") || request.path.ends_with("/slots"))
+    {
+        state.info_requests.fetch_add(1, Ordering::SeqCst);
+        let props = state.props.lock().unwrap().clone();
+        let reply = match props {
+            Some(props) if request.path.ends_with("/props") => Reply::Json(props),
+            _ => Reply::StatusBody(404, "{\"error\": \"not found\"}".into()),
+        };
+        return later(reply);
+    }
     let headers: HashMap<String, String> = request
         .headers()
         .map(|(name, value)| (name.to_ascii_lowercase(), value.to_string()))
@@ -200,14 +232,16 @@ fn answer(state: &State, request: &HttpRequest<'_>) -> impl Future<Output = Answ
         headers,
         body: serde_json::from_str(&body_text).unwrap_or(Value::Null),
     };
-    let mut reply = (state.script)(&request);
-    async move {
-        while let Reply::Delay(wait, inner) = reply {
-            tokio::time::sleep(wait).await;
-            reply = *inner;
-        }
-        to_answer(reply)
+    later((state.script)(&request))
+}
+
+/// The answer to a reply, after its delays.
+async fn later(mut reply: Reply) -> Answer {
+    while let Reply::Delay(wait, inner) = reply {
+        tokio::time::sleep(wait).await;
+        reply = *inner;
     }
+    to_answer(reply)
 }
 
 /// What the loopback server does for a reply (delays already waited out).
