@@ -119,9 +119,10 @@ fn the_pipeline_models_point_at_the_local_server_port() {
     let script = std::fs::read_to_string(Path::new(ROOT).join("scripts/local-llm.sh")).unwrap();
     let port = script
         .lines()
-        .find_map(|l| l.strip_prefix("PORT=\"${ITC_LLM_PORT:-"))
-        .and_then(|rest| rest.split('}').next())
-        .expect("scripts/local-llm.sh sets PORT from ITC_LLM_PORT with a default");
+        .find_map(|l| l.strip_prefix("DEFAULT_PORT="))
+        .map(str::trim)
+        .expect("scripts/local-llm.sh sets DEFAULT_PORT");
+    assert!(script.contains("PORT=\"${ITC_LLM_PORT:-$DEFAULT_PORT}\""));
     let url = format!("http://127.0.0.1:{port}/v1");
     let urls: Vec<&str> = models
         .lines()
