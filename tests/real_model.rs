@@ -163,8 +163,10 @@ fn eval(url: &str, mode: &str) -> Run {
         "itc eval --mode {mode}: {status} after {:.1} s",
         started.elapsed().as_secs_f64()
     );
+    // 3: the run finished and was scored, but some tasks ended with an error
+    // (a timeout on a loaded machine); MIN_ANSWERED bounds how many.
     assert!(
-        status.success(),
+        status.success() || status.code() == Some(3),
         "itc eval --mode {mode} failed\n{}",
         run.context()
     );
