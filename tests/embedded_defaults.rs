@@ -89,7 +89,7 @@ fn defaults_are_read_from_the_binary_and_give_the_tables_of_the_files() {
     not_from_the_checkout("itc score", &(stdout.clone() + &stderr));
     assert!(
         stdout.starts_with(
-            "Tool calling on embedded:datasets/sample/tasks.jsonl (243 tasks, 5 model(s))"
+            "Tool calling on embedded:datasets/sample/tasks.jsonl\n243 tasks, 5 model(s)"
         ),
         "{stdout}"
     );
