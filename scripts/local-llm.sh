@@ -164,12 +164,17 @@ finally:
 EOF
 }
 
-# The port to listen on: ITC_LLM_PORT, or 8765 unless it is taken (then 0,
-# a free port the server picks).
+# The port to listen on: ITC_LLM_PORT, or 8765 unless it stays taken for 5 s
+# (then 0, a free port the server picks).
 choose_port() {
     [[ "$PORT" =~ ^[0-9]+$ ]] && ((PORT <= 65535)) || die "ITC_LLM_PORT must be a port number, not '$PORT'"
     ((PORT == 0)) && return 0
-    port_free "$PORT" && return 0
+    # A server stopped a moment ago may hold the port for a few seconds more.
+    local i
+    for ((i = 0; i < 10; i++)); do
+        port_free "$PORT" && return 0
+        sleep 0.5
+    done
     if [[ -z "${ITC_LLM_PORT:-}" ]]; then
         say "note: port $PORT is taken; using a free port instead (the URL, and with it the response cache's keys, differ from a server on $PORT)"
         PORT=0

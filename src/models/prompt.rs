@@ -246,9 +246,11 @@ pub fn answer_schema_with_action_pattern() -> Value {
 ///
 /// It accepts a subset of the strict grammar, the shape the prompt asks
 /// for: `[name(key=value, …), …]` with single-quoted strings, numbers,
-/// `true`/`false`/`null` (or Python's spellings), and lists and dicts
-/// nested two deep; white space is spaces; tool and parameter names of up
-/// to 64 characters, parameter names starting with a letter, `_`, `$` or `@`. Text never holds `"`, `\` or
+/// `true`/`false`/`null` (or Python's spellings), and lists and dicts (with
+/// quoted keys) nested two deep; white space is spaces; tool and parameter
+/// names of up to 64 characters, parameter names starting with a letter,
+/// `_`, `$` or `@`. (With bare dict keys bounded too, llama.cpp refuses the
+/// grammar as too large.) Text never holds `"`, `\` or
 /// control characters: servers apply patterns to the JSON text of the
 /// string (llama.cpp) or to its decoded value (the JSON Schema rule), and
 /// without those characters both are the same; it also keeps a grammar
@@ -262,10 +264,9 @@ pub fn action_pattern() -> String {
     // Parameter names as the parser reads them bare (ASCII), starting with
     // a letter, `_`, `$` or `@`; at most 64 characters.
     let key = r"[A-Za-z_$@][A-Za-z0-9_.$@-]{0,63}";
-    let dict_key = format!("({string}|{key})");
     let nested = |item: &str| {
         format!(
-            r"({scalar}|\[ *({item}( *, *{item})*)? *\]|\{{ *({dict_key} *: *{item}( *, *{dict_key} *: *{item})*)? *\}})"
+            r"({scalar}|\[ *({item}( *, *{item})*)? *\]|\{{ *({string} *: *{item}( *, *{string} *: *{item})*)? *\}})"
         )
     };
     let value = nested(&nested(&scalar));
@@ -484,7 +485,7 @@ mod tests {
             "[properties/list(page=1,limit=-2.5e3)]",
             "[f()]",
             "[f(a=true, b=None, c=null, d=False)]",
-            "[f(a=[1, 'x', [2]], b={'k': [1, 2], n: {'m': 1}}, c=[], d={})]",
+            "[f(a=[1, 'x', [2]], b={'k': [1, 2], 'n': {'m': 1}}, c=[], d={})]",
             "[get_user(id='$1.user_id'), g(x={'$ref': '0.token'})]",
         ] {
             assert!(re.is_match(good), "rejected: {good}");
