@@ -225,12 +225,10 @@ fn an_answer_longer_than_the_limit_is_read_up_to_it() {
 }
 
 #[test]
-#[ignore = "slow (minutes in a debug build) until spec::language's bracket scan \
-            (balanced_len from every `[` and `(`) is linear: run with --ignored"]
 fn a_long_run_of_call_openings_is_read() {
     // Finding 3: `[f(` repeated to 300 KB. Reading it is linear (the lenient
     // scan shares one work budget, see spec::response's tests on the same
-    // input); the language check's prose extraction is still quadratic.
+    // input), and so is the language check's bracket matching.
     let dir = tempfile::tempdir().unwrap();
     let lines = vec![
         prediction("itc-0001", "openings", &"[f(".repeat(100_000)),
