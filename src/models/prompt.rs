@@ -339,6 +339,9 @@ mod custom_template_tests {
         assert!(syntax.starts_with("line 2:"), "{syntax}");
         let unknown = check_system_template("{{ tool_list }}").unwrap_err();
         assert!(unknown.contains("undefined"), "{unknown}");
+        // The error names the variable and where it is.
+        assert!(unknown.contains("`tool_list`"), "{unknown}");
+        assert!(unknown.starts_with("line 1:"), "{unknown}");
     }
 }
 
