@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use itc::build::catalog::{self, CatalogError, Format, ImportOptions, Parsed};
 use itc::spec::action::ParseError;
+use itc::spec::records::Value;
 
 /// The fuzz input as text: invalid UTF-8 becomes U+FFFD, so no input is wasted.
 pub fn text(data: &[u8]) -> Cow<'_, str> {
@@ -79,6 +80,40 @@ pub fn json_close(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     }
 }
 
+/// Argument-value equality with floats compared within two ulps.
+pub fn value_close(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Float(x), Value::Float(y)) => close_f64(*x, *y, 2),
+        (Value::List(x), Value::List(y)) | (Value::Tuple(x), Value::Tuple(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| value_close(a, b))
+        }
+        (Value::Dict(x), Value::Dict(y)) => arguments_close(x, y),
+        _ => a == b,
+    }
+}
+
+/// Arguments equal in order, values compared by [`value_close`].
+pub fn arguments_close(a: &[(String, Value)], b: &[(String, Value)]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|((ka, va), (kb, vb))| ka == kb && value_close(va, vb))
+}
+
+/// Whether a value holds an object with a key twice (JSON allows it; a
+/// `serde_json::Value` keeps only the last).
+pub fn has_duplicate_keys(v: &Value) -> bool {
+    match v {
+        Value::List(items) | Value::Tuple(items) => items.iter().any(has_duplicate_keys),
+        Value::Dict(entries) => {
+            let mut keys = std::collections::HashSet::new();
+            entries.iter().any(|(k, _)| !keys.insert(k))
+                || entries.iter().any(|(_, v)| has_duplicate_keys(v))
+        }
+        _ => false,
+    }
+}
+
 /// A scratch file of this process (forked fuzz workers have their own).
 pub fn scratch_file(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("itc-fuzz-{}-{name}", std::process::id()))
@@ -105,9 +140,16 @@ fn check_catalog_error(e: &CatalogError, file: &Path, text: &str) {
     assert!(!e.field.is_empty(), "error without a field: {e:?}");
     assert!(!e.message.is_empty(), "error without a message: {e:?}");
     if let Some(line) = e.line {
-        let lines = text.split('\n').count();
+        // Line breaks are `\n`, `\r\n` or a lone `\r` (YAML counts all
+        // three); one past the last line is the end of the input, where
+        // the YAML reader places errors about it.
+        let lines = text
+            .replace("\r\n", "\n")
+            .replace('\r', "\n")
+            .split('\n')
+            .count();
         assert!(
-            (1..=lines).contains(&line),
+            (1..=lines + 1).contains(&line),
             "line {line} of a {lines}-line file: {e:?}"
         );
     }
