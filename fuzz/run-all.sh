@@ -12,7 +12,11 @@
 #
 # Environment: FUZZ_MAX_LEN (default 65536 bytes), FUZZ_TIMEOUT (seconds
 # one input may take, default 10), FUZZ_RSS_MB (default 2048),
-# FUZZ_ARGS (more libFuzzer flags).
+# FUZZ_STACK_KB (stack of the fuzzing thread, default 2048: `itc score`
+# and `itc eval` read answers on worker threads with Rust's 2 MiB stacks),
+# FUZZ_ARGS (more libFuzzer flags; `-fork=1 -ignore_crashes=1
+# -ignore_timeouts=1 -ignore_ooms=1` keeps going after a finding and
+# counts them).
 set -uo pipefail
 if [[ $# -lt 1 || ! $1 =~ ^[0-9]+$ ]]; then
     echo "usage: $0 SECONDS [TARGET...]" >&2
@@ -45,10 +49,13 @@ for target in "${targets[@]}"; do
     fi
     start=$(date +%s)
     # shellcheck disable=SC2086
-    cargo +nightly fuzz run "${build_flags[@]}" "$target" -- \
-        -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-65536}" \
-        -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
-        -print_final_stats=1 ${FUZZ_ARGS:-} >>"$log" 2>&1
+    (
+        ulimit -s "${FUZZ_STACK_KB:-2048}"
+        exec cargo +nightly fuzz run "${build_flags[@]}" "$target" -- \
+            -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-65536}" \
+            -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
+            -print_final_stats=1 ${FUZZ_ARGS:-}
+    ) >>"$log" 2>&1
     code=$?
     elapsed=$(( $(date +%s) - start ))
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
@@ -59,7 +66,14 @@ for target in "${targets[@]}"; do
     fuzz_time=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE 'in [0-9]+' | grep -oE '[0-9]+')
     fuzz_time=${fuzz_time:-$elapsed}
     found="none"
-    if grep -q 'ERROR: libFuzzer: timeout\|ALARM: working on the last Unit' "$log"; then
+    # Fork mode: the last status line counts what the workers found.
+    forked=$(grep -oE 'oom/timeout/crash: [0-9]+/[0-9]+/[0-9]+' "$log" | tail -1 | awk '{print $2}')
+    if [[ -n $forked ]]; then
+        IFS=/ read -r ooms timeouts crashes <<<"$forked"
+        if (( ooms + timeouts + crashes > 0 )); then
+            found="$crashes crash(es), $timeouts timeout(s), $ooms out-of-memory (fork mode; fuzz/triage.sh $target)"
+        fi
+    elif grep -q 'ERROR: libFuzzer: timeout\|ALARM: working on the last Unit' "$log"; then
         found="timeout"
     elif grep -q 'out-of-memory\|ERROR: libFuzzer: malloc' "$log"; then
         found="out-of-memory"
