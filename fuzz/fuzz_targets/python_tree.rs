@@ -1,0 +1,54 @@
+//! tree-sitter-python trees as the APIBench official scorer reads them
+//! (`ood::python::parse`), and its extraction of the call text from a
+//! response (`ood::apibench::extract_api_call`).
+//!
+//! Invariants: every node lies inside the source and inside its parent,
+//! children in order without overlap; the same source gives the same tree.
+#![no_main]
+
+use itc::ood::Hub;
+use itc::ood::apibench::extract_api_call;
+use itc::ood::python::parse::{Node, parse};
+use itc_fuzz::text;
+use libfuzzer_sys::fuzz_target;
+
+fn check_node(node: &Node, len: usize) {
+    assert!(
+        node.start <= node.end && node.end <= len,
+        "{} outside the source",
+        node.kind
+    );
+    let mut at = node.start;
+    for child in &node.children {
+        assert!(
+            child.start >= at,
+            "{} overlaps or precedes its sibling",
+            child.kind
+        );
+        assert!(
+            child.end <= node.end,
+            "{} outside {}",
+            child.kind,
+            node.kind
+        );
+        at = child.end;
+        check_node(child, len);
+    }
+}
+
+fn check(source: &str) {
+    let tree = parse(source);
+    check_node(&tree, source.len());
+    assert!(tree.to_sexp().starts_with('('));
+    assert_eq!(parse(source), tree, "same source, different tree");
+}
+
+fuzz_target!(|data: &[u8]| {
+    let input = text(data);
+    check(&input);
+    for hub in [Hub::Huggingface, Hub::Tensorflowhub, Hub::Torchhub] {
+        if let Some(call) = extract_api_call(&input, hub) {
+            check(&call);
+        }
+    }
+});
