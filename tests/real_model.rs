@@ -310,7 +310,8 @@ fn check_run(run: &Run, url: &str, mode: &str) -> Vec<Prediction> {
     // The tables on stdout: run figures, scores, error analysis.
     for needle in [
         "Run ",
-        "answered",
+        "Done",
+        "Queue ms",
         "Sel. F1",
         "Inv. F1",
         "Error analysis",
