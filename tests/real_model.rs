@@ -368,27 +368,52 @@ fn structured_mode_against_a_real_model() {
     let _turn = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let run = eval(&url, "structured");
     let answered = check_run(&run, &url, "structured");
-    // The server enforces the answer schema: the outputs are JSON objects
-    // with string `Thought` and `Action` (unless cut off by the length limit).
-    let conforming = answered
-        .iter()
-        .filter(|p| {
-            let parsed = p.output.as_deref().map(serde_json::from_str::<Value>);
-            matches!(parsed, Some(Ok(Value::Object(o)))
-                if o.get("Thought").is_some_and(Value::is_string)
-                    && o.get("Action").is_some_and(Value::is_string))
-        })
-        .count();
+    // The server enforces the answer schema from the first token: every
+    // output is (the start of) a `{"Thought": …, "Action": …}` object, cut
+    // off only by the length limit.
+    for p in &answered {
+        let output = p.output.as_deref().unwrap_or_default().trim_start();
+        assert!(
+            output.starts_with('{') && output.contains("\"Thought\""),
+            "{}: not the answer schema: {output:?}",
+            p.task_id
+        );
+    }
+    // And the action pattern: every complete answer's `Action` follows the
+    // action grammar, so it passes the strict format check (FM), which the
+    // tiny model never does unconstrained.
+    let mut complete = 0;
+    for p in &answered {
+        let Ok(Value::Object(o)) = serde_json::from_str::<Value>(p.output.as_deref().unwrap())
+        else {
+            continue;
+        };
+        complete += 1;
+        let action = o["Action"].as_str().expect("Action is a string");
+        assert!(
+            itc::spec::action::parse_actions(action, itc::spec::action::Mode::Strict).is_ok(),
+            "{}: Action {action:?} does not follow the action grammar",
+            p.task_id
+        );
+        assert!(
+            itc::spec::response::strict_format(p.output.as_deref().unwrap()).is_some(),
+            "{}: fails the strict format check",
+            p.task_id
+        );
+    }
+    let fm = read_json(&run.run_dir.join("summary.json"))[0]["summary"]["fm"]
+        .as_f64()
+        .unwrap();
     eprintln!(
-        "structured: {conforming} of {} answers follow the schema",
+        "structured: {complete} of {} answers complete, all following the action pattern; FM {fm:.2}",
         answered.len()
     );
     assert!(
-        conforming * 2 > answered.len(),
-        "only {conforming} of {} answers are {{Thought, Action}} objects\n{}",
-        answered.len(),
+        complete > 0,
+        "no answer ended within the length limit\n{}",
         run.context()
     );
+    assert!(fm > 0.0, "FM {fm}\n{}", run.context());
 }
 
 /// Lines of a JSON Lines file (none when it does not exist).
