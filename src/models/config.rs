@@ -195,6 +195,10 @@ pub struct ModelConfig {
     /// The text of `system_prompt`, read and checked by [`ModelConfig::load_system_prompt`].
     #[serde(skip)]
     pub system_prompt_text: Option<Arc<str>>,
+    /// SHA-256 of the `system_prompt` file's text, recorded in a run's
+    /// `models.json` so that a resumed run notices an edited template.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_prompt_sha256: Option<String>,
     /// Sampling temperature; not sent when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f64>,
@@ -247,6 +251,7 @@ impl ModelConfig {
             prompt_style: PromptStyle::default(),
             system_prompt: None,
             system_prompt_text: None,
+            system_prompt_sha256: None,
             temperature: None,
             max_tokens: default_max_tokens(),
             concurrency: default_concurrency(),

@@ -32,6 +32,7 @@ impl ModelConfig {
     /// Reads the `system_prompt` template, if any, and checks that it
     /// parses and renders; errors name the model, the file and the line.
     pub fn load_system_prompt(&mut self) -> anyhow::Result<()> {
+        self.system_prompt_sha256 = None;
         let Some(path) = &self.system_prompt else {
             return Ok(());
         };
@@ -40,6 +41,7 @@ impl ModelConfig {
             .map_err(|e| anyhow::anyhow!("{place}: reading {}: {e}", path.display()))?;
         check_system_template(&text)
             .map_err(|e| anyhow::anyhow!("{place}: {}: {e}", path.display()))?;
+        self.system_prompt_sha256 = Some(crate::util::hash::sha256_hex(text.as_bytes()));
         self.system_prompt_text = Some(std::sync::Arc::from(text));
         Ok(())
     }

@@ -21,6 +21,7 @@ fn request_settings(m: &ModelConfig) -> Vec<(&'static str, String)> {
         ("mode", m.mode.to_string()),
         ("prompt_style", m.prompt_style.as_str().to_string()),
         ("system_prompt", json(&m.system_prompt)),
+        ("system_prompt_sha256", json(&m.system_prompt_sha256)),
         ("temperature", json(&m.temperature)),
         ("max_tokens", m.max_tokens.to_string()),
         ("extra_body", json(&m.extra_body)),
@@ -41,6 +42,10 @@ pub fn changed_setting(
     request_settings(recorded)
         .into_iter()
         .zip(request_settings(now))
+        // Runs recorded before the template's hash was kept compare by path.
+        .filter(|((name, _), _)| {
+            *name != "system_prompt_sha256" || recorded.system_prompt_sha256.is_some()
+        })
         .find(|((_, a), (_, b))| a != b)
         .map(|((name, a), (_, b))| (name, a, b))
 }
@@ -127,6 +132,32 @@ mod tests {
             change(&mut after);
             assert!(check_same_requests(std::slice::from_ref(&before), &[after]).is_err());
         }
+    }
+
+    #[test]
+    fn an_edited_system_prompt_is_refused_under_the_same_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mine.jinja");
+        let loaded = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            let mut m = model("m");
+            m.system_prompt = Some(path.clone());
+            m.load_system_prompt().unwrap();
+            m
+        };
+        let before = loaded("Answer with calls.");
+        let same = loaded("Answer with calls.");
+        check_same_requests(std::slice::from_ref(&before), &[same]).unwrap();
+        let edited = loaded("Answer in prose.");
+        let err = check_same_requests(std::slice::from_ref(&before), &[edited.clone()])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("system_prompt_sha256"), "{err}");
+        // A run recorded before the hash was kept is compared by path only.
+        let mut old = before.clone();
+        old.system_prompt_sha256 = None;
+        let old: ModelConfig = serde_json::from_str(&serde_json::to_string(&old).unwrap()).unwrap();
+        check_same_requests(&[old], &[edited]).unwrap();
     }
 
     #[test]
