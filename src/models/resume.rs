@@ -149,7 +149,7 @@ mod tests {
         let same = loaded("Answer with calls.");
         check_same_requests(std::slice::from_ref(&before), &[same]).unwrap();
         let edited = loaded("Answer in prose.");
-        let err = check_same_requests(std::slice::from_ref(&before), &[edited.clone()])
+        let err = check_same_requests(std::slice::from_ref(&before), std::slice::from_ref(&edited))
             .unwrap_err()
             .to_string();
         assert!(err.contains("system_prompt_sha256"), "{err}");
