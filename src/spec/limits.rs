@@ -27,7 +27,11 @@
 //!   shared). Alignment costs O(r²·c) for r ≤ c calls of a name.
 //! - **Python readers** of the official scorers (Seal-Tools, APIBench) keep
 //!   Python's own limits, so that their verdicts stay the official ones:
-//!   [`PY_JSON_MAX_DEPTH`] and [`PY_LITERAL_MAX_DEPTH`].
+//!   [`PY_JSON_MAX_DEPTH`] and [`PY_LITERAL_MAX_DEPTH`]. tree-sitter, which
+//!   the APIBench scorer parses with, gets [`PYTHON_PARSE_MICROS`] per text
+//!   plus [`PYTHON_PARSE_MICROS_PER_BYTE`]:
+//!   its error recovery can grow without bound on a kilobyte of broken text
+//!   (gigabytes within a minute); a text it cannot parse in time holds no call.
 
 use serde::{Deserialize, Serialize};
 
@@ -59,6 +63,16 @@ pub const PY_JSON_MAX_DEPTH: usize = 900;
 /// Nesting at which the Python literal reader of the official scorers gives
 /// up ("too deeply nested"); gold answers only.
 pub const PY_LITERAL_MAX_DEPTH: usize = 500;
+
+/// Time tree-sitter may spend parsing any one text for the APIBench scorer
+/// (one second; an APIBench response parses in milliseconds). The limit
+/// guards against runaway error recovery, which also grows memory by about
+/// 170 MB a second.
+pub const PYTHON_PARSE_MICROS: u64 = 1_000_000;
+
+/// Time tree-sitter may spend per byte of a text, on top of
+/// [`PYTHON_PARSE_MICROS`] (100 KB a second, far below its real speed).
+pub const PYTHON_PARSE_MICROS_PER_BYTE: u64 = 10;
 
 /// The message of a refusal for depth, shared by every reader so that callers
 /// can tell it from other syntax errors.

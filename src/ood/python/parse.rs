@@ -10,6 +10,8 @@
 // function is used, through the newer runtime (ABI 14 is compatible).
 extern crate tree_sitter_python;
 
+use crate::spec::limits::{PYTHON_PARSE_MICROS, PYTHON_PARSE_MICROS_PER_BYTE};
+
 /// A node of the concrete syntax tree.
 /// Not `Clone` or `PartialEq`, which would recurse over the tree's depth; its
 /// `Debug` form does recurse (for small trees in tests).
@@ -122,8 +124,12 @@ fn convert(root: tree_sitter::Node<'_>) -> Node {
     }
 }
 
-/// Parses Python source into tree-sitter-python's concrete syntax tree.
-pub fn parse(source: &str) -> Node {
+/// Parses Python source into tree-sitter-python's concrete syntax tree;
+/// `None` when tree-sitter's error recovery runs past its time budget,
+/// [`PYTHON_PARSE_MICROS`] plus [`PYTHON_PARSE_MICROS_PER_BYTE`] per byte
+/// (a kilobyte of broken text can make it grow without bound; ordinary
+/// responses take milliseconds).
+pub fn parse(source: &str) -> Option<Node> {
     thread_local! {
         static PARSER: std::cell::RefCell<tree_sitter::Parser> = std::cell::RefCell::new({
             let mut p = tree_sitter::Parser::new();
@@ -134,11 +140,15 @@ pub fn parse(source: &str) -> Node {
         });
     }
     PARSER.with(|p| {
-        let tree = p
-            .borrow_mut()
-            .parse(source.as_bytes(), None)
-            .expect("no timeout set");
-        convert(tree.root_node())
+        let mut parser = p.borrow_mut();
+        let bytes = u64::try_from(source.len()).unwrap_or(u64::MAX);
+        parser.set_timeout_micros(
+            PYTHON_PARSE_MICROS.saturating_add(bytes.saturating_mul(PYTHON_PARSE_MICROS_PER_BYTE)),
+        );
+        let tree = parser.parse(source.as_bytes(), None);
+        // A parse cut short leaves state behind that the next call would resume.
+        parser.reset();
+        tree.map(|tree| convert(tree.root_node()))
     })
 }
 
@@ -147,7 +157,7 @@ mod tests {
     use super::*;
 
     fn sexp(src: &str) -> String {
-        parse(src).to_sexp()
+        parse(src).unwrap().to_sexp()
     }
 
     #[test]
@@ -171,7 +181,7 @@ mod tests {
     #[test]
     fn children_include_tokens() {
         let src = "f(a, k='v')";
-        let m = parse(src);
+        let m = parse(src).unwrap();
         let call = &m.children[0].children[0];
         assert_eq!(call.kind, "call");
         let args: Vec<&str> = call.children[1]
@@ -193,9 +203,23 @@ mod tests {
     #[test]
     fn prose_keeps_its_calls_inside_error_recovery() {
         let src = "Use pipeline('x', model='y') now";
-        let sexp = parse(src).to_sexp();
+        let sexp = parse(src).unwrap().to_sexp();
         assert!(sexp.contains("ERROR"), "{sexp}");
         assert!(sexp.contains("(call function: (identifier)"), "{sexp}");
+    }
+
+    #[test]
+    fn runaway_error_recovery_is_cut_off_and_the_parser_recovers() {
+        // Found by fuzzing (fuzz/fuzz_targets/python_tree.rs): a mangled
+        // APIBench response of 1 KB on which tree-sitter's error recovery
+        // grew past 8 GB within a minute.
+        let runaway = include_str!("../../../tests/data/fuzz/python_tree_runaway.txt");
+        assert!(parse(runaway).is_none());
+        // The parser is reset: the next text parses from its own start.
+        assert_eq!(
+            parse("f(1)").unwrap().to_sexp(),
+            "(module (expression_statement (call function: (identifier) arguments: (argument_list (integer)))))"
+        );
     }
 
     #[test]
@@ -203,7 +227,7 @@ mod tests {
         // `1+1+…` nests one binary_operator per `+`: 100,000 deep, which
         // recursion over the tree would not survive on a 2 MiB test thread.
         let src = format!("1{}", "+1".repeat(100_000));
-        let tree = parse(&src);
+        let tree = parse(&src).unwrap();
         let mut depth = 0;
         let mut node = &tree;
         while let Some(first) = node.children.first() {
