@@ -74,6 +74,11 @@ pub const PYTHON_PARSE_MICROS: u64 = 1_000_000;
 /// [`PYTHON_PARSE_MICROS`] (100 KB a second, far below its real speed).
 pub const PYTHON_PARSE_MICROS_PER_BYTE: u64 = 10;
 
+/// Most bytes of a task's query the offline baseline reads (its context
+/// window): real queries are under a kilobyte, and the baseline's word
+/// lists cost tens of bytes per byte of text.
+pub const BASELINE_MAX_QUERY_BYTES: usize = 64 << 10;
+
 /// The message of a refusal for depth, shared by every reader so that callers
 /// can tell it from other syntax errors.
 pub const TOO_DEEP: &str = "a value nested at most 64 levels deep";
@@ -125,10 +130,7 @@ pub fn clip_to(text: &str, max: usize) -> (&str, u64) {
     if text.len() <= max {
         return (text, 0);
     }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
+    let end = text.floor_char_boundary(max);
     (&text[..end], (text.len() - end) as u64)
 }
 

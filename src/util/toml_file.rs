@@ -32,7 +32,7 @@ fn describe(error: &toml::de::Error, text: &str) -> String {
     let Some(span) = error.span() else {
         return message;
     };
-    let start = floor_char_boundary(text, span.start.min(text.len()));
+    let start = text.floor_char_boundary(span.start.min(text.len()));
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
     let line_number = text[..line_start].matches('\n').count() + 1;
@@ -68,14 +68,6 @@ fn shorten(text: &str, max: usize) -> String {
         Some((end, _)) => format!("{}…", &text[..end]),
         None => text.to_string(),
     }
-}
-
-/// The largest char boundary at or before `index`.
-fn floor_char_boundary(text: &str, mut index: usize) -> usize {
-    while !text.is_char_boundary(index) {
-        index -= 1;
-    }
-    index
 }
 
 #[cfg(test)]

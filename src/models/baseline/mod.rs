@@ -156,6 +156,7 @@ mod thought;
 pub use config::Config;
 
 use crate::spec::action::print_actions;
+use crate::spec::limits::{BASELINE_MAX_QUERY_BYTES, clip_to};
 use crate::spec::records::{Call, Task, Tool};
 use plan::plan;
 use thought::thought;
@@ -175,10 +176,11 @@ pub struct Request<'a> {
 }
 
 impl<'a> Request<'a> {
-    /// The gold-free view of a task.
+    /// The gold-free view of a task, its query cut to the baseline's
+    /// context window ([`BASELINE_MAX_QUERY_BYTES`]).
     pub fn of(task: &'a Task) -> Request<'a> {
         Request {
-            query: &task.query,
+            query: clip_to(&task.query, BASELINE_MAX_QUERY_BYTES).0,
             language: &task.language,
             tools: &task.tools,
         }
@@ -313,6 +315,24 @@ mod tests {
             .iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v)
+    }
+
+    #[test]
+    fn reads_only_its_context_window_of_a_huge_query() {
+        // Issue 12: a 50 MB query cost 1.9 GB of word lists. The window
+        // ends at a character boundary, and what lies beyond is not read.
+        let head = "What will the weather be like in Lisbon tomorrow? ";
+        let filler = "ü".repeat(BASELINE_MAX_QUERY_BYTES);
+        let t = task(
+            "en",
+            &format!("{head}{filler}stock price AAPL"),
+            weather_tools(),
+        );
+        let query = Request::of(&t).query;
+        assert!((BASELINE_MAX_QUERY_BYTES - 1..=BASELINE_MAX_QUERY_BYTES).contains(&query.len()));
+        assert!(t.query.starts_with(query) && query.ends_with('ü'));
+        let answer = answer(&Request::of(&t), &Config::default());
+        assert_eq!(names(&answer.calls), ["city_weather"]);
     }
 
     #[test]
