@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use itc::models::retry::civil_from_days;
 use itc::score::stream::{EvalOptions, evaluate};
+use itc::util::time::civil_from_days;
 use support::server::{Reply, ScriptedServer};
 use support::tasks::{answer, assert_complete, generate, index, read_predictions};
 use support::{options, run_blocking, scripted_model};

@@ -43,6 +43,8 @@ impl ScoreArgs {
             scoring: self.scoring.options(),
             skip_invalid: self.skip_invalid,
             threads: self.threads.map(|n| n as usize),
+            started: None,
+            eval_record: None,
         }
     }
 

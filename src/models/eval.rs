@@ -11,7 +11,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use anyhow::{Context, bail};
 
@@ -19,7 +19,6 @@ use super::cache::CacheSetting;
 use super::config::PromptStyle;
 use super::config::{Backend, ConfigFile, Mode, ModelConfig};
 use super::resume::{check_same_requests, merged, recorded_models};
-use super::retry::civil_from_days;
 use super::runner::{ModelSpec, RunOptions, RunReport, predictions_path, run_shared};
 use super::select::Selection;
 use super::server_probe::check_servers;
@@ -32,6 +31,7 @@ use crate::spec::sample::sample_tasks;
 use crate::util::lock::FolderLock;
 use crate::util::runtime::{Threads, block_on};
 use crate::util::slug::{SlugStyle, slug};
+use crate::util::time::timestamp;
 
 /// Which models a run asks.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -209,19 +209,6 @@ pub trait Benchmark {
     ) -> anyhow::Result<()>;
 }
 
-/// `YYYYMMDD-HHMMSS` in UTC.
-pub fn timestamp(now: SystemTime) -> String {
-    let secs = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
-    let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
-    let rem = secs.rem_euclid(86_400);
-    format!(
-        "{y:04}{mo:02}{d:02}-{:02}{:02}{:02}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
 /// The default cache: `cache/` in the run directory's parent.
 pub fn default_cache_dir(run_dir: &Path) -> PathBuf {
     match run_dir.parent() {
@@ -273,6 +260,7 @@ pub fn eval_models(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
+    let started = SystemTime::now();
     let specs: Vec<ModelSpec> = configs
         .into_iter()
         .map(ModelSpec::resolve)
@@ -334,6 +322,8 @@ pub fn eval_models(
         scoring: options.scoring,
         skip_invalid: false,
         threads: None,
+        started: Some(started),
+        eval_record: Some(eval_record(&run_dir, benchmark)?),
     };
     score(&score_options, out, err)?;
     if let Some(b) = benchmark {
@@ -373,6 +363,21 @@ pub struct TasksFailed {
     pub predictions: usize,
     /// The run directory.
     pub run_dir: PathBuf,
+}
+
+/// What the manifest records of a run: every model of the run directory
+/// (as `models.json` has them: key variable names, never keys), the
+/// built-in prompt templates' hashes (a model's own template has its hash
+/// in its settings) and the OOD benchmark, if any.
+fn eval_record(
+    run_dir: &Path,
+    benchmark: Option<&dyn Benchmark>,
+) -> anyhow::Result<serde_json::Value> {
+    Ok(serde_json::json!({
+        "models": recorded_models(run_dir)?,
+        "prompt_templates": super::prompt::template_hashes(),
+        "benchmark": benchmark.map(|b| b.label()),
+    }))
 }
 
 /// The tasks of the run after the selection, and how messages name their source.
@@ -496,10 +501,6 @@ mod tests {
 
     #[test]
     fn run_dir_defaults() {
-        assert_eq!(
-            timestamp(UNIX_EPOCH + std::time::Duration::from_secs(784_111_777)),
-            "19941106-084937"
-        );
         assert_eq!(
             default_cache_dir(Path::new("runs/x")),
             PathBuf::from("runs/cache")

@@ -28,6 +28,19 @@ pub const SEAL_TOOLS_TEMPLATE: &str = include_str!(concat!(
     "/prompts/seal_tools.jinja"
 ));
 
+/// SHA-256 of every built-in prompt template, by file name (for manifests).
+pub fn template_hashes() -> std::collections::BTreeMap<&'static str, String> {
+    [
+        ("prompts/system.jinja", SYSTEM_TEMPLATE),
+        ("prompts/native.jinja", NATIVE_TEMPLATE),
+        ("prompts/gorilla.jinja", GORILLA_TEMPLATE),
+        ("prompts/seal_tools.jinja", SEAL_TOOLS_TEMPLATE),
+    ]
+    .into_iter()
+    .map(|(name, text)| (name, crate::util::hash::sha256_hex(text.as_bytes())))
+    .collect()
+}
+
 impl ModelConfig {
     /// Reads the `system_prompt` template, if any, and checks that it
     /// parses and renders; errors name the model, the file and the line.

@@ -3,8 +3,10 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::SystemTime;
 
 use crate::score::aggregate::{AggregateOptions, aggregate};
+use crate::score::manifest::{MANIFEST_FILE, Manifest, ScoringRecord};
 use crate::score::report;
 use crate::score::stream::{EvalOptions, evaluate};
 use crate::score::task::ScoreOptions;
@@ -65,6 +67,11 @@ pub struct ScoreFilesOptions {
     pub skip_invalid: bool,
     /// Threads that parse and score predictions; `None`: one per core.
     pub threads: Option<usize>,
+    /// When the command started, for the manifest (`None`: when scoring did).
+    pub started: Option<SystemTime>,
+    /// `itc eval`'s record of the run (models, prompt templates) for the
+    /// manifest ([`Manifest::eval`]).
+    pub eval_record: Option<serde_json::Value>,
 }
 
 /// The machine's cores, the default number of scoring threads.
@@ -78,6 +85,7 @@ pub fn score(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
+    let started = args.started.unwrap_or_else(SystemTime::now);
     // One writer per output folder, for the whole command.
     let _lock = match &args.out {
         Some(dir) => Some(FolderLock::acquire(dir, err)?),
@@ -120,7 +128,17 @@ pub fn score(
         OutputFormat::Json => out.write_all(report::json_lines(&reports).as_bytes())?,
     }
     if let Some(dir) = &args.out {
-        let files = report::write_outputs(dir, &evaluation, &reports)?;
+        let mut files = report::write_outputs(dir, &evaluation, &reports)?;
+        let scoring = ScoringRecord {
+            strict_values: args.scoring.strict_values,
+            bootstrap_resamples: args.scoring.bootstrap,
+            bootstrap_seed: args.scoring.seed,
+        };
+        let mut manifest =
+            Manifest::new(started, &tasks, &evaluation.tasks, &predictions, scoring)?;
+        manifest.eval = args.eval_record.clone();
+        manifest.write(dir)?;
+        files.push(MANIFEST_FILE.to_string());
         writeln!(err, "wrote {} in {}", files.join(", "), dir.display())?;
     }
     Ok(())

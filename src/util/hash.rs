@@ -2,6 +2,8 @@
 //! manifests, prompt hashes in provenance records.
 
 use std::fmt::Write as _;
+use std::io::Read;
+use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
@@ -30,6 +32,30 @@ pub fn sha256_hex_of_parts<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> Str
     to_hex(&hasher.finalize())
 }
 
+/// Lower-case hex SHA-256 and length of a file's bytes, read in pieces (an
+/// embedded file's bytes as stored in the repository).
+pub fn sha256_file(path: &Path) -> std::io::Result<(String, u64)> {
+    let mut reader: Box<dyn Read> = if super::embedded::is_embedded(path) {
+        Box::new(std::io::Cursor::new(super::embedded::read(path)?))
+    } else {
+        Box::new(std::fs::File::open(path)?)
+    };
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    let mut total = 0u64;
+    loop {
+        let n = match reader.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(&buffer[..n]);
+        total += n as u64;
+    }
+    Ok((to_hex(&hasher.finalize()), total))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -42,6 +68,22 @@ mod tests {
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
         assert_eq!(sha256_hex(b"").len(), 64);
+    }
+
+    #[test]
+    fn files_hash_as_their_bytes_embedded_or_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("abc.txt");
+        std::fs::write(&path, b"abc").unwrap();
+        let (digest, len) = sha256_file(&path).unwrap();
+        assert_eq!((digest.as_str(), len), (sha256_hex(b"abc").as_str(), 3));
+        let repo = concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/sample/tasks.jsonl");
+        let embedded = super::super::embedded::name("datasets/sample/tasks.jsonl");
+        assert_eq!(
+            sha256_file(&embedded).unwrap(),
+            sha256_file(Path::new(repo)).unwrap()
+        );
+        assert!(sha256_file(&dir.path().join("missing")).is_err());
     }
 
     #[test]

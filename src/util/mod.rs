@@ -1,6 +1,6 @@
 //! Small helpers every stage uses: SHA-256 in hex, the async runtime, slugs,
 //! terminal tables, TOML files with readable errors, files written whole or
-//! not at all, a lock for folders with one writer, the data files compiled
+//! not at all, a lock for folders with one writer, UTC dates, the data files compiled
 //! into the binary, and the loopback HTTP server that the benchmarks and the
 //! tests answer with.
 //!
@@ -14,4 +14,5 @@ pub mod loopback;
 pub mod runtime;
 pub mod slug;
 pub mod table;
+pub mod time;
 pub mod toml_file;

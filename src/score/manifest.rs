@@ -1,0 +1,215 @@
+//! `manifest.json`: what made a score folder or a run directory, so that a
+//! number can be trusted and re-created later. `itc score --out` and
+//! `itc eval` write one; `itc report` copies its inputs' manifests.
+//!
+//! It holds the itc version, the command line, the SHA-256 of the task file
+//! and of every prediction file, the scoring settings (bootstrap resamples
+//! and seed), start and end times, and for `itc eval` the models' settings
+//! (the names of key variables, never keys) and the hashes of the prompt
+//! templates.
+
+use std::path::Path;
+use std::time::SystemTime;
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+use sha2::{Digest, Sha256};
+
+use crate::spec::records::Task;
+use crate::util::hash::{sha256_file, to_hex};
+use crate::util::time::rfc3339;
+
+/// The file name in a score folder or run directory.
+pub const MANIFEST_FILE: &str = "manifest.json";
+
+/// A file and its SHA-256.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileDigest {
+    /// The path as given (or `embedded:…` for a built-in file).
+    pub path: String,
+    /// Lower-case hex SHA-256 of its bytes.
+    pub sha256: String,
+    /// Its length in bytes.
+    pub bytes: u64,
+}
+
+impl FileDigest {
+    /// Hashes a file; the error names it.
+    pub fn of(path: &Path) -> anyhow::Result<FileDigest> {
+        let (sha256, bytes) =
+            sha256_file(path).with_context(|| format!("hashing {}", path.display()))?;
+        Ok(FileDigest {
+            path: path.display().to_string(),
+            sha256,
+            bytes,
+        })
+    }
+}
+
+/// The settings that decide the numbers of a score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoringRecord {
+    /// SPEC §3's loose value rules turned off.
+    pub strict_values: bool,
+    /// Bootstrap resamples of the intervals (0: none).
+    pub bootstrap_resamples: usize,
+    /// Seed of the bootstrap.
+    pub bootstrap_seed: u64,
+}
+
+/// The contents of `manifest.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The version of itc that wrote it.
+    pub itc_version: String,
+    /// The command line, program name first.
+    pub command: Vec<String>,
+    /// When the command started (RFC 3339, UTC).
+    pub started: String,
+    /// When the scores were written (RFC 3339, UTC).
+    pub finished: String,
+    /// The task file.
+    pub tasks: FileDigest,
+    /// SHA-256 of the tasks as itc reads them, written back as JSON Lines
+    /// ([`task_set_sha256`]): the same for a task file and a run
+    /// directory's copy of it, whatever their spacing or key order.
+    pub task_set_sha256: String,
+    /// The prediction files, in the order given.
+    pub predictions: Vec<FileDigest>,
+    /// How the scores were computed.
+    pub scoring: ScoringRecord,
+    /// For `itc eval`: the models' settings and the prompt templates'
+    /// hashes (written by the run; absent for `itc score`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<serde_json::Value>,
+}
+
+impl Manifest {
+    /// The manifest of a score of `predictions` against `tasks`, started
+    /// at `started` and finished now.
+    pub fn new(
+        started: SystemTime,
+        tasks: &Path,
+        task_set: &[Task],
+        predictions: &[impl AsRef<Path>],
+        scoring: ScoringRecord,
+    ) -> anyhow::Result<Manifest> {
+        Ok(Manifest {
+            itc_version: env!("CARGO_PKG_VERSION").to_string(),
+            command: std::env::args().collect(),
+            started: rfc3339(started),
+            finished: rfc3339(SystemTime::now()),
+            tasks: FileDigest::of(tasks)?,
+            task_set_sha256: task_set_sha256(task_set),
+            predictions: predictions
+                .iter()
+                .map(|p| FileDigest::of(p.as_ref()))
+                .collect::<anyhow::Result<_>>()?,
+            scoring,
+            eval: None,
+        })
+    }
+
+    /// Writes `manifest.json` into `dir` (whole or not at all).
+    pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
+        let path = dir.join(MANIFEST_FILE);
+        let text = serde_json::to_string_pretty(self)? + "\n";
+        crate::util::atomic::write(&path, text.as_bytes())
+    }
+
+    /// Reads `manifest.json` from `dir`; `None` when there is none (a
+    /// folder written before manifests existed).
+    pub fn read(dir: &Path) -> anyhow::Result<Option<Manifest>> {
+        let path = dir.join(MANIFEST_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        };
+        let manifest = serde_json::from_str(&text)
+            .with_context(|| format!("{}: not an itc manifest", path.display()))?;
+        Ok(Some(manifest))
+    }
+}
+
+/// SHA-256 of tasks written as itc writes a task file (one compact JSON
+/// object a line, fields in itc's order): the identity of a task set.
+pub fn task_set_sha256(tasks: &[Task]) -> String {
+    let mut hasher = Sha256::new();
+    for task in tasks {
+        hasher.update(serde_json::to_vec(task).expect("a task serialises"));
+        hasher.update(b"\n");
+    }
+    to_hex(&hasher.finalize())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_manifest_hashes_its_files_and_reads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let tasks = dir.path().join("tasks.jsonl");
+        let predictions = dir.path().join("p.jsonl");
+        std::fs::write(&tasks, b"abc").unwrap();
+        std::fs::write(&predictions, b"").unwrap();
+        let scoring = ScoringRecord {
+            strict_values: false,
+            bootstrap_resamples: 1000,
+            bootstrap_seed: 7,
+        };
+        let m = Manifest::new(SystemTime::now(), &tasks, &[], &[&predictions], scoring).unwrap();
+        assert_eq!(
+            m.tasks.sha256,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(m.predictions[0].bytes, 0);
+        assert!(m.started.ends_with('Z') && m.started <= m.finished);
+        m.write(dir.path()).unwrap();
+        assert_eq!(Manifest::read(dir.path()).unwrap(), Some(m));
+        assert_eq!(Manifest::read(&dir.path().join("none")).unwrap(), None);
+        std::fs::write(dir.path().join(MANIFEST_FILE), "{}").unwrap();
+        let err = Manifest::read(dir.path()).unwrap_err().to_string();
+        assert!(err.contains("manifest.json: not an itc manifest"), "{err}");
+    }
+
+    #[test]
+    fn a_task_set_hashes_alike_however_its_file_is_written() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/datasets/sample/tasks.jsonl"
+        ))
+        .unwrap();
+        let tasks: Vec<Task> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        // Spaced out, keys in another order: the same tasks.
+        let respaced: Vec<Task> = text
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                let mut pairs: Vec<_> = v.as_object().unwrap().iter().collect();
+                pairs.reverse();
+                let reordered: serde_json::Map<_, _> = pairs
+                    .into_iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                let spaced = serde_json::to_string_pretty(&reordered).unwrap();
+                serde_json::from_str(&spaced).unwrap()
+            })
+            .collect();
+        assert_eq!(task_set_sha256(&tasks), task_set_sha256(&respaced));
+        // A run directory's copy is that very text.
+        let dir = tempfile::tempdir().unwrap();
+        let copy = dir.path().join("tasks.jsonl");
+        crate::spec::jsonl::write_records(&copy, &tasks).unwrap();
+        assert_eq!(
+            FileDigest::of(&copy).unwrap().sha256,
+            task_set_sha256(&tasks)
+        );
+        assert_ne!(task_set_sha256(&tasks), task_set_sha256(&tasks[1..]));
+    }
+}
