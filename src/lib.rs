@@ -8,6 +8,9 @@
 //!   reading calls out of answers, language match (SPEC §0–3).
 //! - [`score`]: per-task scores, streaming evaluation, aggregates and reports
 //!   (SPEC §3–4, `itc score`).
+//! - [`report`]: comparing runs (`itc report`): several run directories and
+//!   score folders in one report, paired bootstrap comparisons, rankings,
+//!   Markdown, CSV, Parquet and JSON.
 //! - [`models`]: running models on tasks: configuration, prompts, backends,
 //!   HTTP, retries, rate limits, cache, prediction store, runner; the offline
 //!   baseline (`itc eval`).
@@ -18,7 +21,8 @@
 //! - [`perf`]: synthetic inputs and the benchmarks (`itc bench`, `itc bench-http`).
 //! - [`util`]: SHA-256 in hex, the async runtime.
 //!
-//! Dependencies run one way: `cli` → `build`, `ood` and `perf` → `models` → `score` → `spec`;
+//! Dependencies run one way: `cli` → `build`, `ood` and `perf` → `models` → `score` → `spec`,
+//! and `cli` → `report` → `score`;
 //! every folder may use `util`, which uses nothing of the crate.
 
 pub mod build;
@@ -26,6 +30,7 @@ pub mod cli;
 pub mod models;
 pub mod ood;
 pub mod perf;
+pub mod report;
 pub mod score;
 pub mod spec;
 pub mod util;

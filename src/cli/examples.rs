@@ -10,6 +10,7 @@ Examples:
   itc eval --backend openai --base-url http://127.0.0.1:8765/v1 --model-id local --name smol
   itc eval --config models.toml --models a,b --run-dir runs/ab
   itc eval --run-dir runs/ab --resume --config models.toml --models a,b
+  itc report runs/baseline runs/ab  # compare runs: paired differences, ranking, files in reports/
   itc pipeline --config datasets/pipeline/pipeline.toml --dry-run
 
 Each command has its own examples: itc help eval, itc help score, …";
@@ -20,6 +21,13 @@ Examples:
   itc score
   itc score --tasks tasks.jsonl --predictions p1.jsonl p2.jsonl --out reports/run1
   itc score --tasks tasks.jsonl --predictions p.jsonl --format json --bootstrap 2000 --seed 7";
+
+/// `itc report --help`.
+pub const REPORT: &str = "\
+Examples:
+  itc report runs/baseline runs/qwen                 # every pair, written to reports/
+  itc report runs/a runs/b runs/c --baseline a --out reports/abc
+  itc report runs/full runs/asia --allow-different-tasks --rank-by selection-f1";
 
 /// `itc eval --help`.
 pub const EVAL: &str = "\
@@ -90,9 +98,9 @@ Examples:
 
 /// Every example text, for the test that parses them.
 #[cfg(test)]
-const ALL: [&str; 13] = [
-    ITC, SCORE, EVAL, BENCH, BENCH_HTTP, OOD, CATALOG, SAMPLE, CONFUSE, GENERATE, FILTER, ANSWER,
-    PIPELINE,
+const ALL: [&str; 14] = [
+    ITC, SCORE, REPORT, EVAL, BENCH, BENCH_HTTP, OOD, CATALOG, SAMPLE, CONFUSE, GENERATE, FILTER,
+    ANSWER, PIPELINE,
 ];
 
 #[cfg(test)]

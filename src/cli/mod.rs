@@ -47,6 +47,7 @@ pub mod flags;
 pub mod generate;
 pub mod ood;
 pub mod pipeline;
+pub mod report;
 pub mod sample;
 pub mod score;
 
@@ -68,6 +69,9 @@ pub enum Command {
     /// Run a model (or the offline baseline) on tasks, then score it (SPEC §0–4).
     #[command(after_help = examples::EVAL)]
     Eval(Box<eval::EvalArgs>),
+    /// Compare run directories and score folders: paired bootstrap differences, a ranking, Markdown, CSV, Parquet.
+    #[command(after_help = examples::REPORT)]
+    Report(report::ReportArgs),
     /// Measure end-to-end scoring throughput and memory on synthetic inputs.
     #[command(after_help = examples::BENCH)]
     Bench(bench::BenchArgs),
@@ -109,6 +113,7 @@ impl Command {
             Command::Score(args) => args.run(&mut out(), &mut err()),
             // Unlocked handles: the progress bar draws on stderr from its own thread.
             Command::Eval(args) => args.run(&mut UntilClosed::new(io::stdout()), &mut io::stderr()),
+            Command::Report(args) => args.run(&mut out(), &mut err()),
             Command::Bench(args) => args.run(&mut out()),
             Command::BenchHttp(args) => args.run(&mut out()),
             Command::Ood(args) => args.run(&mut out(), &mut err()),

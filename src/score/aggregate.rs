@@ -327,7 +327,7 @@ pub fn summarize(run: &ModelRun, members: &[usize], bootstrap: Option<&Bootstrap
 }
 
 /// LM, FM, selection P/R/F1, invocation P/R/F1 of one outcome, in `[0, 1]`.
-fn metric_values(o: &TaskOutcome) -> [f64; 8] {
+pub fn metric_values(o: &TaskOutcome) -> [f64; 8] {
     [
         f64::from(u8::from(o.language.is_match())),
         f64::from(u8::from(o.format_match)),
@@ -387,6 +387,35 @@ impl Bootstrap {
             resamples,
             weights,
         }
+    }
+
+    /// A bootstrap with the given weights, row-major (`weights[b * tasks + t]`
+    /// is task `t`'s weight in resample `b`): for tests and for re-creating
+    /// a published resample.
+    pub fn from_weights(tasks: usize, weights: Vec<f32>) -> Bootstrap {
+        assert!(
+            tasks > 0 && weights.len().is_multiple_of(tasks),
+            "weights: resamples × tasks"
+        );
+        Bootstrap {
+            tasks,
+            resamples: weights.len() / tasks,
+            weights,
+        }
+    }
+
+    /// The weighted mean of `values` (one per task) in every resample; a
+    /// resample whose weights are all zero has no mean and is left out.
+    pub fn resampled_means(&self, values: &[f64]) -> Vec<f64> {
+        assert_eq!(values.len(), self.tasks, "one value per task");
+        (0..self.resamples)
+            .filter_map(|b| {
+                let row = &self.weights[b * self.tasks..(b + 1) * self.tasks];
+                let total: f64 = row.iter().map(|&w| f64::from(w)).sum();
+                let sum: f64 = row.iter().zip(values).map(|(&w, v)| f64::from(w) * v).sum();
+                (total > 0.0).then(|| sum / total)
+            })
+            .collect()
     }
 
     /// The weights of the given tasks only, in that order: the bootstrap of
@@ -457,7 +486,9 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     lanes.iter().sum::<f32>() + tail
 }
 
-fn percentile_interval(mut values: Vec<f64>) -> Interval {
+/// The 2.5th and 97.5th percentiles (linear interpolation) of values in
+/// `[0, 1]` (or differences of them), in percent.
+pub fn percentile_interval(mut values: Vec<f64>) -> Interval {
     if values.is_empty() {
         return Interval { lo: 0.0, hi: 0.0 };
     }

@@ -277,6 +277,34 @@ pub enum Extraction {
     Missing,
 }
 
+impl Extraction {
+    /// Every way, in this order.
+    pub const ALL: [Extraction; 8] = [
+        Extraction::Strict,
+        Extraction::JsonObject,
+        Extraction::CallList,
+        Extraction::BareCalls,
+        Extraction::Native,
+        Extraction::Nothing,
+        Extraction::Error,
+        Extraction::Missing,
+    ];
+
+    /// The name in files (as in JSON).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Extraction::Strict => "strict",
+            Extraction::JsonObject => "json_object",
+            Extraction::CallList => "call_list",
+            Extraction::BareCalls => "bare_calls",
+            Extraction::Native => "native",
+            Extraction::Nothing => "nothing",
+            Extraction::Error => "error",
+            Extraction::Missing => "missing",
+        }
+    }
+}
+
 /// Outcome of the language check of one response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -294,6 +322,26 @@ pub enum LanguageOutcome {
 }
 
 impl LanguageOutcome {
+    /// Every outcome, in this order.
+    pub const ALL: [LanguageOutcome; 5] = [
+        LanguageOutcome::Match,
+        LanguageOutcome::MatchUnreliable,
+        LanguageOutcome::Mismatch,
+        LanguageOutcome::MismatchUnreliable,
+        LanguageOutcome::Undetectable,
+    ];
+
+    /// The name in files (as in JSON).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LanguageOutcome::Match => "match",
+            LanguageOutcome::MatchUnreliable => "match_unreliable",
+            LanguageOutcome::Mismatch => "mismatch",
+            LanguageOutcome::MismatchUnreliable => "mismatch_unreliable",
+            LanguageOutcome::Undetectable => "undetectable",
+        }
+    }
+
     /// Whether this counts as a language match.
     pub fn is_match(self) -> bool {
         matches!(
@@ -676,6 +724,16 @@ pub struct JudgedQuery {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_names_of_outcomes_are_their_json_names() {
+        for e in Extraction::ALL {
+            assert_eq!(serde_json::to_value(e).unwrap(), e.as_str());
+        }
+        for l in LanguageOutcome::ALL {
+            assert_eq!(serde_json::to_value(l).unwrap(), l.as_str());
+        }
+    }
 
     #[test]
     fn gold_reference_reads_as_ref_and_writes_back() {

@@ -96,6 +96,18 @@ pub fn write_csv(path: &Path, frame: &mut polars::prelude::DataFrame) -> anyhow:
     file.commit()
 }
 
+/// Writes a data frame as Parquet (uncompressed, so that equal frames give
+/// equal bytes on every build), whole or not at all; errors name `path`.
+pub fn write_parquet(path: &Path, frame: &mut polars::prelude::DataFrame) -> anyhow::Result<()> {
+    use polars::prelude::{ParquetCompression, ParquetWriter};
+    let mut file = AtomicFile::create(path)?;
+    ParquetWriter::new(&mut file)
+        .with_compression(ParquetCompression::Uncompressed)
+        .finish(frame)
+        .with_context(|| format!("writing {}", path.display()))?;
+    file.commit()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

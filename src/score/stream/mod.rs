@@ -86,6 +86,22 @@ impl TaskOutcome {
     pub fn answered(&self) -> bool {
         !matches!(self.extraction, Extraction::Error | Extraction::Missing)
     }
+
+    /// The outcome a written task score records (`itc report` rebuilds
+    /// aggregates from `task_scores.jsonl`). The detected language is left
+    /// out: no aggregate uses it.
+    pub fn from_score(score: &TaskScore) -> TaskOutcome {
+        TaskOutcome {
+            format_match: score.format_match,
+            language: score.language_outcome,
+            detected_language: None,
+            extraction: score.extraction,
+            selection: score.selection,
+            invocation: score.invocation,
+            counts: score.counts,
+            read_limits: score.read_limits,
+        }
+    }
 }
 
 /// Scores one response (text and/or native calls) for a task on its own:

@@ -1,0 +1,223 @@
+//! The report's tables as data frames, written as CSV and as Parquet (the
+//! same rows; loadable by pandas, polars and DuckDB), in long form:
+//!
+//! - `task_scores`: one row per task and model (its breakdown keys, format
+//!   and language outcome, how the calls were read, P/R/F1, error counts);
+//! - `scores`: one row per model, dimension, group and metric (`dimension`
+//!   `all` for the whole task set), with the interval where there is one;
+//! - `comparisons`: one row per pair of models and metric;
+//! - `ranking`: one row per model.
+
+use std::path::Path;
+
+use polars::prelude::{Column, DataFrame};
+
+use super::Report;
+use super::paired::Metric;
+use crate::score::aggregate::{Interval, Summary};
+use crate::score::stream::Evaluation;
+use crate::util::atomic::{write_csv, write_parquet};
+
+/// Writes every frame as `<name>.csv` and `<name>.parquet`; returns the
+/// file names.
+pub fn write(dir: &Path, report: &Report, evaluation: &Evaluation) -> anyhow::Result<Vec<String>> {
+    let frames = [
+        ("task_scores", task_scores(evaluation)?),
+        ("scores", scores(report)?),
+        ("comparisons", comparisons(report)?),
+        ("ranking", ranking(report)?),
+    ];
+    let mut written = Vec::new();
+    for (name, mut frame) in frames {
+        write_csv(&dir.join(format!("{name}.csv")), &mut frame)?;
+        write_parquet(&dir.join(format!("{name}.parquet")), &mut frame)?;
+        written.extend([format!("{name}.csv"), format!("{name}.parquet")]);
+    }
+    Ok(written)
+}
+
+fn strings<'a>(name: &str, values: impl Iterator<Item = &'a str>) -> Column {
+    Column::new(name.into(), values.collect::<Vec<_>>())
+}
+
+/// One row per task and model.
+pub fn task_scores(evaluation: &Evaluation) -> anyhow::Result<DataFrame> {
+    let rows: Vec<_> = evaluation.task_scores().collect();
+    let floats = |name: &str, get: fn(&crate::spec::records::TaskScore) -> f64| {
+        Column::new(name.into(), rows.iter().map(get).collect::<Vec<_>>())
+    };
+    let counts = |name: &str, get: fn(&crate::spec::records::TaskScore) -> u32| {
+        Column::new(name.into(), rows.iter().map(get).collect::<Vec<_>>())
+    };
+    let columns = vec![
+        strings("task_id", rows.iter().map(|r| r.task_id.as_str())),
+        strings("model", rows.iter().map(|r| r.model.as_str())),
+        strings("kind", rows.iter().map(|r| r.kind.as_str())),
+        strings("language", rows.iter().map(|r| r.language.as_str())),
+        strings("country", rows.iter().map(|r| r.country.as_str())),
+        strings("category", rows.iter().map(|r| r.category.as_str())),
+        Column::new(
+            "format_match".into(),
+            rows.iter().map(|r| r.format_match).collect::<Vec<_>>(),
+        ),
+        strings(
+            "language_outcome",
+            rows.iter().map(|r| r.language_outcome.as_str()),
+        ),
+        strings("extraction", rows.iter().map(|r| r.extraction.as_str())),
+        floats("selection_p", |r| r.selection.p),
+        floats("selection_r", |r| r.selection.r),
+        floats("selection_f1", |r| r.selection.f1),
+        floats("invocation_p", |r| r.invocation.p),
+        floats("invocation_r", |r| r.invocation.r),
+        floats("invocation_f1", |r| r.invocation.f1),
+        counts("hall", |r| r.counts.hall),
+        counts("mis", |r| r.counts.mis),
+        counts("ex", |r| r.counts.ex),
+        counts("incor", |r| r.counts.incor),
+        counts("miss", |r| r.counts.miss),
+        counts("ext", |r| r.counts.ext),
+    ];
+    Ok(DataFrame::new(rows.len(), columns)?)
+}
+
+/// The metrics of a summary in the long frame: name, value, interval.
+fn metrics(s: &Summary) -> Vec<(&'static str, f64, Option<Interval>)> {
+    let ci = s.ci;
+    vec![
+        (
+            Metric::SelectionF1.as_str(),
+            s.selection.f1,
+            ci.map(|c| c.selection_f1),
+        ),
+        (
+            Metric::InvocationF1.as_str(),
+            s.invocation.f1,
+            ci.map(|c| c.invocation_f1),
+        ),
+        (Metric::Lm.as_str(), s.lm, ci.map(|c| c.lm)),
+        (Metric::Fm.as_str(), s.fm, ci.map(|c| c.fm)),
+        ("selection_p", s.selection.p, None),
+        ("selection_r", s.selection.r, None),
+        ("invocation_p", s.invocation.p, None),
+        ("invocation_r", s.invocation.r, None),
+        ("selection_micro_f1", s.selection_micro.f1, None),
+        ("invocation_micro_f1", s.invocation_micro.f1, None),
+        ("hall", s.selection_errors.hall, None),
+        ("mis", s.selection_errors.mis, None),
+        ("ex", s.selection_errors.ex, None),
+        ("incor", s.invocation_errors.incor, None),
+        ("miss", s.invocation_errors.miss, None),
+        ("ext", s.invocation_errors.ext, None),
+    ]
+}
+
+/// One row per model, dimension, group and metric.
+pub fn scores(report: &Report) -> anyhow::Result<DataFrame> {
+    struct Row<'a> {
+        model: &'a str,
+        dimension: &'a str,
+        group: &'a str,
+        tasks: u64,
+        metric: &'static str,
+        value: f64,
+        ci: Option<Interval>,
+    }
+    let mut rows: Vec<Row> = Vec::new();
+    for m in &report.models {
+        let mut groups = vec![("all", "all", &m.summary)];
+        for b in &m.breakdowns {
+            groups.extend(
+                b.groups
+                    .iter()
+                    .map(|(g, s)| (b.dimension.as_str(), g.as_str(), s)),
+            );
+        }
+        for (dimension, group, s) in groups {
+            for (metric, value, ci) in metrics(s) {
+                rows.push(Row {
+                    model: &m.model,
+                    dimension,
+                    group,
+                    tasks: s.n as u64,
+                    metric,
+                    value,
+                    ci,
+                });
+            }
+        }
+    }
+    let columns = vec![
+        strings("model", rows.iter().map(|r| r.model)),
+        strings("dimension", rows.iter().map(|r| r.dimension)),
+        strings("group", rows.iter().map(|r| r.group)),
+        Column::new(
+            "tasks".into(),
+            rows.iter().map(|r| r.tasks).collect::<Vec<_>>(),
+        ),
+        strings("metric", rows.iter().map(|r| r.metric)),
+        Column::new(
+            "value".into(),
+            rows.iter().map(|r| r.value).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "ci_lo".into(),
+            rows.iter().map(|r| r.ci.map(|c| c.lo)).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "ci_hi".into(),
+            rows.iter().map(|r| r.ci.map(|c| c.hi)).collect::<Vec<_>>(),
+        ),
+    ];
+    Ok(DataFrame::new(rows.len(), columns)?)
+}
+
+/// One row per pair and metric.
+pub fn comparisons(report: &Report) -> anyhow::Result<DataFrame> {
+    let c = &report.comparisons;
+    let columns = vec![
+        strings("a", c.iter().map(|c| c.a.as_str())),
+        strings("b", c.iter().map(|c| c.b.as_str())),
+        strings("metric", c.iter().map(|c| c.metric.as_str())),
+        Column::new("diff".into(), c.iter().map(|c| c.diff).collect::<Vec<_>>()),
+        Column::new(
+            "ci_lo".into(),
+            c.iter().map(|c| c.ci.lo).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "ci_hi".into(),
+            c.iter().map(|c| c.ci.hi).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "p_value".into(),
+            c.iter().map(|c| c.p_value).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "significant".into(),
+            c.iter().map(|c| c.significant()).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "tasks".into(),
+            c.iter().map(|c| c.tasks as u64).collect::<Vec<_>>(),
+        ),
+    ];
+    Ok(DataFrame::new(c.len(), columns)?)
+}
+
+/// One row per model, best first.
+pub fn ranking(report: &Report) -> anyhow::Result<DataFrame> {
+    let r = &report.ranking;
+    let columns = vec![
+        Column::new(
+            "rank".into(),
+            r.iter().map(|r| r.rank as u64).collect::<Vec<_>>(),
+        ),
+        strings("model", r.iter().map(|r| r.model.as_str())),
+        strings("metric", r.iter().map(|_| report.rank_by.as_str())),
+        Column::new(
+            "score".into(),
+            r.iter().map(|r| r.score).collect::<Vec<_>>(),
+        ),
+    ];
+    Ok(DataFrame::new(r.len(), columns)?)
+}

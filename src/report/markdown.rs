@@ -1,0 +1,215 @@
+//! `report.md`: the report as Markdown tables, to paste into a paper or a
+//! pull request. Rates in percent with two decimals; intervals in brackets.
+
+use std::fmt::Write as _;
+
+use super::Report;
+use crate::score::aggregate::{Interval, Summary};
+
+/// A Markdown table: header, alignment row (the first `text` columns left,
+/// the numbers right), rows (`|` in cells escaped).
+fn table(out: &mut String, text: usize, header: &[&str], rows: &[Vec<String>]) {
+    let line = |cells: Vec<String>| format!("| {} |\n", cells.join(" | "));
+    out.push_str(&line(header.iter().map(|h| h.to_string()).collect()));
+    let align = header
+        .iter()
+        .enumerate()
+        .map(|(i, _)| if i < text { "---" } else { "---:" }.to_string())
+        .collect();
+    out.push_str(&line(align));
+    for row in rows {
+        out.push_str(&line(row.iter().map(|c| c.replace('|', "\\|")).collect()));
+    }
+    out.push('\n');
+}
+
+/// A p-value for a table: below the bootstrap's resolution (no resample on
+/// the other side of zero) it is written `< 1/B`.
+pub fn p_text(p: f64, resamples: usize) -> String {
+    if p == 0.0 {
+        format!("< {}", 1.0 / resamples.max(1) as f64)
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{x:.2}")
+}
+
+fn with_ci(value: f64, ci: Option<Interval>) -> String {
+    match ci {
+        Some(i) => format!("{value:.2} [{:.2}, {:.2}]", i.lo, i.hi),
+        None => pct(value),
+    }
+}
+
+fn headline_row(label: Vec<String>, s: &Summary) -> Vec<String> {
+    let ci = s.ci;
+    let mut row = label;
+    row.extend([
+        s.n.to_string(),
+        with_ci(s.selection.f1, ci.map(|c| c.selection_f1)),
+        with_ci(s.invocation.f1, ci.map(|c| c.invocation_f1)),
+        with_ci(s.lm, ci.map(|c| c.lm)),
+        with_ci(s.fm, ci.map(|c| c.fm)),
+    ]);
+    row
+}
+
+/// The whole report as Markdown.
+pub fn render(report: &Report) -> String {
+    let mut out = String::from("# Tool-calling report\n\n");
+    let _ = writeln!(
+        out,
+        "{} task(s){}, {} model(s). Rates in %; 95% intervals from a seeded paired Poisson bootstrap ({} resamples, seed {}).\n",
+        report.tasks,
+        if report.shared_tasks_only {
+            " shared by every input (the inputs' task sets differ)"
+        } else {
+            ""
+        },
+        report.models.len(),
+        report.resamples,
+        report.seed
+    );
+    inputs(&mut out, report);
+    summary(&mut out, report);
+    ranking(&mut out, report);
+    comparisons(&mut out, report);
+    breakdowns(&mut out, report);
+    out
+}
+
+fn inputs(out: &mut String, report: &Report) {
+    out.push_str("## Inputs\n\n");
+    let rows: Vec<Vec<String>> = report
+        .inputs
+        .iter()
+        .map(|i| {
+            vec![
+                format!("`{}`", i.dir),
+                i.models.join(", "),
+                i.task_set_sha256
+                    .as_deref()
+                    .map_or("unknown".into(), |h| format!("`{}`", h.get(..16).unwrap_or(h))),
+                i.manifest.clone().unwrap_or_else(|| "none".into()),
+            ]
+        })
+        .collect();
+    table(out, 4, &["Folder", "Models", "Task set", "Manifest"], &rows);
+}
+
+fn summary(out: &mut String, report: &Report) {
+    out.push_str("## Summary (ITC Table 2)\n\n");
+    let rows: Vec<Vec<String>> = report
+        .models
+        .iter()
+        .map(|m| {
+            let s = &m.summary;
+            let mut row = headline_row(vec![m.model.clone()], s);
+            row.extend([s.selection.p, s.selection.r, s.invocation.p, s.invocation.r].map(pct));
+            row
+        })
+        .collect();
+    table(
+        out,
+        1,
+        &[
+            "Model", "Tasks", "Sel. F1", "Inv. F1", "LM", "FM", "Sel. P", "Sel. R", "Inv. P",
+            "Inv. R",
+        ],
+        &rows,
+    );
+
+    out.push_str("## Error analysis (ITC Table 3; shares of each group's errors)\n\n");
+    let rows: Vec<Vec<String>> = report
+        .models
+        .iter()
+        .map(|m| {
+            let (s, i) = (&m.summary.selection_errors, &m.summary.invocation_errors);
+            let mut row = vec![m.model.clone()];
+            row.extend([s.hall, s.mis, s.ex, i.incor, i.miss, i.ext].map(pct));
+            row
+        })
+        .collect();
+    table(
+        out,
+        1,
+        &[
+            "Model",
+            "Hallucinated",
+            "Missed",
+            "Extra",
+            "Incorrect value",
+            "Missing value",
+            "Extra value",
+        ],
+        &rows,
+    );
+}
+
+fn ranking(out: &mut String, report: &Report) {
+    let _ = writeln!(
+        out,
+        "## Ranking by {}\n\nModels whose difference from the first model of their group is not significant (p ≥ 0.05) share its rank.\n",
+        report.rank_by.label()
+    );
+    let rows: Vec<Vec<String>> = report
+        .ranking
+        .iter()
+        .map(|r| vec![r.rank.to_string(), r.model.clone(), pct(r.score)])
+        .collect();
+    table(out, 2, &["Rank", "Model", report.rank_by.label()], &rows);
+}
+
+fn comparisons(out: &mut String, report: &Report) {
+    if !report.comparisons.is_empty() {
+        out.push_str("## Paired comparisons (A − B, percentage points)\n\n");
+        let rows: Vec<Vec<String>> = report
+            .comparisons
+            .iter()
+            .map(|c| {
+                vec![
+                    c.a.clone(),
+                    c.b.clone(),
+                    c.metric.label().into(),
+                    format!("{:+.2}", c.diff),
+                    format!("[{:.2}, {:.2}]", c.ci.lo, c.ci.hi),
+                    p_text(c.p_value, report.resamples),
+                    if c.significant() { "yes" } else { "no" }.into(),
+                ]
+            })
+            .collect();
+        table(
+            out,
+            3,
+            &["A", "B", "Metric", "A − B", "95% CI", "p", "Significant"],
+            &rows,
+        );
+    }
+}
+
+fn breakdowns(out: &mut String, report: &Report) {
+    let dimensions = report.models.first().map_or(0, |m| m.breakdowns.len());
+    for d in 0..dimensions {
+        let name = report.models[0].breakdowns[d].dimension.as_str();
+        let _ = writeln!(out, "## By {name}\n");
+        let rows: Vec<Vec<String>> = report
+            .models
+            .iter()
+            .flat_map(|m| {
+                m.breakdowns[d]
+                    .groups
+                    .iter()
+                    .map(|(group, s)| headline_row(vec![m.model.clone(), group.clone()], s))
+            })
+            .collect();
+        table(
+            out,
+            2,
+            &["Model", name, "Tasks", "Sel. F1", "Inv. F1", "LM", "FM"],
+            &rows,
+        );
+    }
+}

@@ -1,0 +1,391 @@
+//! `itc report`: one comparison of any number of `itc eval` run directories
+//! and `itc score --out` folders, made on different days or machines.
+//!
+//! 1. [`inputs`]: read each folder's `task_scores.jsonl` and manifest; refuse
+//!    inputs scored on different task sets unless told to compare the tasks
+//!    they share.
+//! 2. Rebuild the per-task outcomes of every model ([`combine`]) and
+//!    aggregate them as `itc score` does: Table-2 and Table-3 shapes, every
+//!    breakdown, 95% bootstrap intervals.
+//! 3. [`paired`]: paired-bootstrap differences with intervals and p-values,
+//!    and a ranking in which models that do not differ significantly share
+//!    a rank.
+//! 4. Write it: terminal tables, Markdown ([`markdown`]), CSV and Parquet in
+//!    long form ([`frames`]), JSON, and the inputs' manifests. The same
+//!    inputs give byte-identical files.
+
+pub mod frames;
+pub mod inputs;
+pub mod markdown;
+pub mod paired;
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde::Serialize;
+
+use crate::score::aggregate::{AggregateOptions, Bootstrap, ModelReport, aggregate};
+use crate::score::report::{error_table, main_table};
+use crate::score::stream::{Evaluation, ModelRun, TaskOutcome};
+use crate::spec::records::{Extraction, Gold, Task, TaskScore};
+use crate::util::atomic;
+use crate::util::lock::FolderLock;
+use crate::util::table::{Table, num};
+use inputs::{Input, TaskChoice, check_task_sets, unique_names};
+use paired::{Comparison, Metric, Ranked, compare, pairs, rank};
+
+/// What `itc report` combines and where it writes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportOptions {
+    /// Run directories and score folders.
+    pub inputs: Vec<PathBuf>,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Compare every model with this one only (default: every pair).
+    pub baseline: Option<String>,
+    /// Compare inputs scored on different task sets, on the tasks they share.
+    pub allow_different_tasks: bool,
+    /// The metric of the ranking.
+    pub rank_by: Metric,
+    /// Bootstrap resamples.
+    pub resamples: usize,
+    /// Seed of the bootstrap.
+    pub seed: u64,
+    /// Tables as wide as their columns need.
+    pub wide: bool,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        let aggregate = AggregateOptions::default();
+        ReportOptions {
+            inputs: Vec::new(),
+            out: PathBuf::from("reports"),
+            baseline: None,
+            allow_different_tasks: false,
+            rank_by: Metric::InvocationF1,
+            resamples: aggregate.resamples,
+            seed: aggregate.seed,
+            wide: false,
+        }
+    }
+}
+
+/// Everything a report says, as written to `report.json`.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    /// The inputs: folder, task-set hash, models (as named in the report).
+    pub inputs: Vec<InputSummary>,
+    /// Tasks compared.
+    pub tasks: usize,
+    /// Set when the inputs' task sets differ: the shared tasks only.
+    pub shared_tasks_only: bool,
+    /// Bootstrap resamples and seed of every interval and p-value.
+    pub resamples: usize,
+    /// Seed of the bootstrap.
+    pub seed: u64,
+    /// Per model: headline numbers, intervals, breakdowns.
+    pub models: Vec<ModelReport>,
+    /// Paired comparisons, per pair and metric.
+    pub comparisons: Vec<Comparison>,
+    /// The metric of the ranking.
+    pub rank_by: Metric,
+    /// The ranking.
+    pub ranking: Vec<Ranked>,
+}
+
+/// One input of a report.
+#[derive(Debug, Serialize)]
+pub struct InputSummary {
+    /// The folder as given.
+    pub dir: String,
+    /// Its task-set hash, when known.
+    pub task_set_sha256: Option<String>,
+    /// Its models, as named in the report.
+    pub models: Vec<String>,
+    /// The manifest copied into the report, if it had one.
+    pub manifest: Option<String>,
+}
+
+/// Makes the report: files in `options.out`, tables on `out`, notes on `err`.
+pub fn report(
+    options: &ReportOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
+    if options.inputs.is_empty() {
+        bail!("give at least one itc eval run directory or itc score --out folder");
+    }
+    let inputs: Vec<Input> = options
+        .inputs
+        .iter()
+        .map(|dir| Input::read(dir))
+        .collect::<anyhow::Result<_>>()?;
+    let choice = check_task_sets(&inputs, options.allow_different_tasks)?;
+    if let TaskChoice::Shared { shared, largest } = choice {
+        writeln!(
+            err,
+            "note: the inputs were scored on different task sets; comparing the {shared} task(s) they share (of up to {largest})"
+        )?;
+    }
+    let (evaluation, input_models) = combine(&inputs);
+    let baseline = match &options.baseline {
+        None => None,
+        Some(name) => Some(
+            evaluation
+                .models
+                .iter()
+                .position(|m| &m.model == name)
+                .with_context(|| {
+                    format!(
+                        "--baseline {name}: no such model (models: {})",
+                        names(&evaluation.models).join(", ")
+                    )
+                })?,
+        ),
+    };
+    let report = build(
+        options,
+        &inputs,
+        &input_models,
+        &evaluation,
+        baseline,
+        &choice,
+    );
+    let _lock = FolderLock::acquire(&options.out, err)?;
+    let files = write_files(&options.out, &inputs, &report, &evaluation)?;
+    print(out, &report, options.wide)?;
+    writeln!(
+        err,
+        "wrote {} in {}",
+        files.join(", "),
+        options.out.display()
+    )?;
+    Ok(())
+}
+
+fn names(runs: &[ModelRun]) -> Vec<&str> {
+    runs.iter().map(|r| r.model.as_str()).collect()
+}
+
+/// The tasks every input scored (in the first input's order) and every
+/// model's outcomes on them, under names unique across inputs; also each
+/// input's model names.
+pub fn combine(inputs: &[Input]) -> (Evaluation, Vec<Vec<String>>) {
+    let counts: HashMap<&str, usize> =
+        inputs
+            .iter()
+            .flat_map(|i| i.task_ids())
+            .fold(HashMap::new(), |mut m, id| {
+                *m.entry(id).or_default() += 1;
+                m
+            });
+    let tasks: Vec<Task> = first_rows(&inputs[0].scores)
+        .into_iter()
+        .filter(|s| counts.get(s.task_id.as_str()) == Some(&inputs.len()))
+        .map(task_of)
+        .collect();
+    let names = unique_names(inputs);
+    let mut models = Vec::new();
+    let mut input_models = Vec::new();
+    for (i, input) in inputs.iter().enumerate() {
+        let rows: HashMap<(&str, &str), &TaskScore> = input
+            .scores
+            .iter()
+            .map(|s| ((s.model.as_str(), s.task_id.as_str()), s))
+            .collect();
+        let mut these = Vec::new();
+        for model in input.models() {
+            let outcomes: Vec<TaskOutcome> = tasks
+                .iter()
+                .map(|t| match rows.get(&(model, t.id.as_str())) {
+                    Some(row) => TaskOutcome::from_score(row),
+                    None => TaskOutcome::unanswered(t, Extraction::Missing),
+                })
+                .collect();
+            let count = |e: Extraction| outcomes.iter().filter(|o| o.extraction == e).count();
+            let name = names[&(i, model.to_string())].clone();
+            these.push(name.clone());
+            models.push(ModelRun {
+                model: name,
+                errors: count(Extraction::Error),
+                missing: count(Extraction::Missing),
+                outcomes,
+                duplicates: 0,
+            });
+        }
+        input_models.push(these);
+    }
+    let evaluation = Evaluation {
+        tasks,
+        models,
+        skipped: Vec::new(),
+        unknown: Vec::new(),
+        duplicate_task_ids: Vec::new(),
+        unsupported_languages: Vec::new(),
+    };
+    (evaluation, input_models)
+}
+
+/// The first row of each task id.
+fn first_rows(scores: &[TaskScore]) -> Vec<&TaskScore> {
+    let mut seen = std::collections::HashSet::new();
+    scores
+        .iter()
+        .filter(|s| seen.insert(s.task_id.as_str()))
+        .collect()
+}
+
+/// What a report knows of a task: its id and the breakdown keys.
+fn task_of(score: &TaskScore) -> Task {
+    Task {
+        id: score.task_id.clone(),
+        kind: score.kind,
+        language: score.language.clone(),
+        country: score.country.clone(),
+        category: score.category.clone(),
+        query: String::new(),
+        tools: Vec::new(),
+        gold: Gold::default(),
+        turns: Vec::new(),
+    }
+}
+
+fn build(
+    options: &ReportOptions,
+    inputs: &[Input],
+    input_models: &[Vec<String>],
+    evaluation: &Evaluation,
+    baseline: Option<usize>,
+    choice: &TaskChoice,
+) -> Report {
+    let aggregate_options = AggregateOptions {
+        resamples: options.resamples.max(1),
+        seed: options.seed,
+        breakdowns: true,
+    };
+    let models = aggregate(evaluation, aggregate_options);
+    // The same weights as the intervals of `aggregate` (same seed and size).
+    let bootstrap = Bootstrap::new(
+        evaluation.tasks.len(),
+        aggregate_options.resamples,
+        options.seed,
+    );
+    let runs = &evaluation.models;
+    let comparisons = pairs(runs.len(), baseline)
+        .into_iter()
+        .flat_map(|(a, b)| Metric::ALL.map(|m| compare(&runs[a], &runs[b], m, &bootstrap)))
+        .collect();
+    Report {
+        inputs: inputs
+            .iter()
+            .zip(input_models)
+            .enumerate()
+            .map(|(i, (input, models))| InputSummary {
+                dir: input.dir.display().to_string(),
+                task_set_sha256: input.task_set.clone(),
+                models: models.clone(),
+                manifest: input.manifest.as_ref().map(|_| manifest_name(i, input)),
+            })
+            .collect(),
+        tasks: evaluation.tasks.len(),
+        shared_tasks_only: matches!(choice, TaskChoice::Shared { .. }),
+        resamples: aggregate_options.resamples,
+        seed: options.seed,
+        models,
+        comparisons,
+        rank_by: options.rank_by,
+        ranking: rank(runs, options.rank_by, &bootstrap),
+    }
+}
+
+/// `manifests/<n>-<folder>.json`: the copy of an input's manifest.
+fn manifest_name(index: usize, input: &Input) -> String {
+    let folder = input
+        .dir
+        .file_name()
+        .map_or_else(|| "input".to_string(), |n| n.to_string_lossy().into_owned());
+    let folder = crate::util::slug::slug(&folder, crate::util::slug::SlugStyle::FileName);
+    format!("manifests/{}-{folder}.json", index + 1)
+}
+
+/// Writes every file of the report into `dir`; returns their names.
+fn write_files(
+    dir: &Path,
+    inputs: &[Input],
+    report: &Report,
+    evaluation: &Evaluation,
+) -> anyhow::Result<Vec<String>> {
+    std::fs::create_dir_all(dir.join("manifests"))
+        .with_context(|| format!("creating {}", dir.display()))?;
+    let mut written = Vec::new();
+    for (i, input) in inputs.iter().enumerate() {
+        if let Some(m) = &input.manifest {
+            let name = manifest_name(i, input);
+            atomic::write(
+                &dir.join(&name),
+                (serde_json::to_string_pretty(m)? + "\n").as_bytes(),
+            )?;
+            written.push(name);
+        }
+    }
+    let json = serde_json::to_string_pretty(report)? + "\n";
+    atomic::write(&dir.join("report.json"), json.as_bytes())?;
+    written.push("report.json".into());
+    atomic::write(&dir.join("report.md"), markdown::render(report).as_bytes())?;
+    written.push("report.md".into());
+    written.extend(frames::write(dir, report, evaluation)?);
+    Ok(written)
+}
+
+/// The terminal tables: Table 2 and 3, the ranking, the comparisons.
+fn print(out: &mut dyn Write, report: &Report, wide: bool) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "Report on {} task(s), {} model(s) from {} input(s); rates in %, 95% paired-bootstrap intervals ({} resamples)\n",
+        report.tasks,
+        report.models.len(),
+        report.inputs.len(),
+        report.resamples
+    )?;
+    writeln!(out, "{}", main_table(&report.models, wide))?;
+    writeln!(out, "Error analysis (shares of each group's errors, %)\n")?;
+    writeln!(out, "{}", error_table(&report.models, wide))?;
+    writeln!(
+        out,
+        "Ranking by {} (models whose difference is not significant at p < 0.05 share a rank)\n",
+        report.rank_by.label()
+    )?;
+    let mut t = Table::new(["Rank", "Model", report.rank_by.label()]);
+    for r in &report.ranking {
+        t.push([r.rank.to_string(), r.model.clone(), num(r.score)]);
+    }
+    writeln!(out, "{}", t.render(wide))?;
+    if !report.comparisons.is_empty() {
+        writeln!(out, "Paired differences A − B (percentage points)\n")?;
+        writeln!(
+            out,
+            "{}",
+            comparison_table(&report.comparisons, report.resamples, wide)
+        )?;
+    }
+    Ok(())
+}
+
+fn comparison_table(comparisons: &[Comparison], resamples: usize, wide: bool) -> String {
+    let mut t = Table::new(["A", "B", "Metric", "A − B", "95% CI", "p", "Sig."]);
+    for c in comparisons {
+        t.push([
+            c.a.clone(),
+            c.b.clone(),
+            c.metric.label().to_string(),
+            num(c.diff),
+            format!("{} to {}", num(c.ci.lo), num(c.ci.hi)),
+            markdown::p_text(c.p_value, resamples),
+            if c.significant() { "yes" } else { "no" }.to_string(),
+        ]);
+    }
+    t.render(wide)
+}
