@@ -124,7 +124,9 @@ pub fn check_task_sets(inputs: &[Input], allow_different: bool) -> anyhow::Resul
                     "  {}: {} task(s), task set {}",
                     i.dir.display(),
                     ids.len(),
-                    i.task_set.as_deref().map_or("unknown", |h| h.get(..12).unwrap_or(h))
+                    i.task_set
+                        .as_deref()
+                        .map_or("unknown", |h| h.get(..12).unwrap_or(h))
                 )
             })
             .collect();

@@ -90,9 +90,9 @@ fn inputs(out: &mut String, report: &Report) {
             vec![
                 format!("`{}`", i.dir),
                 i.models.join(", "),
-                i.task_set_sha256
-                    .as_deref()
-                    .map_or("unknown".into(), |h| format!("`{}`", h.get(..16).unwrap_or(h))),
+                i.task_set_sha256.as_deref().map_or("unknown".into(), |h| {
+                    format!("`{}`", h.get(..16).unwrap_or(h))
+                }),
                 i.manifest.clone().unwrap_or_else(|| "none".into()),
             ]
         })

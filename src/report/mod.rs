@@ -11,10 +11,14 @@
 //!    and a ranking in which models that do not differ significantly share
 //!    a rank.
 //! 4. Write it: terminal tables, Markdown ([`markdown`]), CSV and Parquet in
-//!    long form ([`frames`]), JSON, and the inputs' manifests. The same
-//!    inputs give byte-identical files.
+//!    long form ([`frames`]), JSON, one self-contained HTML page with SVG
+//!    charts ([`charts`]) and a per-task browser ([`browser`], [`html`]),
+//!    and the inputs' manifests. The same inputs give byte-identical files.
 
+pub mod browser;
+pub mod charts;
 pub mod frames;
+pub mod html;
 pub mod inputs;
 pub mod markdown;
 pub mod paired;
@@ -154,8 +158,22 @@ pub fn report(
         baseline,
         &choice,
     );
+    let names: Vec<Vec<(String, String)>> = inputs
+        .iter()
+        .zip(&input_models)
+        .map(|(input, named)| {
+            input
+                .models()
+                .into_iter()
+                .map(String::from)
+                .zip(named.iter().cloned())
+                .collect()
+        })
+        .collect();
+    let task_ids: Vec<String> = evaluation.tasks.iter().map(|t| t.id.clone()).collect();
+    let rows = browser::rows(&inputs, &names, &task_ids);
     let _lock = FolderLock::acquire(&options.out, err)?;
-    let files = write_files(&options.out, &inputs, &report, &evaluation)?;
+    let files = write_files(&options.out, &inputs, &report, &evaluation, &rows)?;
     print(out, &report, options.wide)?;
     writeln!(
         err,
@@ -317,6 +335,7 @@ fn write_files(
     inputs: &[Input],
     report: &Report,
     evaluation: &Evaluation,
+    rows: &[browser::Row],
 ) -> anyhow::Result<Vec<String>> {
     std::fs::create_dir_all(dir.join("manifests"))
         .with_context(|| format!("creating {}", dir.display()))?;
@@ -336,6 +355,11 @@ fn write_files(
     written.push("report.json".into());
     atomic::write(&dir.join("report.md"), markdown::render(report).as_bytes())?;
     written.push("report.md".into());
+    atomic::write(
+        &dir.join("report.html"),
+        html::render(report, rows)?.as_bytes(),
+    )?;
+    written.push("report.html".into());
     written.extend(frames::write(dir, report, evaluation)?);
     Ok(written)
 }

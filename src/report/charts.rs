@@ -1,0 +1,335 @@
+//! The report's charts as static SVG, drawn with plotters' SVG backend
+//! (text stays `<text>`, so every script renders as the browser's fonts
+//! allow, and the page needs no JavaScript to show them):
+//!
+//! - grouped bars of selection and invocation F1 per model, with whiskers
+//!   for the 95% intervals;
+//! - heatmaps of a metric per model and language, and per model and kind;
+//! - stacked bars of the six error types per model;
+//! - the pairwise matrix of selection-F1 differences, significant cells
+//!   marked.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::Report;
+use super::paired::Metric;
+use crate::score::aggregate::{Dimension, ModelReport};
+
+/// A drawing area of the SVG backend.
+type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+/// An error of plotters as text (its error types borrow the backend).
+fn draw_error(e: impl std::fmt::Display) -> anyhow::Error {
+    anyhow::anyhow!("drawing a chart: {e}")
+}
+
+const SELECTION: RGBColor = RGBColor(0x3b, 0x6e, 0xa5);
+const INVOCATION: RGBColor = RGBColor(0xe0, 0x8a, 0x2e);
+const ERROR_COLORS: [RGBColor; 6] = [
+    RGBColor(0xc0, 0x39, 0x2b),
+    RGBColor(0xe6, 0x7e, 0x22),
+    RGBColor(0xf1, 0xc4, 0x0f),
+    RGBColor(0x29, 0x80, 0xb9),
+    RGBColor(0x8e, 0x44, 0xad),
+    RGBColor(0x16, 0xa0, 0x85),
+];
+/// The six error types of ITC Table 3, in the colors above.
+pub const ERROR_TYPES: [&str; 6] = [
+    "hallucinated tool",
+    "missed tool",
+    "extra tool",
+    "incorrect value",
+    "missing value",
+    "extra value",
+];
+
+fn text(size: u32, h: HPos, v: VPos) -> TextStyle<'static> {
+    TextStyle::from(("sans-serif", size).into_font()).pos(Pos::new(h, v))
+}
+
+/// Draws `draw` on an SVG of `width` × `height` and returns the markup.
+fn svg(
+    width: u32,
+    height: u32,
+    draw: impl FnOnce(&Area) -> anyhow::Result<()>,
+) -> anyhow::Result<String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_error)?;
+        draw(&root)?;
+        root.present().map_err(draw_error)?;
+    }
+    Ok(out)
+}
+
+/// Model names under the x axis, one per slot.
+fn slot_width(width: u32, slots: usize) -> f64 {
+    f64::from(width - 80) / slots.max(1) as f64
+}
+
+/// Grouped bars of selection and invocation F1 per model with whiskers.
+pub fn f1_bars(models: &[ModelReport]) -> anyhow::Result<String> {
+    let (width, height) = (160 + 90 * models.len() as u32, 360);
+    svg(width, height, |root| {
+        let slot = slot_width(width, models.len());
+        let (left, top, bottom) = (60.0, 30.0, f64::from(height) - 90.0);
+        let y = |v: f64| bottom - (bottom - top) * v.clamp(0.0, 100.0) / 100.0;
+        axis(root, left, top, bottom, width)?;
+        for (i, m) in models.iter().enumerate() {
+            let s = &m.summary;
+            let x0 = left + slot * i as f64;
+            let bars = [
+                (
+                    s.selection.f1,
+                    s.ci.map(|c| c.selection_f1),
+                    SELECTION,
+                    0.15,
+                ),
+                (
+                    s.invocation.f1,
+                    s.ci.map(|c| c.invocation_f1),
+                    INVOCATION,
+                    0.5,
+                ),
+            ];
+            for (value, ci, color, at) in bars {
+                let (a, b) = (x0 + slot * at, x0 + slot * (at + 0.33));
+                let rect = Rectangle::new(
+                    [(a as i32, y(value) as i32), (b as i32, bottom as i32)],
+                    color.filled(),
+                );
+                root.draw(&rect).map_err(draw_error)?;
+                if let Some(ci) = ci {
+                    let mid = ((a + b) / 2.0) as i32;
+                    let (lo, hi) = (y(ci.lo) as i32, y(ci.hi) as i32);
+                    for line in [
+                        vec![(mid, lo), (mid, hi)],
+                        vec![(mid - 4, lo), (mid + 4, lo)],
+                        vec![(mid - 4, hi), (mid + 4, hi)],
+                    ] {
+                        root.draw(&PathElement::new(line, BLACK.stroke_width(1)))
+                            .map_err(draw_error)?;
+                    }
+                }
+            }
+            name_under(root, &m.model, x0 + slot / 2.0, bottom + 8.0)?;
+        }
+        legend(
+            root,
+            &[("selection F1", SELECTION), ("invocation F1", INVOCATION)],
+            left,
+        )
+    })
+}
+
+/// The y axis from 0 to 100 with grid lines every 20.
+fn axis(root: &Area, left: f64, top: f64, bottom: f64, width: u32) -> anyhow::Result<()> {
+    for k in 0..=5 {
+        let v = f64::from(k) * 20.0;
+        let y = (bottom - (bottom - top) * v / 100.0) as i32;
+        let grid = PathElement::new(
+            vec![(left as i32, y), (width as i32 - 20, y)],
+            RGBColor(0xdd, 0xdd, 0xdd).stroke_width(1),
+        );
+        root.draw(&grid).map_err(draw_error)?;
+        root.draw(&Text::new(
+            format!("{v:.0}"),
+            (left as i32 - 6, y),
+            text(11, HPos::Right, VPos::Center),
+        ))
+        .map_err(draw_error)?;
+    }
+    Ok(())
+}
+
+/// A model name under a bar group, turned so long names fit.
+fn name_under(root: &Area, name: &str, x: f64, y: f64) -> anyhow::Result<()> {
+    let style = text(11, HPos::Right, VPos::Center).transform(FontTransform::Rotate270);
+    root.draw(&Text::new(short(name, 18), (x as i32, y as i32), style))
+        .map_err(draw_error)
+}
+
+/// At most `n` characters, an ellipsis when cut.
+fn short(name: &str, n: usize) -> String {
+    if name.chars().count() <= n {
+        name.to_string()
+    } else {
+        name.chars().take(n - 1).chain(['…']).collect()
+    }
+}
+
+fn legend(root: &Area, entries: &[(&str, RGBColor)], left: f64) -> anyhow::Result<()> {
+    let mut x = left as i32;
+    for (label, color) in entries {
+        root.draw(&Rectangle::new([(x, 8), (x + 12, 20)], color.filled()))
+            .map_err(draw_error)?;
+        root.draw(&Text::new(
+            label.to_string(),
+            (x + 16, 14),
+            text(12, HPos::Left, VPos::Center),
+        ))
+        .map_err(draw_error)?;
+        x += 20 + 8 * label.chars().count() as i32;
+    }
+    Ok(())
+}
+
+/// Stacked bars of the six error types' shares per model (selection errors
+/// and invocation errors each sum to 100; both stacks are halved so that a
+/// bar sums to 100).
+pub fn error_bars(models: &[ModelReport]) -> anyhow::Result<String> {
+    let (width, height) = (160 + 70 * models.len() as u32, 380);
+    svg(width, height, |root| {
+        let slot = slot_width(width, models.len());
+        let (left, top, bottom) = (60.0, 50.0, f64::from(height) - 90.0);
+        let y = |v: f64| bottom - (bottom - top) * v / 100.0;
+        axis(root, left, top, bottom, width)?;
+        for (i, m) in models.iter().enumerate() {
+            let (s, v) = (&m.summary.selection_errors, &m.summary.invocation_errors);
+            let shares = [s.hall, s.mis, s.ex, v.incor, v.miss, v.ext].map(|x| x / 2.0);
+            let x0 = left + slot * i as f64 + slot * 0.2;
+            let x1 = x0 + slot * 0.6;
+            let mut base = 0.0;
+            for (share, color) in shares.iter().zip(ERROR_COLORS) {
+                let rect = Rectangle::new(
+                    [
+                        (x0 as i32, y(base + share) as i32),
+                        (x1 as i32, y(base) as i32),
+                    ],
+                    color.filled(),
+                );
+                root.draw(&rect).map_err(draw_error)?;
+                base += share;
+            }
+            name_under(root, &m.model, (x0 + x1) / 2.0, bottom + 8.0)?;
+        }
+        let entries: Vec<(&str, RGBColor)> =
+            ERROR_TYPES.iter().copied().zip(ERROR_COLORS).collect();
+        legend(root, &entries[..3], left)?;
+        let lower = root.margin(22, 0, 0, 0);
+        legend(&lower, &entries[3..], left)
+    })
+}
+
+/// A color from white (0) to dark blue (100).
+fn shade(value: f64) -> RGBColor {
+    let t = (value / 100.0).clamp(0.0, 1.0);
+    let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
+    RGBColor(mix(247.0, 8.0), mix(251.0, 69.0), mix(255.0, 148.0))
+}
+
+/// A heatmap: one row per row label, one column per column label, each
+/// cell colored by its value (`None`: no tasks, left blank).
+fn heatmap(
+    rows: &[String],
+    columns: &[String],
+    cell: impl Fn(usize, usize) -> Option<(f64, String)>,
+    color: impl Fn(f64) -> RGBColor,
+) -> anyhow::Result<String> {
+    let (cw, ch, left, top) = (58, 26, 150, 70);
+    let width = left + cw * columns.len() as u32 + 20;
+    let height = top + ch * rows.len() as u32 + 20;
+    svg(width, height, |root| {
+        for (j, c) in columns.iter().enumerate() {
+            let x = (left + cw * j as u32 + cw / 2) as i32;
+            let style = text(11, HPos::Left, VPos::Center).transform(FontTransform::Rotate270);
+            root.draw(&Text::new(short(c, 10), (x, top as i32 - 6), style))
+                .map_err(draw_error)?;
+        }
+        for (i, r) in rows.iter().enumerate() {
+            let y = (top + ch * i as u32) as i32;
+            root.draw(&Text::new(
+                short(r, 20),
+                (left as i32 - 6, y + ch as i32 / 2),
+                text(11, HPos::Right, VPos::Center),
+            ))
+            .map_err(draw_error)?;
+            for j in 0..columns.len() {
+                let x = (left + cw * j as u32) as i32;
+                let Some((value, label)) = cell(i, j) else {
+                    continue;
+                };
+                let fill = color(value);
+                root.draw(&Rectangle::new(
+                    [(x, y), (x + cw as i32 - 2, y + ch as i32 - 2)],
+                    fill.filled(),
+                ))
+                .map_err(draw_error)?;
+                let ink = if value.abs() > 55.0 { WHITE } else { BLACK };
+                let style = text(10, HPos::Center, VPos::Center).color(&ink);
+                root.draw(&Text::new(
+                    label,
+                    (x + cw as i32 / 2 - 1, y + ch as i32 / 2 - 1),
+                    style,
+                ))
+                .map_err(draw_error)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Invocation F1 per model and group of a dimension.
+pub fn breakdown_heatmap(models: &[ModelReport], dimension: Dimension) -> anyhow::Result<String> {
+    let groups: Vec<String> = models
+        .first()
+        .and_then(|m| m.breakdowns.iter().find(|b| b.dimension == dimension))
+        .map(|b| b.groups.iter().map(|(g, _)| g.clone()).collect())
+        .unwrap_or_default();
+    let rows: Vec<String> = models.iter().map(|m| m.model.clone()).collect();
+    heatmap(
+        &rows,
+        &groups,
+        |i, j| {
+            let b = models[i]
+                .breakdowns
+                .iter()
+                .find(|b| b.dimension == dimension)?;
+            let s = &b.groups.get(j)?.1;
+            (s.n > 0).then(|| (s.invocation.f1, format!("{:.0}", s.invocation.f1)))
+        },
+        shade,
+    )
+}
+
+/// Selection-F1 difference row − column for every pair compared; a `*`
+/// marks p < 0.05.
+pub fn significance_matrix(report: &Report) -> anyhow::Result<String> {
+    let names: Vec<String> = report.models.iter().map(|m| m.model.clone()).collect();
+    let find = |a: &str, b: &str| {
+        report.comparisons.iter().find_map(|c| {
+            if c.metric != Metric::SelectionF1 {
+                return None;
+            }
+            if c.a == a && c.b == b {
+                Some((c.diff, c.significant()))
+            } else if c.a == b && c.b == a {
+                Some((-c.diff, c.significant()))
+            } else {
+                None
+            }
+        })
+    };
+    heatmap(
+        &names,
+        &names,
+        |i, j| {
+            let (diff, significant) = find(&names[i], &names[j])?;
+            let mark = if significant { "*" } else { "" };
+            Some((diff, format!("{diff:+.1}{mark}")))
+        },
+        |diff| {
+            // Green when the row model is better, red when worse.
+            let t = (diff.abs() / 30.0).clamp(0.0, 1.0);
+            let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
+            if diff >= 0.0 {
+                RGBColor(mix(247.0, 26.0), mix(247.0, 150.0), mix(247.0, 65.0))
+            } else {
+                RGBColor(mix(247.0, 215.0), mix(247.0, 48.0), mix(247.0, 39.0))
+            }
+        },
+    )
+}

@@ -1,0 +1,283 @@
+//! `report.html`: the report as one self-contained page (no network access;
+//! it opens from `file://`). Charts are inline SVG ([`super::charts`]) and
+//! need no script; the per-task browser filters its rows with a little
+//! plain JavaScript. Queries keep their own direction (`dir="auto"`), so
+//! Arabic reads right to left.
+//!
+//! The filters can be set from the address: `report.html#model=M&outcome=O`
+//! (also `kind` and `language`), which is how a link points at one model's
+//! failures, and how the browser test drives it.
+
+use std::fmt::Write as _;
+
+use super::Report;
+use super::browser::{Outcome, Row};
+use super::charts;
+use super::markdown::p_text;
+use crate::score::aggregate::{Dimension, Interval};
+
+/// Text for HTML content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = "
+body { font-family: 'Noto Sans', 'Noto Sans CJK SC', 'DejaVu Sans', sans-serif; margin: 24px; color: #222; }
+h1 { font-size: 24px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; font-size: 13px; } td, th { border: 1px solid #ddd; padding: 3px 6px; }
+th { background: #f3f3f3; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+figure { display: inline-block; margin: 8px 16px 8px 0; vertical-align: top; }
+figcaption { font-size: 13px; color: #555; }
+#browser td { vertical-align: top; max-width: 420px; } code { font-size: 12px; white-space: pre-wrap; word-break: break-word; }
+.tag { display: inline-block; font-size: 11px; padding: 0 4px; margin: 1px; border-radius: 3px; background: #eee; }
+.tag.correct { background: #c8e6c9; } .filters label { margin-right: 12px; font-size: 13px; }
+";
+
+const SCRIPT: &str = r#"
+(function () {
+  var names = ['model', 'kind', 'language', 'outcome'];
+  function apply() {
+    var want = {};
+    names.forEach(function (n) { want[n] = document.getElementById('filter-' + n).value; });
+    var rows = document.querySelectorAll('#browser tbody tr');
+    var shown = 0;
+    rows.forEach(function (row) {
+      var ok = (!want.model || row.dataset.model === want.model) &&
+        (!want.kind || row.dataset.kind === want.kind) &&
+        (!want.language || row.dataset.language === want.language) &&
+        (!want.outcome || row.dataset.outcomes.split(' ').indexOf(want.outcome) >= 0);
+      row.hidden = !ok;
+      if (ok) { shown += 1; }
+    });
+    document.getElementById('browser-count').textContent = shown + ' of ' + rows.length + ' rows';
+  }
+  function fromAddress() {
+    var params = new URLSearchParams(window.location.hash.slice(1));
+    names.forEach(function (n) {
+      var select = document.getElementById('filter-' + n);
+      if (params.has(n)) { select.value = params.get(n); }
+    });
+    apply();
+  }
+  names.forEach(function (n) {
+    document.getElementById('filter-' + n).addEventListener('change', apply);
+  });
+  window.addEventListener('hashchange', fromAddress);
+  fromAddress();
+})();
+"#;
+
+fn ci_text(value: f64, ci: Option<Interval>) -> String {
+    match ci {
+        Some(i) => format!("{value:.2} <small>[{:.2}, {:.2}]</small>", i.lo, i.hi),
+        None => format!("{value:.2}"),
+    }
+}
+
+/// The whole page.
+pub fn render(report: &Report, rows: &[Row]) -> anyhow::Result<String> {
+    let mut page =
+        String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    page.push_str("<title>itc report</title>\n<style>");
+    page.push_str(STYLE);
+    page.push_str("</style>\n</head>\n<body>\n<h1>Tool-calling report</h1>\n");
+    let _ = writeln!(
+        page,
+        "<p id=\"about\">{} task(s){}, {} model(s) from {} input(s). Rates in %; 95% intervals from a seeded paired bootstrap ({} resamples, seed {}).</p>",
+        report.tasks,
+        if report.shared_tasks_only {
+            " shared by every input"
+        } else {
+            ""
+        },
+        report.models.len(),
+        report.inputs.len(),
+        report.resamples,
+        report.seed
+    );
+    summary(&mut page, report);
+    charts_section(&mut page, report)?;
+    ranking(&mut page, report);
+    browser(&mut page, report, rows);
+    page.push_str("<script>");
+    page.push_str(SCRIPT);
+    page.push_str("</script>\n</body>\n</html>\n");
+    Ok(page)
+}
+
+fn summary(page: &mut String, report: &Report) {
+    page.push_str("<h2>Summary</h2>\n<table id=\"summary\"><thead><tr><th>Model</th><th>Tasks</th><th>Sel. F1</th><th>Inv. F1</th><th>LM</th><th>FM</th></tr></thead><tbody>\n");
+    for m in &report.models {
+        let s = &m.summary;
+        let ci = s.ci;
+        let _ = writeln!(
+            page,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            escape(&m.model),
+            s.n,
+            ci_text(s.selection.f1, ci.map(|c| c.selection_f1)),
+            ci_text(s.invocation.f1, ci.map(|c| c.invocation_f1)),
+            ci_text(s.lm, ci.map(|c| c.lm)),
+            ci_text(s.fm, ci.map(|c| c.fm)),
+        );
+    }
+    page.push_str("</tbody></table>\n");
+}
+
+fn figure(page: &mut String, id: &str, caption: &str, svg: &str) {
+    let _ = writeln!(
+        page,
+        "<figure id=\"{id}\" class=\"chart\">{svg}<figcaption>{}</figcaption></figure>",
+        escape(caption)
+    );
+}
+
+fn charts_section(page: &mut String, report: &Report) -> anyhow::Result<()> {
+    page.push_str("<h2>Charts</h2>\n");
+    let models = &report.models;
+    figure(
+        page,
+        "chart-f1",
+        "Selection and invocation F1 per model, 95% intervals",
+        &charts::f1_bars(models)?,
+    );
+    figure(
+        page,
+        "chart-errors",
+        "Shares of the six error types per model (selection and invocation errors, half each)",
+        &charts::error_bars(models)?,
+    );
+    figure(
+        page,
+        "chart-language",
+        "Invocation F1 per model and language",
+        &charts::breakdown_heatmap(models, Dimension::Language)?,
+    );
+    figure(
+        page,
+        "chart-kind",
+        "Invocation F1 per model and task kind",
+        &charts::breakdown_heatmap(models, Dimension::Kind)?,
+    );
+    figure(
+        page,
+        "chart-significance",
+        "Selection F1, row − column (percentage points); * p < 0.05",
+        &charts::significance_matrix(report)?,
+    );
+    Ok(())
+}
+
+fn ranking(page: &mut String, report: &Report) {
+    let _ = writeln!(
+        page,
+        "<h2>Ranking by {}</h2>\n<p>Models whose difference from the first model of their group is not significant (p ≥ 0.05) share its rank.</p>\n<table id=\"ranking\"><thead><tr><th>Rank</th><th>Model</th><th>{}</th></tr></thead><tbody>",
+        report.rank_by.label(),
+        report.rank_by.label()
+    );
+    for r in &report.ranking {
+        let _ = writeln!(
+            page,
+            "<tr><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{:.2}</td></tr>",
+            r.rank,
+            escape(&r.model),
+            r.score
+        );
+    }
+    page.push_str("</tbody></table>\n");
+    if report.comparisons.is_empty() {
+        return;
+    }
+    page.push_str("<h2>Paired comparisons</h2>\n<table id=\"comparisons\"><thead><tr><th>A</th><th>B</th><th>Metric</th><th>A − B</th><th>95% CI</th><th>p</th></tr></thead><tbody>\n");
+    for c in &report.comparisons {
+        let _ = writeln!(
+            page,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{:+.2}</td><td class=\"n\">[{:.2}, {:.2}]</td><td class=\"n\">{}</td></tr>",
+            escape(&c.a),
+            escape(&c.b),
+            c.metric.label(),
+            c.diff,
+            c.ci.lo,
+            c.ci.hi,
+            escape(&p_text(c.p_value, report.resamples))
+        );
+    }
+    page.push_str("</tbody></table>\n");
+}
+
+/// A `<select>` of the browser's filters: "all" and each value.
+fn select(page: &mut String, name: &str, values: &[String]) {
+    let _ = write!(
+        page,
+        "<label>{name} <select id=\"filter-{name}\"><option value=\"\">all</option>"
+    );
+    for v in values {
+        let v = escape(v);
+        let _ = write!(page, "<option value=\"{v}\">{v}</option>");
+    }
+    page.push_str("</select></label>");
+}
+
+fn distinct(values: impl Iterator<Item = String>) -> Vec<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    values.filter(|v| seen.insert(v.clone())).collect()
+}
+
+fn browser(page: &mut String, report: &Report, rows: &[Row]) {
+    page.push_str("<h2>Tasks</h2>\n<div class=\"filters\">");
+    let models: Vec<String> = report.models.iter().map(|m| m.model.clone()).collect();
+    select(page, "model", &models);
+    select(
+        page,
+        "kind",
+        &distinct(rows.iter().map(|r| r.kind.to_string())),
+    );
+    let mut languages = distinct(rows.iter().map(|r| r.language.clone()));
+    languages.sort();
+    select(page, "language", &languages);
+    let outcomes: Vec<String> = Outcome::ALL
+        .iter()
+        .map(|o| o.as_str().to_string())
+        .collect();
+    select(page, "outcome", &outcomes);
+    page.push_str(" <span id=\"browser-count\"></span></div>\n");
+    page.push_str("<table id=\"browser\"><thead><tr><th>Task</th><th>Model</th><th>Kind</th><th>Language</th><th>Query</th><th>Gold calls</th><th>Model's calls</th><th>Sel. F1</th><th>Inv. F1</th><th>Outcome</th></tr></thead><tbody>\n");
+    let missing = "<em>not available</em>".to_string();
+    for r in rows {
+        let outcomes: Vec<&str> = r.outcomes.iter().map(|o| o.as_str()).collect();
+        let tags: String = outcomes
+            .iter()
+            .map(|o| format!("<span class=\"tag {o}\">{}</span>", o.replace('_', " ")))
+            .collect();
+        let code = |s: &Option<String>| {
+            s.as_deref()
+                .map_or(missing.clone(), |s| format!("<code>{}</code>", escape(s)))
+        };
+        let _ = writeln!(
+            page,
+            "<tr data-model=\"{m}\" data-kind=\"{k}\" data-language=\"{l}\" data-outcomes=\"{o}\"><td>{t}</td><td>{m}</td><td>{k}</td><td>{l}</td><td dir=\"auto\" lang=\"{l}\">{q}</td><td>{g}</td><td>{c}</td><td class=\"n\">{s:.0}</td><td class=\"n\">{i:.0}</td><td>{tags}</td></tr>",
+            m = escape(&r.model),
+            k = r.kind,
+            l = escape(&r.language),
+            o = outcomes.join(" "),
+            t = escape(&r.task_id),
+            q = r.query.as_deref().map_or(missing.clone(), escape),
+            g = code(&r.gold),
+            c = code(&r.calls),
+            s = r.selection_f1,
+            i = r.invocation_f1,
+        );
+    }
+    page.push_str("</tbody></table>\n");
+}
