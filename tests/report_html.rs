@@ -1,0 +1,177 @@
+//! `report.html` in a real browser: headless Chromium (Debian's `chromium`,
+//! which `.ci/run` installs; `ITC_CHROMIUM` names another binary) opens
+//! the page from `file://`, runs its script, and gives back the DOM, its
+//! console and a screenshot. Without Chromium the test says so and skips,
+//! except under CI (`CI` set and not `false` or `0`), where it fails.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use itc::spec::records::TaskScore;
+use support::{itc, text};
+
+fn chromium() -> Option<PathBuf> {
+    let name = std::env::var("ITC_CHROMIUM").unwrap_or_else(|_| "chromium".into());
+    let found = Command::new(&name).arg("--version").output().ok()?;
+    found.status.success().then(|| PathBuf::from(name))
+}
+
+fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// Runs Chromium headless on `url` with `mode` (`--dump-dom` or
+/// `--screenshot=…`); returns stdout and stderr (where the console goes).
+fn browse(browser: &Path, profile: &Path, url: &str, mode: &str) -> (String, String) {
+    let output = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=10000",
+            "--window-size=1400,2400",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(mode)
+        .arg(url)
+        .output()
+        .expect("chromium runs");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    (text(&output.stdout), text(&output.stderr))
+}
+
+/// The browser rows of a dumped DOM: (model, outcomes, hidden).
+fn rows(dom: &str) -> Vec<(String, String, bool)> {
+    dom.split("<tr data-model=\"")
+        .skip(1)
+        .map(|rest| {
+            let model = rest.split('"').next().unwrap().to_string();
+            let tag = rest.split('>').next().unwrap();
+            let outcomes = tag
+                .split("data-outcomes=\"")
+                .nth(1)
+                .and_then(|t| t.split('"').next())
+                .unwrap_or("")
+                .to_string();
+            (model, outcomes, tag.contains("hidden"))
+        })
+        .collect()
+}
+
+#[test]
+fn the_html_report_works_in_a_real_browser() {
+    let Some(browser) = chromium() else {
+        assert!(!under_ci(), "chromium is missing under CI");
+        eprintln!("skipped: no chromium (apt-get install chromium, or set ITC_CHROMIUM)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name);
+    let run = |args: &[&str]| {
+        let out = itc(args, &[]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    };
+    run(&["score", "--out", p("scored").to_str().unwrap()]);
+    run(&[
+        "eval",
+        "--run-dir",
+        p("baseline").to_str().unwrap(),
+        "--no-progress",
+    ]);
+    let out = p("report");
+    run(&[
+        "report",
+        p("scored").to_str().unwrap(),
+        p("baseline").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let page = out.join("report.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    // Self-contained: nothing is fetched from anywhere.
+    for external in ["http://", "https://", "src=\"", "<link"] {
+        assert!(
+            !html
+                .replace("http://www.w3.org/2000/svg", "")
+                .contains(external),
+            "{external}"
+        );
+    }
+
+    // Every chart is present and drawn; the tables are filled.
+    let url = format!("file://{}", page.display());
+    let (dom, console) = browse(&browser, &p("profile"), &url, "--dump-dom");
+    for chart in [
+        "chart-f1",
+        "chart-errors",
+        "chart-language",
+        "chart-kind",
+        "chart-significance",
+    ] {
+        let figure = dom
+            .split(&format!("<figure id=\"{chart}\""))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no {chart}"));
+        let figure = figure.split("</figure>").next().unwrap();
+        assert!(figure.contains("<svg"), "{chart}");
+        assert!(figure.matches("<rect").count() >= 6, "{chart} is empty");
+    }
+    let all = rows(&dom);
+    assert_eq!(all.len(), 243 * 6);
+    assert!(all.iter().all(|(_, _, hidden)| !hidden));
+    assert!(dom.contains("1458 of 1458 rows"), "the script did not run");
+    assert!(dom.contains("<td dir=\"auto\" lang=\"ar\">"));
+    assert!(!console.contains("Uncaught"), "{console}");
+    assert!(!console.contains(":ERROR:CONSOLE"), "{console}");
+
+    // Filtered from the address: one model's wrong values.
+    let filtered = format!("{url}#model=sloppy-small&outcome=wrong_value");
+    let (dom, console) = browse(&browser, &p("profile"), &filtered, "--dump-dom");
+    let scores: Vec<TaskScore> = std::fs::read_to_string(p("scored/task_scores.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let expected = scores
+        .iter()
+        .filter(|s| s.model == "sloppy-small" && s.counts.incor > 0)
+        .count();
+    assert!(expected > 0);
+    let now = rows(&dom);
+    let shown: Vec<&(String, String, bool)> = now.iter().filter(|r| !r.2).collect();
+    assert_eq!(
+        shown.len(),
+        expected,
+        "rows shown for sloppy-small × wrong_value"
+    );
+    let models: BTreeSet<&str> = shown.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(models, BTreeSet::from(["sloppy-small"]));
+    assert!(
+        shown
+            .iter()
+            .all(|r| r.1.split(' ').any(|o| o == "wrong_value"))
+    );
+    assert!(dom.contains(&format!("{expected} of 1458 rows")));
+    assert!(!console.contains("Uncaught"), "{console}");
+
+    // A screenshot of the page.
+    let shot = p("report.png");
+    browse(
+        &browser,
+        &p("profile"),
+        &url,
+        &format!("--screenshot={}", shot.display()),
+    );
+    let png = std::fs::read(&shot).unwrap();
+    assert!(
+        png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 10_000,
+        "{} bytes",
+        png.len()
+    );
+}
