@@ -28,10 +28,19 @@ fn the_committed_sample_report_is_current() {
     let work = tempfile::tempdir().unwrap();
     let fresh = work.path().join("fresh");
     itc(work.path(), &["score", "--out", "runs/recorded"]);
-    itc(work.path(), &["eval", "--run-dir", "runs/baseline", "--no-progress"]);
     itc(
         work.path(),
-        &["report", "runs/recorded", "runs/baseline", "--out", fresh.to_str().unwrap()],
+        &["eval", "--run-dir", "runs/baseline", "--no-progress"],
+    );
+    itc(
+        work.path(),
+        &[
+            "report",
+            "runs/recorded",
+            "runs/baseline",
+            "--out",
+            fresh.to_str().unwrap(),
+        ],
     );
     let mut compared = 0;
     for entry in std::fs::read_dir(&fresh).unwrap() {
@@ -40,8 +49,9 @@ fn the_committed_sample_report_is_current() {
         if path.is_dir() || name.starts_with('.') {
             continue;
         }
-        let old = std::fs::read(committed.join(&name))
-            .unwrap_or_else(|e| panic!("reports/sample/{name}: {e} (run scripts/sample-report.sh)"));
+        let old = std::fs::read(committed.join(&name)).unwrap_or_else(|e| {
+            panic!("reports/sample/{name}: {e} (run scripts/sample-report.sh)")
+        });
         assert!(
             old == std::fs::read(&path).unwrap(),
             "reports/sample/{name} is stale: run scripts/sample-report.sh"

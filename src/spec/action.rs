@@ -658,8 +658,8 @@ fn hex(text: &str, width: usize) -> Option<u32> {
 /// Writes calls as an action string that parses back to the same calls.
 ///
 /// Strings are single-quoted; bare words are written bare (so they need
-/// lenient mode to read back); positional arguments (`#0`, …) are written
-/// without their key.
+/// lenient mode to read back); positional arguments (`#k` for the k-th
+/// argument, as lenient reading names them) are written without their key.
 pub fn print_actions(calls: &[Call]) -> String {
     let mut out = String::from("[");
     for (i, c) in calls.iter().enumerate() {
@@ -680,7 +680,9 @@ pub fn print_call(call: &Call, out: &mut String) {
         if i > 0 {
             out.push_str(", ");
         }
-        if !is_positional_key(k) {
+        // Only the key lenient reading gives a positional argument here
+        // (`#` and its index) may be left out; `'#7'` elsewhere is a key.
+        if k.strip_prefix('#') != Some(i.to_string().as_str()) {
             print_key(k, out);
             out.push('=');
         }
@@ -902,6 +904,21 @@ mod tests {
     }
 
     #[test]
+    fn only_a_positional_key_at_its_own_place_is_printed_bare() {
+        // Found by fuzzing (fuzz/fuzz_targets/action.rs): `'#55555'='CN'`
+        // as a second argument was printed bare and read back as `#1`.
+        let calls = lenient("[f(from='HKD', 'CN', '#55555'='CN', '#01'=1, '#'=2)]");
+        let keys: Vec<&str> = calls[0].arguments.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["from", "#1", "#55555", "#01", "#"]);
+        let printed = print_actions(&calls);
+        assert_eq!(
+            printed,
+            "[f(from='HKD', 'CN', '#55555'='CN', '#01'=1, '#'=2)]"
+        );
+        assert_eq!(lenient(&printed), calls);
+    }
+
+    #[test]
     fn keywords_in_both_spellings() {
         let calls = strict("[f(a=true, b=True, c=false, d=False, e=null, f=None)]");
         let values: Vec<_> = calls[0].arguments.iter().map(|(_, v)| v.clone()).collect();
@@ -1003,7 +1020,7 @@ mod tests {
                 args(&[
                     ("text", s("it's")),
                     ("n", Value::Int(2)),
-                    ("#1", Value::Float(1.0)),
+                    ("#2", Value::Float(1.0)),
                 ]),
             ),
             Call::new("g", vec![]),
