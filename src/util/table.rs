@@ -14,6 +14,10 @@ use tabled::settings::{Alignment, Modify, Span, Style};
 /// Columns a default table may take (a terminal of 100 columns).
 pub const MAX_WIDTH: usize = 100;
 
+/// Display columns a row label may take in a default table (longer ones
+/// are cut in the middle with `…`; `--wide` shows them whole).
+pub const MAX_LABEL_WIDTH: usize = 32;
+
 /// Significant digits of the fractions and rates shown in tables.
 pub const SIGNIFICANT_DIGITS: usize = 4;
 
@@ -118,8 +122,11 @@ impl Table {
         let unit_width = |u: &Unit| (width(&u.columns)).max(u.title_width + 3);
         let widest_unit = units.iter().map(unit_width).max().unwrap_or(0);
         let labels: Vec<usize> = (0..self.labels).collect();
-        // Room for the labels beside the widest unit; shorten them if needed.
-        let room = MAX_WIDTH.saturating_sub(1 + widest_unit);
+        // Room for the labels beside the widest unit, and no more than
+        // MAX_LABEL_WIDTH for the first; shorten them if needed.
+        let room = MAX_WIDTH
+            .saturating_sub(1 + widest_unit)
+            .min(MAX_LABEL_WIDTH + 3 + width(&labels[1..]));
         let label_limit = if width(&labels) > room {
             let others: usize = labels[1..].iter().map(|&c| self.column_width(c) + 3).sum();
             Some(room.saturating_sub(others + 3).max(8))
@@ -241,18 +248,29 @@ struct Unit {
     title_width: usize,
 }
 
-/// `text` cut to `limit` columns in the middle, with `…`.
+/// `text` cut to at most `limit` terminal columns in the middle, with `…`
+/// (by display width: a CJK character takes two columns).
 fn shorten(text: &str, limit: usize) -> String {
     if get_text_width(text) <= limit {
         return text.to_string();
     }
-    let chars: Vec<char> = text.chars().collect();
+    let width = |c: &char| get_text_width(c.encode_utf8(&mut [0; 4]));
     let keep = limit.saturating_sub(1);
-    let head = keep.div_ceil(2);
-    let tail = keep - head;
-    let mut out: String = chars[..head.min(chars.len())].iter().collect();
+    let (head_room, tail_room) = (keep.div_ceil(2), keep / 2);
+    let chars: Vec<char> = text.chars().collect();
+    let (mut head, mut used) = (0, 0);
+    while head < chars.len() && used + width(&chars[head]) <= head_room {
+        used += width(&chars[head]);
+        head += 1;
+    }
+    let (mut tail, mut used) = (chars.len(), 0);
+    while tail > head && used + width(&chars[tail - 1]) <= tail_room {
+        used += width(&chars[tail - 1]);
+        tail -= 1;
+    }
+    let mut out: String = chars[..head].iter().collect();
     out.push('…');
-    out.extend(&chars[chars.len().saturating_sub(tail)..]);
+    out.extend(&chars[tail..]);
     out
 }
 
@@ -315,6 +333,33 @@ mod tests {
         let mut small = Table::new(["Model", "LM"]);
         small.push(["m", "1.000"]);
         assert_eq!(small.render(false), small.render(true));
+    }
+
+    #[test]
+    fn cjk_and_arabic_labels_align_and_are_cut_by_display_width() {
+        let mut t = Table::new([
+            "Model", "Sel. F1", "Inv. F1", "LM", "FM", "Sel. P", "Sel. R",
+        ]);
+        let cjk = format!("千问-{}", "大模型".repeat(30));
+        for name in [cjk.as_str(), "نموذج عربي كبير", "gpt-small"] {
+            t.push([name, "93.42", "6.900", "100.0", "0.8235", "1.000", "2.000"]);
+        }
+        let fit = t.render(false);
+        assert!(!fit.contains("\n\n"), "one part:\n{fit}");
+        let widths: Vec<usize> = fit.lines().map(get_text_width).collect();
+        assert!(widths.iter().all(|&w| w == widths[0]), "{fit}");
+        assert!(widths[0] <= MAX_WIDTH, "{fit}");
+        assert!(
+            fit.contains("千问-大") && fit.contains('…') && fit.contains("نموذج عربي كبير"),
+            "{fit}"
+        );
+        assert!(t.render(true).contains(&cjk));
+        // The cut keeps both ends within the limit, whatever the widths.
+        for limit in 8..20 {
+            let cut = shorten(&cjk, limit);
+            assert!(get_text_width(&cut) <= limit, "{limit}: {cut}");
+            assert!(get_text_width(&cut) + 2 >= limit, "{limit}: {cut}");
+        }
     }
 
     #[test]
