@@ -22,7 +22,7 @@
 //! - [`util`]: SHA-256 in hex, the async runtime.
 //!
 //! Dependencies run one way: `cli` → `build`, `ood` and `perf` → `models` → `score` → `spec`,
-//! and `cli` → `report` → `score`;
+//! and `cli` → `report` → `score` (`build` → `report` for the catalog's chart);
 //! every folder may use `util`, which uses nothing of the crate.
 
 pub mod build;

@@ -175,3 +175,100 @@ fn the_html_report_works_in_a_real_browser() {
         png.len()
     );
 }
+
+#[test]
+fn the_catalog_long_tail_page_works_in_a_real_browser() {
+    let Some(browser) = chromium() else {
+        assert!(!under_ci(), "chromium is missing under CI");
+        eprintln!("skipped: no chromium (apt-get install chromium, or set ITC_CHROMIUM)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name);
+    let run = |args: &[&str]| {
+        let out = itc(args, &[]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let readme =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/catalog/public-apis-README.md");
+    let (catalog, sampled, page) = (p("catalog.jsonl"), p("sampled.jsonl"), p("tail.html"));
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    run(&[
+        "catalog",
+        "import",
+        "--format",
+        "public-apis",
+        &s(&readme),
+        "-o",
+        &s(&catalog),
+        "--skip-invalid",
+    ]);
+    run(&[
+        "sample",
+        "--catalog",
+        &s(&catalog),
+        "-n",
+        "100",
+        "--seed",
+        "3",
+        "-o",
+        &s(&sampled),
+    ]);
+    // A sample without a page to show it on is refused by the flags.
+    let lone = itc(
+        &["catalog", "stats", &s(&catalog), "--sampled", &s(&sampled)],
+        &[],
+    );
+    assert_eq!(lone.status.code(), Some(2));
+    run(&[
+        "catalog",
+        "stats",
+        &s(&catalog),
+        "--html",
+        &s(&page),
+        "--sampled",
+        &s(&sampled),
+    ]);
+
+    let (dom, console) = browse(
+        &browser,
+        &p("profile"),
+        &format!("file://{}", page.display()),
+        "--dump-dom",
+    );
+    let figure = dom
+        .split("<figure id=\"chart-long-tail\"")
+        .nth(1)
+        .expect("the chart");
+    let figure = figure.split("</figure>").next().unwrap();
+    let rows: Vec<&str> = dom
+        .split("<tbody>")
+        .nth(1)
+        .unwrap()
+        .split("<tr>")
+        .skip(1)
+        .collect();
+    // One bar per country for the catalog, one more per country drawn.
+    assert!(rows.len() > 20, "{} countries", rows.len());
+    assert!(figure.matches("<rect").count() > rows.len(), "bars");
+    let numbers = |row: &str| -> Vec<f64> {
+        row.split("<td class=\"n\">")
+            .skip(1)
+            .filter_map(|c| c.split('<').next()?.parse().ok())
+            .collect()
+    };
+    let drawn: f64 = rows
+        .iter()
+        .map(|r| numbers(r).get(2).copied().unwrap_or(0.0))
+        .sum();
+    assert_eq!(drawn, 100.0, "sampled APIs over all countries");
+    // Sampling flattens the head: GLOBAL's share of the sample is below its
+    // share of the catalog.
+    let global = numbers(rows[0]);
+    assert!(
+        rows[0].contains("GLOBAL") && global[3] < global[1],
+        "{global:?}"
+    );
+    assert!(!console.contains("Uncaught"), "{console}");
+}

@@ -67,6 +67,13 @@ pub struct StatsArgs {
     /// Directory for by_country.csv, by_category.csv, country_category.csv and country_source.csv.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Write an HTML page with the long tail chart (share of APIs per country).
+    #[arg(long)]
+    pub html: Option<PathBuf>,
+    /// APIs drawn from the catalog (`itc sample --out`): the chart shows the
+    /// long tail before and after biased sampling.
+    #[arg(long, requires = "html")]
+    pub sampled: Option<PathBuf>,
 }
 
 impl CatalogArgs {
@@ -99,6 +106,8 @@ impl StatsArgs {
         StatsOptions {
             catalog: self.catalog.clone(),
             out: self.out.clone(),
+            html: self.html.clone(),
+            sampled: self.sampled.clone(),
         }
     }
 }

@@ -61,7 +61,8 @@ Examples:
 pub const CATALOG: &str = "\
 Examples:
   itc catalog import --format public-apis datasets/catalog/public-apis-README.md -o public.jsonl --skip-invalid
-  itc catalog stats public.jsonl --out reports/catalog";
+  itc catalog stats public.jsonl --out reports/catalog
+  itc catalog stats public.jsonl --html reports/catalog/long_tail.html --sampled sampled.jsonl";
 
 /// `itc sample --help`.
 pub const SAMPLE: &str = "\

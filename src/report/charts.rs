@@ -7,7 +7,9 @@
 //! - heatmaps of a metric per model and language, and per model and kind;
 //! - stacked bars of the six error types per model;
 //! - the pairwise matrix of selection-F1 differences, significant cells
-//!   marked.
+//!   marked;
+//! - a catalog's long tail: each country's share of the APIs, before and
+//!   after biased sampling (`itc catalog stats --html`).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -332,4 +334,57 @@ pub fn significance_matrix(report: &Report) -> anyhow::Result<String> {
             }
         },
     )
+}
+
+/// Each country's share of a catalog's APIs (%, most first) and, when a
+/// sample is given, its share of the sampled APIs: the long tail before
+/// and after biased sampling.
+pub fn long_tail(countries: &[(String, f64, Option<f64>)]) -> anyhow::Result<String> {
+    let sampled = countries.iter().any(|c| c.2.is_some());
+    let (width, height) = (120 + 16 * countries.len() as u32, 380);
+    let top_share = countries
+        .iter()
+        .map(|c| c.1.max(c.2.unwrap_or(0.0)))
+        .fold(1.0, f64::max);
+    // The y axis up to the next 10 above the largest share.
+    let ceiling = (top_share / 10.0).ceil() * 10.0;
+    svg(width, height, |root| {
+        let slot = slot_width(width, countries.len());
+        let (left, top, bottom) = (60.0, 40.0, f64::from(height) - 60.0);
+        let y = |v: f64| bottom - (bottom - top) * v / ceiling;
+        for k in 0..=5 {
+            let v = ceiling * f64::from(k) / 5.0;
+            let at = y(v) as i32;
+            let grid = PathElement::new(
+                vec![(left as i32, at), (width as i32 - 20, at)],
+                RGBColor(0xdd, 0xdd, 0xdd).stroke_width(1),
+            );
+            root.draw(&grid).map_err(draw_error)?;
+            root.draw(&Text::new(
+                format!("{v:.0}%"),
+                (left as i32 - 6, at),
+                text(11, HPos::Right, VPos::Center),
+            ))
+            .map_err(draw_error)?;
+        }
+        for (i, (code, catalog, sample)) in countries.iter().enumerate() {
+            let x0 = left + slot * i as f64;
+            let bars = [(Some(*catalog), SELECTION, 0.1), (*sample, INVOCATION, 0.5)];
+            for (value, color, at) in bars {
+                let Some(value) = value else { continue };
+                let (a, b) = (x0 + slot * at, x0 + slot * (at + 0.4));
+                root.draw(&Rectangle::new(
+                    [(a as i32, y(value) as i32), (b as i32, bottom as i32)],
+                    color.filled(),
+                ))
+                .map_err(draw_error)?;
+            }
+            name_under(root, code, x0 + slot / 2.0, bottom + 6.0)?;
+        }
+        let mut entries = vec![("share of the catalog's APIs", SELECTION)];
+        if sampled {
+            entries.push(("share of the sampled APIs", INVOCATION));
+        }
+        legend(root, &entries, left)
+    })
 }

@@ -116,6 +116,40 @@ pub fn render(report: &Report, rows: &[Row]) -> anyhow::Result<String> {
     Ok(page)
 }
 
+/// A page of its own for a catalog's long tail (`itc catalog stats
+/// --html`): a title, a line of figures, the chart and a table of
+/// (country, name, APIs, share, sampled APIs, sampled share).
+pub fn catalog_page(title: &str, line: &str, svg: &str, rows: &[[String; 6]]) -> String {
+    let mut page =
+        String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    let _ = write!(
+        page,
+        "<title>{t}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{t}</h1>\n<p>{}</p>\n",
+        escape(line),
+        t = escape(title)
+    );
+    figure(
+        &mut page,
+        "chart-long-tail",
+        "Share of APIs per country, most first",
+        svg,
+    );
+    page.push_str("<table id=\"countries\"><thead><tr><th>Country</th><th>Name</th><th>APIs</th><th>Share %</th><th>Sampled</th><th>Sampled %</th></tr></thead><tbody>\n");
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let class = if i >= 2 { " class=\"n\"" } else { "" };
+                format!("<td{class}>{}</td>", escape(c))
+            })
+            .collect();
+        let _ = writeln!(page, "<tr>{}</tr>", cells.concat());
+    }
+    page.push_str("</tbody></table>\n</body>\n</html>\n");
+    page
+}
+
 fn summary(page: &mut String, report: &Report) {
     page.push_str("<h2>Summary</h2>\n<table id=\"summary\"><thead><tr><th>Model</th><th>Tasks</th><th>Sel. F1</th><th>Inv. F1</th><th>LM</th><th>FM</th></tr></thead><tbody>\n");
     for m in &report.models {

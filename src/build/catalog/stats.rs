@@ -20,6 +20,11 @@ pub struct StatsOptions {
     pub catalog: PathBuf,
     /// Directory for by_country.csv, by_category.csv, country_category.csv and country_source.csv.
     pub out: Option<PathBuf>,
+    /// An HTML page with the long tail chart.
+    pub html: Option<PathBuf>,
+    /// APIs drawn from the catalog (`itc sample --out`), shown beside it
+    /// in the chart: the long tail before and after biased sampling.
+    pub sampled: Option<PathBuf>,
 }
 
 /// Counts of one catalog.
@@ -285,7 +290,71 @@ pub fn run(args: &StatsOptions, out: &mut dyn Write, err: &mut dyn Write) -> any
         let files = write_outputs(dir, &stats)?;
         writeln!(err, "wrote {} in {}", files.join(", "), dir.display())?;
     }
+    if let Some(path) = &args.html {
+        let sampled = match &args.sampled {
+            Some(file) => Some(compute(&read_catalog(file)?)),
+            None => None,
+        };
+        crate::util::atomic::write(
+            path,
+            long_tail_page(args, &stats, sampled.as_ref())?.as_bytes(),
+        )?;
+        writeln!(err, "wrote {}", path.display())?;
+    }
     Ok(())
+}
+
+/// The HTML page of the long tail: every country of the catalog, most APIs
+/// first, with its share of the sample beside its share of the catalog.
+fn long_tail_page(
+    args: &StatsOptions,
+    stats: &Stats,
+    sampled: Option<&Stats>,
+) -> anyhow::Result<String> {
+    let drawn = |code: &str| {
+        sampled.map(|s| {
+            let n = s
+                .by_country
+                .iter()
+                .find(|(c, _)| c == code)
+                .map_or(0, |(_, n)| *n);
+            (n, share(n, s.total))
+        })
+    };
+    let bars: Vec<(String, f64, Option<f64>)> = stats
+        .by_country
+        .iter()
+        .map(|(code, n)| {
+            (
+                code.clone(),
+                share(*n, stats.total),
+                drawn(code).map(|d| d.1),
+            )
+        })
+        .collect();
+    let rows: Vec<[String; 6]> = stats
+        .by_country
+        .iter()
+        .map(|(code, n)| {
+            let d = drawn(code);
+            [
+                code.clone(),
+                country_label(code).to_string(),
+                n.to_string(),
+                num(share(*n, stats.total)),
+                d.map_or_else(String::new, |d| d.0.to_string()),
+                d.map_or_else(String::new, |d| num(d.1)),
+            ]
+        })
+        .collect();
+    let svg = crate::report::charts::long_tail(&bars)?;
+    let title = format!("APIs by country: {}", args.catalog.display());
+    Ok(crate::report::html::catalog_page(
+        &title,
+        &long_tail_line(stats),
+        &svg,
+        &rows,
+    ))
 }
 
 #[cfg(test)]
