@@ -19,6 +19,16 @@ fn chromium() -> Option<PathBuf> {
     found.status.success().then(|| PathBuf::from(name))
 }
 
+/// Chromium, or `None` after saying the test is skipped (never under CI).
+fn chromium_or_skip() -> Option<PathBuf> {
+    let found = chromium();
+    if found.is_none() {
+        assert!(!under_ci(), "chromium is missing under CI");
+        eprintln!("skipped: no chromium (apt-get install chromium, or set ITC_CHROMIUM)");
+    }
+    found
+}
+
 fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
@@ -66,9 +76,7 @@ fn rows(dom: &str) -> Vec<(String, String, bool)> {
 
 #[test]
 fn the_html_report_works_in_a_real_browser() {
-    let Some(browser) = chromium() else {
-        assert!(!under_ci(), "chromium is missing under CI");
-        eprintln!("skipped: no chromium (apt-get install chromium, or set ITC_CHROMIUM)");
+    let Some(browser) = chromium_or_skip() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -178,9 +186,7 @@ fn the_html_report_works_in_a_real_browser() {
 
 #[test]
 fn the_catalog_long_tail_page_works_in_a_real_browser() {
-    let Some(browser) = chromium() else {
-        assert!(!under_ci(), "chromium is missing under CI");
-        eprintln!("skipped: no chromium (apt-get install chromium, or set ITC_CHROMIUM)");
+    let Some(browser) = chromium_or_skip() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

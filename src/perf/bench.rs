@@ -516,16 +516,7 @@ fn print_quality(
     let n = reports.len().max(1) as f64;
     let mean = |f: fn(&Summary) -> f64| reports.iter().map(|r| f(&r.summary)).sum::<f64>() / n;
     let mut extraction = [0usize; 8];
-    let kinds = [
-        Extraction::Strict,
-        Extraction::JsonObject,
-        Extraction::CallList,
-        Extraction::BareCalls,
-        Extraction::Native,
-        Extraction::Nothing,
-        Extraction::Error,
-        Extraction::Missing,
-    ];
+    let kinds = Extraction::ALL;
     for run in &evaluation.models {
         for o in &run.outcomes {
             if let Some(i) = kinds.iter().position(|k| *k == o.extraction) {

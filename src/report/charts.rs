@@ -79,7 +79,7 @@ pub fn f1_bars(models: &[ModelReport]) -> anyhow::Result<String> {
         let slot = slot_width(width, models.len());
         let (left, top, bottom) = (60.0, 30.0, f64::from(height) - 90.0);
         let y = |v: f64| bottom - (bottom - top) * v.clamp(0.0, 100.0) / 100.0;
-        axis(root, left, top, bottom, width)?;
+        axis(root, (left, top, bottom), width, 100.0, "")?;
         for (i, m) in models.iter().enumerate() {
             let s = &m.summary;
             let x0 = left + slot * i as f64;
@@ -127,18 +127,26 @@ pub fn f1_bars(models: &[ModelReport]) -> anyhow::Result<String> {
     })
 }
 
-/// The y axis from 0 to 100 with grid lines every 20.
-fn axis(root: &Area, left: f64, top: f64, bottom: f64, width: u32) -> anyhow::Result<()> {
+/// The y axis from 0 to `ceiling` with five grid lines, labels ending in
+/// `unit`.
+fn axis(
+    root: &Area,
+    frame: (f64, f64, f64),
+    width: u32,
+    ceiling: f64,
+    unit: &str,
+) -> anyhow::Result<()> {
+    let (left, top, bottom) = frame;
     for k in 0..=5 {
-        let v = f64::from(k) * 20.0;
-        let y = (bottom - (bottom - top) * v / 100.0) as i32;
+        let v = ceiling * f64::from(k) / 5.0;
+        let y = (bottom - (bottom - top) * v / ceiling) as i32;
         let grid = PathElement::new(
             vec![(left as i32, y), (width as i32 - 20, y)],
             RGBColor(0xdd, 0xdd, 0xdd).stroke_width(1),
         );
         root.draw(&grid).map_err(draw_error)?;
         root.draw(&Text::new(
-            format!("{v:.0}"),
+            format!("{v:.0}{unit}"),
             (left as i32 - 6, y),
             text(11, HPos::Right, VPos::Center),
         ))
@@ -188,7 +196,7 @@ pub fn error_bars(models: &[ModelReport]) -> anyhow::Result<String> {
         let slot = slot_width(width, models.len());
         let (left, top, bottom) = (60.0, 50.0, f64::from(height) - 90.0);
         let y = |v: f64| bottom - (bottom - top) * v / 100.0;
-        axis(root, left, top, bottom, width)?;
+        axis(root, (left, top, bottom), width, 100.0, "")?;
         for (i, m) in models.iter().enumerate() {
             let (s, v) = (&m.summary.selection_errors, &m.summary.invocation_errors);
             let shares = [s.hall, s.mis, s.ex, v.incor, v.miss, v.ext].map(|x| x / 2.0);
@@ -352,21 +360,7 @@ pub fn long_tail(countries: &[(String, f64, Option<f64>)]) -> anyhow::Result<Str
         let slot = slot_width(width, countries.len());
         let (left, top, bottom) = (60.0, 40.0, f64::from(height) - 60.0);
         let y = |v: f64| bottom - (bottom - top) * v / ceiling;
-        for k in 0..=5 {
-            let v = ceiling * f64::from(k) / 5.0;
-            let at = y(v) as i32;
-            let grid = PathElement::new(
-                vec![(left as i32, at), (width as i32 - 20, at)],
-                RGBColor(0xdd, 0xdd, 0xdd).stroke_width(1),
-            );
-            root.draw(&grid).map_err(draw_error)?;
-            root.draw(&Text::new(
-                format!("{v:.0}%"),
-                (left as i32 - 6, at),
-                text(11, HPos::Right, VPos::Center),
-            ))
-            .map_err(draw_error)?;
-        }
+        axis(root, (left, top, bottom), width, ceiling, "%")?;
         for (i, (code, catalog, sample)) in countries.iter().enumerate() {
             let x0 = left + slot * i as f64;
             let bars = [(Some(*catalog), SELECTION, 0.1), (*sample, INVOCATION, 0.5)];
