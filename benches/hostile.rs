@@ -100,6 +100,7 @@ fn alignment(c: &mut Criterion) {
         calls: &task.gold.calls,
         thought: &task.gold.thought,
         tools: &task.tools,
+        shown: &[],
     };
     let sizes = [800, 1_600, 3_200];
     let mut group = c.benchmark_group("score_calls/one_name");

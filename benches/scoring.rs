@@ -253,6 +253,7 @@ fn scoring(c: &mut Criterion) {
                     calls: &task.gold.calls,
                     thought: &task.gold.thought,
                     tools: &task.tools,
+                    shown: &[],
                 };
                 black_box(score_calls(&gold, &read[k].calls, options));
             }

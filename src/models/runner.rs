@@ -725,6 +725,7 @@ fn answer_prediction(
         reasoning: answer.reasoning,
         latency_ms: Some(latency_ms),
         usage: answer.usage,
+        steps: None,
         error_kind: None,
         attempts: Some(attempts),
     }
@@ -751,6 +752,7 @@ fn error_prediction(
         reasoning: None,
         latency_ms: None,
         usage: None,
+        steps: None,
         error_kind: Some(failure.kind.as_str().to_string()),
         attempts: Some(attempts),
     }

@@ -186,6 +186,7 @@ mod tests {
             reasoning: None,
             latency_ms: Some(5),
             usage: None,
+            steps: None,
             error_kind: error.map(|_| "server".to_string()),
             attempts: Some(1),
         }

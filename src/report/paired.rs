@@ -229,6 +229,7 @@ mod tests {
                     invocation: Prf { p: f1, r: f1, f1 },
                     counts: Default::default(),
                     read_limits: Default::default(),
+                    steps: None,
                 })
                 .collect(),
             errors: 0,

@@ -115,6 +115,17 @@ pub struct Summary {
     pub missing: usize,
     /// Bootstrap intervals, when asked for.
     pub ci: Option<Intervals>,
+    /// Mean step F1 (SPEC §6, percent) over the tasks answered step by
+    /// step; absent when none was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step_f1: Option<f64>,
+    /// Tasks answered step by step.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub step_tasks: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// One dimension of a breakdown.
@@ -273,8 +284,13 @@ pub fn summarize(run: &ModelRun, members: &[usize], bootstrap: Option<&Bootstrap
     let mut sums = [0f64; 8];
     let mut counts = Counts::default();
     let (mut unreliable, mut undetectable, mut errors, mut missing) = (0, 0, 0, 0);
+    let (mut step_sum, mut step_tasks) = (0.0, 0);
     for &i in members {
         let o = &run.outcomes[i];
+        if let Some(steps) = o.steps {
+            step_sum += steps.step_f1;
+            step_tasks += 1;
+        }
         for (sum, value) in sums.iter_mut().zip(metric_values(o)) {
             *sum += value;
         }
@@ -323,6 +339,8 @@ pub fn summarize(run: &ModelRun, members: &[usize], bootstrap: Option<&Bootstrap
         ci: bootstrap
             .filter(|_| n > 0)
             .map(|b| b.intervals(run, members)),
+        step_f1: (step_tasks > 0).then(|| percent(step_sum / step_tasks as f64)),
+        step_tasks,
     }
 }
 
@@ -542,6 +560,7 @@ mod tests {
             },
             counts,
             read_limits: Default::default(),
+            steps: None,
         }
     }
 

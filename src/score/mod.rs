@@ -9,5 +9,6 @@ pub mod aggregate;
 pub mod files;
 pub mod manifest;
 pub mod report;
+pub mod steps;
 pub mod stream;
 pub mod task;

@@ -118,7 +118,33 @@ pub fn write_tables(
     writeln!(out, "{}\n", main_table(reports, wide))?;
     writeln!(out, "Error analysis (shares of each group's errors, %)\n")?;
     writeln!(out, "{}\n", error_table(reports, wide))?;
-    writeln!(out, "{}", detail_table(reports, wide))
+    writeln!(out, "{}", detail_table(reports, wide))?;
+    if let Some(steps) = step_table(reports, wide) {
+        writeln!(
+            out,
+            "\nStep by step (SPEC §6): each step's calls against the same gold step\n"
+        )?;
+        writeln!(out, "{steps}")?;
+    }
+    Ok(())
+}
+
+/// Step F1 per model, when some model answered step by step (SPEC §6); its
+/// breakdowns are in the `step_f1` column of the CSV files.
+pub fn step_table(reports: &[ModelReport], wide: bool) -> Option<String> {
+    if reports.iter().all(|r| r.summary.step_tasks == 0) {
+        return None;
+    }
+    let mut t = Table::new(["Model", "Tasks in steps", "Step F1"]);
+    for r in reports {
+        let s = &r.summary;
+        t.push([
+            r.model.clone(),
+            s.step_tasks.to_string(),
+            s.step_f1.map_or_else(|| "—".to_string(), num),
+        ]);
+    }
+    Some(t.render(wide))
 }
 
 /// The JSON object printed per model by `--format json`.
@@ -188,6 +214,7 @@ const SUMMARY_COLUMNS: &[SummaryColumn] = &[
     ("invocation_f1_ci_hi", |s| {
         s.ci.map_or(f64::NAN, |c| c.invocation_f1.hi)
     }),
+    ("step_f1", |s| s.step_f1.unwrap_or(f64::NAN)),
 ];
 
 type CountColumn = (&'static str, fn(&Summary) -> u64);

@@ -27,6 +27,10 @@ pub struct GoldSide<'a> {
     pub thought: &'a str,
     /// Candidate tools shown to the model.
     pub tools: &'a [Tool],
+    /// In a step-by-step run (SPEC §6), the output shown to the model for
+    /// each gold call (by gold call index; `None`: none was shown). Empty
+    /// for a single-shot answer.
+    pub shown: &'a [Option<serde_json::Value>],
 }
 
 /// The result of scoring one list of predicted calls against the gold.
@@ -209,6 +213,17 @@ fn compare_arguments(
 /// take part; the others stay unmatched (their triples still count as
 /// predicted or gold). With that cap the work per name is bounded, and
 /// grouping by name keeps the whole alignment linear in the number of calls.
+/// The §3 alignment of predicted calls with gold calls, as `(gold index,
+/// predicted index)` pairs (positional arguments named first, as scoring
+/// does).
+pub fn aligned_pairs(
+    gold: &GoldSide<'_>,
+    predicted: &[Call],
+    options: ScoreOptions,
+) -> Vec<(usize, usize)> {
+    align(gold, &resolve_positional(predicted, gold.tools), options)
+}
+
 fn align(gold: &GoldSide<'_>, predicted: &[Call], options: ScoreOptions) -> Vec<(usize, usize)> {
     let mut predicted_by_name: HashMap<&str, Vec<usize>> = HashMap::new();
     for (p, call) in predicted.iter().enumerate() {
@@ -530,6 +545,14 @@ fn reference_matches(reference: &Reference, predicted: &Value, ctx: &RefContext<
                 || reference.field.is_empty()
                 || text_equal(&other.field, &reference.field));
     }
+    // SPEC §6: in a step-by-step run, the literal value the model was shown.
+    if let Some(Some(output)) = ctx.gold.shown.get(reference.call)
+        && let Some(shown) = field_value(output, &reference.field)
+        && let Ok(shown) = serde_json::from_value::<Value>(shown.clone())
+        && loose_equal(&shown, predicted, ctx)
+    {
+        return true;
+    }
     let Some(text) = predicted.as_text() else {
         return false;
     };
@@ -541,6 +564,19 @@ fn reference_matches(reference: &Reference, predicted: &Value, ctx: &RefContext<
         return styled_reference_matches(reference, text, ctx.call_index);
     }
     is_placeholder_in(text, ctx.gold.thought) || text_equal(text, &reference.field)
+}
+
+/// The value at a dotted path (`address.city`, `items.0.id`) in a tool
+/// output; an empty path is the whole output.
+pub fn field_value<'v>(output: &'v serde_json::Value, path: &str) -> Option<&'v serde_json::Value> {
+    if path.is_empty() {
+        return Some(output);
+    }
+    path.split('.').try_fold(output, |v, key| match v {
+        serde_json::Value::Object(map) => map.get(key),
+        serde_json::Value::Array(items) => items.get(key.parse::<usize>().ok()?),
+        _ => None,
+    })
 }
 
 fn styled_reference_matches(reference: &Reference, text: &str, call_index: usize) -> bool {
@@ -621,6 +657,7 @@ mod tests {
             calls: gold,
             thought,
             tools,
+            shown: &[],
         };
         score_calls(&side, &calls(pred), options)
     }
@@ -691,6 +728,7 @@ mod tests {
             calls: &gold,
             thought: "",
             tools: &tools,
+            shown: &[],
         };
         assert_eq!(align(&side, &pred, ScoreOptions::default()), vec![(0, 0)]);
         assert_eq!(
@@ -758,6 +796,7 @@ mod tests {
             calls: &gold,
             thought: "",
             tools: &tools,
+            shown: &[],
         };
         let mut predicted = vec![Call::new("f", vec![("a".into(), Value::Int(9))]); 3197];
         predicted.extend(calls("[f(a=1), f(a=2), f(a=3)]"));
@@ -790,6 +829,7 @@ mod tests {
             calls: &gold,
             thought: "",
             tools: &tools,
+            shown: &[],
         };
         let s = score_calls(&side, &[Call::new("f", args)], ScoreOptions::default());
         assert_eq!((s.counts.inv_tp, s.counts.ext), (1, 2));

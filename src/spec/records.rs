@@ -162,6 +162,35 @@ pub struct Usage {
     pub completion_tokens: u64,
 }
 
+/// One step of a step-by-step answer (SPEC §6): what the model answered,
+/// and the tool outputs it was shown after it, one per call.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Step {
+    /// Raw text of this step's answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+    /// This step's native calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calls: Option<Vec<Call>>,
+    /// The output shown for each call of the step, in call order.
+    #[serde(default)]
+    pub tool_outputs: Vec<serde_json::Value>,
+}
+
+/// The step-by-step figures of one task (SPEC §6): each step's calls
+/// against the same gold step, a missing or extra step scoring 0.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct StepFigures {
+    /// Steps compared: the larger of the gold's and the answer's.
+    pub steps: u32,
+    /// Mean over the steps of the step's selection F1.
+    pub selection_f1: f64,
+    /// Mean over the steps of the step's invocation F1.
+    pub invocation_f1: f64,
+    /// The mean of the two: the task's `step_f1`.
+    pub step_f1: f64,
+}
+
 /// One model's answer to one task.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Prediction {
@@ -188,6 +217,10 @@ pub struct Prediction {
     /// Token counts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
+    /// A step-by-step answer (SPEC §6), every step kept; `output` and
+    /// `calls` are then unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Vec<Step>>,
     /// Class of the error when `error` is set (`timeout`, `rate_limited`,
     /// `server`, `client`, `connection`, `incomplete_body`,
     /// `invalid_response`, `internal`), as written by `itc eval`.
@@ -432,6 +465,9 @@ pub struct TaskScore {
     /// (absent when it reached none).
     #[serde(default, skip_serializing_if = "ReadLimits::is_clear")]
     pub read_limits: ReadLimits,
+    /// The step-by-step figures, for an answer given in steps (SPEC §6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<StepFigures>,
 }
 
 // ---------------------------------------------------------------------------
@@ -841,6 +877,7 @@ mod tests {
             reasoning: None,
             latency_ms: None,
             usage: None,
+            steps: None,
             error_kind: None,
             attempts: None,
         };

@@ -14,11 +14,12 @@ use serde::Deserialize;
 
 mod parallel;
 
+use crate::score::steps::score_steps_in;
 use crate::score::task::{GoldSide, ScoreOptions, score_calls};
 use crate::spec::jsonl::{RecordError, describe_error, for_each_line, read_records};
 use crate::spec::language::LanguageDetector;
 use crate::spec::records::{
-    Call, Counts, Extraction, LanguageOutcome, Prediction, Prf, Task, TaskScore,
+    Call, Counts, Extraction, LanguageOutcome, Prediction, Prf, Step, StepFigures, Task, TaskScore,
 };
 use crate::spec::response::read_prediction;
 
@@ -53,6 +54,8 @@ pub struct TaskOutcome {
     pub counts: Counts,
     /// The reading limits the answer reached.
     pub read_limits: crate::spec::limits::ReadLimits,
+    /// The step-by-step figures of an answer given in steps (SPEC §6).
+    pub steps: Option<StepFigures>,
 }
 
 impl TaskOutcome {
@@ -79,6 +82,7 @@ impl TaskOutcome {
                 ..Counts::default()
             },
             read_limits: Default::default(),
+            steps: None,
         }
     }
 
@@ -100,6 +104,7 @@ impl TaskOutcome {
             invocation: score.invocation,
             counts: score.counts,
             read_limits: score.read_limits,
+            steps: score.steps,
         }
     }
 }
@@ -134,6 +139,7 @@ pub fn score_response_in(
         calls: &task.gold.calls,
         thought: &task.gold.thought,
         tools: &task.tools,
+        shown: &[],
     };
     let score = score_calls(&gold, &read.calls, options);
     TaskOutcome {
@@ -145,6 +151,7 @@ pub fn score_response_in(
         invocation: score.invocation,
         counts: score.counts,
         read_limits: read.limits,
+        steps: None,
     }
 }
 
@@ -216,6 +223,7 @@ impl Evaluation {
                     invocation: o.invocation,
                     counts: o.counts,
                     read_limits: o.read_limits,
+                    steps: o.steps,
                 })
         })
     }
@@ -235,6 +243,8 @@ struct PredictionView<'a> {
     calls: Option<Vec<Call>>,
     #[serde(default, borrow)]
     error: Option<Cow<'a, str>>,
+    #[serde(default)]
+    steps: Option<Vec<Step>>,
 }
 
 /// Reads tasks and scores every prediction file against them.
@@ -395,7 +405,10 @@ impl Scorer<'_> {
             });
         };
         let task = &self.tasks[task_index];
-        let outcome = if view.error.is_some() && view.output.is_none() && view.calls.is_none() {
+        let steps = view.steps.as_deref().filter(|s| !s.is_empty());
+        let outcome = if let Some(steps) = steps {
+            score_steps_in(self.languages, task, steps, self.options.score)
+        } else if view.error.is_some() && view.output.is_none() && view.calls.is_none() {
             TaskOutcome::unanswered(task, Extraction::Error)
         } else {
             score_response_in(
