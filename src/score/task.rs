@@ -547,7 +547,7 @@ fn reference_matches(reference: &Reference, predicted: &Value, ctx: &RefContext<
     }
     // SPEC §6: in a step-by-step run, the literal value the model was shown.
     if let Some(Some(output)) = ctx.gold.shown.get(reference.call)
-        && let Some(shown) = field_value(output, &reference.field)
+        && let Some(shown) = crate::spec::reference::field_value(output, &reference.field)
         && let Ok(shown) = serde_json::from_value::<Value>(shown.clone())
         && loose_equal(&shown, predicted, ctx)
     {
@@ -564,19 +564,6 @@ fn reference_matches(reference: &Reference, predicted: &Value, ctx: &RefContext<
         return styled_reference_matches(reference, text, ctx.call_index);
     }
     is_placeholder_in(text, ctx.gold.thought) || text_equal(text, &reference.field)
-}
-
-/// The value at a dotted path (`address.city`, `items.0.id`) in a tool
-/// output; an empty path is the whole output.
-pub fn field_value<'v>(output: &'v serde_json::Value, path: &str) -> Option<&'v serde_json::Value> {
-    if path.is_empty() {
-        return Some(output);
-    }
-    path.split('.').try_fold(output, |v, key| match v {
-        serde_json::Value::Object(map) => map.get(key),
-        serde_json::Value::Array(items) => items.get(key.parse::<usize>().ok()?),
-        _ => None,
-    })
 }
 
 fn styled_reference_matches(reference: &Reference, text: &str, call_index: usize) -> bool {

@@ -23,6 +23,30 @@
 
 use std::fmt;
 
+/// The value at a field path in a tool output: keys joined by `.`, list
+/// positions as `[0]` or as a `.0` key (`address.city`, `results[0].id`,
+/// `results.0.id`, `[0]`); an empty path is the whole output. `None` when
+/// the output has no such field.
+pub fn field_value<'v>(output: &'v serde_json::Value, path: &str) -> Option<&'v serde_json::Value> {
+    let mut value = output;
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        // `results[0][1]`: a key, then positions.
+        let (key, positions) = part.split_at(part.find('[').unwrap_or(part.len()));
+        if !key.is_empty() {
+            value = match value {
+                serde_json::Value::Object(map) => map.get(key)?,
+                serde_json::Value::Array(items) => items.get(key.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        for position in positions.split('[').skip(1) {
+            let index = position.strip_suffix(']')?.parse::<usize>().ok()?;
+            value = value.as_array()?.get(index)?;
+        }
+    }
+    Some(value)
+}
+
 /// A reference to an earlier call's output inside a gold call: `{"$ref": "0.field"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Reference {
@@ -185,6 +209,34 @@ mod tests {
 
     fn at(call: usize, field: &str) -> Result<Option<(usize, String)>, PlaceholderError> {
         Ok(Some((call, field.to_string())))
+    }
+
+    #[test]
+    fn field_paths_reach_keys_and_list_positions() {
+        let output = serde_json::json!({
+            "codigo_ine": "50297",
+            "address": {"city": "Zaragoza"},
+            "results": [{"id": 7}, {"id": 8, "tags": [["a", "b"]]}]
+        });
+        let at = |path: &str| field_value(&output, path).cloned();
+        assert_eq!(at("codigo_ine"), Some("50297".into()));
+        assert_eq!(at("address.city"), Some("Zaragoza".into()));
+        assert_eq!(at("results[1].id"), Some(8.into()));
+        assert_eq!(at("results.0.id"), Some(7.into()));
+        assert_eq!(at("results[1].tags[0][1]"), Some("b".into()));
+        assert_eq!(at(""), Some(output.clone()));
+        for missing in [
+            "nope",
+            "address.town",
+            "results[2]",
+            "results[x]",
+            "codigo_ine.x",
+            "results[1",
+        ] {
+            assert_eq!(at(missing), None, "{missing}");
+        }
+        let list = serde_json::json!([{"id": 1}]);
+        assert_eq!(field_value(&list, "[0].id"), Some(&serde_json::json!(1)));
     }
 
     #[test]
