@@ -116,4 +116,24 @@ fn step_predictions_score_with_the_outputs_they_were_shown() {
         "{}",
         text(&tables.stdout)
     );
+
+    // itc report carries the step figures and shows each step's calls.
+    let report = dir.path().join("report");
+    let made = itc(
+        &[
+            "report",
+            out.to_str().unwrap(),
+            "--out",
+            report.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let markdown = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(markdown.contains("| stepwise | 1 | 100.00 |"), "{markdown}");
+    let html = std::fs::read_to_string(report.join("report.html")).unwrap();
+    let shown = format!(
+        "ine_codigo_municipio(nombre=&#39;Zaragoza&#39;)] → [aemet_prediccion_municipio(municipio=&#39;{code}&#39;)] → []"
+    );
+    assert!(html.contains(&shown), "the browser shows each step's calls");
 }

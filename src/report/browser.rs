@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::inputs::Input;
 use crate::spec::action::print_actions;
 use crate::spec::jsonl::read_records;
-use crate::spec::records::{Prediction, Task, TaskScore};
+use crate::spec::records::{Call, Prediction, Task, TaskScore};
 use crate::spec::response::read_prediction;
 
 /// Why a model's answer to a task fell short (one answer may have several).
@@ -157,13 +157,18 @@ fn calls_by_pair(
                 .get(&p.task_id)
                 .map(|t| t.tools.iter().map(|tool| tool.name.as_str()).collect())
                 .unwrap_or_default();
-            let text = match &p.error {
-                Some(e) => format!("(error: {e})"),
-                None => {
-                    let read =
-                        read_prediction(p.output.as_deref(), p.calls.as_deref(), &candidates);
-                    print_actions(&read.calls)
-                }
+            let read = |output: Option<&str>, calls: Option<&[Call]>| {
+                read_prediction(output, calls, &candidates).calls
+            };
+            let text = match (&p.steps, &p.error) {
+                // A step-by-step answer: the calls of every step, one list a step.
+                (Some(steps), _) if !steps.is_empty() => steps
+                    .iter()
+                    .map(|s| print_actions(&read(s.output.as_deref(), s.calls.as_deref())))
+                    .collect::<Vec<_>>()
+                    .join(" → "),
+                (_, Some(e)) => format!("(error: {e})"),
+                _ => print_actions(&read(p.output.as_deref(), p.calls.as_deref())),
             };
             calls.insert(key, text);
         }

@@ -121,6 +121,22 @@ fn summary(out: &mut String, report: &Report) {
         ],
         &rows,
     );
+    if report.models.iter().any(|m| m.summary.step_tasks > 0) {
+        out.push_str("Step by step (SPEC §6): each step's calls against the same gold step.\n\n");
+        let rows: Vec<Vec<String>> = report
+            .models
+            .iter()
+            .map(|m| {
+                let s = &m.summary;
+                vec![
+                    m.model.clone(),
+                    s.step_tasks.to_string(),
+                    s.step_f1.map_or_else(|| "—".into(), pct),
+                ]
+            })
+            .collect();
+        table(out, 1, &["Model", "Tasks in steps", "Step F1"], &rows);
+    }
 
     out.push_str("## Error analysis (ITC Table 3; shares of each group's errors)\n\n");
     let rows: Vec<Vec<String>> = report
