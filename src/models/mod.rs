@@ -9,6 +9,7 @@
 //!   [`api`] picks the one of a model;
 //!   [`openai`], [`anthropic`], [`gemini`] implement it.
 //! - [`reasoning`]: `<think>` blocks and reasoning fields kept apart from answers.
+//! - [`replay`]: the recorded tool outputs a step-by-step run shows (SPEC §6).
 //! - [`http`]: sending one request; typed failures.
 //! - [`retry`]: backoff with jitter; `Retry-After`.
 //! - [`ratelimit`]: requests and tokens per minute.
@@ -38,6 +39,7 @@ pub mod progress;
 pub mod prompt;
 pub mod ratelimit;
 pub mod reasoning;
+pub mod replay;
 pub mod resume;
 pub mod retry;
 pub mod runner;
