@@ -68,20 +68,7 @@ mod tests {
     use crate::spec::action::{Mode, parse_actions};
 
     fn nested() -> Task {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/datasets/sample/tasks.jsonl"
-        ))
-        .unwrap();
-        text.lines()
-            .map(|l| serde_json::from_str::<Task>(l).unwrap())
-            .find(|t| {
-                t.gold
-                    .calls
-                    .first()
-                    .is_some_and(|c| c.name == "ine_codigo_municipio")
-            })
-            .unwrap()
+        crate::spec::sample::ine_forecast_task()
     }
 
     fn calls(text: &str) -> Vec<Call> {

@@ -123,24 +123,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// The sample set's first nested task: a municipality's INE code, then
-    /// the forecast for that code.
     fn nested() -> Task {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/datasets/sample/tasks.jsonl"
-        ))
-        .unwrap();
-        text.lines()
-            .map(|l| serde_json::from_str::<Task>(l).unwrap())
-            .find(|t| {
-                t.turns.len() == 2
-                    && t.gold
-                        .calls
-                        .first()
-                        .is_some_and(|c| c.name == "ine_codigo_municipio")
-            })
-            .unwrap()
+        crate::spec::sample::ine_forecast_task()
     }
 
     fn step(action: &str, outputs: Vec<serde_json::Value>) -> Step {

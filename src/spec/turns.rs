@@ -88,14 +88,7 @@ mod tests {
     use super::*;
 
     fn sample() -> Vec<Task> {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/datasets/sample/tasks.jsonl"
-        ))
-        .unwrap();
-        text.lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
+        crate::spec::sample::all_sample_tasks()
     }
 
     #[test]
