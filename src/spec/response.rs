@@ -270,16 +270,18 @@ fn first_json_answer(text: &str, scan: Scanner<'_>) -> Found<JsonAnswer> {
         let Some((entries, len)) = object else {
             continue;
         };
+        // The key as the format spells it first, as strict reading takes
+        // it; another spelling (`action`, `AcTion`) only when it is absent.
         let field = |name: &str| {
-            entries
-                .iter()
-                .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            let exact = entries.iter().find(|(k, _)| k == name);
+            exact
+                .or_else(|| entries.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)))
                 .map(|(_, v)| v)
         };
-        let Some(action) = field("action") else {
+        let Some(action) = field("Action") else {
             continue;
         };
-        let thought = field("thought")
+        let thought = field("Thought")
             .and_then(|v| v.as_text())
             .map(str::to_string);
         let calls = calls_from_action_value(action, scan)?;
@@ -433,6 +435,24 @@ mod tests {
 
     fn names(calls: &[Call]) -> Vec<&str> {
         calls.iter().map(|c| c.name.as_str()).collect()
+    }
+
+    #[test]
+    fn the_action_key_as_spelled_wins_over_other_spellings() {
+        // Found by fuzzing (fuzz/fuzz_targets/response.rs): with an `AcTion`
+        // key before `Action`, lenient reading took the wrong one and found
+        // no call where strict reading found one.
+        let answer = r#"{"Thought": "x", "AcTion": "not calls", "Action": "[f(a=1)]"}"#;
+        let strict = read_output(answer, &["f"]);
+        assert!(strict.format_match);
+        let prose = format!("Here you go. {answer}");
+        let lenient = read_output(&prose, &["f"]);
+        assert!(!lenient.format_match);
+        assert_eq!(lenient.calls, strict.calls);
+        assert_eq!(lenient.calls.len(), 1);
+        // Another spelling still counts when the exact one is absent.
+        let lower = read_output(r#"Sure: {"thought": "x", "action": "[f(a=1)]"}"#, &["f"]);
+        assert_eq!(lower.calls, strict.calls);
     }
 
     #[test]
