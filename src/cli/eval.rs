@@ -12,6 +12,7 @@ use crate::models::config::PromptStyle;
 use crate::models::config::{Backend, Mode};
 use crate::models::eval::{self, AdHocModel, EvalOptions, ModelOverrides, ModelSource};
 use crate::models::select::{Selection, parse_kind};
+use crate::models::steps::{CassetteMode, StepMode, StepOptions};
 use crate::ood;
 
 value_enum!(Backend {
@@ -32,6 +33,80 @@ value_enum!(PromptStyle {
     Gorilla => "gorilla": "Gorilla's labelled fields `<<<domain>>>`, `<<<api_call>>>`, `<<<api_provider>>>`, `<<<explanation>>>` (`prompts/gorilla.jinja`)",
     SealTools => "seal-tools": "Seal-Tools' JSON call list (`prompts/seal_tools.jinja`)",
 });
+
+value_enum!(StepMode {
+    Single => "single": "Ask each task once; all its calls in one answer (the ITC paper's protocol)",
+    Replay => "replay": "Ask step by step, showing the tool outputs the task records (SPEC §6)",
+    Execute => "execute": "Ask step by step, calling the tools' real endpoints on allowed hosts (SPEC §7)",
+    Simulate => "simulate": "Ask step by step, a second model (--tool-model) playing the tools (SPEC §6)",
+});
+
+/// How tasks are asked: once, or step by step with tool outputs.
+#[derive(Debug, Clone, Args)]
+pub struct StepFlags {
+    /// Ask each task once (single) or as a conversation, showing each
+    /// step's tool outputs: recorded (replay), from the real endpoints
+    /// (execute) or from a tool model (simulate).
+    #[arg(long = "steps", id = "steps", value_enum, default_value = "single")]
+    pub step_mode: StepMode,
+    /// Most steps per task (never more than the gold's steps plus one).
+    #[arg(long)]
+    pub max_steps: Option<usize>,
+    /// Keep executed or simulated tool outputs in this JSON Lines file.
+    #[arg(long)]
+    pub cassette: Option<PathBuf>,
+    /// Call every tool and record each exchange in the cassette.
+    #[arg(long, requires = "cassette", conflicts_with_all = ["replay", "record_missing"])]
+    pub record: bool,
+    /// Answer only from the cassette; never open a connection.
+    #[arg(long, requires = "cassette", conflicts_with = "record_missing")]
+    pub replay: bool,
+    /// Answer from the cassette what it holds, call and record the rest (default).
+    #[arg(long, requires = "cassette")]
+    pub record_missing: bool,
+    /// A host executed calls may contact (`name` or `name:port`; repeatable).
+    #[arg(long = "allow-host")]
+    pub allow_hosts: Vec<String>,
+    /// A TOML file of `[[hosts]]` credentials (key variables per host).
+    #[arg(long = "hosts")]
+    pub hosts_file: Option<PathBuf>,
+    /// The model of --config that plays the tools in simulate runs.
+    #[arg(long, requires = "config")]
+    pub tool_model: Option<String>,
+    /// How long one executed call may take, in milliseconds [default: 30000].
+    #[arg(long)]
+    pub tool_timeout_ms: Option<u64>,
+    /// The largest response body kept from an executed call, in bytes [default: 1048576].
+    #[arg(long)]
+    pub max_tool_bytes: Option<usize>,
+}
+
+impl StepFlags {
+    /// The library's step options.
+    pub fn options(&self) -> StepOptions {
+        let defaults = StepOptions::default();
+        let cassette_mode = if self.record {
+            CassetteMode::Record
+        } else if self.replay {
+            CassetteMode::Replay
+        } else if self.record_missing {
+            CassetteMode::RecordMissing
+        } else {
+            defaults.cassette_mode
+        };
+        StepOptions {
+            mode: self.step_mode,
+            max_steps: self.max_steps.unwrap_or(defaults.max_steps),
+            cassette: self.cassette.clone(),
+            cassette_mode,
+            allow_hosts: self.allow_hosts.clone(),
+            hosts_file: self.hosts_file.clone(),
+            tool_model: self.tool_model.clone(),
+            tool_timeout_ms: self.tool_timeout_ms.unwrap_or(defaults.tool_timeout_ms),
+            max_tool_bytes: self.max_tool_bytes.unwrap_or(defaults.max_tool_bytes),
+        }
+    }
+}
 
 /// Arguments of `itc eval`.
 #[derive(Debug, Clone, Args)]
@@ -150,6 +225,10 @@ pub struct EvalArgs {
     #[arg(long)]
     pub no_progress: bool,
 
+    /// Step-by-step runs.
+    #[command(flatten)]
+    pub steps: StepFlags,
+
     /// How the predictions are scored and shown.
     #[command(flatten)]
     pub scoring: ScoringFlags,
@@ -168,6 +247,7 @@ impl EvalArgs {
             cache: CacheSetting::from_flags(self.cache.cache.as_deref(), self.cache.no_cache),
             show_progress: !self.no_progress,
             scoring: self.scoring.options(),
+            steps: self.steps.options(),
         })
     }
 

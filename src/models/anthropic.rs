@@ -6,7 +6,8 @@
 use serde_json::{Value, json};
 
 use super::backend::{
-    Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
+    Answer, ApiRequest, BackendApi, Chat, NativeTurn, RequestSettings, ShownStep, count,
+    error_object, native_call, output_text,
 };
 use super::config::{ApiKey, Backend, Mode};
 use super::reasoning::{join_reasoning, split_reasoning};
@@ -106,6 +107,7 @@ impl BackendApi for Anthropic {
         let mut text = String::new();
         let mut thinking = Vec::new();
         let mut calls = Vec::new();
+        let mut call_ids = Vec::new();
         for block in blocks {
             match block.get("type").and_then(Value::as_str) {
                 Some("text") => text.push_str(
@@ -126,6 +128,8 @@ impl BackendApi for Anthropic {
                         .and_then(Value::as_str)
                         .unwrap_or_default();
                     calls.push(native_call(name, block.get("input"), names));
+                    let id = block.get("id").and_then(Value::as_str).unwrap_or_default();
+                    call_ids.push(id.to_string());
                 }
                 _ => {}
             }
@@ -138,12 +142,46 @@ impl BackendApi for Anthropic {
                 + count(u, "cache_read_input_tokens"),
             completion_tokens: count(u, "output_tokens"),
         });
+        // Every block goes back as it came (thinking blocks carry signatures).
+        let native = (!calls.is_empty()).then(|| NativeTurn {
+            message: json!({"role": "assistant", "content": blocks}),
+            call_ids,
+        });
         Ok(Answer {
             output: (!blocks.is_empty() || !output.is_empty()).then_some(output),
             calls: (!calls.is_empty()).then_some(calls),
             reasoning: join_reasoning(thinking),
             usage,
+            native,
         })
+    }
+
+    fn append_steps(&self, body: &mut Value, steps: &[ShownStep]) {
+        let Some(messages) = body.get_mut("messages").and_then(Value::as_array_mut) else {
+            return;
+        };
+        for step in steps {
+            match step.tool_results(self.settings.mode) {
+                Some(turn) => {
+                    messages.push(turn.message.clone());
+                    let results: Vec<Value> = turn
+                        .call_ids
+                        .iter()
+                        .zip(&step.outputs)
+                        .map(|(id, output)| {
+                            json!({"type": "tool_result", "tool_use_id": id,
+                                "content": output_text(output)})
+                        })
+                        .collect();
+                    messages.push(json!({"role": "user", "content": results}));
+                }
+                None => {
+                    messages.push(json!({"role": "assistant",
+                        "content": step.output.clone().unwrap_or_default()}));
+                    messages.push(json!({"role": "user", "content": step.observation()}));
+                }
+            }
+        }
     }
 }
 

@@ -112,6 +112,58 @@ pub struct Answer {
     pub reasoning: Option<String>,
     /// Token counts, when reported.
     pub usage: Option<Usage>,
+    /// The assistant message as the backend takes it back in a
+    /// conversation, when the answer made native calls (SPEC §6).
+    pub native: Option<NativeTurn>,
+}
+
+/// An answer's native calls as a step-by-step run sends them back: the
+/// assistant message, and what pairs each call with its output.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NativeTurn {
+    /// The assistant (model) message, in the backend's own shape.
+    pub message: Value,
+    /// Per call, in call order: the id its tool result names (OpenAI's
+    /// `tool_call_id`, Anthropic's `tool_use_id`; Gemini's function name).
+    pub call_ids: Vec<String>,
+}
+
+/// One finished step of a conversation (SPEC §6): the answer the model gave,
+/// the calls read from it and the outputs shown for them, in call order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShownStep {
+    /// The answer text.
+    pub output: Option<String>,
+    /// The native turn, when the calls came as native calls.
+    pub native: Option<NativeTurn>,
+    /// The calls of the step.
+    pub calls: Vec<Call>,
+    /// The output shown for each call.
+    pub outputs: Vec<Value>,
+}
+
+impl ShownStep {
+    /// The native turn when its results can be sent as tool-result
+    /// messages: native mode, one id per call.
+    pub fn tool_results(&self, mode: Mode) -> Option<&NativeTurn> {
+        self.native
+            .as_ref()
+            .filter(|n| mode == Mode::Native && n.call_ids.len() == self.outputs.len())
+    }
+
+    /// The `Observation:` message of prompt and structured modes.
+    pub fn observation(&self) -> String {
+        super::steps::replay::observation(&self.calls, &self.outputs)
+    }
+}
+
+/// A tool output as the text of a tool-result message: a string as it is,
+/// anything else as JSON.
+pub fn output_text(output: &Value) -> String {
+    match output {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
 }
 
 /// A free-form request, for the LLM calls that build task sets (writing
@@ -159,6 +211,10 @@ pub trait BackendApi: Send + Sync {
     /// Reads a successful (HTTP 2xx) response body. An error means the body
     /// is not a usable answer (malformed, or an error object).
     fn parse(&self, body: &Value, names: &NameMap) -> Result<Answer, String>;
+    /// Appends the finished steps of a step-by-step run (SPEC §6) to a
+    /// task's request body ([`BackendApi::build`]): each answer, then its
+    /// outputs as tool results (native calls) or as one `Observation:` message.
+    fn append_steps(&self, body: &mut Value, steps: &[ShownStep]);
 }
 
 /// A native call in SPEC form: the task's tool name and the arguments,

@@ -392,6 +392,9 @@ pub struct ConfigFile {
     /// The models, in file order.
     #[serde(default)]
     pub models: Vec<ModelConfig>,
+    /// Credentials of the hosts executed calls may reach (SPEC §7).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<super::steps::HostCredential>,
 }
 
 impl ConfigFile {

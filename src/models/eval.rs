@@ -23,6 +23,7 @@ use super::runner::{ModelSpec, RunOptions, RunReport, predictions_path, run_shar
 use super::select::Selection;
 use super::server_probe::check_servers;
 use super::stats::run_table;
+use super::steps::{StepOptions, StepRun};
 use super::store::check_start;
 use crate::score::files::{OutputFormat, ScoreFilesOptions, ScoringOptions, score};
 use crate::spec::jsonl::{read_records, write_records};
@@ -147,6 +148,8 @@ pub struct EvalOptions {
     pub show_progress: bool,
     /// How the predictions are scored and shown.
     pub scoring: ScoringOptions,
+    /// Whether tasks are asked once or step by step, and how.
+    pub steps: StepOptions,
 }
 
 impl EvalOptions {
@@ -276,9 +279,15 @@ pub fn eval_models(
     } else {
         options.cache.dir(|| default_cache_dir(&run_dir))
     };
+    let models_file = match &options.models {
+        ModelSource::ConfigFile { path, .. } => Some(path.as_path()),
+        _ => None,
+    };
+    let step_run = StepRun::prepare(&options.steps, models_file, cache_dir.as_deref())?;
     // One writer per run directory, for the whole run and its scoring.
     let _lock = FolderLock::acquire(&run_dir, err)?;
     check_start(&predictions_path(&run_dir), options.resume)?;
+    check_same_steps(&run_dir, &options.steps, options.resume)?;
     let recorded = if options.resume {
         let recorded = recorded_models(&run_dir)?;
         let now: Vec<ModelConfig> = specs.iter().map(|s| s.config.clone()).collect();
@@ -302,6 +311,7 @@ pub fn eval_models(
         cache_dir,
         resume: options.resume,
         show_progress: options.show_progress,
+        steps: step_run.map(std::sync::Arc::new),
     };
     let report = block_on(
         Threads::PerCore,
@@ -323,7 +333,7 @@ pub fn eval_models(
         skip_invalid: false,
         threads: None,
         started: Some(started),
-        eval_record: Some(eval_record(&run_dir, benchmark)?),
+        eval_record: Some(eval_record(&run_dir, benchmark, &options.steps)?),
     };
     score(&score_options, out, err)?;
     if let Some(b) = benchmark {
@@ -372,12 +382,60 @@ pub struct TasksFailed {
 fn eval_record(
     run_dir: &Path,
     benchmark: Option<&dyn Benchmark>,
+    steps: &StepOptions,
 ) -> anyhow::Result<serde_json::Value> {
     Ok(serde_json::json!({
         "models": recorded_models(run_dir)?,
+        "steps": steps,
         "prompt_templates": super::prompt::template_hashes(),
         "benchmark": benchmark.map(|b| b.label()),
     }))
+}
+
+/// The file recording how a run directory's tasks are asked.
+pub const STEPS_FILE: &str = "steps.json";
+
+/// Refuses to resume a run directory whose tasks were asked another way
+/// (single-shot or step by step, the tool outputs' source, the step limit,
+/// the tool model): its predictions would not be comparable. Then records
+/// this run's way in `steps.json`. A run recorded before `steps.json`
+/// existed was single-shot.
+fn check_same_steps(run_dir: &Path, steps: &StepOptions, resume: bool) -> anyhow::Result<()> {
+    let path = run_dir.join(STEPS_FILE);
+    if resume {
+        let earlier: StepOptions = match std::fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text)
+                .with_context(|| format!("reading {}", path.display()))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => StepOptions::default(),
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        };
+        let differs = |field: &str, was: String, now: String| -> anyhow::Result<()> {
+            if was != now {
+                bail!(
+                    "{}: field `{field}`: the run was made with {was}, this session asks {now}; resume with the same step settings, or use a new --run-dir",
+                    path.display()
+                );
+            }
+            Ok(())
+        };
+        differs(
+            "mode",
+            earlier.mode.as_str().into(),
+            steps.mode.as_str().into(),
+        )?;
+        differs(
+            "max_steps",
+            earlier.max_steps.to_string(),
+            steps.max_steps.to_string(),
+        )?;
+        differs(
+            "tool_model",
+            format!("{:?}", earlier.tool_model),
+            format!("{:?}", steps.tool_model),
+        )?;
+    }
+    let text = serde_json::to_string_pretty(steps)? + "\n";
+    crate::util::atomic::write(&path, text.as_bytes())
 }
 
 /// The tasks of the run after the selection, and how messages name their source.

@@ -6,7 +6,8 @@
 use serde_json::{Value, json};
 
 use super::backend::{
-    Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
+    Answer, ApiRequest, BackendApi, Chat, NativeTurn, RequestSettings, ShownStep, count,
+    error_object, native_call,
 };
 use super::config::{ApiKey, Backend, Mode};
 use super::reasoning::{join_reasoning, split_reasoning};
@@ -141,10 +142,12 @@ impl BackendApi for Gemini {
         let mut text = String::new();
         let mut thoughts = Vec::new();
         let mut calls = Vec::new();
+        let mut call_ids = Vec::new();
         for part in parts {
             if let Some(call) = part.get("functionCall") {
                 let name = call.get("name").and_then(Value::as_str).unwrap_or_default();
                 calls.push(native_call(name, call.get("args"), names));
+                call_ids.push(name.to_string());
             } else if let Some(t) = part.get("text").and_then(Value::as_str) {
                 if part.get("thought").and_then(Value::as_bool) == Some(true) {
                     thoughts.push(Some(t.to_string()));
@@ -155,12 +158,55 @@ impl BackendApi for Gemini {
         }
         let (output, think) = split_reasoning(&text);
         thoughts.push(think);
+        // The model's content goes back as it came (thought signatures included).
+        let native = (!calls.is_empty()).then(|| NativeTurn {
+            message: json!({"role": "model", "parts": parts}),
+            call_ids,
+        });
         Ok(Answer {
             output: Some(output),
             calls: (!calls.is_empty()).then_some(calls),
             reasoning: join_reasoning(thoughts),
             usage,
+            native,
         })
+    }
+
+    fn append_steps(&self, body: &mut Value, steps: &[ShownStep]) {
+        let Some(contents) = body.get_mut("contents").and_then(Value::as_array_mut) else {
+            return;
+        };
+        for step in steps {
+            match step.tool_results(self.settings.mode) {
+                Some(turn) => {
+                    contents.push(turn.message.clone());
+                    let parts: Vec<Value> = turn
+                        .call_ids
+                        .iter()
+                        .zip(&step.outputs)
+                        .map(|(name, output)| {
+                            json!({"functionResponse": {"name": name,
+                                "response": function_response(output)}})
+                        })
+                        .collect();
+                    contents.push(json!({"role": "user", "parts": parts}));
+                }
+                None => {
+                    let text = step.output.clone().unwrap_or_default();
+                    contents.push(json!({"role": "model", "parts": [{"text": text}]}));
+                    contents.push(json!({"role": "user", "parts": [{"text": step.observation()}]}));
+                }
+            }
+        }
+    }
+}
+
+/// A tool output as a `functionResponse.response`, which must be an
+/// object: an object as it is, anything else under `output`.
+fn function_response(output: &Value) -> Value {
+    match output {
+        Value::Object(_) => output.clone(),
+        other => json!({ "output": other }),
     }
 }
 

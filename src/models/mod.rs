@@ -9,7 +9,8 @@
 //!   [`api`] picks the one of a model;
 //!   [`openai`], [`anthropic`], [`gemini`] implement it.
 //! - [`reasoning`]: `<think>` blocks and reasoning fields kept apart from answers.
-//! - [`replay`]: the recorded tool outputs a step-by-step run shows (SPEC §6).
+//! - [`steps`]: step-by-step runs (SPEC §6, §7): the conversation, and the
+//!   tool outputs shown after each step (replayed, executed or simulated).
 //! - [`http`]: sending one request; typed failures.
 //! - [`retry`]: backoff with jitter; `Retry-After`.
 //! - [`ratelimit`]: requests and tokens per minute.
@@ -39,13 +40,13 @@ pub mod progress;
 pub mod prompt;
 pub mod ratelimit;
 pub mod reasoning;
-pub mod replay;
 pub mod resume;
 pub mod retry;
 pub mod runner;
 pub mod select;
 pub mod server_probe;
 pub mod stats;
+pub mod steps;
 pub mod store;
 pub mod tools;
 

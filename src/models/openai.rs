@@ -4,7 +4,8 @@
 use serde_json::{Value, json};
 
 use super::backend::{
-    Answer, ApiRequest, BackendApi, Chat, RequestSettings, count, error_object, native_call,
+    Answer, ApiRequest, BackendApi, Chat, NativeTurn, RequestSettings, ShownStep, count,
+    error_object, native_call, output_text,
 };
 use super::config::{ApiKey, Backend, Mode};
 use super::prompt::answer_schema_with_action_pattern;
@@ -130,15 +131,37 @@ impl BackendApi for OpenAi {
         };
         let reasoning = join_reasoning([field("reasoning_content"), field("reasoning"), think]);
         let mut calls = Vec::new();
+        let mut native = None;
         if let Some(tool_calls) = message.get("tool_calls").and_then(Value::as_array) {
-            for call in tool_calls {
+            let mut sent_back = Vec::with_capacity(tool_calls.len());
+            let mut call_ids = Vec::with_capacity(tool_calls.len());
+            for (i, call) in tool_calls.iter().enumerate() {
                 let function = call.get("function").unwrap_or(call);
                 let name = function
                     .get("name")
                     .and_then(Value::as_str)
                     .unwrap_or_default();
                 calls.push(native_call(name, function.get("arguments"), names));
+                // A server that gives no id still needs one to pair the result.
+                let id = match call.get("id").and_then(Value::as_str) {
+                    Some(id) if !id.is_empty() => id.to_string(),
+                    _ => format!("call_{i}"),
+                };
+                let arguments = match function.get("arguments") {
+                    Some(Value::String(text)) => text.clone(),
+                    Some(other) => other.to_string(),
+                    None => "{}".to_string(),
+                };
+                sent_back.push(json!({"id": id, "type": "function",
+                    "function": {"name": name, "arguments": arguments}}));
+                call_ids.push(id);
             }
+            native = Some(NativeTurn {
+                message: json!({"role": "assistant",
+                    "content": message.get("content").cloned().unwrap_or(Value::Null),
+                    "tool_calls": sent_back}),
+                call_ids,
+            });
         } else if let Some(function) = message.get("function_call").filter(|f| f.is_object()) {
             // The legacy single-call field.
             let name = function
@@ -156,7 +179,30 @@ impl BackendApi for OpenAi {
             calls: (!calls.is_empty()).then_some(calls),
             reasoning,
             usage,
+            native,
         })
+    }
+
+    fn append_steps(&self, body: &mut Value, steps: &[ShownStep]) {
+        let Some(messages) = body.get_mut("messages").and_then(Value::as_array_mut) else {
+            return;
+        };
+        for step in steps {
+            match step.tool_results(self.settings.mode) {
+                Some(turn) => {
+                    messages.push(turn.message.clone());
+                    for (id, output) in turn.call_ids.iter().zip(&step.outputs) {
+                        messages.push(json!({"role": "tool", "tool_call_id": id,
+                            "content": output_text(output)}));
+                    }
+                }
+                None => {
+                    messages.push(json!({"role": "assistant",
+                        "content": step.output.clone().unwrap_or_default()}));
+                    messages.push(json!({"role": "user", "content": step.observation()}));
+                }
+            }
+        }
     }
 }
 

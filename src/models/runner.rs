@@ -24,6 +24,8 @@ use super::progress::{InFlight, Progress};
 use super::ratelimit::RateLimiter;
 use super::retry::RetryPolicy;
 use super::stats::{ModelStats, TaskTiming};
+use super::steps::StepRun;
+use super::steps::run::{answer_in_steps, baseline_in_steps};
 use super::store::PredictionStore;
 use crate::spec::records::{Prediction, Task};
 
@@ -58,6 +60,8 @@ pub struct RunOptions {
     pub resume: bool,
     /// Draw a progress bar (only when stderr is a terminal).
     pub show_progress: bool,
+    /// Ask each task step by step (SPEC §6) instead of once.
+    pub steps: Option<Arc<StepRun>>,
 }
 
 /// What resuming found in the existing predictions file.
@@ -98,9 +102,9 @@ pub fn predictions_path(run_dir: &Path) -> PathBuf {
 }
 
 /// Everything a task's worker needs about its model.
-struct ModelContext {
-    config: ModelConfig,
-    key: Option<ApiKey>,
+pub(in crate::models) struct ModelContext {
+    pub(in crate::models) config: ModelConfig,
+    pub(in crate::models) key: Option<ApiKey>,
     api: Option<Box<dyn BackendApi>>,
     limiter: RateLimiter,
     slots: Arc<Semaphore>,
@@ -113,12 +117,12 @@ struct ModelContext {
 }
 
 /// A worker's result.
-struct Outcome {
-    prediction: Prediction,
-    cache_hit: bool,
+pub(in crate::models) struct Outcome {
+    pub(in crate::models) prediction: Prediction,
+    pub(in crate::models) cache_hit: bool,
     /// Where the task's time went and its requests sent (retries
     /// included); none when its worker stopped without a result.
-    timing: Option<TaskTiming>,
+    pub(in crate::models) timing: Option<TaskTiming>,
 }
 
 struct Done {
@@ -168,7 +172,7 @@ pub async fn run_shared(
         workers,
         expected,
         in_flight,
-    } = spawn_workers(&tasks, models, &finished, cache, &tx)?;
+    } = spawn_workers(&tasks, models, &finished, cache, options.steps.clone(), &tx)?;
     drop(tx);
 
     let mut collector = Collector::new(
@@ -231,6 +235,7 @@ fn spawn_workers(
     models: &[ModelSpec],
     finished: &HashSet<(String, String)>,
     cache: Option<Cache>,
+    steps: Option<Arc<StepRun>>,
     tx: &mpsc::UnboundedSender<Done>,
 ) -> anyhow::Result<Spawned> {
     let client = http_client(false)?;
@@ -268,12 +273,13 @@ fn spawn_workers(
             let context = Arc::clone(&context);
             let tasks = Arc::clone(tasks);
             let tx = tx.clone();
+            let steps = steps.clone();
             workers.spawn(async move {
                 let Ok(_slot) = Arc::clone(&context.slots).acquire_owned().await else {
                     return;
                 };
                 let queue = queued.elapsed();
-                let mut outcome = answer(&context, &tasks[t]).await;
+                let mut outcome = answer(&context, &tasks[t], steps.as_deref()).await;
                 if let Some(timing) = &mut outcome.timing {
                     timing.queue = queue;
                     timing.total = queued.elapsed();
@@ -453,10 +459,14 @@ fn http_client(direct: bool) -> anyhow::Result<reqwest::Client> {
     builder.build().context("building the HTTP client")
 }
 
-/// Answers one task: from the baseline, the cache, or the server with retries.
-async fn answer(context: &ModelContext, task: &Task) -> Outcome {
-    let Some(api) = &context.api else {
-        return baseline(context, task);
+/// Answers one task: from the baseline, the cache, or the server with
+/// retries; step by step when `steps` is given.
+async fn answer(context: &ModelContext, task: &Task, steps: Option<&StepRun>) -> Outcome {
+    let api = match (&context.api, steps) {
+        (None, None) => return baseline(context, task),
+        (None, Some(run)) => return baseline_in_steps(context, task, run).await,
+        (Some(api), Some(run)) => return answer_in_steps(context, api.as_ref(), task, run).await,
+        (Some(api), None) => api,
     };
     let exchange = exchange(context, api.as_ref(), &api.build(task)).await;
     let prediction = match exchange.result {
@@ -484,21 +494,25 @@ async fn answer(context: &ModelContext, task: &Task) -> Outcome {
 }
 
 /// What sending one request (with its retries) came to.
-struct Exchange {
+pub(in crate::models) struct Exchange {
     /// The answer and the latency of the request that gave it, or the last failure.
-    result: Result<(Answer, u64), Failure>,
+    pub(in crate::models) result: Result<(Answer, u64), Failure>,
     /// Requests sent (0 on a cache hit).
-    requests: u32,
-    cache_hit: bool,
+    pub(in crate::models) requests: u32,
+    pub(in crate::models) cache_hit: bool,
     /// Time waiting on the server, summed over the requests.
-    server: Duration,
+    pub(in crate::models) server: Duration,
     /// Time waiting for the rate limits and between retries.
-    throttle: Duration,
+    pub(in crate::models) throttle: Duration,
 }
 
 /// Sends a request: from the cache when it holds the answer, else to the
 /// server within the rate limits, retrying what can be retried.
-async fn exchange(context: &ModelContext, api: &dyn BackendApi, request: &ApiRequest) -> Exchange {
+pub(in crate::models) async fn exchange(
+    context: &ModelContext,
+    api: &dyn BackendApi,
+    request: &ApiRequest,
+) -> Exchange {
     let key = context
         .cache
         .as_ref()
@@ -709,7 +723,7 @@ impl ChatModel {
     }
 }
 
-fn answer_prediction(
+pub(in crate::models) fn answer_prediction(
     config: &ModelConfig,
     task: &Task,
     answer: Answer,
@@ -731,7 +745,7 @@ fn answer_prediction(
     }
 }
 
-fn error_prediction(
+pub(in crate::models) fn error_prediction(
     config: &ModelConfig,
     task: &Task,
     failure: &Failure,

@@ -123,19 +123,28 @@ fn summary(out: &mut String, report: &Report) {
     );
     if report.models.iter().any(|m| m.summary.step_tasks > 0) {
         out.push_str("Step by step (SPEC §6): each step's calls against the same gold step.\n\n");
+        let executed = report.models.iter().any(|m| m.summary.execution.is_some());
         let rows: Vec<Vec<String>> = report
             .models
             .iter()
             .map(|m| {
                 let s = &m.summary;
-                vec![
+                let mut row = vec![
                     m.model.clone(),
                     s.step_tasks.to_string(),
                     s.step_f1.map_or_else(|| "—".into(), pct),
-                ]
+                ];
+                if executed {
+                    row.extend(crate::score::report::execution_cells(s));
+                }
+                row
             })
             .collect();
-        table(out, 1, &["Model", "Tasks in steps", "Step F1"], &rows);
+        let mut header = vec!["Model", "Tasks in steps", "Step F1"];
+        if executed {
+            header.extend(["Calls executed", "Tasks executed"]);
+        }
+        table(out, 1, &header, &rows);
     }
 
     out.push_str("## Error analysis (ITC Table 3; shares of each group's errors)\n\n");

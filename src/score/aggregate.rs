@@ -122,6 +122,29 @@ pub struct Summary {
     /// Tasks answered step by step.
     #[serde(skip_serializing_if = "is_zero")]
     pub step_tasks: usize,
+    /// Share of the calls that executed (their endpoint answered 2xx;
+    /// SPEC §7, percent), in runs that execute tools.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub executed_calls: Option<f64>,
+    /// Share of the tasks with calls whose calls all executed (percent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub executed_tasks: Option<f64>,
+    /// Pooled executed and made calls, and tasks with calls, behind the two shares.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub execution: Option<ExecutionCounts>,
+}
+
+/// The counts behind the execution shares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct ExecutionCounts {
+    /// Calls made in execute runs.
+    pub calls: u32,
+    /// Calls that executed.
+    pub executed: u32,
+    /// Tasks that made calls.
+    pub tasks: u32,
+    /// Tasks whose calls all executed.
+    pub tasks_executed: u32,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -285,11 +308,19 @@ pub fn summarize(run: &ModelRun, members: &[usize], bootstrap: Option<&Bootstrap
     let mut counts = Counts::default();
     let (mut unreliable, mut undetectable, mut errors, mut missing) = (0, 0, 0, 0);
     let (mut step_sum, mut step_tasks) = (0.0, 0);
+    let mut execution: Option<ExecutionCounts> = None;
     for &i in members {
         let o = &run.outcomes[i];
         if let Some(steps) = o.steps {
             step_sum += steps.step_f1;
             step_tasks += 1;
+            if let Some(e) = steps.execution {
+                let sum = execution.get_or_insert_with(ExecutionCounts::default);
+                sum.calls += e.calls;
+                sum.executed += e.executed;
+                sum.tasks += u32::from(e.calls > 0);
+                sum.tasks_executed += u32::from(e.task_executed());
+            }
         }
         for (sum, value) in sums.iter_mut().zip(metric_values(o)) {
             *sum += value;
@@ -341,6 +372,9 @@ pub fn summarize(run: &ModelRun, members: &[usize], bootstrap: Option<&Bootstrap
             .map(|b| b.intervals(run, members)),
         step_f1: (step_tasks > 0).then(|| percent(step_sum / step_tasks as f64)),
         step_tasks,
+        executed_calls: execution.map(|e| share(e.executed, e.calls)),
+        executed_tasks: execution.map(|e| share(e.tasks_executed, e.tasks)),
+        execution,
     }
 }
 

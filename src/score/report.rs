@@ -135,16 +135,47 @@ pub fn step_table(reports: &[ModelReport], wide: bool) -> Option<String> {
     if reports.iter().all(|r| r.summary.step_tasks == 0) {
         return None;
     }
-    let mut t = Table::new(["Model", "Tasks in steps", "Step F1"]);
+    let executed = reports.iter().any(|r| r.summary.execution.is_some());
+    let mut header = vec!["Model", "Tasks in steps", "Step F1"];
+    if executed {
+        header.extend(["Calls executed", "Tasks executed"]);
+    }
+    let mut t = Table::new(header);
     for r in reports {
         let s = &r.summary;
-        t.push([
+        let mut row = vec![
             r.model.clone(),
             s.step_tasks.to_string(),
             s.step_f1.map_or_else(|| "—".to_string(), num),
-        ]);
+        ];
+        if executed {
+            row.extend(execution_cells(s));
+        }
+        t.push(row);
     }
     Some(t.render(wide))
+}
+
+/// The execution shares of a summary with their counts (`90.00 (9/10)`),
+/// or dashes for a run that executed nothing.
+pub fn execution_cells(s: &Summary) -> [String; 2] {
+    match s.execution {
+        Some(e) => [
+            format!(
+                "{} ({}/{})",
+                num(s.executed_calls.unwrap_or(0.0)),
+                e.executed,
+                e.calls
+            ),
+            format!(
+                "{} ({}/{})",
+                num(s.executed_tasks.unwrap_or(0.0)),
+                e.tasks_executed,
+                e.tasks
+            ),
+        ],
+        None => ["—".to_string(), "—".to_string()],
+    }
 }
 
 /// The JSON object printed per model by `--format json`.

@@ -22,7 +22,7 @@ use crate::score::stream::TaskOutcome;
 use crate::score::task::{GoldSide, ScoreOptions, aligned_pairs, score_calls};
 use crate::spec::language::LanguageDetector;
 use crate::spec::limits::ReadLimits;
-use crate::spec::records::{Call, Extraction, Step, StepFigures, Task};
+use crate::spec::records::{Call, Execution, Extraction, Step, StepFigures, Task};
 use crate::spec::response::{ReadResponse, read_prediction};
 
 /// Scores the steps of one answer to `task`; `languages` is the task set's
@@ -77,12 +77,17 @@ pub fn score_steps_in(
             too_deep: a.too_deep || r.limits.too_deep,
             out_of_work: a.out_of_work || r.limits.out_of_work,
         }),
-        steps: Some(step_figures(task, &reads, options)),
+        steps: Some(step_figures(task, steps, &reads, options)),
     }
 }
 
 /// Each step's calls against the same gold step.
-fn step_figures(task: &Task, reads: &[ReadResponse], options: ScoreOptions) -> StepFigures {
+fn step_figures(
+    task: &Task,
+    steps: &[Step],
+    reads: &[ReadResponse],
+    options: ScoreOptions,
+) -> StepFigures {
     let gold_steps: Vec<&[Call]> = if task.turns.is_empty() {
         vec![&task.gold.calls]
     } else {
@@ -115,7 +120,21 @@ fn step_figures(task: &Task, reads: &[ReadResponse], options: ScoreOptions) -> S
         selection_f1: selection,
         invocation_f1: invocation,
         step_f1: (selection + invocation) / 2.0,
+        execution: execution(steps),
     }
+}
+
+/// The executed calls of an answer, when its steps record statuses
+/// (execute runs).
+fn execution(steps: &[Step]) -> Option<Execution> {
+    if steps.iter().all(|s| s.tool_status.is_empty()) {
+        return None;
+    }
+    let statuses = steps.iter().flat_map(|s| &s.tool_status);
+    Some(Execution {
+        calls: statuses.clone().count() as u32,
+        executed: statuses.filter(|s| (200..300).contains(*s)).count() as u32,
+    })
 }
 
 #[cfg(test)]
@@ -133,6 +152,7 @@ mod tests {
             output: Some(answer.to_string()),
             calls: None,
             tool_outputs: outputs,
+            tool_status: Vec::new(),
         }
     }
 

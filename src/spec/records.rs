@@ -175,6 +175,11 @@ pub struct Step {
     /// The output shown for each call of the step, in call order.
     #[serde(default)]
     pub tool_outputs: Vec<serde_json::Value>,
+    /// In runs that execute tools (SPEC §7): per call, the HTTP status its
+    /// endpoint answered, 0 when none answered (not allowed, unreachable,
+    /// not in the cassette). Empty in other runs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_status: Vec<u16>,
 }
 
 /// The step-by-step figures of one task (SPEC §6): each step's calls
@@ -189,6 +194,26 @@ pub struct StepFigures {
     pub invocation_f1: f64,
     /// The mean of the two: the task's `step_f1`.
     pub step_f1: f64,
+    /// In runs that execute tools (SPEC §7): how many calls were made and
+    /// how many executed (their endpoint answered 2xx).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<Execution>,
+}
+
+/// Executed calls of one task (SPEC §7), reported beside §3's scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Execution {
+    /// Calls the answer made (with a status recorded).
+    pub calls: u32,
+    /// Calls whose endpoint answered 2xx.
+    pub executed: u32,
+}
+
+impl Execution {
+    /// The task executes: it made calls and all of them executed.
+    pub fn task_executed(&self) -> bool {
+        self.calls > 0 && self.executed == self.calls
+    }
 }
 
 /// One model's answer to one task.

@@ -64,6 +64,7 @@ pub fn options(run_dir: &Path, cache: Option<&Path>, resume: bool) -> RunOptions
         cache_dir: cache.map(Path::to_path_buf),
         resume,
         show_progress: false,
+        steps: None,
     }
 }
 

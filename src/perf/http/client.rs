@@ -45,6 +45,7 @@ pub(super) fn run_itc(
         cache_dir: None,
         resume: false,
         show_progress: false,
+        steps: None,
     };
     let report = block_on(
         Threads::PerCore,
