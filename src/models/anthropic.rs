@@ -215,6 +215,40 @@ mod tests {
     }
 
     #[test]
+    fn a_conversation_sends_tool_results_by_tool_use_id() {
+        let t = task();
+        let names = NameMap::for_tools(&t.tools);
+        let api = Anthropic::new(RequestSettings {
+            base_url: "https://api.anthropic.com/v1".into(),
+            model_id: "claude".into(),
+            mode: Mode::Native,
+            prompt_style: Default::default(),
+            system_template: None,
+            temperature: None,
+            max_tokens: 100,
+            extra_body: None,
+        });
+        let blocks = json!([
+            {"type": "thinking", "thinking": "hm", "signature": "sig"},
+            {"type": "tool_use", "id": "tu_1", "name": names.api_name("météo/ville"), "input": {"ville": "Lyon"}}]);
+        let answer = api.parse(&json!({"content": blocks}), &names).unwrap();
+        let step = ShownStep {
+            output: answer.output.clone(),
+            native: answer.native.clone(),
+            calls: answer.calls.clone().unwrap(),
+            outputs: vec![json!({"temp": 12})],
+        };
+        let mut request = api.build(&t);
+        api.append_steps(&mut request.body, &[step]);
+        let messages = request.body["messages"].as_array().unwrap();
+        assert_eq!(messages[1], json!({"role": "assistant", "content": blocks}));
+        assert_eq!(
+            messages[2],
+            json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "tu_1", "content": "{\"temp\":12}"}]})
+        );
+    }
+
+    #[test]
     fn prompt_and_structured_bodies() {
         let t = task();
         for mode in [Mode::Prompt, Mode::Structured] {

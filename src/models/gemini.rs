@@ -241,6 +241,40 @@ mod tests {
     }
 
     #[test]
+    fn a_conversation_sends_function_responses_by_name() {
+        let t = task();
+        let names = NameMap::for_tools(&t.tools);
+        let api = Gemini::new(RequestSettings {
+            base_url: "https://generativelanguage.googleapis.com/v1beta".into(),
+            model_id: "gemini".into(),
+            mode: Mode::Native,
+            prompt_style: Default::default(),
+            system_template: None,
+            temperature: None,
+            max_tokens: 100,
+            extra_body: None,
+        });
+        let name = names.api_name(&t.tools[0].name).to_string();
+        let parts = json!([{"functionCall": {"name": name, "args": {}}, "thoughtSignature": "s"}]);
+        let body = json!({"candidates": [{"content": {"role": "model", "parts": parts}}]});
+        let answer = api.parse(&body, &names).unwrap();
+        let step = ShownStep {
+            output: answer.output.clone(),
+            native: answer.native.clone(),
+            calls: answer.calls.clone().unwrap(),
+            outputs: vec![json!([1, 2])],
+        };
+        let mut request = api.build(&t);
+        api.append_steps(&mut request.body, &[step]);
+        let contents = request.body["contents"].as_array().unwrap();
+        assert_eq!(contents[1], json!({"role": "model", "parts": parts}));
+        assert_eq!(
+            contents[2],
+            json!({"role": "user", "parts": [{"functionResponse": {"name": name, "response": {"output": [1, 2]}}}]})
+        );
+    }
+
+    #[test]
     fn prompt_body_and_url() {
         let t = task();
         let req = backend(Mode::Prompt).build(&t);

@@ -504,6 +504,72 @@ mod tests {
     }
 
     #[test]
+    fn a_conversation_sends_tool_results_by_call_id_or_an_observation() {
+        let t = task();
+        let names = NameMap::for_tools(&t.tools);
+        // A server that gives no id gets one made up, the same in both messages.
+        let body = json!({"choices": [{"message": {"role": "assistant", "content": null,
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "city_weather", "arguments": "{\"city\": \"Oslo\"}"}},
+                {"type": "function", "function": {"name": "city_weather", "arguments": {"city": "Bergen"}}}]}}]});
+        let native = backend(Mode::Native);
+        let answer = native.parse(&body, &names).unwrap();
+        let step = ShownStep {
+            output: answer.output.clone(),
+            native: answer.native.clone(),
+            calls: answer.calls.clone().unwrap(),
+            outputs: vec![json!({"temp": 3}), json!("sunny")],
+        };
+        let mut request = native.build(&t);
+        native.append_steps(&mut request.body, std::slice::from_ref(&step));
+        let messages = request.body["messages"].as_array().unwrap();
+        assert_eq!(messages.len(), 5);
+        assert_eq!(
+            messages[2],
+            json!({"role": "assistant", "content": null, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "city_weather", "arguments": "{\"city\": \"Oslo\"}"}},
+                {"id": "call_1", "type": "function", "function": {"name": "city_weather", "arguments": "{\"city\":\"Bergen\"}"}}]})
+        );
+        assert_eq!(
+            messages[3],
+            json!({"role": "tool", "tool_call_id": "c1", "content": "{\"temp\":3}"})
+        );
+        assert_eq!(
+            messages[4],
+            json!({"role": "tool", "tool_call_id": "call_1", "content": "sunny"})
+        );
+        // In prompt mode the same step is the answer text and one observation.
+        let prompt = backend(Mode::Prompt);
+        let text_step = ShownStep {
+            output: Some(
+                "{\"Thought\": \"t\", \"Action\": \"[city weather(city='Oslo')]\"}".into(),
+            ),
+            native: None,
+            calls: vec![Call::new(
+                "city weather",
+                vec![("city".into(), V::Str("Oslo".into()))],
+            )],
+            outputs: vec![json!({"temp": 3})],
+        };
+        let mut request = prompt.build(&t);
+        prompt.append_steps(&mut request.body, std::slice::from_ref(&text_step));
+        let messages = request.body["messages"].as_array().unwrap();
+        assert_eq!(
+            messages[2],
+            json!({"role": "assistant", "content": text_step.output.unwrap()})
+        );
+        assert_eq!(
+            messages[3],
+            json!({"role": "user", "content": "Observation: [{\"call\":\"city weather(city='Oslo')\",\"output\":{\"temp\":3}}]"})
+        );
+        // A native turn in prompt mode (not possible from this backend's
+        // requests, but from a cache) still goes as an observation.
+        let mut request = prompt.build(&t);
+        prompt.append_steps(&mut request.body, &[step]);
+        assert_eq!(request.body["messages"][3]["role"], "user");
+    }
+
+    #[test]
     fn content_parts_and_errors() {
         let body = json!({"choices": [{"message": {"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}}]});
         assert_eq!(

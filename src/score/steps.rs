@@ -77,22 +77,21 @@ pub fn score_steps_in(
             too_deep: a.too_deep || r.limits.too_deep,
             out_of_work: a.out_of_work || r.limits.out_of_work,
         }),
-        steps: Some(step_figures(task, steps, &reads, options)),
+        steps: Some(step_figures(task, steps, &reads, &shown, options)),
     }
 }
 
-/// Each step's calls against the same gold step.
+/// Each step's calls against the same gold step: the gold calls of that
+/// step (the turns split the gold calls in order), whose references match
+/// the outputs shown, as in the whole-answer score.
 fn step_figures(
     task: &Task,
     steps: &[Step],
     reads: &[ReadResponse],
+    shown: &[Option<serde_json::Value>],
     options: ScoreOptions,
 ) -> StepFigures {
-    let gold_steps: Vec<&[Call]> = if task.turns.is_empty() {
-        vec![&task.gold.calls]
-    } else {
-        task.turns.iter().map(|t| t.calls.as_slice()).collect()
-    };
+    let gold_steps = gold_steps(task);
     let mut answered: Vec<&[Call]> = reads
         .iter()
         .map(|r| r.calls.as_slice())
@@ -108,7 +107,7 @@ fn step_figures(
             calls: gold,
             thought: &task.gold.thought,
             tools: &task.tools,
-            shown: &[],
+            shown,
         };
         let score = score_calls(&side, calls, options);
         selection += score.selection.f1;
@@ -122,6 +121,29 @@ fn step_figures(
         step_f1: (selection + invocation) / 2.0,
         execution: execution(steps),
     }
+}
+
+/// The gold calls of each step: the gold calls cut by the turns' lengths
+/// (references kept, so they can match shown outputs), or the turns' own
+/// calls when their count differs from the gold's (a task `turn_problems`
+/// reports); one step of all gold calls for a task without turns.
+fn gold_steps(task: &Task) -> Vec<&[Call]> {
+    let lengths: Vec<usize> = task.turns.iter().map(|t| t.calls.len()).collect();
+    if task.turns.is_empty() {
+        return vec![&task.gold.calls];
+    }
+    if lengths.iter().sum::<usize>() != task.gold.calls.len() {
+        return task.turns.iter().map(|t| t.calls.as_slice()).collect();
+    }
+    let mut rest = task.gold.calls.as_slice();
+    lengths
+        .into_iter()
+        .map(|n| {
+            let (step, after) = rest.split_at(n);
+            rest = after;
+            step
+        })
+        .collect()
 }
 
 /// The executed calls of an answer, when its steps record statuses

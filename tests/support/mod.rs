@@ -2,6 +2,7 @@
 //! on loopback, generated tasks, and helpers to run the library or binary.
 #![allow(dead_code)] // each test file uses a different part
 
+pub mod apis;
 pub mod server;
 pub mod tasks;
 

@@ -131,20 +131,27 @@ impl Executor {
                 Some(0),
             );
         }
-        match self.send(&request, &host, port).await {
-            Ok(recorded) => {
-                let recorded = Recorded {
-                    request: stored,
-                    ..recorded
-                };
-                if let Some(cassette) = &self.cassette {
-                    // A cassette that cannot be written only costs a later run a call.
-                    let _ = cassette.record(&recorded);
-                }
-                shown(&recorded)
-            }
-            Err(message) => ToolOutput::error(message, Some(0)),
+        // A failure (timeout, unreachable) is recorded too, as status 0, so
+        // that replaying the cassette reproduces the run.
+        let answered = self.send(&request, &host, port).await;
+        let recorded = match answered {
+            Ok(recorded) => Recorded {
+                request: stored,
+                ..recorded
+            },
+            Err(message) => Recorded {
+                request: stored,
+                status: 0,
+                content_type: None,
+                body: message,
+                truncated: false,
+            },
+        };
+        if let Some(cassette) = &self.cassette {
+            // A cassette that cannot be written only costs a later run a call.
+            let _ = cassette.record(&recorded);
         }
+        shown(&recorded)
     }
 
     /// Sends a request with its host's key, reading the body up to the limit.
@@ -240,8 +247,13 @@ fn describe_error(error: &reqwest::Error, timeout: Duration) -> String {
 }
 
 /// What the model is shown of an exchange: a 2xx body (JSON when it reads
-/// as JSON, else text); otherwise an error with the status and the body.
+/// as JSON, else text; a cut body as `{"body", "truncated"}`); for another
+/// status an error with the status and the body; for no answer (status 0)
+/// an error saying why.
 pub fn shown(recorded: &Recorded) -> ToolOutput {
+    if recorded.status == 0 {
+        return ToolOutput::error(recorded.body.clone(), Some(0));
+    }
     let body = serde_json::from_str::<Value>(&recorded.body)
         .unwrap_or_else(|_| Value::String(recorded.body.clone()));
     let value = if (200..300).contains(&recorded.status) {
