@@ -630,3 +630,37 @@ fn a_failed_step_resumes_from_the_cache_and_step_settings_are_kept() {
     assert_eq!(model.requests() - before, 2, "steps 2 and 3 only");
     assert_eq!(step_of(&steps(&run), "geo-1").as_array().unwrap().len(), 3);
 }
+
+#[test]
+fn replay_refuses_turns_whose_references_name_no_recorded_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bad = tasks("http://127.0.0.1:9")[0].clone();
+    bad["turns"][0]["tool_outputs"] = json!([{"name": "Lyon", "latitude": 45.7578, "lon": 4.832}]);
+    let path = dir.path().join("bad.jsonl");
+    std::fs::write(&path, format!("{bad}\n")).unwrap();
+    let run = dir.path().join("run");
+    let out = itc(
+        &[
+            "eval",
+            "--tasks",
+            path.to_str().unwrap(),
+            "--run-dir",
+            run.to_str().unwrap(),
+            "--steps",
+            "replay",
+            "--no-progress",
+        ],
+        &[],
+    );
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("bad.jsonl: 1 problem(s) in the recorded steps"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("task geo-1:") && stderr.contains("0.lat"),
+        "{stderr}"
+    );
+    assert!(!run.join("predictions.jsonl").exists(), "nothing was run");
+}

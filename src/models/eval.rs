@@ -23,12 +23,13 @@ use super::runner::{ModelSpec, RunOptions, RunReport, predictions_path, run_shar
 use super::select::Selection;
 use super::server_probe::check_servers;
 use super::stats::run_table;
-use super::steps::{StepOptions, StepRun};
+use super::steps::{StepMode, StepOptions, StepRun};
 use super::store::check_start;
 use crate::score::files::{OutputFormat, ScoreFilesOptions, ScoringOptions, score};
 use crate::spec::jsonl::{read_records, write_records};
 use crate::spec::records::Task;
 use crate::spec::sample::sample_tasks;
+use crate::spec::turns::turn_problems;
 use crate::util::lock::FolderLock;
 use crate::util::runtime::{Threads, block_on};
 use crate::util::slug::{SlugStyle, slug};
@@ -269,6 +270,9 @@ pub fn eval_models(
         .map(ModelSpec::resolve)
         .collect::<anyhow::Result<_>>()?;
     let (tasks, task_label) = select_tasks(options, benchmark, err)?;
+    if options.steps.mode == StepMode::Replay {
+        check_turns(&tasks, &task_label)?;
+    }
     let run_dir = options
         .run_dir
         .clone()
@@ -436,6 +440,28 @@ fn check_same_steps(run_dir: &Path, steps: &StepOptions, resume: bool) -> anyhow
     }
     let text = serde_json::to_string_pretty(steps)? + "\n";
     crate::util::atomic::write(&path, text.as_bytes())
+}
+
+/// Refuses a replay run on tasks whose recorded steps are inconsistent
+/// (SPEC §6: the turns' calls are the gold calls, one output per call, and
+/// every reference names a recorded field), naming the file and each task.
+fn check_turns(tasks: &[Task], label: &str) -> anyhow::Result<()> {
+    let problems: Vec<String> = tasks.iter().flat_map(turn_problems).collect();
+    if problems.is_empty() {
+        return Ok(());
+    }
+    const SHOWN: usize = 10;
+    let mut message = format!(
+        "{label}: {} problem(s) in the recorded steps (`turns`) a replay run needs:",
+        problems.len()
+    );
+    for problem in problems.iter().take(SHOWN) {
+        message.push_str(&format!("\n  {problem}"));
+    }
+    if problems.len() > SHOWN {
+        message.push_str(&format!("\n  … and {} more", problems.len() - SHOWN));
+    }
+    bail!(message)
 }
 
 /// The tasks of the run after the selection, and how messages name their source.
