@@ -659,7 +659,7 @@ fn replay_refuses_turns_whose_references_name_no_recorded_field() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("task geo-1:") && stderr.contains("0.lat"),
+        stderr.contains("task geo-1:") && stderr.contains("field `lat`"),
         "{stderr}"
     );
     assert!(!run.join("predictions.jsonl").exists(), "nothing was run");
