@@ -1022,3 +1022,112 @@ fn itc_score_gives_the_gold_answers_full_marks_on_the_produced_tasks() {
         "{uncorrected}"
     );
 }
+
+/// A reply with example outputs (`itc answer --with-outputs`).
+fn reply_with_outputs(thought: &str, action: &str, outputs: Value) -> String {
+    json!({"Thought": thought, "Action": action, "Outputs": outputs}).to_string()
+}
+
+#[test]
+fn with_outputs_records_turns_that_a_replay_run_uses() {
+    let nested = |id: &'static str, outputs: Value| {
+        entry(
+            id,
+            "nested",
+            "ja",
+            &format!(
+                "ユーザーtaroでログインして、最新の注文を5件見せてください。パスワードはhunter2です。({id})"
+            ),
+            &["shop_login", "shop_orders"],
+            &["shop_orders", "shop_login"],
+            reply_with_outputs(N1_THOUGHT, N1_ACTION, outputs),
+            None,
+        )
+    };
+    let entries = vec![
+        nested(
+            "good",
+            json!([{"token": "tok-77"}, {"orders": [{"id": 1}]}]),
+        ),
+        // The placeholder reads `token`, which the example output lacks.
+        nested("nofield", json!([{"session": "tok-77"}, {"orders": []}])),
+        nested("short", json!([{"token": "tok-77"}])),
+        entry(
+            "p2",
+            "parallel",
+            "de",
+            "Züge von Berlin nach Hamburg und das Wetter in Hamburg, bitte.",
+            &["db_trains", "dwd_weather"],
+            &["dwd_weather", "db_trains"],
+            reply_with_outputs(
+                P1_THOUGHT_FIXED,
+                P1_ACTION_FIXED,
+                json!([{"verbindungen": 12}, {"temperatur": 7}]),
+            ),
+            None,
+        ),
+    ];
+    let server = start_models(&entries);
+    let fixture = Fixture::new(&server, &entries, json!({}));
+    let out = fixture.answer(&["--with-outputs"]);
+    succeeded(&out);
+    // The answer model was asked for outputs.
+    let system = server.log()[0].body.clone();
+    assert!(system.contains("Outputs"), "{system}");
+    let tasks = fixture.records("tasks.jsonl");
+    assert_eq!(ids(&tasks), ["good", "p2"]);
+    let good = &tasks[0];
+    assert_eq!(
+        good["turns"],
+        json!([
+            {"calls": [{"name": "shop_login", "arguments": {"user": "taro", "password": "hunter2"}}],
+             "tool_outputs": [{"token": "tok-77"}]},
+            {"calls": [{"name": "shop_orders", "arguments": {"token": "tok-77", "limit": 5}}],
+             "tool_outputs": [{"orders": [{"id": 1}]}]}
+        ])
+    );
+    assert_eq!(
+        tasks[1]["turns"].as_array().unwrap().len(),
+        1,
+        "parallel: one step"
+    );
+    let rejects = fixture.records("tasks.rejects.jsonl");
+    let reason = |id: &str| {
+        rejects.iter().find(|r| r["id"] == id).unwrap()["reason"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        reason("nofield").contains("field `token`"),
+        "{}",
+        reason("nofield")
+    );
+    assert!(
+        reason("short").contains("1 output(s) for 2 call(s)"),
+        "{}",
+        reason("short")
+    );
+
+    // The tasks run step by step: the offline baseline is shown the outputs.
+    let run = fixture.path("run");
+    let out = itc(
+        &[
+            "eval",
+            "--tasks",
+            &fixture.arg("tasks.jsonl"),
+            "--run-dir",
+            run.to_str().unwrap(),
+            "--steps",
+            "replay",
+            "--no-progress",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("Step F1"),
+        "{}",
+        text(&out.stdout)
+    );
+}

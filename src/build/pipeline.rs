@@ -224,6 +224,9 @@ pub struct AnswerStage {
     /// Accept gold calls to candidates other than the target APIs.
     #[serde(default)]
     pub allow_other_apis: bool,
+    /// Record example tool outputs as the tasks' `turns` (`itc answer --with-outputs`).
+    #[serde(default)]
+    pub with_outputs: bool,
     /// Share of tasks in the test split.
     #[serde(default = "default_test_fraction")]
     pub test_fraction: f64,
@@ -590,6 +593,7 @@ impl Pipeline {
             answerer: a.model.clone(),
             checker: a.checker.clone(),
             allow_other_apis: a.allow_other_apis,
+            with_outputs: a.with_outputs,
             cache: self.cache(),
             output: self.out("tasks.jsonl"),
             provenance: self.out("provenance.jsonl"),
@@ -624,7 +628,7 @@ impl Pipeline {
                 .iter()
                 .map(|q| match stage {
                     Stage::Filter => filter::judge_chat(q),
-                    _ => answer::answer_chat(q),
+                    _ => answer::answer_chat(q, self.config.answer.with_outputs),
                 })
                 .collect();
             let path = self.out(file);

@@ -27,6 +27,10 @@ pub struct AnswerArgs {
     /// Accept gold calls to other candidates than the APIs the query was written for.
     #[arg(long)]
     pub allow_other_apis: bool,
+    /// Ask the answer model for an example output per call and record them
+    /// as each task's `turns` (SPEC §6), so `itc eval --steps replay` can run it.
+    #[arg(long)]
+    pub with_outputs: bool,
     /// The response cache.
     #[command(flatten)]
     pub cache: CacheFlags,
@@ -68,6 +72,7 @@ impl AnswerArgs {
             answerer: self.answerer.clone(),
             checker: self.checker.clone(),
             allow_other_apis: self.allow_other_apis,
+            with_outputs: self.with_outputs,
             cache: CacheSetting::from_flags(self.cache.cache.as_deref(), self.cache.no_cache),
             output: self.output.clone(),
             provenance: self.provenance.clone(),

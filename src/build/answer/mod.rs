@@ -20,6 +20,7 @@
 //! the checker changed the answer), rejects, and the stage's figures.
 //! [`split`] makes the train/test split and the ShareGPT export.
 
+pub mod outputs;
 pub mod split;
 pub mod validate;
 
@@ -79,7 +80,13 @@ pub fn task_of(query: &GeneratedQuery, gold: Gold) -> Task {
     }
 }
 
-fn render(template: &str, part: &str, query: &GeneratedQuery, answer: &str) -> String {
+fn render(
+    template: &str,
+    part: &str,
+    query: &GeneratedQuery,
+    answer: &str,
+    with_outputs: bool,
+) -> String {
     environment()
         .get_template(template)
         .and_then(|t| {
@@ -89,18 +96,25 @@ fn render(template: &str, part: &str, query: &GeneratedQuery, answer: &str) -> S
                 kind => query.kind.as_str(),
                 query => &query.query,
                 answer => answer,
+                with_outputs => with_outputs,
             })
         })
         .expect("answer templates render")
 }
 
-/// The chat asking the answer model for a query's Thought and Action.
-pub fn answer_chat(query: &GeneratedQuery) -> Chat {
+/// The chat asking the answer model for a query's Thought and Action (and,
+/// `with_outputs`, an example output per call).
+pub fn answer_chat(query: &GeneratedQuery, with_outputs: bool) -> Chat {
+    let mut schema = answer_schema();
+    if with_outputs {
+        schema["properties"]["Outputs"] = json!({"type": "array", "items": {"type": "object"}});
+        schema["required"] = json!(["Thought", "Action", "Outputs"]);
+    }
     Chat::new(
-        render("answer", "system", query, ""),
-        render("answer", "query", query, ""),
+        render("answer", "system", query, "", with_outputs),
+        render("answer", "query", query, "", with_outputs),
     )
-    .with_schema(answer_schema())
+    .with_schema(schema)
 }
 
 /// JSON Schema of a checker's reply.
@@ -122,8 +136,8 @@ pub fn check_schema() -> Json {
 /// model's reply as it came).
 pub fn check_chat(query: &GeneratedQuery, proposed: &str) -> Chat {
     Chat::new(
-        render("check", "system", query, proposed),
-        render("check", "query", query, proposed),
+        render("check", "system", query, proposed, false),
+        render("check", "query", query, proposed, false),
     )
     .with_schema(check_schema())
 }
@@ -142,12 +156,16 @@ pub struct AnswerChecks {
     /// Require the gold calls to use exactly the APIs the query was written
     /// for (`GeneratedQuery::apis`, as a set); off, any candidates may do.
     pub require_target_apis: bool,
+    /// Ask for an example output per call and record them as the task's
+    /// `turns` (SPEC §6), checked like the sample set's.
+    pub with_outputs: bool,
 }
 
 impl Default for AnswerChecks {
     fn default() -> Self {
         AnswerChecks {
             require_target_apis: true,
+            with_outputs: false,
         }
     }
 }
@@ -278,7 +296,8 @@ pub async fn answer(
         let targets = options.require_target_apis.then_some(query.apis.as_slice());
         validate(query.kind, &read.calls, &query.tools, targets)
     };
-    let (drafts, answer_provenance, stats) = answer_round(queries, answerer, &accept).await;
+    let (drafts, answer_provenance, stats) =
+        answer_round(queries, answerer, options.with_outputs, &accept).await;
     let round = CheckRound::run(queries, &drafts, checker).await;
 
     let mut output = AnswerOutput {
@@ -312,15 +331,22 @@ pub async fn answer(
                 _ => read.map_err(|why| format!("answer: {why}")),
             },
         };
-        match result {
-            Ok(read) => {
-                output.tasks.push(task_of(
-                    query,
-                    Gold {
-                        thought: read.thought,
-                        calls: read.calls,
-                    },
-                ));
+        let task = result.and_then(|read| {
+            let mut task = task_of(
+                query,
+                Gold {
+                    thought: read.thought,
+                    calls: read.calls,
+                },
+            );
+            if options.with_outputs {
+                record_outputs(&mut task, &answer_provenance[i].raw)?;
+            }
+            Ok(task)
+        });
+        match task {
+            Ok(task) => {
+                output.tasks.push(task);
                 output.provenance.push(record);
             }
             Err(reason) => output.rejects.push(AnswerReject {
@@ -333,15 +359,37 @@ pub async fn answer(
     Ok(output)
 }
 
+/// Gives a task the turns made from the answer model's example outputs, or
+/// says why they cannot be (SPEC §6's checks of recorded steps). When the
+/// checker corrected the answer, the outputs are kept if they are as many
+/// as the corrected calls and every reference finds its field.
+fn record_outputs(task: &mut Task, reply: &str) -> Result<(), String> {
+    if task.gold.calls.is_empty() {
+        return Ok(());
+    }
+    let example = |why: String| format!("example outputs: {why}");
+    let outputs = outputs::read_outputs(reply, task.gold.calls.len()).map_err(example)?;
+    task.turns = outputs::turns_for(task.kind, &task.gold.calls, &outputs).map_err(example)?;
+    let problems = crate::spec::turns::turn_problems(task);
+    if !problems.is_empty() {
+        return Err(example(problems.join("; ")));
+    }
+    Ok(())
+}
+
 /// The answer model's round: a draft per query (its reply read and
 /// validated, or why there is none), the provenance of each reply, and
 /// what the round cost.
 async fn answer_round(
     queries: &[GeneratedQuery],
     answerer: &ChatModel,
+    with_outputs: bool,
     accept: &impl Fn(&GeneratedQuery, &ReadAnswer) -> Result<(), String>,
 ) -> (Vec<Draft>, Vec<Provenance>, StageStats) {
-    let chats: Vec<Chat> = queries.iter().map(answer_chat).collect();
+    let chats: Vec<Chat> = queries
+        .iter()
+        .map(|q| answer_chat(q, with_outputs))
+        .collect();
     let completions = complete_all(answerer, chats.clone(), |_, _| {}).await;
     let mut stats = StageStats::default();
     let mut drafts = Vec::with_capacity(queries.len());
@@ -476,6 +524,8 @@ pub struct AnswerOptions {
     pub checker: Option<String>,
     /// Accept gold calls to other candidates than the APIs the query was written for.
     pub allow_other_apis: bool,
+    /// Ask for example outputs and record them as the tasks' `turns`.
+    pub with_outputs: bool,
     /// The response cache (default: `cache/` beside the output file).
     pub cache: CacheSetting,
     /// Where to write the tasks (JSON Lines, SPEC §0).
@@ -509,6 +559,7 @@ impl Default for AnswerOptions {
             answerer: String::new(),
             checker: None,
             allow_other_apis: false,
+            with_outputs: false,
             cache: CacheSetting::Default,
             output: PathBuf::new(),
             provenance: PathBuf::new(),
@@ -547,6 +598,7 @@ pub fn run(
     };
     let options = AnswerChecks {
         require_target_apis: !args.allow_other_apis,
+        with_outputs: args.with_outputs,
     };
     writeln!(
         err,
@@ -695,7 +747,7 @@ mod tests {
 
     #[test]
     fn prompts_carry_tools_query_kind_and_schema() {
-        let chat = answer_chat(&query(TaskKind::Repeated));
+        let chat = answer_chat(&query(TaskKind::Repeated), false);
         assert!(chat.system.contains("\"name\": \"dwd\""));
         assert!(chat.system.contains("Vorhersage <Stadt>"), "no escaping");
         assert!(chat.system.contains("'$N.field'"));
