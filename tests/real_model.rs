@@ -100,6 +100,11 @@ impl Run {
 /// Runs the real binary on the first `tasks` sample tasks in `mode`, with a
 /// fresh cache so that every request reaches the server.
 fn eval(url: &str, mode: &str, tasks: usize) -> Run {
+    eval_with(url, mode, tasks, &[])
+}
+
+/// [`eval`] with more flags.
+fn eval_with(url: &str, mode: &str, tasks: usize, extra: &[&str]) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let name = format!("smollm2-{mode}");
     let run_dir = dir.path().join("runs").join(&name);
@@ -138,6 +143,7 @@ fn eval(url: &str, mode: &str, tasks: usize) -> Run {
         "--bootstrap",
         "200",
     ];
+    let args: Vec<&str> = args.iter().chain(extra).copied().collect();
     eprintln!("itc {}", args.join(" "));
     let started = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_itc"))
@@ -546,6 +552,110 @@ fn native_mode_against_a_real_model() {
         answered.len()
     );
     assert_eq!(predicted_calls, with_calls, "{}", run.context());
+}
+
+/// Nested sample tasks asked step by step (`--steps replay`) in a mode:
+/// every task ends with its steps in the prediction, and every step after
+/// the first was asked with the previous step's outputs in the request (an
+/// `Observation:` message in prompt mode, `tool` messages in native mode),
+/// which a recording proxy between itc and the server sees.
+fn replay_steps(url: &str, mode: &str) {
+    let proxy = support::proxy::RecordingProxy::start(url);
+    let run = eval_with(
+        &proxy.base_url(),
+        mode,
+        STEP_TASKS,
+        &["--steps", "replay", "--kinds", "nested"],
+    );
+    let predictions: Vec<Prediction> = read_lines(&run.run_dir.join("predictions.jsonl"));
+    assert_eq!(predictions.len(), STEP_TASKS, "{}", run.context());
+    let chats: Vec<Value> = proxy
+        .bodies()
+        .into_iter()
+        .filter(|b| b.get("messages").is_some() && b["max_tokens"] != 1)
+        .collect();
+    let (mut later_steps, mut carried) = (0, 0);
+    for p in &predictions {
+        let Some(steps) = &p.steps else {
+            assert!(
+                p.error.is_some(),
+                "{}: neither steps nor an error",
+                p.task_id
+            );
+            continue;
+        };
+        assert!(!steps.is_empty() || p.error.is_some(), "{}", p.task_id);
+        for k in 1..steps.len() {
+            later_steps += 1;
+            let before = &steps[k - 1];
+            assert!(
+                !before.tool_outputs.is_empty(),
+                "{}: a step without calls ended the task",
+                p.task_id
+            );
+            // The request of step k holds step k-1's outputs.
+            let shown = chats
+                .iter()
+                .any(|body| carries(body, &before.tool_outputs, mode));
+            assert!(
+                shown,
+                "{} step {}: no request carried {:?}",
+                p.task_id,
+                k + 1,
+                before.tool_outputs
+            );
+            carried += 1;
+        }
+    }
+    eprintln!(
+        "--steps replay --mode {mode}: {} task(s), {later_steps} step(s) after a first, {carried} carried the outputs shown",
+        predictions.len()
+    );
+    let summary = read_json(&run.run_dir.join("summary.json"));
+    assert_eq!(
+        summary[0]["summary"]["step_tasks"],
+        predictions
+            .iter()
+            .filter(|p| p.steps.is_some() && p.error.is_none())
+            .count()
+    );
+}
+
+/// Tasks of each step-by-step run.
+const STEP_TASKS: usize = 3;
+
+/// Whether a request body shows these outputs to the model.
+fn carries(body: &Value, outputs: &[Value], mode: &str) -> bool {
+    let messages = body["messages"].as_array().cloned().unwrap_or_default();
+    match mode {
+        "native" => {
+            let shown: Vec<Value> = messages
+                .iter()
+                .filter(|m| m["role"] == "tool")
+                .map(|m| {
+                    serde_json::from_str(m["content"].as_str().unwrap_or("")).unwrap_or(Value::Null)
+                })
+                .collect();
+            outputs.iter().all(|o| shown.contains(o))
+        }
+        _ => messages.iter().any(|m| {
+            m["content"].as_str().is_some_and(|c| {
+                c.strip_prefix("Observation: ")
+                    .and_then(|list| serde_json::from_str::<Vec<Value>>(list).ok())
+                    .is_some_and(|items| items.iter().map(|i| &i["output"]).eq(outputs.iter()))
+            })
+        }),
+    }
+}
+
+#[test]
+fn replay_steps_against_a_real_model() {
+    let Some(url) = server_url("replay_steps_against_a_real_model") else {
+        return;
+    };
+    let _turn = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    replay_steps(&url, "prompt");
+    replay_steps(&url, "native");
 }
 
 /// Lines of a JSON Lines file (none when it does not exist).
