@@ -19,7 +19,10 @@
 //! - [`store`]: `predictions.jsonl`, appended per task and repaired on resume.
 //! - [`select`]: task subsets.
 //! - [`server_probe`]: checks of the servers before a run (slots; tools ignored).
+//! - [`exchange`]: one model's requests through its limits, retries and
+//!   cache; the prediction an answer or a failure becomes.
 //! - [`runner`]: the run itself ([`run()`]).
+//! - [`chat`]: a model answering free-form chats ([`ChatModel`]).
 //! - [`progress`] and [`stats`]: the progress bar and the run figures.
 //! - [`eval`]: `itc eval` ([`eval()`], [`EvalArgs`]).
 //! - [`baseline`]: the offline baseline model (lexical retrieval and slot filling).
@@ -31,10 +34,13 @@ pub mod api;
 pub mod backend;
 pub mod baseline;
 pub mod cache;
+pub mod chat;
 pub mod config;
 pub mod eval;
+pub mod exchange;
 pub mod gemini;
 pub mod http;
+pub mod key;
 pub mod openai;
 pub mod progress;
 pub mod prompt;
@@ -52,12 +58,12 @@ pub mod tools;
 
 pub use api::api_for;
 pub use backend::{Answer, ApiRequest, BackendApi, Chat};
+pub use chat::{ChatModel, Completion};
 pub use config::{ApiKey, Backend, ConfigFile, Mode, ModelConfig};
 pub use eval::{EvalOptions, eval};
+pub use exchange::ModelSpec;
 pub use http::ErrorKind;
 pub use retry::RetryPolicy;
-pub use runner::{
-    ChatModel, Completion, ModelSpec, RunOptions, RunReport, predictions_path, run, run_shared,
-};
+pub use runner::{RunOptions, RunReport, predictions_path, run, run_shared};
 pub use select::Selection;
 pub use stats::ModelStats;

@@ -12,42 +12,22 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use super::api::api_for;
-use super::backend::{Answer, ApiRequest, BackendApi, Chat};
-use super::cache::{Cache, CachedResponse, cache_key};
-use super::config::{ApiKey, ModelConfig, resolve_key};
-use super::http::{ErrorKind, Failure, is_loopback, send};
+use super::backend::Answer;
+use super::cache::Cache;
+use super::exchange::{
+    ModelContext, ModelSpec, Outcome, answer_prediction, error_prediction, exchange, http_client,
+    open_cache,
+};
+use super::http::{ErrorKind, Failure};
 use super::progress::{InFlight, Progress};
-use super::ratelimit::RateLimiter;
-use super::retry::RetryPolicy;
 use super::stats::{ModelStats, TaskTiming};
 use super::steps::StepRun;
 use super::steps::run::{answer_in_steps, baseline_in_steps};
 use super::store::PredictionStore;
 use crate::spec::records::{Prediction, Task};
-
-/// A model ready to run: its configuration and its key, if it needs one.
-#[derive(Debug, Clone)]
-pub struct ModelSpec {
-    /// The configuration.
-    pub config: ModelConfig,
-    /// The API key, read from the environment.
-    pub key: Option<ApiKey>,
-}
-
-impl ModelSpec {
-    /// Validates a configuration and reads its key from the environment
-    /// (an error naming the variable when it is missing).
-    pub fn resolve(mut config: ModelConfig) -> anyhow::Result<ModelSpec> {
-        config.validate(&format!("model `{}`", config.name))?;
-        config.load_system_prompt()?;
-        let key = resolve_key(&config)?;
-        Ok(ModelSpec { config, key })
-    }
-}
 
 /// Where and how a run happens.
 #[derive(Debug, Clone)]
@@ -101,30 +81,6 @@ pub fn predictions_path(run_dir: &Path) -> PathBuf {
     run_dir.join(PREDICTIONS_FILE)
 }
 
-/// Everything a task's worker needs about its model.
-pub(in crate::models) struct ModelContext {
-    pub(in crate::models) config: ModelConfig,
-    pub(in crate::models) key: Option<ApiKey>,
-    api: Option<Box<dyn BackendApi>>,
-    limiter: RateLimiter,
-    slots: Arc<Semaphore>,
-    retry: RetryPolicy,
-    timeout: Duration,
-    cache: Option<Cache>,
-    client: reqwest::Client,
-    /// The model's requests waiting on the server.
-    in_flight: InFlight,
-}
-
-/// A worker's result.
-pub(in crate::models) struct Outcome {
-    pub(in crate::models) prediction: Prediction,
-    pub(in crate::models) cache_hit: bool,
-    /// Where the task's time went and its requests sent (retries
-    /// included); none when its worker stopped without a result.
-    pub(in crate::models) timing: Option<TaskTiming>,
-}
-
 struct Done {
     model: usize,
     task: usize,
@@ -159,12 +115,7 @@ pub async fn run_shared(
         discarded: resumed.duplicates + resumed.invalid,
         torn_bytes: resumed.torn_bytes,
     });
-    let cache = match &options.cache_dir {
-        Some(dir) => {
-            Some(Cache::open(dir).with_context(|| format!("opening the cache {}", dir.display()))?)
-        }
-        None => None,
-    };
+    let cache = open_cache(options.cache_dir.as_deref())?;
 
     let (tx, rx) = mpsc::unbounded_channel::<Done>();
     let finished = resumed.finished();
@@ -245,25 +196,12 @@ fn spawn_workers(
     let mut in_flight = Vec::with_capacity(models.len());
     let queued = Instant::now();
     for (m, spec) in models.iter().enumerate() {
-        let context = Arc::new(ModelContext {
-            config: spec.config.clone(),
-            key: spec.key.clone(),
-            api: api_for(&spec.config),
-            limiter: RateLimiter::new(
-                spec.config.requests_per_minute,
-                spec.config.tokens_per_minute,
-            ),
-            slots: Arc::new(Semaphore::new(spec.config.concurrency)),
-            retry: spec.config.retry_policy(),
-            timeout: spec.config.timeout(),
-            cache: cache.clone(),
-            client: if is_loopback(&spec.config.effective_base_url()) {
-                loopback_client.clone()
-            } else {
-                client.clone()
-            },
-            in_flight: InFlight::default(),
-        });
+        let context = Arc::new(ModelContext::new(
+            spec,
+            cache.clone(),
+            &client,
+            &loopback_client,
+        ));
         in_flight.push(context.in_flight.clone());
         for (t, task) in tasks.iter().enumerate() {
             if finished.contains(&(spec.config.name.clone(), task.id.clone())) {
@@ -451,14 +389,6 @@ impl Collector {
     }
 }
 
-/// The HTTP client; `direct` ignores proxy settings (for loopback servers,
-/// which a proxy from `HTTP_PROXY` could not reach).
-fn http_client(direct: bool) -> anyhow::Result<reqwest::Client> {
-    let builder = reqwest::Client::builder();
-    let builder = if direct { builder.no_proxy() } else { builder };
-    builder.build().context("building the HTTP client")
-}
-
 /// Answers one task: from the baseline, the cache, or the server with
 /// retries; step by step when `steps` is given.
 async fn answer(context: &ModelContext, task: &Task, steps: Option<&StepRun>) -> Outcome {
@@ -493,285 +423,6 @@ async fn answer(context: &ModelContext, task: &Task, steps: Option<&StepRun>) ->
     }
 }
 
-/// What sending one request (with its retries) came to.
-pub(in crate::models) struct Exchange {
-    /// The answer and the latency of the request that gave it, or the last failure.
-    pub(in crate::models) result: Result<(Answer, u64), Failure>,
-    /// Requests sent (0 on a cache hit).
-    pub(in crate::models) requests: u32,
-    pub(in crate::models) cache_hit: bool,
-    /// Time waiting on the server, summed over the requests.
-    pub(in crate::models) server: Duration,
-    /// Time waiting for the rate limits and between retries.
-    pub(in crate::models) throttle: Duration,
-}
-
-/// Sends a request: from the cache when it holds the answer, else to the
-/// server within the rate limits, retrying what can be retried.
-pub(in crate::models) async fn exchange(
-    context: &ModelContext,
-    api: &dyn BackendApi,
-    request: &ApiRequest,
-) -> Exchange {
-    let key = context
-        .cache
-        .as_ref()
-        .map(|_| cache_key(api.kind(), request));
-    if let (Some(cache), Some(key)) = (&context.cache, &key)
-        && let Some(hit) = cache.get(key)
-        && let Ok(answer) = api.parse(&hit.body, &request.names)
-    {
-        return Exchange {
-            result: Ok((answer, hit.latency_ms)),
-            requests: 0,
-            cache_hit: true,
-            server: Duration::ZERO,
-            throttle: Duration::ZERO,
-        };
-    }
-    let auth = context
-        .key
-        .as_ref()
-        .map(|k| api.auth_headers(k))
-        .unwrap_or_default();
-    // Only a tokens-per-minute limit uses the estimate, and serializing a
-    // body just to measure it costs about as much as building the request.
-    let estimate = if context.config.tokens_per_minute.is_some() {
-        request.body.to_string().len() as u64 / 4 + u64::from(context.config.max_tokens)
-    } else {
-        0
-    };
-    let mut rng = fastrand::Rng::new();
-    let mut attempt = 0;
-    let (mut server, mut throttle) = (Duration::ZERO, Duration::ZERO);
-    loop {
-        attempt += 1;
-        let waiting = Instant::now();
-        context.limiter.acquire(estimate).await;
-        throttle += waiting.elapsed();
-        let sent = Instant::now();
-        let result = {
-            let _flying = context.in_flight.enter();
-            send(&context.client, request, &auth, context.timeout).await
-        };
-        // A key the server echoes (in an answer, its reasoning, a tool
-        // call) is masked before anything is parsed, cached or stored.
-        let result = result.map(|mut body| {
-            if let Some(key) = &context.key {
-                key.redact_value(&mut body);
-            }
-            body
-        });
-        let took = sent.elapsed();
-        server += took;
-        let latency_ms = took.as_millis() as u64;
-        let failure = match result {
-            Ok(body) => match api.parse(&body, &request.names) {
-                Ok(answer) => {
-                    let used = answer
-                        .usage
-                        .map_or(estimate, |u| u.prompt_tokens + u.completion_tokens);
-                    context.limiter.settle(estimate, used);
-                    if let (Some(cache), Some(key)) = (&context.cache, &key) {
-                        // A cache that cannot be written only costs a later re-run requests.
-                        let _ = cache.put(key, &CachedResponse { body, latency_ms });
-                    }
-                    return Exchange {
-                        result: Ok((answer, latency_ms)),
-                        requests: attempt,
-                        cache_hit: false,
-                        server,
-                        throttle,
-                    };
-                }
-                Err(message) => Failure::new(ErrorKind::InvalidResponse, message),
-            },
-            Err(failure) => failure,
-        };
-        context.limiter.settle(estimate, 0);
-        if !failure.kind.retryable() || attempt >= context.retry.max_attempts {
-            return Exchange {
-                result: Err(failure),
-                requests: attempt,
-                cache_hit: false,
-                server,
-                throttle,
-            };
-        }
-        let pausing = Instant::now();
-        tokio::time::sleep(context.retry.delay(attempt, failure.retry_after, &mut rng)).await;
-        throttle += pausing.elapsed();
-    }
-}
-
-/// A configured model answering free-form chats ([`Chat`]) with the same
-/// machinery as [`run`]: its concurrency and rate limits, retries, and the
-/// response cache, so a repeated chat costs no request. The stages that
-/// build task sets (writing queries, judging, gold answers) use it.
-#[derive(Clone)]
-pub struct ChatModel {
-    context: Arc<ModelContext>,
-}
-
-/// The reply to a [`Chat`].
-#[derive(Debug, Clone)]
-pub struct Completion {
-    /// The answer, or why there is none (its message has any key redacted).
-    pub result: Result<Answer, (ErrorKind, String)>,
-    /// Requests sent, retries included (0 when the cache answered).
-    pub requests: u32,
-    /// Whether the cache answered.
-    pub cache_hit: bool,
-    /// Latency of the request that answered, in milliseconds.
-    pub latency_ms: u64,
-}
-
-impl ChatModel {
-    /// A model for chats, caching responses in `cache_dir` when given. The
-    /// offline baseline cannot chat: an error.
-    pub fn new(spec: &ModelSpec, cache_dir: Option<&Path>) -> anyhow::Result<ChatModel> {
-        let config = &spec.config;
-        let Some(api) = api_for(config) else {
-            anyhow::bail!(
-                "model `{}` is the offline baseline, which only answers tasks; give an LLM backend",
-                config.name
-            );
-        };
-        let cache = match cache_dir {
-            Some(dir) => Some(
-                Cache::open(dir).with_context(|| format!("opening the cache {}", dir.display()))?,
-            ),
-            None => None,
-        };
-        let client = http_client(is_loopback(&config.effective_base_url()))?;
-        Ok(ChatModel {
-            context: Arc::new(ModelContext {
-                config: config.clone(),
-                key: spec.key.clone(),
-                api: Some(api),
-                limiter: RateLimiter::new(config.requests_per_minute, config.tokens_per_minute),
-                slots: Arc::new(Semaphore::new(config.concurrency)),
-                retry: config.retry_policy(),
-                timeout: config.timeout(),
-                cache,
-                client,
-                in_flight: InFlight::default(),
-            }),
-        })
-    }
-
-    /// The model's configuration.
-    pub fn config(&self) -> &ModelConfig {
-        &self.context.config
-    }
-
-    /// The model's name.
-    pub fn name(&self) -> &str {
-        &self.context.config.name
-    }
-
-    fn api(&self) -> &dyn BackendApi {
-        self.context
-            .api
-            .as_deref()
-            .expect("a chat model has an API")
-    }
-
-    /// The request a chat becomes (for `--dry-run`; it holds no key).
-    pub fn request(&self, chat: &Chat) -> ApiRequest {
-        self.api().build_chat(chat)
-    }
-
-    /// Whether the cache already holds the reply to a chat.
-    pub fn is_cached(&self, chat: &Chat) -> bool {
-        let api = self.api();
-        self.context.cache.as_ref().is_some_and(|cache| {
-            cache
-                .get(&cache_key(api.kind(), &api.build_chat(chat)))
-                .is_some()
-        })
-    }
-
-    /// Sends a chat, waiting for one of the model's concurrency slots.
-    pub async fn complete(&self, chat: &Chat) -> Completion {
-        let Ok(_slot) = Arc::clone(&self.context.slots).acquire_owned().await else {
-            return Completion {
-                result: Err((ErrorKind::Internal, "the model was shut down".into())),
-                requests: 0,
-                cache_hit: false,
-                latency_ms: 0,
-            };
-        };
-        let api = self.api();
-        let exchange = exchange(&self.context, api, &api.build_chat(chat)).await;
-        let (result, latency_ms) = match exchange.result {
-            Ok((answer, latency_ms)) => (Ok(answer), latency_ms),
-            Err(failure) => {
-                let message = match &self.context.key {
-                    Some(key) => key.redact(&failure.message),
-                    None => failure.message,
-                };
-                (Err((failure.kind, message)), 0)
-            }
-        };
-        Completion {
-            result,
-            requests: exchange.requests,
-            cache_hit: exchange.cache_hit,
-            latency_ms,
-        }
-    }
-}
-
-pub(in crate::models) fn answer_prediction(
-    config: &ModelConfig,
-    task: &Task,
-    answer: Answer,
-    latency_ms: u64,
-    attempts: u32,
-) -> Prediction {
-    Prediction {
-        task_id: task.id.clone(),
-        model: config.name.clone(),
-        output: answer.output,
-        calls: answer.calls,
-        error: None,
-        reasoning: answer.reasoning,
-        latency_ms: Some(latency_ms),
-        usage: answer.usage,
-        steps: None,
-        error_kind: None,
-        attempts: Some(attempts),
-    }
-}
-
-pub(in crate::models) fn error_prediction(
-    config: &ModelConfig,
-    task: &Task,
-    failure: &Failure,
-    attempts: u32,
-    key: Option<&ApiKey>,
-) -> Prediction {
-    let plural = if attempts == 1 { "" } else { "s" };
-    let message = format!(
-        "{} after {attempts} request{plural}: {}",
-        failure.kind, failure.message
-    );
-    Prediction {
-        task_id: task.id.clone(),
-        model: config.name.clone(),
-        output: None,
-        calls: None,
-        error: Some(key.map_or_else(|| message.clone(), |k| k.redact(&message))),
-        reasoning: None,
-        latency_ms: None,
-        usage: None,
-        steps: None,
-        error_kind: Some(failure.kind.as_str().to_string()),
-        attempts: Some(attempts),
-    }
-}
-
 /// The offline baseline's answer (`src/baseline.rs`: gold-blind, no
 /// network). Should it panic, the task still ends with an `internal` error.
 fn baseline(context: &ModelContext, task: &Task) -> Outcome {
@@ -790,7 +441,7 @@ fn baseline(context: &ModelContext, task: &Task) -> Outcome {
 
 #[cfg(test)]
 mod tests {
-    use super::is_loopback;
+    use crate::models::http::is_loopback;
 
     #[test]
     fn loopback_hosts() {

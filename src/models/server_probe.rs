@@ -27,9 +27,9 @@ use super::api::api_for;
 use super::backend::ApiRequest;
 use super::cache::{Cache, CachedResponse, cache_key};
 use super::config::{Backend, Mode};
+use super::exchange::ModelSpec;
 use super::http::{is_loopback, send};
 use super::openai::length_field;
-use super::runner::ModelSpec;
 use crate::spec::records::Task;
 use crate::util::runtime::{Threads, block_on};
 

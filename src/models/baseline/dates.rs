@@ -2,10 +2,6 @@
 //! day, with CJK unit characters) and writing them in the format a
 //! parameter's description spells (`YYYYMMDD`, `DD/MM/YYYY`, …).
 
-use std::ops::Range;
-
-use super::spans::{Kind, Span};
-
 /// A calendar date read from the query.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct DateParts {
@@ -19,7 +15,7 @@ pub(super) struct DateParts {
     pub(super) timed: bool,
 }
 /// Whether the numbers make a plausible date (years 1900 to 2100).
-fn valid_date(year: u32, month: u32, day: Option<u32>) -> bool {
+pub(super) fn valid_date(year: u32, month: u32, day: Option<u32>) -> bool {
     (1900..=2100).contains(&year)
         && (1..=12).contains(&month)
         && day.is_none_or(|d| (1..=31).contains(&d))
@@ -96,91 +92,6 @@ pub(super) fn parse_datetime(text: &str, month_first: bool) -> Option<DateParts>
         timed: true,
         ..parts
     })
-}
-
-/// `2024年3月1日`, `2024년 3월 1일`: dates written with CJK unit characters,
-/// each followed by its year, month and day as numbers of their own.
-pub(super) fn cjk_dates(text: &str) -> Vec<Span> {
-    let mut out = Vec::new();
-    let number = |start: usize, end: usize| {
-        let t = &text[start..end];
-        Span {
-            start,
-            end,
-            text: t.to_string(),
-            kind: Kind::Number {
-                value: t.parse().unwrap_or(0.0),
-                int: true,
-            },
-        }
-    };
-    for (units, spaced) in [(['年', '月', '日'], false), (['년', '월', '일'], true)] {
-        let mut from = 0;
-        while let Some(found) = text[from..].find(units[0]) {
-            let year_end = from + found;
-            let year_start = text[..year_end]
-                .char_indices()
-                .rev()
-                .take_while(|(_, c)| c.is_ascii_digit())
-                .last()
-                .map_or(year_end, |(i, _)| i);
-            from = year_end + units[0].len_utf8();
-            let Ok(year) = text[year_start..year_end].parse::<u32>() else {
-                continue;
-            };
-            let Some((month, month_range, after_month)) = unit_number(text, units[1], from, spaced)
-            else {
-                continue;
-            };
-            let day = unit_number(text, units[2], after_month, spaced);
-            let end = day.as_ref().map_or(after_month, |d| d.2);
-            if valid_date(year, month, day.as_ref().map(|d| d.0)) {
-                out.push(Span {
-                    start: year_start,
-                    end,
-                    text: text[year_start..end].to_string(),
-                    kind: Kind::Date(DateParts {
-                        year,
-                        month,
-                        day: day.as_ref().map(|d| d.0),
-                        timed: false,
-                    }),
-                });
-                // The parts, for parameters that take a year or a month alone.
-                out.push(number(year_start, year_end));
-                out.push(number(month_range.start, month_range.end));
-                if let Some((_, r, _)) = &day {
-                    out.push(number(r.start, r.end));
-                }
-                from = end;
-            }
-        }
-    }
-    out
-}
-
-/// Reads `<digits><unit>` at byte `rest` of `text` (after spaces when
-/// `spaced`): the number, its byte range, and where the unit ends.
-fn unit_number(
-    text: &str,
-    unit: char,
-    rest: usize,
-    spaced: bool,
-) -> Option<(u32, Range<usize>, usize)> {
-    let mut s = &text[rest..];
-    if spaced {
-        s = s.trim_start();
-    }
-    let at = text.len() - s.len();
-    let digits = s.chars().take_while(char::is_ascii_digit).count();
-    if digits == 0 || !s[digits..].starts_with(unit) {
-        return None;
-    }
-    Some((
-        s[..digits].parse().ok()?,
-        at..at + digits,
-        at + digits + unit.len_utf8(),
-    ))
 }
 
 /// One part of a date format a parameter asks for.

@@ -20,7 +20,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use crate::models::config::ApiKey;
+use crate::models::key::ApiKey;
 
 /// One `[[hosts]]` table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -25,8 +25,9 @@ use anyhow::bail;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::models::chat::ChatModel;
 use crate::models::config::ConfigFile;
-use crate::models::runner::{ChatModel, ModelSpec};
+use crate::models::exchange::ModelSpec;
 use crate::score::task::ScoreOptions;
 use crate::spec::records::{Call, Task};
 

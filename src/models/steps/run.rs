@@ -13,7 +13,9 @@ use std::time::Instant;
 
 use super::StepRun;
 use crate::models::backend::{Answer, BackendApi, ShownStep};
-use crate::models::runner::{ModelContext, Outcome, answer_prediction, error_prediction, exchange};
+use crate::models::exchange::{
+    ModelContext, Outcome, answer_prediction, error_prediction, exchange,
+};
 use crate::models::stats::TaskTiming;
 use crate::spec::records::{Prediction, Step, Task, Usage};
 use crate::spec::response::read_prediction;

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::cassette::{Cassette, CassetteRequest, Recorded};
 use super::{ToolOutput, arguments_json};
 use crate::models::backend::Chat;
-use crate::models::runner::ChatModel;
+use crate::models::chat::ChatModel;
 use crate::models::tools::parameters_schema;
 use crate::spec::action::print_call;
 use crate::spec::records::{Call, Task};

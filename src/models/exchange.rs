@@ -1,0 +1,278 @@
+//! One model's requests: the model ready to run ([`ModelSpec`]), what its
+//! workers share ([`ModelContext`]: rate limits, concurrency slots, retries,
+//! the cache, the HTTP client), sending one request through all of them
+//! ([`exchange`]), and the prediction an answer or a failure becomes.
+//!
+//! The runner ([`super::runner`]), step-by-step runs ([`super::steps`]) and
+//! free-form chats ([`super::chat`]) all send requests through here.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use tokio::sync::Semaphore;
+
+use super::api::api_for;
+use super::backend::{Answer, ApiRequest, BackendApi};
+use super::cache::{Cache, CachedResponse, cache_key};
+use super::config::{ApiKey, ModelConfig, resolve_key};
+use super::http::{ErrorKind, Failure, send};
+use super::progress::InFlight;
+use super::ratelimit::RateLimiter;
+use super::retry::RetryPolicy;
+use super::stats::TaskTiming;
+use crate::spec::records::{Prediction, Task};
+
+/// A model ready to run: its configuration and its key, if it needs one.
+#[derive(Debug, Clone)]
+pub struct ModelSpec {
+    /// The configuration.
+    pub config: ModelConfig,
+    /// The API key, read from the environment.
+    pub key: Option<ApiKey>,
+}
+
+impl ModelSpec {
+    /// Validates a configuration and reads its key from the environment
+    /// (an error naming the variable when it is missing).
+    pub fn resolve(mut config: ModelConfig) -> anyhow::Result<ModelSpec> {
+        config.validate(&format!("model `{}`", config.name))?;
+        config.load_system_prompt()?;
+        let key = resolve_key(&config)?;
+        Ok(ModelSpec { config, key })
+    }
+}
+
+/// Everything a task's worker needs about its model.
+pub(super) struct ModelContext {
+    pub(super) config: ModelConfig,
+    pub(super) key: Option<ApiKey>,
+    pub(super) api: Option<Box<dyn BackendApi>>,
+    limiter: RateLimiter,
+    pub(super) slots: Arc<Semaphore>,
+    retry: RetryPolicy,
+    timeout: Duration,
+    pub(super) cache: Option<Cache>,
+    client: reqwest::Client,
+    /// The model's requests waiting on the server.
+    pub(super) in_flight: InFlight,
+}
+
+impl ModelContext {
+    /// The context of a model: its limits from its configuration, the
+    /// cache, and the HTTP client for its server (`loopback_client` for a
+    /// server on this machine, which must bypass any proxy).
+    pub(super) fn new(
+        spec: &ModelSpec,
+        cache: Option<Cache>,
+        client: &reqwest::Client,
+        loopback_client: &reqwest::Client,
+    ) -> ModelContext {
+        let config = &spec.config;
+        let loopback = super::http::is_loopback(&config.effective_base_url());
+        ModelContext {
+            config: config.clone(),
+            key: spec.key.clone(),
+            api: api_for(config),
+            limiter: RateLimiter::new(config.requests_per_minute, config.tokens_per_minute),
+            slots: Arc::new(Semaphore::new(config.concurrency)),
+            retry: config.retry_policy(),
+            timeout: config.timeout(),
+            cache,
+            client: if loopback { loopback_client } else { client }.clone(),
+            in_flight: InFlight::default(),
+        }
+    }
+}
+
+/// A worker's result.
+pub(super) struct Outcome {
+    pub(super) prediction: Prediction,
+    pub(super) cache_hit: bool,
+    /// Where the task's time went and its requests sent (retries
+    /// included); none when its worker stopped without a result.
+    pub(super) timing: Option<TaskTiming>,
+}
+
+/// The HTTP client; `direct` ignores proxy settings (for loopback servers,
+/// which a proxy from `HTTP_PROXY` could not reach).
+pub(super) fn http_client(direct: bool) -> anyhow::Result<reqwest::Client> {
+    let builder = reqwest::Client::builder();
+    let builder = if direct { builder.no_proxy() } else { builder };
+    builder.build().context("building the HTTP client")
+}
+
+/// Opens the response cache of a directory, if one is given.
+pub(super) fn open_cache(dir: Option<&Path>) -> anyhow::Result<Option<Cache>> {
+    match dir {
+        Some(dir) => {
+            Ok(Some(Cache::open(dir).with_context(|| {
+                format!("opening the cache {}", dir.display())
+            })?))
+        }
+        None => Ok(None),
+    }
+}
+
+/// What sending one request (with its retries) came to.
+pub(super) struct Exchange {
+    /// The answer and the latency of the request that gave it, or the last failure.
+    pub(super) result: Result<(Answer, u64), Failure>,
+    /// Requests sent (0 on a cache hit).
+    pub(super) requests: u32,
+    pub(super) cache_hit: bool,
+    /// Time waiting on the server, summed over the requests.
+    pub(super) server: Duration,
+    /// Time waiting for the rate limits and between retries.
+    pub(super) throttle: Duration,
+}
+
+/// Sends a request: from the cache when it holds the answer, else to the
+/// server within the rate limits, retrying what can be retried.
+pub(super) async fn exchange(
+    context: &ModelContext,
+    api: &dyn BackendApi,
+    request: &ApiRequest,
+) -> Exchange {
+    let key = context
+        .cache
+        .as_ref()
+        .map(|_| cache_key(api.kind(), request));
+    if let (Some(cache), Some(key)) = (&context.cache, &key)
+        && let Some(hit) = cache.get(key)
+        && let Ok(answer) = api.parse(&hit.body, &request.names)
+    {
+        return Exchange {
+            result: Ok((answer, hit.latency_ms)),
+            requests: 0,
+            cache_hit: true,
+            server: Duration::ZERO,
+            throttle: Duration::ZERO,
+        };
+    }
+    let auth = context
+        .key
+        .as_ref()
+        .map(|k| api.auth_headers(k))
+        .unwrap_or_default();
+    // Only a tokens-per-minute limit uses the estimate, and serializing a
+    // body just to measure it costs about as much as building the request.
+    let estimate = if context.config.tokens_per_minute.is_some() {
+        request.body.to_string().len() as u64 / 4 + u64::from(context.config.max_tokens)
+    } else {
+        0
+    };
+    let mut rng = fastrand::Rng::new();
+    let mut attempt = 0;
+    let (mut server, mut throttle) = (Duration::ZERO, Duration::ZERO);
+    loop {
+        attempt += 1;
+        let waiting = Instant::now();
+        context.limiter.acquire(estimate).await;
+        throttle += waiting.elapsed();
+        let sent = Instant::now();
+        let result = {
+            let _flying = context.in_flight.enter();
+            send(&context.client, request, &auth, context.timeout).await
+        };
+        // A key the server echoes (in an answer, its reasoning, a tool
+        // call) is masked before anything is parsed, cached or stored.
+        let result = result.map(|mut body| {
+            if let Some(key) = &context.key {
+                key.redact_value(&mut body);
+            }
+            body
+        });
+        let took = sent.elapsed();
+        server += took;
+        let latency_ms = took.as_millis() as u64;
+        let failure = match result {
+            Ok(body) => match api.parse(&body, &request.names) {
+                Ok(answer) => {
+                    let used = answer
+                        .usage
+                        .map_or(estimate, |u| u.prompt_tokens + u.completion_tokens);
+                    context.limiter.settle(estimate, used);
+                    if let (Some(cache), Some(key)) = (&context.cache, &key) {
+                        // A cache that cannot be written only costs a later re-run requests.
+                        let _ = cache.put(key, &CachedResponse { body, latency_ms });
+                    }
+                    return Exchange {
+                        result: Ok((answer, latency_ms)),
+                        requests: attempt,
+                        cache_hit: false,
+                        server,
+                        throttle,
+                    };
+                }
+                Err(message) => Failure::new(ErrorKind::InvalidResponse, message),
+            },
+            Err(failure) => failure,
+        };
+        context.limiter.settle(estimate, 0);
+        if !failure.kind.retryable() || attempt >= context.retry.max_attempts {
+            return Exchange {
+                result: Err(failure),
+                requests: attempt,
+                cache_hit: false,
+                server,
+                throttle,
+            };
+        }
+        let pausing = Instant::now();
+        tokio::time::sleep(context.retry.delay(attempt, failure.retry_after, &mut rng)).await;
+        throttle += pausing.elapsed();
+    }
+}
+
+/// The prediction of an answer.
+pub(super) fn answer_prediction(
+    config: &ModelConfig,
+    task: &Task,
+    answer: Answer,
+    latency_ms: u64,
+    attempts: u32,
+) -> Prediction {
+    Prediction {
+        task_id: task.id.clone(),
+        model: config.name.clone(),
+        output: answer.output,
+        calls: answer.calls,
+        error: None,
+        reasoning: answer.reasoning,
+        latency_ms: Some(latency_ms),
+        usage: answer.usage,
+        steps: None,
+        error_kind: None,
+        attempts: Some(attempts),
+    }
+}
+
+/// The prediction of a failure (its message with any key masked).
+pub(super) fn error_prediction(
+    config: &ModelConfig,
+    task: &Task,
+    failure: &Failure,
+    attempts: u32,
+    key: Option<&ApiKey>,
+) -> Prediction {
+    let plural = if attempts == 1 { "" } else { "s" };
+    let message = format!(
+        "{} after {attempts} request{plural}: {}",
+        failure.kind, failure.message
+    );
+    Prediction {
+        task_id: task.id.clone(),
+        model: config.name.clone(),
+        output: None,
+        calls: None,
+        error: Some(key.map_or_else(|| message.clone(), |k| k.redact(&message))),
+        reasoning: None,
+        latency_ms: None,
+        usage: None,
+        steps: None,
+        error_kind: Some(failure.kind.as_str().to_string()),
+        attempts: Some(attempts),
+    }
+}
