@@ -561,10 +561,19 @@ def predict(model, prof, task):
 
 
 def recorded_values(task):
+    """Every scalar of the task's recorded outputs (objects, lists, nested)."""
+    def walk(v):
+        if isinstance(v, dict):
+            for x in v.values():
+                yield from walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                yield from walk(x)
+        else:
+            yield str(v)
     for turn in task.get("turns", []):
         for o in turn["tool_outputs"]:
-            for v in o.values():
-                yield str(v)
+            yield from walk(o)
 
 
 def main():
