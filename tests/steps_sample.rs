@@ -182,6 +182,9 @@ fn on_loopback(tasks: &[Task], base: &str) -> Vec<Task> {
     moved
 }
 
+/// Recorded outputs by request: method, target (path and query), JSON body.
+type Served = HashMap<(String, String, Value), Value>;
+
 /// Whether every placeholder of the call's tool URL names one of its arguments.
 fn fillable(task: &Task, call: &Call) -> bool {
     let tool = task.tools.iter().find(|t| t.name == call.name).unwrap();
@@ -205,7 +208,7 @@ fn executed_on_loopback_the_oracle_scores_full_marks_where_its_calls_execute() {
     let dir = tempfile::tempdir().unwrap();
     let tasks = sample_tasks();
     // The server: a recorded output for each recorded call, `{"ok": true}` else.
-    let served: Arc<std::sync::Mutex<HashMap<(String, String, Value), Value>>> = Arc::default();
+    let served: Arc<std::sync::Mutex<Served>> = Arc::default();
     let table = Arc::clone(&served);
     let server = LoopbackServer::start(
         ServerOptions {
