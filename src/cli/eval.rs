@@ -46,10 +46,10 @@ value_enum!(StepMode {
 pub struct StepFlags {
     /// Ask each task once (single) or as a conversation, showing each
     /// step's tool outputs: recorded (replay), from the real endpoints
-    /// (execute) or from a tool model (simulate).
-    #[arg(long = "steps", id = "steps", value_enum, default_value = "single")]
-    pub step_mode: StepMode,
-    /// Most steps per task (never more than the gold's steps plus one).
+    /// (execute) or from a tool model (simulate) [default: single].
+    #[arg(long = "steps", id = "steps", value_enum)]
+    pub step_mode: Option<StepMode>,
+    /// Most steps per task, never more than the gold's steps plus one [default: 16].
     #[arg(long)]
     pub max_steps: Option<usize>,
     /// Keep executed or simulated tool outputs in this JSON Lines file.
@@ -95,7 +95,7 @@ impl StepFlags {
             defaults.cassette_mode
         };
         StepOptions {
-            mode: self.step_mode,
+            mode: self.step_mode.unwrap_or(defaults.mode),
             max_steps: self.max_steps.unwrap_or(defaults.max_steps),
             cassette: self.cassette.clone(),
             cassette_mode,

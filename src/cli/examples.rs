@@ -37,6 +37,9 @@ Examples:
   itc eval --backend openai --base-url http://127.0.0.1:8765/v1 --model-id local --name smol --mode structured --concurrency 1
   itc eval --config models.toml --models a,b --kinds single,nested --languages ja,zh --limit 200 --run-dir runs/asia
   itc eval --run-dir runs/asia --resume --config models.toml --models a,b
+  itc eval --config models.toml --models a --steps replay --kinds nested
+  itc eval --config models.toml --models a --steps execute --allow-host api.example.org --cassette tools.jsonl --record
+  itc eval --config models.toml --models a --steps execute --cassette tools.jsonl --replay
   itc eval --dataset seal-tools --limit 50";
 
 /// `itc bench --help`.
