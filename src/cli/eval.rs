@@ -12,6 +12,7 @@ use crate::models::config::PromptStyle;
 use crate::models::config::{Backend, Mode};
 use crate::models::eval::{self, AdHocModel, EvalOptions, ModelOverrides, ModelSource};
 use crate::models::select::{Selection, parse_kind};
+use crate::models::shard::Shard;
 use crate::models::steps::{CassetteMode, StepMode, StepOptions};
 use crate::ood;
 
@@ -212,6 +213,10 @@ pub struct EvalArgs {
     #[arg(long, value_delimiter = ',')]
     pub languages: Vec<String>,
 
+    /// Run only share K of N of the selected tasks (balanced, by a hash of
+    /// the task id); `itc merge` joins the shards' run directories.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     /// Run directory. Default: `runs/<model name>-<UTC timestamp>`.
     #[arg(long)]
     pub run_dir: Option<PathBuf>,
@@ -248,6 +253,7 @@ impl EvalArgs {
             show_progress: !self.no_progress,
             scoring: self.scoring.options(),
             steps: self.steps.options(),
+            shard: self.shard,
         })
     }
 

@@ -29,6 +29,12 @@ Examples:
   itc report runs/a runs/b runs/c --baseline a --out reports/abc
   itc report runs/full runs/asia --allow-different-tasks --rank-by selection-f1";
 
+/// `itc merge --help`.
+pub const MERGE: &str = "\
+Examples:
+  itc eval --config models.toml --models qwen --shard 1/3 --run-dir runs/qwen-1   # on machine 1, and so on
+  itc merge runs/qwen-1 runs/qwen-2 runs/qwen-3 -o runs/qwen";
+
 /// `itc eval --help`.
 pub const EVAL: &str = "\
 Examples:
@@ -40,6 +46,7 @@ Examples:
   itc eval --config models.toml --models a --steps replay --kinds nested
   itc eval --config models.toml --models a --steps execute --allow-host api.example.org --cassette tools.jsonl --record
   itc eval --config models.toml --models a --steps execute --cassette tools.jsonl --replay
+  itc eval --config models.toml --models a --shard 2/4 --run-dir runs/a-2
   itc eval --dataset seal-tools --limit 50";
 
 /// `itc bench --help`.

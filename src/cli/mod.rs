@@ -45,6 +45,7 @@ mod examples;
 pub mod filter;
 pub mod flags;
 pub mod generate;
+pub mod merge;
 pub mod ood;
 pub mod pipeline;
 pub mod report;
@@ -72,6 +73,9 @@ pub enum Command {
     /// Compare run directories and score folders: paired bootstrap differences, a ranking, Markdown, CSV, Parquet.
     #[command(after_help = examples::REPORT)]
     Report(report::ReportArgs),
+    /// Join the run directories of a run's shards (itc eval --shard K/N) into one and score it.
+    #[command(after_help = examples::MERGE)]
+    Merge(merge::MergeArgs),
     /// Measure end-to-end scoring throughput and memory on synthetic inputs.
     #[command(after_help = examples::BENCH)]
     Bench(bench::BenchArgs),
@@ -114,6 +118,7 @@ impl Command {
             // Unlocked handles: the progress bar draws on stderr from its own thread.
             Command::Eval(args) => args.run(&mut UntilClosed::new(io::stdout()), &mut io::stderr()),
             Command::Report(args) => args.run(&mut out(), &mut err()),
+            Command::Merge(args) => args.run(&mut out(), &mut err()),
             Command::Bench(args) => args.run(&mut out()),
             Command::BenchHttp(args) => args.run(&mut out()),
             Command::Ood(args) => args.run(&mut out(), &mut err()),
@@ -129,13 +134,17 @@ impl Command {
 }
 
 /// The exit status of a command that failed: [`EXIT_TASKS_FAILED`] for a
-/// run whose scores are written but some of whose tasks ended with an error,
+/// run whose scores are written but some of whose tasks ended with an error
+/// (or a merge of shards that lacks some),
 /// [`EXIT_ERROR`] for anything else (bad input, a refused setting, a write
 /// that failed). Usage errors exit with 2, as clap does.
 pub fn exit_status(error: &anyhow::Error) -> u8 {
     if error
         .downcast_ref::<crate::models::eval::TasksFailed>()
         .is_some()
+        || error
+            .downcast_ref::<crate::models::merge::MergeIncomplete>()
+            .is_some()
     {
         EXIT_TASKS_FAILED
     } else {

@@ -23,6 +23,7 @@ use super::resume::{check_same_requests, merged, recorded_models};
 use super::runner::{RunOptions, RunReport, predictions_path, run_shared};
 use super::select::Selection;
 use super::server_probe::check_servers;
+use super::shard::{Shard, ShardRecord, record_shard, shard_tasks};
 use super::stats::run_table;
 use super::steps::{StepMode, StepOptions, StepRun};
 use super::store::check_start;
@@ -152,6 +153,8 @@ pub struct EvalOptions {
     pub scoring: ScoringOptions,
     /// Whether tasks are asked once or step by step, and how.
     pub steps: StepOptions,
+    /// Run only this share of the selected tasks (`itc merge` joins shards).
+    pub shard: Option<Shard>,
 }
 
 impl EvalOptions {
@@ -274,6 +277,20 @@ pub fn eval_models(
     if options.steps.mode == StepMode::Replay {
         check_turns(&tasks, &task_label)?;
     }
+    let (tasks, shard) = match options.shard {
+        Some(shard) => {
+            let record = ShardRecord::new(shard, &tasks);
+            let share = shard_tasks(tasks, shard);
+            if share.is_empty() {
+                bail!(
+                    "shard {shard} of the {} selected task(s) holds none",
+                    record.task_ids.len()
+                );
+            }
+            (share, Some(record))
+        }
+        None => (tasks, None),
+    };
     let run_dir = options
         .run_dir
         .clone()
@@ -293,6 +310,7 @@ pub fn eval_models(
     let _lock = FolderLock::acquire(&run_dir, err)?;
     check_start(&predictions_path(&run_dir), options.resume)?;
     check_same_steps(&run_dir, &options.steps, options.resume)?;
+    record_shard(&run_dir, shard.as_ref(), options.resume)?;
     let recorded = if options.resume {
         let recorded = recorded_models(&run_dir)?;
         let now: Vec<ModelConfig> = specs.iter().map(|s| s.config.clone()).collect();

@@ -1,0 +1,317 @@
+//! `itc merge`: the run directories of a run's shards (`itc eval --shard
+//! K/N`) joined into one run directory, then scored there as `itc eval`
+//! scores a run.
+//!
+//! The shards must be shares of the same selection of tasks (`shard.json`),
+//! run by the same models with the same settings (`models.json`) and asked
+//! the same way (`steps.json`); anything else is refused, naming the folder
+//! and the field. The tasks go back in the selection's order, so the merged
+//! task set hashes like a single run's. A shard that is missing, a task
+//! without a prediction, or a prediction found in two shards is reported
+//! (in `merge.json` and on stderr); of a repeated prediction the first is
+//! kept. A merge missing anything still writes and scores what it has,
+//! and ends with [`MergeIncomplete`].
+
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+
+use super::eval::STEPS_FILE;
+use super::runner::predictions_path;
+use super::shard::{SHARD_FILE, ShardRecord};
+use crate::score::files::{ScoreFilesOptions, ScoringOptions, score};
+use crate::spec::jsonl::{read_records, write_records};
+use crate::spec::records::{Prediction, Task};
+use crate::util::lock::FolderLock;
+
+/// What `itc merge` needs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MergeOptions {
+    /// The shards' run directories.
+    pub runs: Vec<PathBuf>,
+    /// The merged run directory (new, or empty).
+    pub out: PathBuf,
+    /// How the merged predictions are scored and shown.
+    pub scoring: ScoringOptions,
+}
+
+/// A merge that wrote and scored what it had, with shards, tasks or
+/// predictions missing: `itc` exits with status 3, as for a run whose
+/// tasks did not all succeed.
+#[derive(Debug, thiserror::Error)]
+#[error("the merge in {} is incomplete: {gaps} (see merge.json)", out.display())]
+pub struct MergeIncomplete {
+    /// What is missing or repeated.
+    pub gaps: String,
+    /// The merged run directory.
+    pub out: PathBuf,
+}
+
+/// One shard's run directory, read.
+struct ShardRun {
+    dir: PathBuf,
+    record: ShardRecord,
+    models: Value,
+    steps: Value,
+    tasks: Vec<Task>,
+    predictions: Vec<Prediction>,
+}
+
+impl ShardRun {
+    fn read(dir: &Path) -> anyhow::Result<ShardRun> {
+        let record = ShardRecord::read(dir)?.with_context(|| {
+            format!(
+                "{}: no {SHARD_FILE}: not the run directory of a shard (itc eval --shard K/N)",
+                dir.display()
+            )
+        })?;
+        let json = |name: &str, missing: Value| -> anyhow::Result<Value> {
+            let path = dir.join(name);
+            match std::fs::read_to_string(&path) {
+                Ok(text) => serde_json::from_str(&text)
+                    .with_context(|| format!("reading {}", path.display())),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(missing),
+                Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+            }
+        };
+        let models = json("models.json", Value::Null)?;
+        let steps = json(
+            STEPS_FILE,
+            serde_json::to_value(super::steps::StepOptions::default())?,
+        )?;
+        let tasks = read_records::<Task>(&dir.join("tasks.jsonl"), false)?.0;
+        let predictions = read_records::<Prediction>(&predictions_path(dir), false)?.0;
+        Ok(ShardRun {
+            dir: dir.to_path_buf(),
+            record,
+            models,
+            steps,
+            tasks,
+            predictions,
+        })
+    }
+}
+
+/// Refuses shards that do not belong together, naming the folder and field.
+fn check_alike(runs: &[ShardRun]) -> anyhow::Result<()> {
+    let first = &runs[0];
+    for run in &runs[1..] {
+        let differs = |field: &str| {
+            anyhow::anyhow!(
+                "{} and {}: field `{field}` differs; only shards of one run can be merged",
+                first.dir.display(),
+                run.dir.display()
+            )
+        };
+        if run.record.shard.count != first.record.shard.count {
+            return Err(differs("shard.count (shard.json)"));
+        }
+        if run.record.selection_sha256 != first.record.selection_sha256 {
+            return Err(differs("selection_sha256 (shard.json): other tasks"));
+        }
+        if run.models != first.models {
+            return Err(differs("models.json: the models or their settings"));
+        }
+        if run.steps != first.steps {
+            return Err(differs("steps.json: how tasks were asked"));
+        }
+    }
+    Ok(())
+}
+
+/// What the merge found missing or repeated.
+#[derive(Debug, Default)]
+struct Gaps {
+    shards_missing: Vec<usize>,
+    shards_repeated: Vec<usize>,
+    tasks_missing: usize,
+    predictions_missing: usize,
+    predictions_repeated: usize,
+}
+
+impl Gaps {
+    fn summary(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if !self.shards_missing.is_empty() {
+            parts.push(format!("shard(s) {:?} missing", self.shards_missing));
+        }
+        if !self.shards_repeated.is_empty() {
+            parts.push(format!("shard(s) {:?} given twice", self.shards_repeated));
+        }
+        if self.tasks_missing > 0 {
+            parts.push(format!(
+                "{} task(s) of the selection absent",
+                self.tasks_missing
+            ));
+        }
+        if self.predictions_missing > 0 {
+            parts.push(format!(
+                "{} prediction(s) missing",
+                self.predictions_missing
+            ));
+        }
+        if self.predictions_repeated > 0 {
+            parts.push(format!(
+                "{} prediction(s) repeated (the first kept)",
+                self.predictions_repeated
+            ));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
+
+/// Runs `itc merge`: writes the merged run directory, scores it (tables on
+/// `out`, notes on `err`).
+pub fn merge(
+    options: &MergeOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
+    if options.runs.is_empty() {
+        bail!("itc merge needs the run directories of the shards");
+    }
+    let started = std::time::SystemTime::now();
+    let runs: Vec<ShardRun> = options
+        .runs
+        .iter()
+        .map(|d| ShardRun::read(d))
+        .collect::<anyhow::Result<_>>()?;
+    check_alike(&runs)?;
+    let _lock = FolderLock::acquire(&options.out, err)?;
+    if predictions_path(&options.out).exists() {
+        bail!(
+            "{} already holds a run (predictions.jsonl); merge into a new folder",
+            options.out.display()
+        );
+    }
+    let mut gaps = Gaps::default();
+    let (tasks, predictions) = join(&runs, &mut gaps);
+    let dir = &options.out;
+    write_records(&dir.join("tasks.jsonl"), &tasks)
+        .with_context(|| format!("writing {}", dir.display()))?;
+    write_records(&predictions_path(dir), &predictions)
+        .with_context(|| format!("writing {}", dir.display()))?;
+    let pretty = |value: &Value| serde_json::to_string_pretty(value).map(|t| t + "\n");
+    let first = &runs[0];
+    crate::util::atomic::write(&dir.join("models.json"), pretty(&first.models)?.as_bytes())?;
+    crate::util::atomic::write(&dir.join(STEPS_FILE), pretty(&first.steps)?.as_bytes())?;
+    let inputs: Vec<Value> = runs
+        .iter()
+        .map(|r| json!({"run_dir": r.dir, "shard": r.record.shard.to_string()}))
+        .collect();
+    let record = json!({
+        "inputs": inputs,
+        "shards": first.record.shard.count,
+        "selection_sha256": first.record.selection_sha256,
+        "shards_missing": gaps.shards_missing,
+        "shards_repeated": gaps.shards_repeated,
+        "tasks_missing": gaps.tasks_missing,
+        "predictions_missing": gaps.predictions_missing,
+        "predictions_repeated": gaps.predictions_repeated,
+    });
+    crate::util::atomic::write(&dir.join("merge.json"), pretty(&record)?.as_bytes())?;
+    writeln!(
+        err,
+        "merged {} shard run(s) of {} into {}: {} task(s), {} prediction(s)",
+        runs.len(),
+        first.record.shard.count,
+        dir.display(),
+        tasks.len(),
+        predictions.len()
+    )?;
+    let score_options = ScoreFilesOptions {
+        tasks: Some(dir.join("tasks.jsonl")),
+        predictions: vec![predictions_path(dir)],
+        out: Some(dir.clone()),
+        scoring: options.scoring,
+        skip_invalid: false,
+        threads: None,
+        started: Some(started),
+        eval_record: Some(
+            json!({"models": first.models, "steps": first.steps, "merged_from": record["inputs"]}),
+        ),
+    };
+    score(&score_options, out, err)?;
+    match gaps.summary() {
+        Some(summary) => {
+            writeln!(err, "warning: {summary}")?;
+            Err(MergeIncomplete {
+                gaps: summary,
+                out: dir.clone(),
+            }
+            .into())
+        }
+        None => Ok(()),
+    }
+}
+
+/// The tasks in the selection's order and the predictions in task, then
+/// model order, with what is missing or repeated counted in `gaps`.
+fn join(runs: &[ShardRun], gaps: &mut Gaps) -> (Vec<Task>, Vec<Prediction>) {
+    let first = &runs[0].record;
+    let mut seen_shards = HashSet::new();
+    for run in runs {
+        if !seen_shards.insert(run.record.shard.index) {
+            gaps.shards_repeated.push(run.record.shard.index);
+        }
+    }
+    gaps.shards_missing = (1..=first.shard.count)
+        .filter(|k| !seen_shards.contains(k))
+        .collect();
+    let mut by_id: HashMap<&str, &Task> = HashMap::new();
+    for run in runs {
+        for task in &run.tasks {
+            by_id.entry(task.id.as_str()).or_insert(task);
+        }
+    }
+    let tasks: Vec<Task> = first
+        .task_ids
+        .iter()
+        .filter_map(|id| by_id.get(id.as_str()).map(|t| (*t).clone()))
+        .collect();
+    gaps.tasks_missing = first.task_ids.len() - tasks.len();
+    let order: HashMap<&str, usize> = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.as_str(), i))
+        .collect();
+    let models: Vec<String> = match &runs[0].models {
+        Value::Array(models) => models
+            .iter()
+            .filter_map(|m| m["name"].as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let model_rank = |name: &str| {
+        models
+            .iter()
+            .position(|m| m == name)
+            .unwrap_or(models.len())
+    };
+    let mut kept: HashSet<(String, String)> = HashSet::new();
+    let mut predictions = Vec::new();
+    for run in runs {
+        for p in &run.predictions {
+            if !order.contains_key(p.task_id.as_str()) {
+                continue; // not a task of the selection
+            }
+            if kept.insert((p.model.clone(), p.task_id.clone())) {
+                predictions.push(p.clone());
+            } else {
+                gaps.predictions_repeated += 1;
+            }
+        }
+    }
+    predictions.sort_by_key(|p| {
+        (
+            order[p.task_id.as_str()],
+            model_rank(&p.model),
+            p.model.clone(),
+        )
+    });
+    gaps.predictions_missing = (tasks.len() * models.len()).saturating_sub(predictions.len());
+    (tasks, predictions)
+}

@@ -1,0 +1,220 @@
+//! `itc eval --shard K/N` and `itc merge`: three shards of the sample set
+//! merged score exactly as one run, and `itc report` on the merge equals
+//! `itc report` on the single run; shards that do not belong together are
+//! refused, and a missing shard is reported.
+
+mod support;
+
+use std::path::Path;
+
+use serde_json::Value;
+use support::{itc, text};
+
+fn run(args: &[&str]) -> std::process::Output {
+    let out = itc(args, &[]);
+    assert!(out.status.success(), "itc {args:?}:\n{}", text(&out.stderr));
+    out
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&read(path)).unwrap()
+}
+
+fn sorted_lines(path: &Path) -> Vec<String> {
+    let mut lines: Vec<String> = read(path).lines().map(str::to_string).collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn three_shards_merged_score_and_report_as_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    let single = at("single");
+    run(&[
+        "eval",
+        "--run-dir",
+        single.to_str().unwrap(),
+        "--no-progress",
+    ]);
+    let mut sizes = Vec::new();
+    for k in 1..=3 {
+        let shard = at(&format!("shard-{k}"));
+        run(&[
+            "eval",
+            "--shard",
+            &format!("{k}/3"),
+            "--run-dir",
+            shard.to_str().unwrap(),
+            "--no-progress",
+        ]);
+        sizes.push(read(&shard.join("tasks.jsonl")).lines().count());
+    }
+    assert_eq!(sizes.iter().sum::<usize>(), 243);
+    assert!(sizes.iter().all(|&n| n == 81), "balanced: {sizes:?}");
+    let merged = at("merged");
+    let shards: Vec<String> = (1..=3)
+        .map(|k| at(&format!("shard-{k}")).display().to_string())
+        .collect();
+    let mut args = vec!["merge"];
+    args.extend(shards.iter().map(String::as_str));
+    args.extend(["-o", merged.to_str().unwrap()]);
+    run(&args);
+
+    // The same tasks in the same order, the same scores.
+    assert_eq!(
+        read(&merged.join("tasks.jsonl")),
+        read(&single.join("tasks.jsonl"))
+    );
+    assert_eq!(
+        json(&merged.join("summary.json")),
+        json(&single.join("summary.json"))
+    );
+    assert_eq!(
+        sorted_lines(&merged.join("task_scores.jsonl")),
+        sorted_lines(&single.join("task_scores.jsonl"))
+    );
+    for file in [
+        "summary.csv",
+        "by_kind.csv",
+        "by_language.csv",
+        "by_country.csv",
+        "by_category.csv",
+    ] {
+        assert_eq!(read(&merged.join(file)), read(&single.join(file)), "{file}");
+    }
+    let record = json(&merged.join("merge.json"));
+    assert_eq!(record["shards_missing"], serde_json::json!([]));
+    assert_eq!(record["predictions_repeated"], 0);
+    let manifest = json(&merged.join("manifest.json"));
+    assert_eq!(
+        manifest["task_set_sha256"],
+        json(&single.join("manifest.json"))["task_set_sha256"]
+    );
+
+    // itc report reads the merge as it reads the single run.
+    let (r1, r2) = (at("report-single"), at("report-merged"));
+    run(&[
+        "report",
+        single.to_str().unwrap(),
+        "--out",
+        r1.to_str().unwrap(),
+    ]);
+    run(&[
+        "report",
+        merged.to_str().unwrap(),
+        "--out",
+        r2.to_str().unwrap(),
+    ]);
+    for file in ["scores.csv", "task_scores.csv", "ranking.csv"] {
+        assert_eq!(read(&r1.join(file)), read(&r2.join(file)), "{file}");
+    }
+    let (a, b) = (json(&r1.join("report.json")), json(&r2.join("report.json")));
+    assert_eq!(a["models"], b["models"]);
+}
+
+#[test]
+fn shards_that_do_not_belong_together_are_refused_and_gaps_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name).display().to_string();
+    for (name, shard, extra) in [
+        ("a1", "1/3", ""),
+        ("a2", "2/3", ""),
+        ("b2", "2/2", ""),
+        ("c2", "2/3", "replay"),
+    ] {
+        let run_dir = at(name);
+        let mut args = vec![
+            "eval",
+            "--shard",
+            shard,
+            "--run-dir",
+            &run_dir,
+            "--no-progress",
+        ];
+        if !extra.is_empty() {
+            args.extend(["--steps", extra]);
+        }
+        run(&args);
+    }
+    let refused = |runs: &[&str], field: &str| {
+        let mut args = vec!["merge".to_string()];
+        args.extend(runs.iter().map(|r| at(r)));
+        args.extend(["-o".into(), at("out")]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = itc(&args, &[]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(field), "{}", text(&out.stderr));
+        assert!(!dir.path().join("out/predictions.jsonl").exists());
+    };
+    refused(&["a1", "b2"], "field `shard.count");
+    refused(&["a1", "c2"], "field `steps.json");
+    let single = at("single");
+    run(&[
+        "eval",
+        "--run-dir",
+        &single,
+        "--no-progress",
+        "--limit",
+        "3",
+    ]);
+    refused(&["a1", "single"], "not the run directory of a shard");
+
+    // Two of three shards: written and scored, reported, exit 3.
+    let out = itc(&["merge", &at("a1"), &at("a2"), "-o", &at("partial")], &[]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("shard(s) [3] missing"),
+        "{}",
+        text(&out.stderr)
+    );
+    let record = json(&dir.path().join("partial/merge.json"));
+    assert_eq!(record["shards_missing"], serde_json::json!([3]));
+    assert_eq!(record["tasks_missing"], 81);
+    assert!(dir.path().join("partial/summary.json").exists());
+    // A shard given twice: its predictions counted once.
+    let out = itc(
+        &["merge", &at("a1"), &at("a1"), &at("a2"), "-o", &at("twice")],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let record = json(&dir.path().join("twice/merge.json"));
+    assert_eq!(
+        (
+            record["shards_repeated"].clone(),
+            record["predictions_repeated"].clone()
+        ),
+        (serde_json::json!([1]), Value::from(81))
+    );
+    // A shard's run resumed as a whole run is refused.
+    let out = itc(
+        &["eval", "--run-dir", &at("a1"), "--resume", "--no-progress"],
+        &[],
+    );
+    assert!(
+        text(&out.stderr).contains("the run is a shard"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = itc(
+        &[
+            "eval",
+            "--run-dir",
+            &at("a1"),
+            "--resume",
+            "--shard",
+            "2/3",
+            "--no-progress",
+        ],
+        &[],
+    );
+    assert!(
+        text(&out.stderr).contains("field `shard`"),
+        "{}",
+        text(&out.stderr)
+    );
+}
