@@ -10,7 +10,7 @@ use super::flags::{CacheFlags, ScoringFlags};
 use crate::models::cache::CacheSetting;
 use crate::models::config::PromptStyle;
 use crate::models::config::{Backend, Mode};
-use crate::models::eval::{self, AdHocModel, EvalOptions, ModelOverrides, ModelSource};
+use crate::models::eval::{self, AdHocModel, BatchMode, EvalOptions, ModelOverrides, ModelSource};
 use crate::models::select::{Selection, parse_kind};
 use crate::models::shard::Shard;
 use crate::models::steps::{CassetteMode, StepMode, StepOptions};
@@ -213,6 +213,14 @@ pub struct EvalArgs {
     #[arg(long, value_delimiter = ',')]
     pub languages: Vec<String>,
 
+    /// Write the requests to batch files in this folder instead of sending
+    /// them (OpenAI/vLLM batch input, Anthropic Message Batches), per model.
+    #[arg(long, value_name = "DIR", conflicts_with = "import_batch")]
+    pub emit_batch: Option<PathBuf>,
+    /// Answer the requests from these batch output files (OpenAI/vLLM,
+    /// Anthropic) instead of sending them, and cache the answers.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub import_batch: Vec<PathBuf>,
     /// Run only share K of N of the selected tasks (balanced, by a hash of
     /// the task id); `itc merge` joins the shards' run directories.
     #[arg(long, value_name = "K/N")]
@@ -254,6 +262,11 @@ impl EvalArgs {
             scoring: self.scoring.options(),
             steps: self.steps.options(),
             shard: self.shard,
+            batch: match (&self.emit_batch, self.import_batch.is_empty()) {
+                (Some(dir), _) => BatchMode::Emit(dir.clone()),
+                (None, false) => BatchMode::Import(self.import_batch.clone()),
+                (None, true) => BatchMode::Off,
+            },
         })
     }
 

@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::backend::{Answer, ApiRequest, BackendApi, Chat};
+use super::batch::Transport;
 use super::cache::cache_key;
 use super::config::ModelConfig;
 use super::exchange::{ModelContext, ModelSpec, exchange, http_client, open_cache};
@@ -43,7 +44,13 @@ impl ChatModel {
             );
         }
         let (client, loopback_client) = (http_client(false)?, http_client(true)?);
-        let context = ModelContext::new(spec, open_cache(cache_dir)?, &client, &loopback_client);
+        let context = ModelContext::new(
+            spec,
+            open_cache(cache_dir)?,
+            &client,
+            &loopback_client,
+            Transport::Send,
+        );
         Ok(ChatModel {
             context: Arc::new(context),
         })
@@ -92,7 +99,7 @@ impl ChatModel {
             };
         };
         let api = self.api();
-        let exchange = exchange(&self.context, api, &api.build_chat(chat)).await;
+        let exchange = exchange(&self.context, api, &api.build_chat(chat), None).await;
         let (result, latency_ms) = match exchange.result {
             Ok((answer, latency_ms)) => (Ok(answer), latency_ms),
             Err(failure) => {

@@ -15,6 +15,9 @@ use std::time::SystemTime;
 
 use anyhow::{Context, bail};
 
+use std::sync::Arc;
+
+use super::batch::{BatchResults, BatchSink, Transport};
 use super::cache::CacheSetting;
 use super::config::PromptStyle;
 use super::config::{Backend, ConfigFile, Mode, ModelConfig};
@@ -155,6 +158,22 @@ pub struct EvalOptions {
     pub steps: StepOptions,
     /// Run only this share of the selected tasks (`itc merge` joins shards).
     pub shard: Option<Shard>,
+    /// Send requests, or write them to batch files, or read batch results.
+    pub batch: BatchMode,
+}
+
+/// Whether a run sends its requests or goes through a batch engine.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum BatchMode {
+    /// Requests are sent.
+    #[default]
+    Off,
+    /// Requests are written to batch files in this folder, not sent; no
+    /// prediction is made (`--emit-batch DIR`).
+    Emit(PathBuf),
+    /// Requests are answered from these batch result files, not sent
+    /// (`--import-batch FILE…`).
+    Import(Vec<PathBuf>),
 }
 
 impl EvalOptions {
@@ -306,6 +325,13 @@ pub fn eval_models(
         _ => None,
     };
     let step_run = StepRun::prepare(&options.steps, models_file, cache_dir.as_deref())?;
+    let transport = match &options.batch {
+        BatchMode::Emit(dir) => {
+            return emit_batch(dir, tasks, &specs, cache_dir, step_run, err);
+        }
+        BatchMode::Import(files) => Transport::Import(Arc::new(BatchResults::load(files)?)),
+        BatchMode::Off => Transport::Send,
+    };
     // One writer per run directory, for the whole run and its scoring.
     let _lock = FolderLock::acquire(&run_dir, err)?;
     check_start(&predictions_path(&run_dir), options.resume)?;
@@ -328,18 +354,26 @@ pub fn eval_models(
         tasks.len(),
         run_dir.display()
     )?;
-    let warnings = check_servers(&specs, &tasks, cache_dir.as_deref(), err)?;
+    // A batch import contacts no server.
+    let mut warnings = match transport {
+        Transport::Send => check_servers(&specs, &tasks, cache_dir.as_deref(), err)?,
+        _ => Vec::new(),
+    };
     let run_options = RunOptions {
         run_dir: run_dir.clone(),
         cache_dir,
         resume: options.resume,
         show_progress: options.show_progress,
-        steps: step_run.map(std::sync::Arc::new),
+        steps: step_run.map(Arc::new),
+        transport: transport.clone(),
     };
     let report = block_on(
         Threads::PerCore,
-        run_shared(std::sync::Arc::new(tasks), &specs, &run_options),
+        run_shared(Arc::new(tasks), &specs, &run_options),
     )??;
+    if let Transport::Import(results) = &transport {
+        warnings.extend(unused_results(results, err)?);
+    }
     write_run_json(&run_dir, &report, &warnings)?;
     print_run_figures(&run_dir, &report, &options.scoring, out, err)?;
 
@@ -379,6 +413,83 @@ pub fn eval_models(
         .into());
     }
     Ok(())
+}
+
+/// `--emit-batch DIR`: runs the tasks with every request written to a batch
+/// file instead of sent (a step-by-step task stops at its first request the
+/// cache cannot answer), then writes the files. No prediction is kept.
+fn emit_batch(
+    dir: &Path,
+    tasks: Vec<Task>,
+    specs: &[ModelSpec],
+    cache_dir: Option<PathBuf>,
+    step_run: Option<StepRun>,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
+    if specs.iter().all(|s| s.config.backend == Backend::Baseline) {
+        bail!("--emit-batch: the offline baseline sends no requests; give a model of an API");
+    }
+    if let Some(gemini) = specs.iter().find(|s| s.config.backend == Backend::Gemini) {
+        bail!(
+            "--emit-batch: model `{}` is a Gemini model; batch files are written for OpenAI-compatible and Anthropic models",
+            gemini.config.name
+        );
+    }
+    let _lock = FolderLock::acquire(dir, err)?;
+    let sink = Arc::new(BatchSink::default());
+    // The runner's predictions of an emitting run are thrown away.
+    let scratch = dir.join(".emit-run");
+    let _ = std::fs::remove_dir_all(&scratch);
+    let run_options = RunOptions {
+        run_dir: scratch.clone(),
+        cache_dir,
+        resume: false,
+        show_progress: false,
+        steps: step_run.map(Arc::new),
+        transport: Transport::Emit(Arc::clone(&sink)),
+    };
+    block_on(
+        Threads::PerCore,
+        run_shared(Arc::new(tasks), specs, &run_options),
+    )??;
+    std::fs::remove_dir_all(&scratch).with_context(|| format!("removing {}", scratch.display()))?;
+    let files = sink.write(dir)?;
+    if files.is_empty() {
+        writeln!(
+            err,
+            "--emit-batch: every request is answered by the cache; nothing to send"
+        )?;
+    }
+    for (path, count) in files {
+        writeln!(err, "wrote {count} request(s) to {}", path.display())?;
+    }
+    Ok(())
+}
+
+/// Reports batch results that no request of the run asked for; returns the
+/// note for `run.json`.
+fn unused_results(results: &BatchResults, err: &mut dyn Write) -> anyhow::Result<Option<String>> {
+    let unused = results.unused();
+    if unused.is_empty() {
+        return Ok(None);
+    }
+    const SHOWN: usize = 10;
+    let mut note = format!(
+        "{} of {} batch result(s) matched no request of this run: {}",
+        unused.len(),
+        results.len(),
+        unused
+            .iter()
+            .take(SHOWN)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if unused.len() > SHOWN {
+        note.push_str(", …");
+    }
+    writeln!(err, "warning: {note}")?;
+    Ok(Some(note))
 }
 
 /// A run that finished, scores written, with some tasks ending in an error

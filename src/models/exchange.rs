@@ -15,6 +15,7 @@ use tokio::sync::Semaphore;
 
 use super::api::api_for;
 use super::backend::{Answer, ApiRequest, BackendApi};
+use super::batch::{RequestLabel, Transport, custom_id};
 use super::cache::{Cache, CachedResponse, cache_key};
 use super::config::{ApiKey, ModelConfig, resolve_key};
 use super::http::{ErrorKind, Failure, send};
@@ -57,6 +58,9 @@ pub(super) struct ModelContext {
     client: reqwest::Client,
     /// The model's requests waiting on the server.
     pub(super) in_flight: InFlight,
+    /// Whether requests are sent, written to a batch file or answered
+    /// from batch results.
+    pub(super) transport: Transport,
 }
 
 impl ModelContext {
@@ -68,6 +72,7 @@ impl ModelContext {
         cache: Option<Cache>,
         client: &reqwest::Client,
         loopback_client: &reqwest::Client,
+        transport: Transport,
     ) -> ModelContext {
         let config = &spec.config;
         let loopback = super::http::is_loopback(&config.effective_base_url());
@@ -82,6 +87,7 @@ impl ModelContext {
             cache,
             client: if loopback { loopback_client } else { client }.clone(),
             in_flight: InFlight::default(),
+            transport,
         }
     }
 }
@@ -129,16 +135,17 @@ pub(super) struct Exchange {
 }
 
 /// Sends a request: from the cache when it holds the answer, else to the
-/// server within the rate limits, retrying what can be retried.
+/// server within the rate limits, retrying what can be retried (or, in a
+/// batch run, to the batch file or from the batch results; `label` names
+/// the task and step there).
 pub(super) async fn exchange(
     context: &ModelContext,
     api: &dyn BackendApi,
     request: &ApiRequest,
+    label: Option<RequestLabel<'_>>,
 ) -> Exchange {
-    let key = context
-        .cache
-        .as_ref()
-        .map(|_| cache_key(api.kind(), request));
+    let batch = !matches!(context.transport, Transport::Send);
+    let key = (context.cache.is_some() || batch).then(|| cache_key(api.kind(), request));
     if let (Some(cache), Some(key)) = (&context.cache, &key)
         && let Some(hit) = cache.get(key)
         && let Ok(answer) = api.parse(&hit.body, &request.names)
@@ -150,6 +157,9 @@ pub(super) async fn exchange(
             server: Duration::ZERO,
             throttle: Duration::ZERO,
         };
+    }
+    if let Some(key) = key.as_deref().filter(|_| batch) {
+        return batch_exchange(context, api, request, key, label);
     }
     let auth = context
         .key
@@ -223,6 +233,78 @@ pub(super) async fn exchange(
         let pausing = Instant::now();
         tokio::time::sleep(context.retry.delay(attempt, failure.retry_after, &mut rng)).await;
         throttle += pausing.elapsed();
+    }
+}
+
+/// A request of a batch run: written to the batch file (a `batch` failure,
+/// so a step-by-step task stops at its first request not yet answered), or
+/// answered from the batch results (and cached), never sent.
+fn batch_exchange(
+    context: &ModelContext,
+    api: &dyn BackendApi,
+    request: &ApiRequest,
+    key: &str,
+    label: Option<RequestLabel<'_>>,
+) -> Exchange {
+    let label = label.unwrap_or(RequestLabel {
+        task_id: "chat",
+        step: 0,
+    });
+    let id = custom_id(&context.config.name, label, key);
+    let result = match &context.transport {
+        Transport::Emit(sink) => {
+            sink.push(
+                &context.config.name,
+                api.kind(),
+                id,
+                &request.url,
+                &request.body,
+            );
+            Err(Failure::new(
+                ErrorKind::Batch,
+                "written to the batch file, not sent",
+            ))
+        }
+        Transport::Import(results) => match results.take(key) {
+            None => Err(Failure::new(
+                ErrorKind::Batch,
+                format!("no result in the batch files for this request (custom_id {id})"),
+            )),
+            Some(found) => match found.outcome {
+                Err((kind, message)) => {
+                    Err(Failure::new(kind, format!("batch result {id}: {message}")))
+                }
+                Ok(mut body) => {
+                    if let Some(k) = &context.key {
+                        k.redact_value(&mut body);
+                    }
+                    match api.parse(&body, &request.names) {
+                        Ok(answer) => {
+                            if let Some(cache) = &context.cache {
+                                // A cache that cannot be written only costs a later run requests.
+                                let _ = cache.put(
+                                    key,
+                                    &CachedResponse {
+                                        body,
+                                        latency_ms: 0,
+                                    },
+                                );
+                            }
+                            Ok((answer, 0))
+                        }
+                        Err(message) => Err(Failure::new(ErrorKind::InvalidResponse, message)),
+                    }
+                }
+            },
+        },
+        Transport::Send => Err(Failure::new(ErrorKind::Internal, "not a batch run")),
+    };
+    Exchange {
+        result,
+        requests: 0,
+        cache_hit: false,
+        server: Duration::ZERO,
+        throttle: Duration::ZERO,
     }
 }
 

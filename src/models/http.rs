@@ -28,6 +28,9 @@ pub enum ErrorKind {
     InvalidResponse,
     /// The task's worker stopped without a result (a bug; reported, never dropped).
     Internal,
+    /// A batch run (`--emit-batch`, `--import-batch`): the request went to a
+    /// batch file, or the batch results hold no answer for it.
+    Batch,
 }
 
 impl ErrorKind {
@@ -42,12 +45,16 @@ impl ErrorKind {
             ErrorKind::Client => "client",
             ErrorKind::InvalidResponse => "invalid_response",
             ErrorKind::Internal => "internal",
+            ErrorKind::Batch => "batch",
         }
     }
 
     /// Whether another attempt may succeed.
     pub fn retryable(self) -> bool {
-        !matches!(self, ErrorKind::Client | ErrorKind::Internal)
+        !matches!(
+            self,
+            ErrorKind::Client | ErrorKind::Internal | ErrorKind::Batch
+        )
     }
 }
 

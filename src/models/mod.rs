@@ -33,6 +33,7 @@ pub mod anthropic;
 pub mod api;
 pub mod backend;
 pub mod baseline;
+pub mod batch;
 pub mod cache;
 pub mod chat;
 pub mod config;

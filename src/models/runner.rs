@@ -16,6 +16,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use super::backend::Answer;
+use super::batch::{RequestLabel, Transport};
 use super::cache::Cache;
 use super::exchange::{
     ModelContext, ModelSpec, Outcome, answer_prediction, error_prediction, exchange, http_client,
@@ -42,6 +43,9 @@ pub struct RunOptions {
     pub show_progress: bool,
     /// Ask each task step by step (SPEC §6) instead of once.
     pub steps: Option<Arc<StepRun>>,
+    /// Send requests, or write them to batch files, or answer them from
+    /// batch results.
+    pub transport: Transport,
 }
 
 /// What resuming found in the existing predictions file.
@@ -123,7 +127,7 @@ pub async fn run_shared(
         workers,
         expected,
         in_flight,
-    } = spawn_workers(&tasks, models, &finished, cache, options.steps.clone(), &tx)?;
+    } = spawn_workers(&tasks, models, &finished, cache, options, &tx)?;
     drop(tx);
 
     let mut collector = Collector::new(
@@ -186,9 +190,10 @@ fn spawn_workers(
     models: &[ModelSpec],
     finished: &HashSet<(String, String)>,
     cache: Option<Cache>,
-    steps: Option<Arc<StepRun>>,
+    options: &RunOptions,
     tx: &mpsc::UnboundedSender<Done>,
 ) -> anyhow::Result<Spawned> {
+    let steps = options.steps.clone();
     let client = http_client(false)?;
     let loopback_client = http_client(true)?;
     let mut workers = JoinSet::new();
@@ -201,6 +206,7 @@ fn spawn_workers(
             cache.clone(),
             &client,
             &loopback_client,
+            options.transport.clone(),
         ));
         in_flight.push(context.in_flight.clone());
         for (t, task) in tasks.iter().enumerate() {
@@ -398,7 +404,11 @@ async fn answer(context: &ModelContext, task: &Task, steps: Option<&StepRun>) ->
         (Some(api), Some(run)) => return answer_in_steps(context, api.as_ref(), task, run).await,
         (Some(api), None) => api,
     };
-    let exchange = exchange(context, api.as_ref(), &api.build(task)).await;
+    let label = RequestLabel {
+        task_id: &task.id,
+        step: 0,
+    };
+    let exchange = exchange(context, api.as_ref(), &api.build(task), Some(label)).await;
     let prediction = match exchange.result {
         Ok((answer, latency_ms)) => {
             answer_prediction(&context.config, task, answer, latency_ms, exchange.requests)

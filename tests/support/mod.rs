@@ -67,6 +67,7 @@ pub fn options(run_dir: &Path, cache: Option<&Path>, resume: bool) -> RunOptions
         resume,
         show_progress: false,
         steps: None,
+        transport: Default::default(),
     }
 }
 

@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use super::StepRun;
 use crate::models::backend::{Answer, BackendApi, ShownStep};
+use crate::models::batch::RequestLabel;
 use crate::models::exchange::{
     ModelContext, Outcome, answer_prediction, error_prediction, exchange,
 };
@@ -36,7 +37,11 @@ pub(in crate::models) async fn answer_in_steps(
     for step in 0..run.step_limit(task) {
         let mut request = api.build(task);
         api.append_steps(&mut request.body, &shown);
-        let exchange = exchange(context, api, &request).await;
+        let label = RequestLabel {
+            task_id: &task.id,
+            step,
+        };
+        let exchange = exchange(context, api, &request, Some(label)).await;
         timing.server += exchange.server;
         timing.throttle += exchange.throttle;
         timing.requests += exchange.requests;

@@ -46,6 +46,7 @@ pub(super) fn run_itc(
         resume: false,
         show_progress: false,
         steps: None,
+        transport: Default::default(),
     };
     let report = block_on(
         Threads::PerCore,

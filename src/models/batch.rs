@@ -1,0 +1,375 @@
+//! Batch files (`itc eval --emit-batch DIR`, `--import-batch FILE…`): a
+//! whole evaluation handed to a batch engine (OpenAI's Batch API, vLLM's
+//! `run-batch`, Anthropic's Message Batches) and read back.
+//!
+//! Emitting writes, per model, the exact requests a run would send (the
+//! same bodies, so the same cache keys): OpenAI's batch input format
+//! (`{"custom_id", "method", "url", "body"}`, which vLLM's `run-batch` also
+//! reads) for OpenAI-compatible models, Anthropic's (`{"custom_id",
+//! "params"}`) for Anthropic models. A `custom_id` names the model, the task
+//! and the step, and ends with the first 16 hex digits of the request's cache
+//! key, which is how a result finds its request again (Anthropic allows
+//! 64 characters of `[A-Za-z0-9_-]`, so names are cut and cleaned).
+//!
+//! Importing reads OpenAI/vLLM batch output files and Anthropic batch
+//! results; a run with them answers each request from its result (then
+//! cached, so a later normal run sends nothing), an errored, expired or
+//! canceled result as a typed error, a request without a result as a
+//! `batch` error; no request is sent. Results that no request asked for
+//! are reported.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+
+use super::config::Backend;
+use super::http::{ErrorKind, status_kind};
+
+/// Hex digits of the cache key a `custom_id` ends with.
+const KEY_DIGITS: usize = 16;
+/// The longest `custom_id` (Anthropic's limit).
+const MAX_CUSTOM_ID: usize = 64;
+
+/// How a run's requests travel.
+#[derive(Debug, Clone, Default)]
+pub enum Transport {
+    /// Sent to the server (the normal run).
+    #[default]
+    Send,
+    /// Written to batch files, not sent.
+    Emit(std::sync::Arc<BatchSink>),
+    /// Answered from batch results, not sent.
+    Import(std::sync::Arc<BatchResults>),
+}
+
+/// The task and step a request is for.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestLabel<'a> {
+    /// The task's id.
+    pub task_id: &'a str,
+    /// The step (0 for single-shot runs).
+    pub step: usize,
+}
+
+/// A name cut to `max` characters of `[A-Za-z0-9_-]` (others become `_`).
+fn clean(name: &str, max: usize) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(max)
+        .collect()
+}
+
+/// The `custom_id` of a request: `MODEL--TASK--sSTEP--KEY16`.
+pub fn custom_id(model: &str, label: RequestLabel<'_>, key: &str) -> String {
+    let step = format!("s{}", label.step + 1);
+    let fixed = 3 * 2 + step.len() + KEY_DIGITS;
+    let room = MAX_CUSTOM_ID - fixed;
+    let model = clean(model, room / 3);
+    let task = clean(label.task_id, room - model.len());
+    format!("{model}--{task}--{step}--{}", &key[..KEY_DIGITS])
+}
+
+/// The key digits a `custom_id` ends with.
+fn key_of(custom_id: &str) -> Option<&str> {
+    let (_, key) = custom_id.rsplit_once("--")?;
+    (key.len() == KEY_DIGITS && key.bytes().all(|b| b.is_ascii_hexdigit())).then_some(key)
+}
+
+/// One request written to a batch file.
+#[derive(Debug, Clone)]
+struct Emitted {
+    model: String,
+    backend: Backend,
+    custom_id: String,
+    /// The endpoint's path (`/v1/chat/completions`).
+    path: String,
+    body: Value,
+}
+
+/// The requests an emitting run collects.
+#[derive(Debug, Default)]
+pub struct BatchSink {
+    emitted: Mutex<Vec<Emitted>>,
+}
+
+impl BatchSink {
+    /// Collects one request.
+    pub fn push(&self, model: &str, backend: Backend, custom_id: String, url: &str, body: &Value) {
+        let path =
+            reqwest::Url::parse(url).map_or_else(|_| url.to_string(), |u| u.path().to_string());
+        if let Ok(mut emitted) = self.emitted.lock() {
+            emitted.push(Emitted {
+                model: model.to_string(),
+                backend,
+                custom_id,
+                path,
+                body: body.clone(),
+            });
+        }
+    }
+
+    /// Writes one file per model into `dir` (`<model>.openai.jsonl` or
+    /// `<model>.anthropic.jsonl`), requests in `custom_id` order; returns
+    /// each file with its request count.
+    pub fn write(&self, dir: &Path) -> anyhow::Result<Vec<(PathBuf, usize)>> {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let mut emitted = self.emitted.lock().map(|e| e.clone()).unwrap_or_default();
+        emitted.sort_by(|a, b| (&a.model, &a.custom_id).cmp(&(&b.model, &b.custom_id)));
+        let mut files: Vec<(PathBuf, usize)> = Vec::new();
+        let mut by_file: Vec<(PathBuf, Vec<Value>)> = Vec::new();
+        for e in emitted {
+            let (suffix, line) = match e.backend {
+                Backend::Anthropic => (
+                    "anthropic",
+                    json!({"custom_id": e.custom_id, "params": e.body}),
+                ),
+                _ => (
+                    "openai",
+                    json!({"custom_id": e.custom_id, "method": "POST", "url": e.path, "body": e.body}),
+                ),
+            };
+            let path = dir.join(format!("{}.{suffix}.jsonl", clean(&e.model, 64)));
+            match by_file.iter_mut().find(|(p, _)| *p == path) {
+                Some((_, lines)) => lines.push(line),
+                None => by_file.push((path, vec![line])),
+            }
+        }
+        for (path, lines) in by_file {
+            crate::spec::jsonl::write_records(&path, &lines)
+                .with_context(|| format!("writing {}", path.display()))?;
+            files.push((path, lines.len()));
+        }
+        Ok(files)
+    }
+}
+
+/// What a batch engine answered one request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BatchResult {
+    /// The request's `custom_id`.
+    pub custom_id: String,
+    /// The response body, or why there is none.
+    pub outcome: Result<Value, (ErrorKind, String)>,
+}
+
+/// The results of batch output files, by cache key digits.
+#[derive(Debug, Default)]
+pub struct BatchResults {
+    by_key: HashMap<String, BatchResult>,
+    used: Mutex<HashSet<String>>,
+}
+
+impl BatchResults {
+    /// Reads OpenAI/vLLM batch output files and Anthropic batch results
+    /// (JSON Lines; the format is told per line). A line that is neither,
+    /// or whose `custom_id` was not written by itc, is an error naming the
+    /// file and line. A later result for the same request wins.
+    pub fn load(files: &[PathBuf]) -> anyhow::Result<BatchResults> {
+        let mut by_key = HashMap::new();
+        for file in files {
+            crate::spec::jsonl::for_each_line(file, |number, line| {
+                let place = || format!("{}:{number}", file.display());
+                let value: Value =
+                    serde_json::from_str(line).with_context(|| format!("{}: not JSON", place()))?;
+                let result =
+                    read_result(&value).map_err(|why| anyhow::anyhow!("{}: {why}", place()))?;
+                let Some(key) = key_of(&result.custom_id) else {
+                    bail!(
+                        "{}: field `custom_id`: `{}` was not written by itc eval --emit-batch",
+                        place(),
+                        result.custom_id
+                    );
+                };
+                by_key.insert(key.to_string(), result);
+                Ok(())
+            })?;
+        }
+        Ok(BatchResults {
+            by_key,
+            used: Mutex::new(HashSet::new()),
+        })
+    }
+
+    /// The result for a request's cache key, marked as used.
+    pub fn take(&self, cache_key: &str) -> Option<BatchResult> {
+        let key = cache_key.get(..KEY_DIGITS)?;
+        let found = self.by_key.get(key)?.clone();
+        if let Ok(mut used) = self.used.lock() {
+            used.insert(key.to_string());
+        }
+        Some(found)
+    }
+
+    /// Results read.
+    pub fn len(&self) -> usize {
+        self.by_key.len()
+    }
+
+    /// Whether no result was read.
+    pub fn is_empty(&self) -> bool {
+        self.by_key.is_empty()
+    }
+
+    /// The `custom_id`s of results no request asked for, sorted.
+    pub fn unused(&self) -> Vec<String> {
+        let used = self.used.lock().map(|u| u.clone()).unwrap_or_default();
+        let mut ids: Vec<String> = self
+            .by_key
+            .iter()
+            .filter(|(k, _)| !used.contains(*k))
+            .map(|(_, r)| r.custom_id.clone())
+            .collect();
+        ids.sort();
+        ids
+    }
+}
+
+/// One result line: OpenAI/vLLM (`response` and `error`) or Anthropic (`result`).
+fn read_result(line: &Value) -> Result<BatchResult, String> {
+    let custom_id = line["custom_id"]
+        .as_str()
+        .ok_or("field `custom_id`: missing")?
+        .to_string();
+    let outcome = if let Some(result) = line.get("result") {
+        match result["type"].as_str() {
+            Some("succeeded") => Ok(result["message"].clone()),
+            Some("errored") => {
+                let error = &result["error"]["error"];
+                let kind = match error["type"].as_str() {
+                    Some("rate_limit_error") => ErrorKind::RateLimited,
+                    Some("api_error" | "overloaded_error") => ErrorKind::Server,
+                    _ => ErrorKind::Client,
+                };
+                Err((
+                    kind,
+                    error["message"].as_str().unwrap_or("errored").to_string(),
+                ))
+            }
+            Some(other @ ("canceled" | "expired")) => {
+                Err((ErrorKind::Batch, format!("the batch request was {other}")))
+            }
+            _ => {
+                return Err(
+                    "field `result.type`: not succeeded, errored, canceled or expired".into(),
+                );
+            }
+        }
+    } else if line.get("response").is_some() || line.get("error").is_some() {
+        match (&line["response"], &line["error"]) {
+            (Value::Object(response), _) => {
+                let status = response
+                    .get("status_code")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(0) as u16;
+                let body = response.get("body").cloned().unwrap_or(Value::Null);
+                match status_kind(status) {
+                    None => Ok(body),
+                    Some(kind) => Err((
+                        kind,
+                        format!(
+                            "HTTP {status}: {}",
+                            super::backend::clip(&body.to_string(), 300)
+                        ),
+                    )),
+                }
+            }
+            (_, Value::Object(error)) => {
+                let code = error.get("code").and_then(Value::as_str).unwrap_or("error");
+                let message = error.get("message").and_then(Value::as_str).unwrap_or("");
+                Err((ErrorKind::Batch, format!("{code}: {message}")))
+            }
+            _ => return Err("fields `response` and `error`: neither holds an object".into()),
+        }
+    } else {
+        return Err("neither an OpenAI/vLLM batch output line (`response`, `error`) nor an Anthropic result (`result`)".into());
+    };
+    Ok(BatchResult { custom_id, outcome })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KEY: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+    #[test]
+    fn custom_ids_fit_anthropic_and_lead_back_to_the_key() {
+        let label = RequestLabel {
+            task_id: "itc-0010/ü",
+            step: 1,
+        };
+        let id = custom_id("qwen2.5:7b", label, KEY);
+        assert_eq!(id, "qwen2_5_7b--itc-0010__--s2--0123456789abcdef");
+        let long = custom_id(
+            &"m".repeat(100),
+            RequestLabel {
+                task_id: &"t".repeat(100),
+                step: 12,
+            },
+            KEY,
+        );
+        assert!(long.len() <= MAX_CUSTOM_ID, "{}", long.len());
+        assert!(
+            long.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        );
+        assert_eq!(key_of(&long), Some(&KEY[..16]));
+        assert_eq!(key_of("made-by-hand"), None);
+    }
+
+    #[test]
+    fn results_of_both_formats_read_with_typed_errors() {
+        let id = |n: u8| format!("m--t{n}--s1--{:016x}", n);
+        let lines = [
+            json!({"id": "b1", "custom_id": id(1), "response": {"status_code": 200, "body": {"choices": []}}, "error": null}),
+            json!({"id": "b2", "custom_id": id(2), "response": {"status_code": 429, "body": {"error": "slow down"}}, "error": null}),
+            json!({"id": "b3", "custom_id": id(3), "response": null, "error": {"code": "batch_expired", "message": "not run in 24h"}}),
+            json!({"custom_id": id(4), "result": {"type": "succeeded", "message": {"content": []}}}),
+            json!({"custom_id": id(5), "result": {"type": "errored", "error": {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}}}}),
+            json!({"custom_id": id(6), "result": {"type": "expired"}}),
+        ];
+        let kinds: Vec<Option<ErrorKind>> = lines
+            .iter()
+            .map(|l| read_result(l).unwrap().outcome.err().map(|(k, _)| k))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                None,
+                Some(ErrorKind::RateLimited),
+                Some(ErrorKind::Batch),
+                None,
+                Some(ErrorKind::Server),
+                Some(ErrorKind::Batch)
+            ]
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.jsonl");
+        let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+        std::fs::write(&path, text + "{\"custom_id\": \"x\"}\n").unwrap();
+        let error = BatchResults::load(std::slice::from_ref(&path)).unwrap_err().to_string();
+        assert!(error.contains("out.jsonl:7"), "{error}");
+        std::fs::write(
+            &path,
+            lines[0].to_string() + "\n" + &lines[3].to_string() + "\n",
+        )
+        .unwrap();
+        let results = BatchResults::load(&[path]).unwrap();
+        assert_eq!(results.len(), 2);
+        assert!(
+            results
+                .take(&format!("{:016x}{}", 1, "0".repeat(48)))
+                .is_some()
+        );
+        assert_eq!(results.unused(), [id(4)]);
+    }
+}
