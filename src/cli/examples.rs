@@ -60,6 +60,12 @@ pub const BENCH_HTTP: &str = "\
 Examples:
   itc bench-http";
 
+/// `itc bench-soak --help`.
+pub const BENCH_SOAK: &str = "\
+Examples:
+  itc bench-soak                                  # 10,000 tasks, 5 kills, in soak/
+  itc bench-soak --tasks 500 --kills 3 --dir /tmp/soak";
+
 /// `itc ood --help`.
 pub const OOD: &str = "\
 Examples:

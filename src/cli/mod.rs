@@ -38,6 +38,7 @@ pub(crate) use value_enum;
 pub mod answer;
 pub mod bench;
 pub mod bench_http;
+pub mod bench_soak;
 pub mod catalog;
 pub mod confuse;
 pub mod eval;
@@ -82,6 +83,9 @@ pub enum Command {
     /// Measure the harness's requests per second against an instant loopback server, beside wrk.
     #[command(after_help = examples::BENCH_HTTP)]
     BenchHttp(bench_http::BenchHttpArgs),
+    /// Kill and resume a long run against a fault-injecting loopback server; check nothing is lost or repeated.
+    #[command(after_help = examples::BENCH_SOAK)]
+    BenchSoak(bench_soak::BenchSoakArgs),
     /// Out-of-distribution sets: convert them to tasks, score with their official scorers.
     #[command(after_help = examples::OOD)]
     Ood(ood::OodArgs),
@@ -121,6 +125,7 @@ impl Command {
             Command::Merge(args) => args.run(&mut out(), &mut err()),
             Command::Bench(args) => args.run(&mut out()),
             Command::BenchHttp(args) => args.run(&mut out()),
+            Command::BenchSoak(args) => args.run(&mut out()),
             Command::Ood(args) => args.run(&mut out(), &mut err()),
             Command::Catalog(args) => args.run(&mut out(), &mut err()),
             Command::Sample(args) => args.run(&mut out(), &mut err()),

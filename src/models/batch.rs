@@ -356,7 +356,9 @@ mod tests {
         let path = dir.path().join("out.jsonl");
         let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
         std::fs::write(&path, text + "{\"custom_id\": \"x\"}\n").unwrap();
-        let error = BatchResults::load(std::slice::from_ref(&path)).unwrap_err().to_string();
+        let error = BatchResults::load(std::slice::from_ref(&path))
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("out.jsonl:7"), "{error}");
         std::fs::write(
             &path,

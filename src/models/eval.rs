@@ -293,23 +293,7 @@ pub fn eval_models(
         .map(ModelSpec::resolve)
         .collect::<anyhow::Result<_>>()?;
     let (tasks, task_label) = select_tasks(options, benchmark, err)?;
-    if options.steps.mode == StepMode::Replay {
-        check_turns(&tasks, &task_label)?;
-    }
-    let (tasks, shard) = match options.shard {
-        Some(shard) => {
-            let record = ShardRecord::new(shard, &tasks);
-            let share = shard_tasks(tasks, shard);
-            if share.is_empty() {
-                bail!(
-                    "shard {shard} of the {} selected task(s) holds none",
-                    record.task_ids.len()
-                );
-            }
-            (share, Some(record))
-        }
-        None => (tasks, None),
-    };
+    let (tasks, shard) = prepare_tasks(options, tasks, &task_label)?;
     let run_dir = options
         .run_dir
         .clone()
@@ -413,6 +397,30 @@ pub fn eval_models(
         .into());
     }
     Ok(())
+}
+
+/// The tasks a run asks: the turns checked for a replay run, and only the
+/// run's share of them for a shard (with the shard's record).
+fn prepare_tasks(
+    options: &EvalOptions,
+    tasks: Vec<Task>,
+    label: &str,
+) -> anyhow::Result<(Vec<Task>, Option<ShardRecord>)> {
+    if options.steps.mode == StepMode::Replay {
+        check_turns(&tasks, label)?;
+    }
+    let Some(shard) = options.shard else {
+        return Ok((tasks, None));
+    };
+    let record = ShardRecord::new(shard, &tasks);
+    let share = shard_tasks(tasks, shard);
+    if share.is_empty() {
+        bail!(
+            "shard {shard} of the {} selected task(s) holds none",
+            record.task_ids.len()
+        );
+    }
+    Ok((share, Some(record)))
 }
 
 /// `--emit-batch DIR`: runs the tasks with every request written to a batch

@@ -5,4 +5,5 @@
 
 pub mod bench;
 pub mod http;
+pub mod soak;
 pub mod synth;

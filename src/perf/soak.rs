@@ -134,7 +134,8 @@ fn answer_for(id: &str) -> String {
     } else {
         format!("[city_weather(city='{}')]", city(n))
     };
-    let content = json!({"Thought": "The user asks for the weather.", "Action": action}).to_string();
+    let content =
+        json!({"Thought": "The user asks for the weather.", "Action": action}).to_string();
     json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
            "usage": {"prompt_tokens": 80, "completion_tokens": 12}})
     .to_string()
@@ -161,7 +162,10 @@ impl ServerState {
     fn answer(&self, request: &Request<'_>) -> (Answer, bool) {
         self.requests.fetch_add(1, Ordering::SeqCst);
         let Some(task) = task_marker(request.body) else {
-            return (Answer::Respond(Response::json(404, &b"{\"error\":\"not found\"}"[..])), false);
+            return (
+                Answer::Respond(Response::json(404, &b"{\"error\":\"not found\"}"[..])),
+                false,
+            );
         };
         let attempt = {
             let mut attempts = self.attempts.lock().unwrap_or_else(|e| e.into_inner());
@@ -173,17 +177,27 @@ impl ServerState {
         let Some(fault) = self.fault(&task, attempt) else {
             return (Answer::Respond(Response::json(200, body)), false);
         };
-        *self.faults.lock().unwrap_or_else(|e| e.into_inner()).entry(fault).or_default() += 1;
+        *self
+            .faults
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(fault)
+            .or_default() += 1;
         let error = &b"{\"error\":{\"message\":\"injected\"}}"[..];
         let answer = match fault {
-            Fault::RateLimited => Answer::Respond(Response::json(429, error).with_header("retry-after", "0")),
+            Fault::RateLimited => {
+                Answer::Respond(Response::json(429, error).with_header("retry-after", "0"))
+            }
             Fault::ServerError => Answer::Respond(Response::json(500, error)),
             Fault::Unavailable => Answer::Respond(Response::json(503, error)),
             Fault::Stall => Answer::Respond(Response::json(200, body)),
             Fault::Reset => Answer::Reset,
             Fault::Truncated => {
                 let sent = body.len() / 2;
-                Answer::Truncated { response: Response::json(200, body), sent }
+                Answer::Truncated {
+                    response: Response::json(200, body),
+                    sent,
+                }
             }
         };
         (answer, fault == Fault::Stall)
@@ -262,7 +276,11 @@ fn soak(options: &SoakOptions) -> anyhow::Result<SoakReport> {
     });
     let handler_state = Arc::clone(&state);
     let server = LoopbackServer::start(
-        ServerOptions { thread_name: "soak-server".into(), threads: Threads::Exactly(2), on_thread_start: None },
+        ServerOptions {
+            thread_name: "soak-server".into(),
+            threads: Threads::Exactly(2),
+            on_thread_start: None,
+        },
         move |request| {
             let (answer, stall) = handler_state.answer(request);
             async move {
@@ -286,7 +304,8 @@ fn soak(options: &SoakOptions) -> anyhow::Result<SoakReport> {
     let mut rng = fastrand::Rng::with_seed(options.seed);
     let mut killed = 0;
     for _ in 0..options.kills {
-        let mut child = eval_command(&models, &tasks_path, &faulty, &dir.join("cache-faulty")).spawn()?;
+        let mut child =
+            eval_command(&models, &tasks_path, &faulty, &dir.join("cache-faulty")).spawn()?;
         std::thread::sleep(Duration::from_millis(rng.u64(200..1500)));
         if child.try_wait()?.is_none() {
             child.kill()?; // SIGKILL
@@ -296,7 +315,10 @@ fn soak(options: &SoakOptions) -> anyhow::Result<SoakReport> {
     }
     let status = eval_command(&models, &tasks_path, &faulty, &dir.join("cache-faulty")).status()?;
     if !matches!(status.code(), Some(0 | 3)) {
-        bail!("the last session of the faulty run failed ({status}); see {}", faulty.display());
+        bail!(
+            "the last session of the faulty run failed ({status}); see {}",
+            faulty.display()
+        );
     }
     let elapsed = started.elapsed();
     let requests = state.requests.load(Ordering::SeqCst);
@@ -304,14 +326,27 @@ fn soak(options: &SoakOptions) -> anyhow::Result<SoakReport> {
     let clean = dir.join("clean");
     let status = eval_command(&models, &tasks_path, &clean, &dir.join("cache-clean")).status()?;
     if !status.success() {
-        bail!("the fault-free run failed ({status}); see {}", clean.display());
+        bail!(
+            "the fault-free run failed ({status}); see {}",
+            clean.display()
+        );
     }
-    let (duplicates, lost, errors) = audit(&faulty.join("predictions.jsonl"), &tasks)?;
+    let Audit {
+        duplicates,
+        lost,
+        errors,
+    } = audit(&faulty.join("predictions.jsonl"), &tasks)?;
     let summary = |run: &Path| -> anyhow::Result<Value> {
         let text = std::fs::read_to_string(run.join("summary.json"))?;
         Ok(serde_json::from_str(&text)?)
     };
-    let mut faults: Vec<(Fault, u64)> = state.faults.lock().map(|f| f.clone()).unwrap_or_default().into_iter().collect();
+    let mut faults: Vec<(Fault, u64)> = state
+        .faults
+        .lock()
+        .map(|f| f.clone())
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
     faults.sort();
     Ok(SoakReport {
         requests,
@@ -347,8 +382,18 @@ fn eval_command(models: &Path, tasks: &Path, run_dir: &Path, cache: &Path) -> Co
     command
 }
 
-/// Tasks predicted twice, tasks not predicted, and error predictions by kind.
-fn audit(predictions: &Path, tasks: &[Task]) -> anyhow::Result<(usize, usize, Vec<(String, usize)>)> {
+/// What a run's predictions hold against its tasks.
+struct Audit {
+    /// Tasks predicted more than once.
+    duplicates: usize,
+    /// Tasks without a prediction.
+    lost: usize,
+    /// Error predictions by kind.
+    errors: Vec<(String, usize)>,
+}
+
+/// Audits a predictions file against the tasks.
+fn audit(predictions: &Path, tasks: &[Task]) -> anyhow::Result<Audit> {
     let (records, _) = crate::spec::jsonl::read_records::<Prediction>(predictions, false)?;
     let mut seen: HashMap<&str, usize> = HashMap::new();
     let mut errors: HashMap<String, usize> = HashMap::new();
@@ -359,10 +404,17 @@ fn audit(predictions: &Path, tasks: &[Task]) -> anyhow::Result<(usize, usize, Ve
         }
     }
     let duplicates = seen.values().filter(|&&n| n > 1).count();
-    let lost = tasks.iter().filter(|t| !seen.contains_key(t.id.as_str())).count();
+    let lost = tasks
+        .iter()
+        .filter(|t| !seen.contains_key(t.id.as_str()))
+        .count();
     let mut errors: Vec<(String, usize)> = errors.into_iter().collect();
     errors.sort();
-    Ok((duplicates, lost, errors))
+    Ok(Audit {
+        duplicates,
+        lost,
+        errors,
+    })
 }
 
 fn render(report: &SoakReport, options: &SoakOptions) -> String {
@@ -371,16 +423,43 @@ fn render(report: &SoakReport, options: &SoakOptions) -> String {
     row("tasks", options.tasks.to_string());
     row("sessions killed (SIGKILL)", report.killed.to_string());
     row("requests", report.requests.to_string());
-    row("retries (requests beyond one per task)", report.requests.saturating_sub(options.tasks as u64).to_string());
+    row(
+        "requests beyond one a task",
+        report
+            .requests
+            .saturating_sub(options.tasks as u64)
+            .to_string(),
+    );
     for fault in Fault::ALL {
-        let n = report.faults.iter().find(|(f, _)| *f == fault).map_or(0, |(_, n)| *n);
+        let n = report
+            .faults
+            .iter()
+            .find(|(f, _)| *f == fault)
+            .map_or(0, |(_, n)| *n);
         row(&format!("injected: {}", fault.as_str()), n.to_string());
     }
-    let errors: Vec<String> = report.errors.iter().map(|(k, n)| format!("{k} {n}")).collect();
-    row("error predictions left", if errors.is_empty() { "0".into() } else { errors.join(", ") });
+    let errors: Vec<String> = report
+        .errors
+        .iter()
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    row(
+        "error predictions left",
+        if errors.is_empty() {
+            "0".into()
+        } else {
+            errors.join(", ")
+        },
+    );
     row("duplicated results", report.duplicates.to_string());
     row("lost results", report.lost.to_string());
-    row("scores equal to a fault-free run", if report.same_scores { "yes" } else { "NO" }.into());
-    row("faulty run, all sessions (s)", format!("{:.1}", report.elapsed.as_secs_f64()));
+    row(
+        "scores equal to a fault-free run",
+        if report.same_scores { "yes" } else { "NO" }.into(),
+    );
+    row(
+        "faulty run, all sessions (s)",
+        format!("{:.1}", report.elapsed.as_secs_f64()),
+    );
     table.render(false)
 }
