@@ -201,7 +201,7 @@ impl OodRun {
                 Ok(v)
             }
             _ => {
-                let gold = seal_tools::read_gold(&self.info.files[0])?;
+                let gold = seal_tools::read_gold_calls(&self.info.files[0])?;
                 let ids: HashSet<String> = texts.iter().map(|(t, _)| t.id.clone()).collect();
                 let mut lines = Vec::new();
                 let mut predictions = Vec::new();

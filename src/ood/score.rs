@@ -81,7 +81,7 @@ pub fn score_seal_tools(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let gold = seal_tools::read_gold(&options.gold)?;
+    let gold = seal_tools::read_gold_calls(&options.gold)?;
     anyhow::ensure!(
         !gold.is_empty(),
         "{}: no Seal-Tools record in it (empty?)",

@@ -329,40 +329,97 @@ pub fn count_record(
 /// Reads the official gold file: the `dataset_for_finetune` JSON list (or
 /// JSON Lines) of `{id, conversations}`; the gold calls are the Python
 /// literal in `conversations[1].value`, evaluated and JSON round-tripped.
+/// The prompt (`conversations[0].value`, most of each record) is kept for
+/// the converter.
 pub fn read_gold(path: &Path) -> anyhow::Result<Vec<GoldRecord>> {
-    let text = crate::util::embedded::read_to_string(path)
-        .with_context(|| format!("reading {}", path.display()))?;
-    let rows: Vec<serde_json::Value> = if text.trim_start().starts_with('[') {
-        serde_json::from_str(&text)
-            .with_context(|| format!("{}: not a JSON list", path.display()))?
+    read_gold_records::<true>(path)
+}
+
+/// [`read_gold`] for scoring: the prompt is skipped as it is read, never
+/// unescaped or stored (`GoldRecord::prompt` is empty).
+pub fn read_gold_calls(path: &Path) -> anyhow::Result<Vec<GoldRecord>> {
+    read_gold_records::<false>(path)
+}
+
+/// One record as read: its id and the values of its first two turns.
+#[derive(serde::Deserialize)]
+struct RawRecord<const PROMPT: bool> {
+    id: String,
+    conversations: Conversations<PROMPT>,
+}
+
+/// `conversations`: the prompt's value (when `PROMPT`) and the gold's.
+struct Conversations<const PROMPT: bool> {
+    prompt: String,
+    gold: String,
+}
+
+/// A turn's `value` (other fields skipped).
+#[derive(serde::Deserialize)]
+struct Turn {
+    value: String,
+}
+
+impl<'de, const PROMPT: bool> serde::Deserialize<'de> for Conversations<PROMPT> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visit<const P: bool>;
+        impl<'de, const P: bool> serde::de::Visitor<'de> for Visit<P> {
+            type Value = Conversations<P>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of at least two turns")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                use serde::de::{Error, IgnoredAny};
+                let prompt = if P {
+                    seq.next_element::<Turn>()?.map(|t| t.value)
+                } else {
+                    seq.next_element::<IgnoredAny>()?.map(|_| String::new())
+                }
+                .ok_or_else(|| A::Error::custom("no conversations[0]"))?;
+                let gold = seq
+                    .next_element::<Turn>()?
+                    .ok_or_else(|| A::Error::custom("no conversations[1].value"))?
+                    .value;
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Conversations { prompt, gold })
+            }
+        }
+        deserializer.deserialize_seq(Visit::<PROMPT>)
+    }
+}
+
+fn read_gold_records<const PROMPT: bool>(path: &Path) -> anyhow::Result<Vec<GoldRecord>> {
+    let bytes =
+        crate::util::embedded::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let starts_list = text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
+    let rows: Vec<RawRecord<PROMPT>> = if starts_list {
+        serde_json::from_slice(text)
+            .with_context(|| format!("{}: not a JSON list of records", path.display()))?
     } else {
-        text.lines()
+        text.split(|&b| b == b'\n')
             .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
+            .filter(|(_, l)| !l.trim_ascii().is_empty())
             .map(|(i, l)| {
-                serde_json::from_str(l)
-                    .with_context(|| format!("{}:{}: not JSON", path.display(), i + 1))
+                serde_json::from_slice(l)
+                    .with_context(|| format!("{}:{}: not a record", path.display(), i + 1))
             })
             .collect::<anyhow::Result<_>>()?
     };
-    rows.iter()
+    rows.into_iter()
         .enumerate()
         .map(|(i, row)| {
             let at = || format!("{}: record {}", path.display(), i + 1);
-            let id = row["id"]
-                .as_str()
-                .with_context(|| format!("{}: no string `id`", at()))?;
-            let conv = &row["conversations"];
-            let value = conv[1]["value"]
-                .as_str()
-                .with_context(|| format!("{}: no `conversations[1].value`", at()))?;
-            let calls = literal_eval(value)
+            let calls = literal_eval(&row.conversations.gold)
                 .map_err(|e| anyhow::anyhow!("{}: gold is not a Python literal: {e}", at()))?;
             let calls = json_roundtrip(&calls).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
             Ok(GoldRecord {
-                id: id.to_string(),
+                id: row.id,
                 calls,
-                prompt: conv[0]["value"].as_str().unwrap_or_default().to_string(),
+                prompt: row.conversations.prompt,
             })
         })
         .collect()
@@ -862,6 +919,36 @@ mod tests {
 
     fn parse(text: &str) -> Option<String> {
         official_parse(&cps(text)).map(|v| PyStr(py_str(&v)).to_string_lossy())
+    }
+
+    #[test]
+    fn the_lean_gold_reader_skips_prompts_and_keeps_everything_else() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("datasets/ood/seal-tools/test_in_domain.json");
+        let (full, lean) = (read_gold(&path).unwrap(), read_gold_calls(&path).unwrap());
+        assert_eq!(full.len(), 700);
+        assert_eq!(full.len(), lean.len());
+        for (f, l) in full.iter().zip(&lean) {
+            assert_eq!((&f.id, &f.calls), (&l.id, &l.calls));
+            assert!(f.prompt.contains("api_list"), "{}", f.id);
+            assert!(l.prompt.is_empty());
+        }
+        // JSON Lines too, and an error names the line.
+        let dir = tempfile::tempdir().unwrap();
+        let lines = dir.path().join("gold.jsonl");
+        let rows: Vec<serde_json::Value> =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let text: String = rows[..3].iter().map(|r| r.to_string() + "\n").collect();
+        std::fs::write(
+            &lines,
+            text + "{\"id\": \"x\", \"conversations\": [{\"value\": \"q\"}]}\n",
+        )
+        .unwrap();
+        let error = format!("{:#}", read_gold_calls(&lines).unwrap_err());
+        assert!(
+            error.contains("gold.jsonl:4: not a record") && error.contains("conversations[1]"),
+            "{error}"
+        );
     }
 
     #[test]
