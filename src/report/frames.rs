@@ -14,7 +14,8 @@ use polars::prelude::{Column, DataFrame};
 
 use super::Report;
 use super::paired::Metric;
-use crate::score::aggregate::{Interval, Summary};
+use crate::score::aggregate::Summary;
+use crate::score::bootstrap::Interval;
 use crate::score::stream::Evaluation;
 use crate::util::atomic::{write_csv, write_parquet};
 

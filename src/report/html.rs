@@ -14,7 +14,8 @@ use super::Report;
 use super::browser::{Outcome, Row};
 use super::charts;
 use super::markdown::p_text;
-use crate::score::aggregate::{Dimension, Interval};
+use crate::score::aggregate::Dimension;
+use crate::score::bootstrap::Interval;
 
 /// Text for HTML content and attribute values.
 pub fn escape(text: &str) -> String {

@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 use super::Report;
-use crate::score::aggregate::{Interval, Summary};
+use crate::score::aggregate::Summary;
+use crate::score::bootstrap::Interval;
 
 /// A Markdown table: header, alignment row (the first `text` columns left,
 /// the numbers right), rows (`|` in cells escaped).

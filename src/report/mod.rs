@@ -30,7 +30,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use crate::score::aggregate::{AggregateOptions, Bootstrap, ModelReport, aggregate};
+use crate::score::aggregate::{AggregateOptions, ModelReport, aggregate_with};
+use crate::score::bootstrap::Bootstrap;
 use crate::score::report::{error_table, main_table};
 use crate::score::stream::{Evaluation, ModelRun, TaskOutcome};
 use crate::spec::records::{Extraction, Gold, Task, TaskScore};
@@ -279,18 +280,13 @@ fn build(
     baseline: Option<usize>,
     choice: &TaskChoice,
 ) -> Report {
-    let aggregate_options = AggregateOptions {
-        resamples: options.resamples.max(1),
-        seed: options.seed,
-        breakdowns: true,
-    };
-    let models = aggregate(evaluation, aggregate_options);
-    // The same weights as the intervals of `aggregate` (same seed and size).
+    // One set of weights for the intervals and the comparisons.
     let bootstrap = Bootstrap::new(
         evaluation.tasks.len(),
-        aggregate_options.resamples,
+        options.resamples.max(1),
         options.seed,
     );
+    let models = aggregate_with(evaluation, true, Some(&bootstrap));
     let runs = &evaluation.models;
     let comparisons = pairs(runs.len(), baseline)
         .into_iter()
@@ -310,7 +306,7 @@ fn build(
             .collect(),
         tasks: evaluation.tasks.len(),
         shared_tasks_only: matches!(choice, TaskChoice::Shared { .. }),
-        resamples: aggregate_options.resamples,
+        resamples: bootstrap.resamples(),
         seed: options.seed,
         models,
         comparisons,

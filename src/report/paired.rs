@@ -18,7 +18,8 @@
 
 use serde::Serialize;
 
-use crate::score::aggregate::{Bootstrap, Interval, metric_values, percentile_interval};
+use crate::score::aggregate::metric_values;
+use crate::score::bootstrap::{Bootstrap, Interval, percentile_interval};
 use crate::score::stream::ModelRun;
 
 /// Significance level of the ranking.
@@ -249,8 +250,8 @@ mod tests {
         //   [0,0,1,3] → (0+0+0−1.5)/4        = −0.375
         //   [0,0,0,0] → no mean, left out
         //   [0,2,0,0] → 1/2                  =  0.5
-        let weights = [1, 1, 1, 1, 2, 0, 1, 1, 0, 0, 1, 3, 0, 0, 0, 0, 0, 2, 0, 0];
-        let bootstrap = Bootstrap::from_weights(4, weights.map(|w| w as f32).to_vec());
+        let weights: [u8; 20] = [1, 1, 1, 1, 2, 0, 1, 1, 0, 0, 1, 3, 0, 0, 0, 0, 0, 2, 0, 0];
+        let bootstrap = Bootstrap::from_weights(4, &weights);
         let c = compare(&a, &b, Metric::SelectionF1, &bootstrap);
         assert_eq!(c.diff, 25.0);
         assert_eq!(c.tasks, 4);

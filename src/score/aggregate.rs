@@ -3,16 +3,15 @@
 //! breakdowns by kind, language, country and category, and seeded bootstrap
 //! 95% confidence intervals.
 //!
-//! The bootstrap is a Poisson bootstrap: each resample gives every task an
-//! independent Poisson(1) weight. One weight matrix (resamples × tasks) is
-//! drawn once from the seed and shared by every model and every breakdown
-//! group, so intervals are paired across models and cost one pass of
-//! multiply-adds per resample.
+//! The intervals come from one shared [`Bootstrap`]: each group (all tasks,
+//! or one breakdown group) totals its weights once and then makes one pass
+//! over its tasks' weights per model.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::score::bootstrap::{Bootstrap, Interval, means, percentile_interval};
 use crate::score::stream::{Evaluation, ModelRun, TaskOutcome};
 use crate::score::task::prf;
 use crate::spec::records::{Counts, Prf, Task, TaskKind};
@@ -36,15 +35,6 @@ impl Default for AggregateOptions {
             breakdowns: true,
         }
     }
-}
-
-/// A 95% confidence interval, in percent.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Interval {
-    /// 2.5th percentile.
-    pub lo: f64,
-    /// 97.5th percentile.
-    pub hi: f64,
 }
 
 /// Bootstrap intervals of the headline numbers.
@@ -220,8 +210,18 @@ pub struct ModelReport {
 pub fn aggregate(evaluation: &Evaluation, options: AggregateOptions) -> Vec<ModelReport> {
     let bootstrap = (options.resamples > 0)
         .then(|| Bootstrap::new(evaluation.tasks.len(), options.resamples, options.seed));
+    aggregate_with(evaluation, options.breakdowns, bootstrap.as_ref())
+}
+
+/// Aggregates every model of an evaluation, with intervals from `bootstrap`
+/// (drawn over the evaluation's tasks) when given.
+pub fn aggregate_with(
+    evaluation: &Evaluation,
+    breakdowns: bool,
+    bootstrap: Option<&Bootstrap>,
+) -> Vec<ModelReport> {
     let all: Vec<usize> = (0..evaluation.tasks.len()).collect();
-    let groups: Vec<(Dimension, Vec<Group>)> = if options.breakdowns {
+    let groups: Vec<(Dimension, Vec<Group>)> = if breakdowns {
         Dimension::ALL
             .iter()
             .map(|&d| (d, group_tasks(&evaluation.tasks, d)))
@@ -229,39 +229,94 @@ pub fn aggregate(evaluation: &Evaluation, options: AggregateOptions) -> Vec<Mode
     } else {
         Vec::new()
     };
-    // Each group's weights are cut out once and shared by every model.
-    let group_bootstraps: Vec<Vec<Option<Bootstrap>>> = groups
-        .iter()
-        .map(|(_, groups)| {
-            groups
-                .iter()
-                .map(|(_, members)| bootstrap.as_ref().map(|b| b.restrict(members)))
-                .collect()
-        })
-        .collect();
-    evaluation
-        .models
+    let runs = &evaluation.models;
+    let mut reports: Vec<ModelReport> = runs
         .iter()
         .map(|run| ModelReport {
             model: run.model.clone(),
-            summary: summarize(run, &all, bootstrap.as_ref()),
+            summary: summarize(run, &all),
             duplicates: run.duplicates,
             breakdowns: groups
                 .iter()
-                .zip(&group_bootstraps)
-                .map(|((dimension, groups), bootstraps)| Breakdown {
+                .map(|(dimension, groups)| Breakdown {
                     dimension: *dimension,
                     groups: groups
                         .iter()
-                        .zip(bootstraps)
-                        .map(|((key, members), b)| {
-                            (key.clone(), summarize(run, members, b.as_ref()))
-                        })
+                        .map(|(key, members)| (key.clone(), summarize(run, members)))
                         .collect(),
                 })
                 .collect(),
         })
-        .collect()
+        .collect();
+    if let Some(bootstrap) = bootstrap {
+        assert_eq!(bootstrap.tasks(), all.len(), "bootstrap over other tasks");
+        add_intervals(&mut reports, runs, bootstrap, &all, &groups);
+    }
+    reports
+}
+
+/// Fills in the 95% intervals of every summary. Each group's weights are
+/// totalled once, then each model makes one pass over them; the headline
+/// sums are the sums of the first dimension's groups (a partition of the
+/// tasks), so they cost no pass of their own.
+fn add_intervals(
+    reports: &mut [ModelReport],
+    runs: &[ModelRun],
+    bootstrap: &Bootstrap,
+    all: &[usize],
+    groups: &[(Dimension, Vec<Group>)],
+) {
+    let group_totals: Vec<Vec<Vec<u32>>> = groups
+        .iter()
+        .map(|(_, groups)| groups.iter().map(|(_, m)| bootstrap.totals(m)).collect())
+        .collect();
+    let all_totals = bootstrap.totals(all);
+    for (report, run) in reports.iter_mut().zip(runs) {
+        let mut headline: Option<MetricSums> = None;
+        for (d, (_, dimension_groups)) in groups.iter().enumerate() {
+            for (g, (_, members)) in dimension_groups.iter().enumerate() {
+                let sums = metric_sums(bootstrap, run, members);
+                report.breakdowns[d].groups[g].1.ci = Some(intervals(&sums, &group_totals[d][g]));
+                if d == 0 {
+                    match &mut headline {
+                        None => headline = Some(sums),
+                        Some(total) => {
+                            for (t, s) in total.iter_mut().zip(&sums) {
+                                t.iter_mut().zip(s).for_each(|(t, s)| *t += s);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if !all.is_empty() {
+            let sums = headline.unwrap_or_else(|| metric_sums(bootstrap, run, all));
+            report.summary.ci = Some(intervals(&sums, &all_totals));
+        }
+    }
+}
+
+/// Per-resample weighted sums of LM, FM, selection F1 and invocation F1.
+type MetricSums = [Vec<f64>; 4];
+
+fn metric_sums(bootstrap: &Bootstrap, run: &ModelRun, members: &[usize]) -> MetricSums {
+    bootstrap.weighted_sums(members, |t| {
+        let v = metric_values(&run.outcomes[t]);
+        [v[0], v[1], v[4], v[7]]
+    })
+}
+
+/// 95% percentile intervals of the four resampled means.
+fn intervals(sums: &MetricSums, totals: &[u32]) -> Intervals {
+    let [lm, fm, sel, inv] = sums
+        .each_ref()
+        .map(|s| percentile_interval(means(s, totals)));
+    Intervals {
+        lm,
+        fm,
+        selection_f1: sel,
+        invocation_f1: inv,
+    }
 }
 
 /// A group of a breakdown: its key and the indices of its tasks.
@@ -301,8 +356,9 @@ fn share(part: u32, total: u32) -> f64 {
     }
 }
 
-/// Aggregates one model over the tasks with the given indices.
-pub fn summarize(run: &ModelRun, members: &[usize], bootstrap: Option<&Bootstrap>) -> Summary {
+/// Aggregates one model over the tasks with the given indices, without
+/// intervals (see [`aggregate_with`]).
+pub fn summarize(run: &ModelRun, members: &[usize]) -> Summary {
     let n = members.len();
     let mut sums = [0f64; 8];
     let mut counts = Counts::default();
@@ -367,9 +423,7 @@ pub fn summarize(run: &ModelRun, members: &[usize], bootstrap: Option<&Bootstrap
         lm_undetectable: undetectable,
         errors,
         missing,
-        ci: bootstrap
-            .filter(|_| n > 0)
-            .map(|b| b.intervals(run, members)),
+        ci: None,
         step_f1: (step_tasks > 0).then(|| percent(step_sum / step_tasks as f64)),
         step_tasks,
         executed_calls: execution.map(|e| share(e.executed, e.calls)),
@@ -405,156 +459,6 @@ fn add_counts(total: &mut Counts, c: &Counts) {
     total.incor += c.incor;
     total.miss += c.miss;
     total.ext += c.ext;
-}
-
-/// Seeded Poisson bootstrap weights, shared by all models and groups.
-#[derive(Debug, Clone)]
-pub struct Bootstrap {
-    tasks: usize,
-    resamples: usize,
-    /// Row-major: `weights[b * tasks + t]`.
-    weights: Vec<f32>,
-}
-
-impl Bootstrap {
-    /// Draws `resamples` × `tasks` Poisson(1) weights from `seed`.
-    pub fn new(tasks: usize, resamples: usize, seed: u64) -> Bootstrap {
-        // Cumulative Poisson(1) probabilities for k = 0, 1, 2, …
-        let mut cdf = Vec::new();
-        let (mut p, mut total) = ((-1f64).exp(), 0.0);
-        for k in 0..16 {
-            total += p;
-            cdf.push(total);
-            p /= f64::from(k + 1);
-        }
-        let mut rng = fastrand::Rng::with_seed(seed);
-        let weights = (0..tasks * resamples)
-            .map(|_| {
-                let u = rng.f64();
-                cdf.iter().position(|&c| u < c).unwrap_or(cdf.len()) as f32
-            })
-            .collect();
-        Bootstrap {
-            tasks,
-            resamples,
-            weights,
-        }
-    }
-
-    /// A bootstrap with the given weights, row-major (`weights[b * tasks + t]`
-    /// is task `t`'s weight in resample `b`): for tests and for re-creating
-    /// a published resample.
-    pub fn from_weights(tasks: usize, weights: Vec<f32>) -> Bootstrap {
-        assert!(
-            tasks > 0 && weights.len().is_multiple_of(tasks),
-            "weights: resamples × tasks"
-        );
-        Bootstrap {
-            tasks,
-            resamples: weights.len() / tasks,
-            weights,
-        }
-    }
-
-    /// The weighted mean of `values` (one per task) in every resample; a
-    /// resample whose weights are all zero has no mean and is left out.
-    pub fn resampled_means(&self, values: &[f64]) -> Vec<f64> {
-        assert_eq!(values.len(), self.tasks, "one value per task");
-        (0..self.resamples)
-            .filter_map(|b| {
-                let row = &self.weights[b * self.tasks..(b + 1) * self.tasks];
-                let total: f64 = row.iter().map(|&w| f64::from(w)).sum();
-                let sum: f64 = row.iter().zip(values).map(|(&w, v)| f64::from(w) * v).sum();
-                (total > 0.0).then(|| sum / total)
-            })
-            .collect()
-    }
-
-    /// The weights of the given tasks only, in that order: the bootstrap of
-    /// a breakdown group, paired with the full one.
-    pub fn restrict(&self, members: &[usize]) -> Bootstrap {
-        let weights = (0..self.resamples)
-            .flat_map(|b| {
-                let row = &self.weights[b * self.tasks..(b + 1) * self.tasks];
-                members.iter().map(move |&i| row[i])
-            })
-            .collect();
-        Bootstrap {
-            tasks: members.len(),
-            resamples: self.resamples,
-            weights,
-        }
-    }
-
-    /// 95% percentile intervals of LM, FM and both F1s over the given tasks;
-    /// the bootstrap must have one weight per member (see [`Bootstrap::restrict`]).
-    fn intervals(&self, run: &ModelRun, members: &[usize]) -> Intervals {
-        assert_eq!(
-            members.len(),
-            self.tasks,
-            "bootstrap not restricted to the group"
-        );
-        let columns: [Vec<f32>; 4] = [0usize, 1, 4, 7].map(|m| {
-            members
-                .iter()
-                .map(|&i| metric_values(&run.outcomes[i])[m] as f32)
-                .collect()
-        });
-        let mut means: [Vec<f64>; 4] = Default::default();
-        for b in 0..self.resamples {
-            let row = &self.weights[b * self.tasks..(b + 1) * self.tasks];
-            let weight_sum = row.iter().sum::<f32>();
-            let sums = columns.each_ref().map(|c| dot(row, c));
-            if weight_sum > 0.0 {
-                for (m, s) in means.iter_mut().zip(sums) {
-                    m.push(f64::from(s / weight_sum));
-                }
-            }
-        }
-        let [lm, fm, sel, inv] = means.map(percentile_interval);
-        Intervals {
-            lm,
-            fm,
-            selection_f1: sel,
-            invocation_f1: inv,
-        }
-    }
-}
-
-/// Dot product written in eight lanes so the compiler vectorises it.
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut lanes = [0f32; 8];
-    let chunks = a.len() / 8 * 8;
-    for (x, y) in a[..chunks].chunks_exact(8).zip(b[..chunks].chunks_exact(8)) {
-        for k in 0..8 {
-            lanes[k] += x[k] * y[k];
-        }
-    }
-    let tail: f32 = a[chunks..]
-        .iter()
-        .zip(&b[chunks..])
-        .map(|(x, y)| x * y)
-        .sum();
-    lanes.iter().sum::<f32>() + tail
-}
-
-/// The 2.5th and 97.5th percentiles (linear interpolation) of values in
-/// `[0, 1]` (or differences of them), in percent.
-pub fn percentile_interval(mut values: Vec<f64>) -> Interval {
-    if values.is_empty() {
-        return Interval { lo: 0.0, hi: 0.0 };
-    }
-    values.sort_by(f64::total_cmp);
-    let at = |q: f64| {
-        let pos = q * (values.len() - 1) as f64;
-        let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
-        let frac = pos - lo as f64;
-        percent(values[lo] * (1.0 - frac) + values[hi] * frac)
-    };
-    Interval {
-        lo: at(0.025),
-        hi: at(0.975),
-    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! Uses [`crate::spec`] and [`crate::util`] only.
 
 pub mod aggregate;
+pub mod bootstrap;
 pub mod files;
 pub mod manifest;
 pub mod report;

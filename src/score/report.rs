@@ -6,7 +6,8 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-use crate::score::aggregate::{Interval, ModelReport, Summary};
+use crate::score::aggregate::{ModelReport, Summary};
+use crate::score::bootstrap::Interval;
 use crate::score::stream::Evaluation;
 use crate::spec::jsonl::write_records;
 use crate::util::atomic::{self, write_csv};
