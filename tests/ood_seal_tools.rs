@@ -170,7 +170,7 @@ fn scorer_probes() {
             let gold_text = row["gold_data"]["conversations"][1]["value"]
                 .as_str()
                 .unwrap();
-            let gold = json_roundtrip(&literal_eval(gold_text).unwrap()).unwrap();
+            let gold = json_roundtrip(literal_eval(gold_text).unwrap()).unwrap();
             let predict = &row["predict"][0];
             let parsed =
                 (predict != &json!(-1)).then(|| json_loads(&cps(&predict.to_string())).unwrap());

@@ -72,7 +72,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(v) = json_loads_str(&input)
         && !has_nan(&v)
     {
-        match json_roundtrip(&v) {
+        match json_roundtrip(v.clone()) {
             Ok(again) => assert!(py_eq(&v, &again), "json round trip of {input}"),
             Err(e) => panic!("a loaded JSON value does not dump: {e}"),
         }

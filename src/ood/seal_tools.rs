@@ -392,8 +392,8 @@ impl<'de, const PROMPT: bool> serde::Deserialize<'de> for Conversations<PROMPT> 
 }
 
 fn read_gold_records<const PROMPT: bool>(path: &Path) -> anyhow::Result<Vec<GoldRecord>> {
-    let bytes =
-        crate::util::embedded::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = crate::util::embedded::read_mapped(path)
+        .with_context(|| format!("reading {}", path.display()))?;
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let starts_list = text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
     let rows: Vec<RawRecord<PROMPT>> = if starts_list {
@@ -415,7 +415,7 @@ fn read_gold_records<const PROMPT: bool>(path: &Path) -> anyhow::Result<Vec<Gold
             let at = || format!("{}: record {}", path.display(), i + 1);
             let calls = literal_eval(&row.conversations.gold)
                 .map_err(|e| anyhow::anyhow!("{}: gold is not a Python literal: {e}", at()))?;
-            let calls = json_roundtrip(&calls).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+            let calls = json_roundtrip(calls).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
             Ok(GoldRecord {
                 id: row.id,
                 calls,
@@ -992,7 +992,7 @@ mod tests {
     }
 
     fn gold(text: &str) -> PyValue {
-        json_roundtrip(&literal_eval(text).unwrap()).unwrap()
+        json_roundtrip(literal_eval(text).unwrap()).unwrap()
     }
 
     fn run(gold_text: &str, preds: &[&str]) -> Result<OfficialCounts, OfficialException> {

@@ -94,6 +94,48 @@ pub fn read(path: &Path) -> io::Result<Vec<u8>> {
     }
 }
 
+/// The bytes of a file, read into memory or mapped.
+pub enum FileBytes {
+    /// Read (an embedded file, or a file that cannot be mapped).
+    Owned(Vec<u8>),
+    /// Mapped read-only from the page cache.
+    Mapped(memmap2::Mmap),
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Owned(bytes) => bytes,
+            FileBytes::Mapped(map) => map,
+        }
+    }
+}
+
+/// The bytes of an embedded file or a file on disk, mapped rather than
+/// copied when the file is large: for the big gold files of the official
+/// scorers, whose reading would otherwise mostly be the kernel zeroing a
+/// fresh buffer as large as the file.
+pub fn read_mapped(path: &Path) -> io::Result<FileBytes> {
+    /// Below this a read is as fast and simpler.
+    const MAP_FROM_BYTES: u64 = 1 << 20;
+    if lookup(path).is_none() {
+        let file = std::fs::File::open(path)?;
+        let meta = file.metadata()?;
+        if meta.is_file() && meta.len() >= MAP_FROM_BYTES {
+            // SAFETY: the map is read-only and private to this process. Like
+            // ripgrep, we accept that another process truncating the file
+            // while it is being read would end this one (SIGBUS); changing
+            // its bytes would only change what is read.
+            if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+                return Ok(FileBytes::Mapped(map));
+            }
+        }
+    }
+    read(path).map(FileBytes::Owned)
+}
+
 /// The text of an embedded file or a file on disk (UTF-8), without a
 /// leading byte order mark.
 pub fn read_to_string(path: &Path) -> io::Result<String> {
@@ -107,6 +149,23 @@ pub fn read_to_string(path: &Path) -> io::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn large_files_are_mapped_and_read_alike() {
+        let dir = tempfile::tempdir().unwrap();
+        let (small, large) = (dir.path().join("small"), dir.path().join("large"));
+        std::fs::write(&small, b"[1]").unwrap();
+        let bytes: Vec<u8> = (0..(3 << 20)).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&large, &bytes).unwrap();
+        assert!(matches!(read_mapped(&small).unwrap(), FileBytes::Owned(_)));
+        assert_eq!(&*read_mapped(&small).unwrap(), b"[1]");
+        let mapped = read_mapped(&large).unwrap();
+        assert!(matches!(mapped, FileBytes::Mapped(_)));
+        assert_eq!(&*mapped, &bytes[..]);
+        let embedded = read_mapped(&name("datasets/sample/tasks.jsonl")).unwrap();
+        assert!(embedded.starts_with(b"{"));
+        assert!(read_mapped(&dir.path().join("missing")).is_err());
+    }
 
     #[test]
     fn a_byte_order_mark_is_dropped_by_every_reader() {

@@ -300,25 +300,28 @@ impl JsonParser<'_> {
 /// become strings (`1` → `"1"`, `True` → `"true"`, `None` → `"null"`,
 /// floats by `repr`), colliding keys merge; sets, bytes, complex numbers and
 /// tuple keys raise `TypeError`.
-pub fn json_roundtrip(v: &PyValue) -> Result<PyValue, String> {
+pub fn json_roundtrip(v: PyValue) -> Result<PyValue, String> {
     Ok(match v {
         PyValue::None
         | PyValue::Bool(_)
         | PyValue::Int(_)
         | PyValue::Float(_)
-        | PyValue::Str(_) => v.clone(),
-        PyValue::List(items) | PyValue::Tuple(items) => {
-            PyValue::List(items.iter().map(json_roundtrip).collect::<Result<_, _>>()?)
-        }
+        | PyValue::Str(_) => v,
+        PyValue::List(items) | PyValue::Tuple(items) => PyValue::List(
+            items
+                .into_iter()
+                .map(json_roundtrip)
+                .collect::<Result<_, _>>()?,
+        ),
         PyValue::Dict(entries) => {
-            let mut out = Vec::new();
+            let mut out = Vec::with_capacity(entries.len());
             for (k, val) in entries {
                 let key = match k {
-                    PyValue::Str(_) => k.clone(),
-                    PyValue::Int(t) => PyValue::Str(PyStr::new(t)),
-                    PyValue::Bool(b) => PyValue::Str(PyStr::new(if *b { "true" } else { "false" })),
+                    PyValue::Str(_) => k,
+                    PyValue::Int(t) => PyValue::Str(PyStr::new(&t)),
+                    PyValue::Bool(b) => PyValue::Str(PyStr::new(if b { "true" } else { "false" })),
                     PyValue::None => PyValue::Str(PyStr::new("null")),
-                    PyValue::Float(x) => PyValue::Str(PyStr::new(&json_float_key(*x))),
+                    PyValue::Float(x) => PyValue::Str(PyStr::new(&json_float_key(x))),
                     other => {
                         return Err(format!(
                             "TypeError: keys must be str, int, float, bool or None, not {}",
@@ -380,10 +383,10 @@ mod tests {
 
     #[test]
     fn json_roundtrip_turns_tuples_into_lists_and_keys_into_strings() {
-        let v = json_roundtrip(&lit("{1: (1, 2), True: 'x', None: 1.5, '1': 'y'}")).unwrap();
+        let v = json_roundtrip(lit("{1: (1, 2), True: 'x', None: 1.5, '1': 'y'}")).unwrap();
         // {1: .., True: ..} merge in Python (1 == True) before the round trip.
         assert_eq!(s(&v), "{'1': 'y', 'null': 1.5}");
-        assert!(json_roundtrip(&lit("{1, 2}")).is_err());
+        assert!(json_roundtrip(lit("{1, 2}")).is_err());
     }
 
     #[test]
