@@ -161,8 +161,20 @@ pub fn strip_non_prose(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     let mut prev: Option<char> = None;
-    while let Some(c) = rest.chars().next() {
-        // Most characters can start nothing that is removed: copy them at once.
+    while !rest.is_empty() {
+        // Most characters can start nothing that is removed: copy the run
+        // before the next byte that might, at once.
+        let run = rest
+            .bytes()
+            .position(may_start_non_prose)
+            .unwrap_or(rest.len());
+        if run > 0 {
+            out.push_str(&rest[..run]);
+            prev = rest[..run].chars().next_back();
+            rest = &rest[run..];
+            continue;
+        }
+        let Some(c) = rest.chars().next() else { break };
         if !matches!(c, 'h' | 'w' | '[' | '(') && !QUOTES.iter().any(|(open, _)| *open == c) {
             out.push(c);
             rest = &rest[c.len_utf8()..];
@@ -195,6 +207,17 @@ pub fn strip_non_prose(text: &str) -> String {
         }
     }
     out
+}
+
+/// Whether a byte may begin something [`strip_non_prose`] removes: `h`
+/// and `w` (URLs), `[` and `(` (calls), an ASCII quote, or the first byte of
+/// the other opening quotes (`“‘` start with 0xE2, `「『` with 0xE3, `«`
+/// with 0xC2). Every other byte is copied as it is.
+fn may_start_non_prose(byte: u8) -> bool {
+    matches!(
+        byte,
+        b'h' | b'w' | b'[' | b'(' | b'\'' | b'"' | 0xE2 | 0xE3 | 0xC2
+    )
 }
 
 /// Where the brackets of a text close, found in one pass, so that looking
@@ -471,6 +494,26 @@ mod tests {
             text in "[a-z_ (\\[\\]),'\"h:/w.]{0,60}"
         ) {
             proptest::prop_assert_eq!(strip_non_prose(&text), reference::reference_strip(&text));
+        }
+
+        /// Quotes of every kind and characters sharing their first byte
+        /// (`—€` with `“‘`, `、` with `「『`, `©` with `«`) or not (`é`, `д`, `ह`).
+        #[test]
+        fn copying_runs_strips_the_same_text_in_any_script(
+            text in "[a-z (\\[\\]),'\"hw:/.“”‘’「」『』«»—€、©éдह]{0,60}"
+        ) {
+            proptest::prop_assert_eq!(strip_non_prose(&text), reference::reference_strip(&text));
+        }
+    }
+
+    #[test]
+    fn every_opening_quote_starts_with_a_watched_byte() {
+        for (open, _) in QUOTES {
+            let mut buf = [0; 4];
+            assert!(
+                may_start_non_prose(open.encode_utf8(&mut buf).as_bytes()[0]),
+                "{open}"
+            );
         }
     }
 

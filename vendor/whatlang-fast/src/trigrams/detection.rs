@@ -80,10 +80,8 @@ fn calculate_scores_in_profiles(
         .map(|(_, p)| p.len() as i64 * MAX_TRIGRAM_DISTANCE as i64)
         .collect();
     for &(trigram, n) in &trigram_positions {
-        if let Some(postings) = index.get(&trigram) {
-            for &(l, i) in postings {
-                sums[l as usize] += (n as i64 - i as i64).abs() - MAX_TRIGRAM_DISTANCE as i64;
-            }
+        for &(l, i) in index.postings(trigram) {
+            sums[l as usize] += (n as i64 - i as i64).abs() - MAX_TRIGRAM_DISTANCE as i64;
         }
     }
     let count = trigram_positions.len() as i64;
@@ -175,7 +173,46 @@ mod tests {
     }
 }
 
-type Index = HashMap<Trigram, Vec<(u16, u16)>>;
+/// itc: for each trigram (packed) of a script's profiles, where its
+/// postings (language, rank) start and end in one flat list: one small
+/// table probed per text trigram, and the postings read contiguously.
+struct Index {
+    ranges: HashMap<u64, (u32, u32)>,
+    postings: Vec<(u16, u16)>,
+}
+
+impl Index {
+    fn build(list: LangProfileList) -> Index {
+        let mut by_trigram: Vec<(u64, u16, u16)> = list
+            .iter()
+            .enumerate()
+            .flat_map(|(l, (_, profile))| {
+                profile
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, t)| (t.packed(), l as u16, i as u16))
+            })
+            .collect();
+        // Stable: each trigram's postings stay in (language, rank) order.
+        by_trigram.sort_by_key(|&(t, _, _)| t);
+        let mut ranges = HashMap::new();
+        let mut postings = Vec::with_capacity(by_trigram.len());
+        for run in by_trigram.chunk_by(|a, b| a.0 == b.0) {
+            let start = postings.len() as u32;
+            postings.extend(run.iter().map(|&(_, l, i)| (l, i)));
+            ranges.insert(run[0].0, (start, postings.len() as u32));
+        }
+        Index { ranges, postings }
+    }
+
+    #[inline]
+    fn postings(&self, trigram: u64) -> &[(u16, u16)] {
+        match self.ranges.get(&trigram) {
+            Some(&(start, end)) => &self.postings[start as usize..end as usize],
+            None => &[],
+        }
+    }
+}
 
 fn inverted_index(list: LangProfileList) -> &'static Index {
     use std::sync::OnceLock;
@@ -191,13 +228,5 @@ fn inverted_index(list: LangProfileList) -> &'static Index {
         .iter()
         .position(|l| std::ptr::eq(*l, list))
         .expect("known list");
-    INDEXES[k].get_or_init(|| {
-        let mut index: Index = HashMap::new();
-        for (l, (_, profile)) in list.iter().enumerate() {
-            for (i, t) in profile.iter().enumerate() {
-                index.entry(*t).or_default().push((l as u16, i as u16));
-            }
-        }
-        index
-    })
+    INDEXES[k].get_or_init(|| Index::build(list))
 }

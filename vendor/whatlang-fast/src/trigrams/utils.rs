@@ -1,93 +1,80 @@
-use hashbrown::HashMap;
-
 use super::TEXT_TRIGRAMS_SIZE;
-use super::Trigram;
+use super::pack;
 use crate::core::LowercaseText;
 use crate::utils::is_stop_char;
 
 pub struct TrigramsWithPositions {
     pub(crate) _total_trigrams: u32,
-    /// The text's most frequent trigrams with their rank (itc: a list, not
-    /// a map, since the detector only walks it).
-    pub(crate) trigram_positions: Vec<(Trigram, u32)>,
+    /// The text's most frequent trigrams (packed, see [`pack`]) with their
+    /// rank (itc: a list, not a map, since the detector only walks it).
+    pub(crate) trigram_positions: Vec<(u64, u32)>,
 }
 
+/// itc: the trigrams are collected packed into a list and sorted, so equal
+/// ones are adjacent and counted in one pass, instead of counted in a hash
+/// map; then ranked by (count, trigram), both descending, exactly as
+/// upstream sorts its `(count, Trigram)` pairs.
 #[inline]
 pub fn get_trigrams_with_positions(text: &LowercaseText) -> TrigramsWithPositions {
-    let CountResult {
-        total_trigrams,
-        trigram_occurances,
-    } = count(text);
-    let trigram_positions = trigram_occurances_to_positions(trigram_occurances);
+    let mut packed = all_trigrams(text);
+    let total_trigrams = packed.len() as u32;
+    packed.sort_unstable();
+    let runs: Vec<(u64, usize)> = packed
+        .chunk_by(|a, b| a == b)
+        .map(|run| (run[0], run.len()))
+        .collect();
+    let trigram_positions = rank(&runs)
+        .into_iter()
+        .take(TEXT_TRIGRAMS_SIZE) // we're interested only in the first 600 (2 * MAX_TRIGRAM_DISTANCE)
+        .enumerate()
+        .map(|(i, trigram)| (trigram, i as u32))
+        .collect();
     TrigramsWithPositions {
         _total_trigrams: total_trigrams,
         trigram_positions,
     }
 }
 
-#[inline]
-#[allow(clippy::unnecessary_sort_by)]
-fn trigram_occurances_to_positions(
-    trigram_occurances: HashMap<Trigram, u32>,
-) -> Vec<(Trigram, u32)> {
-    // Sort in descending order by number of occurrences and trigrams. itc:
-    // (count, c1, c2, c3) packed into one u128 orders exactly as the tuple
-    // (chars compare as their code points) and sorts faster; keys are unique.
-    let mut keys: Vec<u128> = trigram_occurances
-        .into_iter()
-        .map(|(Trigram(a, b, c), count)| {
-            (count as u128) << 96 | (a as u128) << 64 | (b as u128) << 32 | c as u128
-        })
-        .collect();
-    keys.sort_unstable_by(|a, b| b.cmp(a));
-
-    keys.into_iter()
-        .take(TEXT_TRIGRAMS_SIZE) // we're interested only in the first 600 (2 * MAX_TRIGRAM_DISTANCE)
-        .enumerate()
-        .map(|(i, key)| {
-            let char_at =
-                |shift: u32| char::from_u32((key >> shift) as u32).expect("packed from a char");
-            (Trigram(char_at(64), char_at(32), char_at(0)), i as u32)
-        })
-        .collect()
+/// The trigrams of `runs` (ascending, each with its count) by count, then
+/// trigram, both descending: a counting sort, linear in the runs and the
+/// largest count.
+fn rank(runs: &[(u64, usize)]) -> Vec<u64> {
+    let max_count = runs.iter().map(|&(_, n)| n).max().unwrap_or(0);
+    // starts[n]: where the trigrams seen n times begin (higher counts first).
+    let mut starts = vec![0usize; max_count + 2];
+    for &(_, n) in runs {
+        starts[n] += 1;
+    }
+    let mut next = 0;
+    for n in (1..=max_count).rev() {
+        let seen = starts[n];
+        starts[n] = next;
+        next += seen;
+    }
+    let mut ranked = vec![0u64; runs.len()];
+    for &(trigram, n) in runs.iter().rev() {
+        ranked[starts[n]] = trigram;
+        starts[n] += 1;
+    }
+    ranked
 }
 
-struct CountResult {
-    total_trigrams: u32,
-    trigram_occurances: HashMap<Trigram, u32>,
-}
-
+/// Every trigram of the text, packed, in text order (with repeats).
 #[inline]
-fn count(text: &LowercaseText) -> CountResult {
-    let hash_capacity = calculate_initial_hash_capacity(text);
-    let mut trigram_occurances: HashMap<Trigram, u32> = HashMap::with_capacity(hash_capacity);
-    let mut total_trigrams = 0;
-
-    // iterate through the string and count trigrams
-    let mut chars_iter = text
-        .chars()
-        .map(to_trigram_char)
-        //.flat_map(char::to_lowercase)
-        .chain(Some(' '));
+fn all_trigrams(text: &LowercaseText) -> Vec<u64> {
+    let mut trigrams = Vec::with_capacity(text.len() + 1);
+    let mut chars_iter = text.chars().map(to_trigram_char).chain(Some(' '));
     let mut c1 = ' ';
     // unwrap is safe, because we always chain a space character on the end of the iterator
     let mut c2 = chars_iter.next().unwrap();
-    for cur_char in chars_iter {
-        let c3 = cur_char;
+    for c3 in chars_iter {
         if !(c2 == ' ' && (c1 == ' ' || c3 == ' ')) {
-            let trigram = Trigram(c1, c2, c3);
-            let count = trigram_occurances.entry(trigram).or_insert(0);
-            *count += 1;
-            total_trigrams += 1;
+            trigrams.push(pack(c1, c2, c3));
         }
         c1 = c2;
         c2 = c3;
     }
-
-    CountResult {
-        total_trigrams,
-        trigram_occurances,
-    }
+    trigrams
 }
 
 // Convert punctuations and digits to a space.
@@ -96,23 +83,10 @@ fn to_trigram_char(ch: char) -> char {
     if is_stop_char(ch) { ' ' } else { ch }
 }
 
-// In order to improve performance, define the initial capacity for trigrams hash map,
-// based on the size of the input text.
-#[inline]
-fn calculate_initial_hash_capacity(text: &str) -> usize {
-    const MAX_INITIAL_HASH_CAPACITY: usize = 2048;
-
-    let len = text.len();
-    if len > MAX_INITIAL_HASH_CAPACITY {
-        MAX_INITIAL_HASH_CAPACITY
-    } else {
-        len
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trigrams::Trigram;
 
     fn assert_valuable_trigram_chars(chars: &[char]) {
         for &ch in chars.iter() {
@@ -143,14 +117,14 @@ mod tests {
 
     fn assert_count(text: &str, pairs: &[(&str, u32)]) {
         let lowercase_text = LowercaseText::new(text);
-        let CountResult {
-            total_trigrams: _,
-            trigram_occurances,
-        } = count(&lowercase_text);
+        let mut trigram_occurances = std::collections::HashMap::new();
+        for t in all_trigrams(&lowercase_text) {
+            *trigram_occurances.entry(t).or_insert(0u32) += 1;
+        }
         for &(trigram_str, expected_n) in pairs.iter() {
             let chars: Vec<char> = trigram_str.chars().collect();
             let trigram = Trigram(chars[0], chars[1], chars[2]);
-            let actual_n = trigram_occurances[&trigram];
+            let actual_n = trigram_occurances[&trigram.packed()];
             assert_eq!(
                 actual_n, expected_n,
                 "trigram '{:?}' expected to occur {} times, got {}",
@@ -188,8 +162,8 @@ mod tests {
             trigram_positions,
         } = get_trigrams_with_positions(&lowercase_text);
 
-        assert_eq!(trigram_positions[0], (Trigram('a', 'a', 'a'), 0));
-        assert_eq!(trigram_positions[1], (Trigram('b', 'b', 'b'), 1));
+        assert_eq!(trigram_positions[0], (Trigram('a', 'a', 'a').packed(), 0));
+        assert_eq!(trigram_positions[1], (Trigram('b', 'b', 'b').packed(), 1));
         assert_eq!(_total_trigrams, 11);
     }
 }
