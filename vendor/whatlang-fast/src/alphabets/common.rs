@@ -10,7 +10,32 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 /// Inverted map binding a character to a set of languages.
-pub fn build_inverted_map(alphabets: &[(Lang, &str)]) -> (Vec<char>, Vec<Vec<Lang>>) {
+pub struct InvertedMap {
+    /// The alphabets' characters, sorted.
+    chars: Vec<char>,
+    /// The languages of each character.
+    langs: Vec<Vec<Lang>>,
+    /// itc: the position in `chars` of each ASCII character (`NONE` when
+    /// absent), so that most characters of a Latin text skip the binary search.
+    ascii: [u16; 128],
+}
+
+const NONE: u16 = u16::MAX;
+
+impl InvertedMap {
+    #[inline]
+    fn position(&self, ch: char) -> Option<usize> {
+        if ch.is_ascii() {
+            let at = self.ascii[ch as usize];
+            (at != NONE).then_some(at as usize)
+        } else {
+            self.chars.binary_search(&ch).ok()
+        }
+    }
+}
+
+/// Builds the [`InvertedMap`] of some alphabets.
+pub fn build_inverted_map(alphabets: &[(Lang, &str)]) -> InvertedMap {
     let mut map = HashMap::new();
 
     for (lang, alphabet) in alphabets {
@@ -26,21 +51,29 @@ pub fn build_inverted_map(alphabets: &[(Lang, &str)]) -> (Vec<char>, Vec<Vec<Lan
 
     let mut chars = Vec::with_capacity(char_lang.len());
     let mut langs = Vec::with_capacity(char_lang.len());
+    let mut ascii = [NONE; 128];
     for (ch, languages) in char_lang {
+        if ch.is_ascii() {
+            ascii[ch as usize] = chars.len() as u16;
+        }
         chars.push(ch);
         langs.push(languages);
     }
 
-    (chars, langs)
+    InvertedMap {
+        chars,
+        langs,
+        ascii,
+    }
 }
 
 pub fn generic_alphabet_calculate_scores(
     script: Script,
-    lang_map: &LazyLock<(Vec<char>, Vec<Vec<Lang>>)>,
+    lang_map: &LazyLock<InvertedMap>,
     text: &LowercaseText,
     filter_list: &FilterList,
 ) -> RawOutcome {
-    let (chars, langs) = &**lang_map;
+    let InvertedMap { chars, langs, .. } = &**lang_map;
     let script_langs = script.langs();
 
     // score of each character.
@@ -54,7 +87,7 @@ pub fn generic_alphabet_calculate_scores(
 
         max_raw_score += 1;
 
-        if let Ok(position) = chars.binary_search(&ch) {
+        if let Some(position) = lang_map.position(ch) {
             // add 2 and remove max_raw_score at the end,
             // to keep the score interval of -max_raw_score..max_raw_score
             char_scores[position] += 2;

@@ -1,5 +1,5 @@
 use super::RawOutcome;
-use super::common::{build_inverted_map, generic_alphabet_calculate_scores};
+use super::common::{InvertedMap, build_inverted_map, generic_alphabet_calculate_scores};
 use crate::core::{FilterList, LowercaseText};
 use crate::{Lang, Script};
 use std::sync::LazyLock;
@@ -21,7 +21,7 @@ const CYRILLIC_ALPHABETS: &[(Lang, &str)] = &[
 ];
 
 /// Inverted map binding a character to a set of languages.
-static CYRILLIC_ALPHABET_LANG_MAP: LazyLock<(Vec<char>, Vec<Vec<Lang>>)> =
+static CYRILLIC_ALPHABET_LANG_MAP: LazyLock<InvertedMap> =
     LazyLock::new(|| build_inverted_map(CYRILLIC_ALPHABETS));
 
 pub fn alphabet_calculate_scores(text: &LowercaseText, filter_list: &FilterList) -> RawOutcome {

@@ -1,7 +1,7 @@
 use std::sync::LazyLock;
 
 use super::RawOutcome;
-use super::common::{build_inverted_map, generic_alphabet_calculate_scores};
+use super::common::{InvertedMap, build_inverted_map, generic_alphabet_calculate_scores};
 use crate::core::{FilterList, LowercaseText};
 use crate::{Lang, Script};
 
@@ -85,7 +85,7 @@ const LATIN_ALPHABETS: &[(Lang, &str)] = &[
 ];
 
 /// Inverted map binding a character to a set of languages.
-pub static ALPHABET_LANG_MAP: LazyLock<(Vec<char>, Vec<Vec<Lang>>)> =
+pub static ALPHABET_LANG_MAP: LazyLock<InvertedMap> =
     LazyLock::new(|| build_inverted_map(LATIN_ALPHABETS));
 
 pub fn alphabet_calculate_scores(text: &LowercaseText, filter_list: &FilterList) -> RawOutcome {
