@@ -3,7 +3,7 @@
 //! references, and the counts behind the error analysis.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use hashbrown::{HashMap, HashSet};
 
 use unicode_normalization::UnicodeNormalization;
 

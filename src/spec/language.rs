@@ -7,7 +7,7 @@
 //! whatlang knows: over all of them, short English texts such as
 //! `I am sorry, but I cannot help with that request.` come out as Catalan.
 
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
 use whatlang::{Detector, Lang};
 

@@ -7,7 +7,7 @@
 //! tasks with no prediction are all counted and reported.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use hashbrown::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
