@@ -2,8 +2,8 @@
 //! with an optimal alignment of calls, the value-equality rules, nested
 //! references, and the counts behind the error analysis.
 
-use std::borrow::Cow;
 use hashbrown::{HashMap, HashSet};
+use std::borrow::Cow;
 
 use unicode_normalization::UnicodeNormalization;
 

@@ -653,6 +653,33 @@ mod tests {
                 .map(|i| (i.lang().code(), i.confidence(), i.is_reliable()));
             assert_eq!(fast, upstream, "{text}");
         }
+        // With allowlists too: the vendored index keeps only the allowed
+        // languages' profiles, upstream filters after scoring them all.
+        let lists: [&[&str]; 3] = [
+            &["eng", "deu", "fra", "spa", "rus", "hin", "ara"],
+            &["cat", "eng", "nld", "ukr"],
+            &["por", "ita"],
+        ];
+        for codes in lists {
+            let fast = whatlang::Detector::with_allowlist(
+                codes.iter().map(|c| Lang::from_code(*c).unwrap()).collect(),
+            );
+            let upstream = whatlang_upstream::Detector::with_allowlist(
+                codes
+                    .iter()
+                    .map(|c| whatlang_upstream::Lang::from_code(*c).unwrap())
+                    .collect(),
+            );
+            for text in &texts {
+                let a = fast
+                    .detect(text)
+                    .map(|i| (i.lang().code(), i.confidence(), i.is_reliable()));
+                let b = upstream
+                    .detect(text)
+                    .map(|i| (i.lang().code(), i.confidence(), i.is_reliable()));
+                assert_eq!(a, b, "{codes:?}: {text}");
+            }
+        }
     }
 
     const REFUSAL: &str = "I am sorry, but I cannot help with that request.";

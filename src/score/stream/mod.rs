@@ -6,8 +6,8 @@
 //! predictions for unknown tasks, duplicates, bad lines, errored answers and
 //! tasks with no prediction are all counted and reported.
 
-use std::borrow::Cow;
 use hashbrown::HashMap;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;

@@ -1,7 +1,7 @@
 use crate::Lang;
 
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub enum FilterList {
     #[default]
     All,

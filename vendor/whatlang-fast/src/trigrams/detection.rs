@@ -1,3 +1,6 @@
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use hashbrown::HashMap;
 
 use super::utils::{TrigramsWithPositions, get_trigrams_with_positions};
@@ -74,7 +77,7 @@ fn calculate_scores_in_profiles(
 
     // Inverted index: visit only the text's trigrams. Identical sums to
     // `calculate_distance`: len*300 + sum over found (|n - i| - 300).
-    let index = inverted_index(lang_profile_list);
+    let index = inverted_index(lang_profile_list, filter_list);
     let mut sums: Vec<i64> = lang_profile_list
         .iter()
         .map(|(_, p)| p.len() as i64 * MAX_TRIGRAM_DISTANCE as i64)
@@ -182,10 +185,13 @@ struct Index {
 }
 
 impl Index {
-    fn build(list: LangProfileList) -> Index {
+    /// The index of the profiles of the languages `filter_list` allows
+    /// (the sums of the others are never read).
+    fn build(list: LangProfileList, filter_list: &FilterList) -> Index {
         let mut by_trigram: Vec<(u64, u16, u16)> = list
             .iter()
             .enumerate()
+            .filter(|(_, (lang, _))| filter_list.is_allowed(*lang))
             .flat_map(|(l, (_, profile))| {
                 profile
                     .iter()
@@ -214,9 +220,13 @@ impl Index {
     }
 }
 
-fn inverted_index(list: LangProfileList) -> &'static Index {
-    use std::sync::OnceLock;
-    static INDEXES: [OnceLock<Index>; 5] = [const { OnceLock::new() }; 5];
+/// itc: the inverted index of a script's profiles for a filter list, built
+/// once per thread for each of the last few (script, filter list) pairs.
+fn inverted_index(list: LangProfileList, filter_list: &FilterList) -> Rc<Index> {
+    const CACHED: usize = 8;
+    thread_local! {
+        static CACHE: RefCell<Vec<(usize, FilterList, Rc<Index>)>> = const { RefCell::new(Vec::new()) };
+    }
     let lists = [
         LATIN_LANGS,
         CYRILLIC_LANGS,
@@ -228,5 +238,16 @@ fn inverted_index(list: LangProfileList) -> &'static Index {
         .iter()
         .position(|l| std::ptr::eq(*l, list))
         .expect("known list");
-    INDEXES[k].get_or_init(|| Index::build(list))
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some((_, _, index)) = cache.iter().find(|(s, f, _)| *s == k && f == filter_list) {
+            return Rc::clone(index);
+        }
+        let index = Rc::new(Index::build(list, filter_list));
+        if cache.len() == CACHED {
+            cache.remove(0);
+        }
+        cache.push((k, filter_list.clone(), Rc::clone(&index)));
+        index
+    })
 }
