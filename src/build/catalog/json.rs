@@ -339,17 +339,69 @@ pub fn parse_yaml_document(file: &Path, text: &str) -> Res<Json> {
         ),
     })?;
     serde_norway::from_str::<Json>(text).map_err(|e| {
-        let location = e.location();
+        // The YAML reader also counts NEL, LS and PS as line breaks (YAML
+        // 1.1); lines are numbered here as everywhere else, from its byte
+        // offset, so that the line is one an editor shows.
+        let location = e.location().map(|l| line_and_column(text, l.index()));
         CatalogError {
             file: file.to_path_buf(),
-            line: location.as_ref().map(|l| l.line()),
+            line: location.map(|(line, _)| line),
             field: ".".to_string(),
             message: match location {
-                Some(l) => format!("invalid YAML at column {}: {e}", l.column()),
+                Some((_, column)) => format!(
+                    "invalid YAML at column {column}: {}",
+                    without_yaml_positions(&e.to_string())
+                ),
                 None => format!("invalid YAML: {e}"),
             },
         }
     })
+}
+
+/// The YAML reader's message without its own ` at line L column C`
+/// positions, which count lines its way (the error names the line already).
+fn without_yaml_positions(message: &str) -> String {
+    const AT_LINE: &str = " at line ";
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find(AT_LINE) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + AT_LINE.len()..];
+        let digits = |t: &str| t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let line = digits(after);
+        let column = after[line..]
+            .strip_prefix(" column ")
+            .map(digits)
+            .filter(|&n| line > 0 && n > 0);
+        match column {
+            Some(n) => rest = &after[line + " column ".len() + n..],
+            None => {
+                out.push_str(AT_LINE);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The 1-based line and column (in characters) of a byte offset, counting
+/// `\n`, `\r\n` and a lone `\r` as line breaks; an offset past the end (or
+/// inside a character) is taken at the next character boundary.
+fn line_and_column(text: &str, index: usize) -> (usize, usize) {
+    let mut end = index.min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    let before = &text[..end];
+    let bytes = before.as_bytes();
+    let breaks = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+        .count();
+    let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    (breaks + 1, before[line_start..].chars().count() + 1)
 }
 
 /// Parses a document that is JSON, or else YAML: JSON when its first
@@ -387,6 +439,42 @@ pub fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by fuzzing (`catalog_openapi`): the YAML reader counts NEL
+    /// (U+0085) as a line break, so an error after some NELs was reported
+    /// on a line past the end of the file.
+    #[test]
+    fn yaml_errors_are_on_lines_an_editor_shows() {
+        let text = "openapi: 3.0.0\ninfo:\n  title: a\u{85}\u{85}\u{85}\u{85}b\u{85}c d\npaths\n";
+        let err = parse_yaml_document(Path::new("api.yaml"), text).unwrap_err();
+        assert!(err.message.contains("invalid YAML"), "{err}");
+        // The reader stops at `c`, which it places on its line 8; here it
+        // is on line 3 of 4, at column 17.
+        assert_eq!(err.line, Some(3), "{err}");
+        assert_eq!(
+            err.message,
+            "invalid YAML at column 17: could not find expected ':', while scanning a simple key",
+            "{err}"
+        );
+        assert_eq!(
+            without_yaml_positions("x at line 3 column 4, y at line 9 at line 1 column 2z"),
+            "x, y at line 9z"
+        );
+    }
+
+    #[test]
+    fn lines_and_columns_of_byte_offsets() {
+        let text = "ab\r\ncd\ref\ngé h";
+        assert_eq!(line_and_column(text, 0), (1, 1));
+        assert_eq!(line_and_column(text, 4), (2, 1));
+        assert_eq!(line_and_column(text, 6), (2, 3));
+        assert_eq!(line_and_column(text, 7), (3, 1));
+        assert_eq!(line_and_column(text, 10), (4, 1));
+        // After a two-byte `é`, inside it, and past the end.
+        assert_eq!(line_and_column(text, 13), (4, 3));
+        assert_eq!(line_and_column(text, 12), (4, 3));
+        assert_eq!(line_and_column(text, 99), (4, 5));
+    }
 
     #[test]
     fn objects_keep_document_order() {
