@@ -44,19 +44,19 @@ fn strings<'a>(name: &str, values: impl Iterator<Item = &'a str>) -> Column {
 /// One row per task and model.
 pub fn task_scores(evaluation: &Evaluation) -> anyhow::Result<DataFrame> {
     let rows: Vec<_> = evaluation.task_scores().collect();
-    let floats = |name: &str, get: fn(&crate::spec::records::TaskScore) -> f64| {
+    let floats = |name: &str, get: fn(&crate::spec::records::TaskScore<&str>) -> f64| {
         Column::new(name.into(), rows.iter().map(get).collect::<Vec<_>>())
     };
-    let counts = |name: &str, get: fn(&crate::spec::records::TaskScore) -> u32| {
+    let counts = |name: &str, get: fn(&crate::spec::records::TaskScore<&str>) -> u32| {
         Column::new(name.into(), rows.iter().map(get).collect::<Vec<_>>())
     };
     let columns = vec![
-        strings("task_id", rows.iter().map(|r| r.task_id.as_str())),
-        strings("model", rows.iter().map(|r| r.model.as_str())),
+        strings("task_id", rows.iter().map(|r| r.task_id)),
+        strings("model", rows.iter().map(|r| r.model)),
         strings("kind", rows.iter().map(|r| r.kind.as_str())),
-        strings("language", rows.iter().map(|r| r.language.as_str())),
-        strings("country", rows.iter().map(|r| r.country.as_str())),
-        strings("category", rows.iter().map(|r| r.category.as_str())),
+        strings("language", rows.iter().map(|r| r.language)),
+        strings("country", rows.iter().map(|r| r.country)),
+        strings("category", rows.iter().map(|r| r.category)),
         Column::new(
             "format_match".into(),
             rows.iter().map(|r| r.format_match).collect::<Vec<_>>(),

@@ -137,12 +137,22 @@ pub fn write_records<T: Serialize>(
 ) -> io::Result<()> {
     // Whole or not at all: a full disk leaves no torn file under `path`.
     let mut out = AtomicFile::create(path).map_err(io::Error::other)?;
+    let write_error =
+        |e: io::Error| io::Error::new(e.kind(), format!("writing {}: {e}", path.display()));
+    // Records are serialised into memory and written in large pieces: the
+    // serialiser's many small writes then cost a copy, not a call each.
+    const CHUNK: usize = 1 << 18;
+    let mut chunk = Vec::with_capacity(CHUNK + 4096);
     for record in records {
-        serde_json::to_writer(&mut out, &record)
+        serde_json::to_writer(&mut chunk, &record)
             .map_err(|e| io::Error::other(format!("writing {}: {e}", path.display())))?;
-        out.write_all(b"\n")
-            .map_err(|e| io::Error::new(e.kind(), format!("writing {}: {e}", path.display())))?;
+        chunk.push(b'\n');
+        if chunk.len() >= CHUNK {
+            out.write_all(&chunk).map_err(write_error)?;
+            chunk.clear();
+        }
     }
+    out.write_all(&chunk).map_err(write_error)?;
     out.commit().map_err(|e| io::Error::other(format!("{e:#}")))
 }
 

@@ -682,6 +682,31 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Random words of mixed scripts, including the characters the
+        /// vendored detector handles apart: lower case by table (`Σ` at a
+        /// word's end, `İ` that lowers to two characters, `ẞ`), characters
+        /// in two scripts (`ᴫ`, `ᵸ`) and alphabet characters found by
+        /// table or by search (`ß`, `ж`, `ệ`).
+        #[test]
+        fn fast_detector_equals_upstream_on_mixed_text(
+            text in "([a-zA-Z]{1,8}|[абвгджзийклмнопрстуфхцчшщыэюяЖДЯІЇЄҐ]{1,8}|[ءابتثجحخدذرزسشصضطظعغفقكلمنهوي]{1,6}|[कखगघचछजझटठडढतथदधनपफबभमयरलवशसह]{1,6}|[ΣΑΒσςαβİıẞßéèêëàâçñöüäệứơ]{1,4}|[ᴫᵸ ,.!?0-9]{1,3}| ){0,40}"
+        ) {
+            let fast = whatlang::detect(&text).map(|i| (i.lang().code(), i.confidence(), i.is_reliable()));
+            let upstream = whatlang_upstream::detect(&text).map(|i| (i.lang().code(), i.confidence(), i.is_reliable()));
+            proptest::prop_assert_eq!(fast, upstream);
+            let set = LanguageDetector::for_languages(["ko", "de", "ar", "ru", "es", "ja", "hi", "en", "zh", "fr"]);
+            let upstream_set = whatlang_upstream::Detector::with_allowlist(
+                set.languages()
+                    .filter_map(|code| whatlang_upstream::Lang::from_code(lang_of_code(code).unwrap().code()))
+                    .collect(),
+            );
+            let fast = set.detector.detect(&text).map(|i| (i.lang().code(), i.confidence(), i.is_reliable()));
+            let upstream = upstream_set.detect(&text).map(|i| (i.lang().code(), i.confidence(), i.is_reliable()));
+            proptest::prop_assert_eq!(fast, upstream);
+        }
+    }
+
     const REFUSAL: &str = "I am sorry, but I cannot help with that request.";
     const CATALAN: &str = "L'usuari vol saber quin temps farà demà a Barcelona, així que faré servir l'eina del temps.";
 

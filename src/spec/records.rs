@@ -457,27 +457,29 @@ pub struct Counts {
     pub ext: u32,
 }
 
-/// The score of one prediction for one task.
+/// The score of one prediction for one task. `S` is the string type:
+/// `String` when read back, `&str` when written from an evaluation (the
+/// same JSON either way, without copying six strings per row).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TaskScore {
+pub struct TaskScore<S = String> {
     /// Task id.
-    pub task_id: String,
+    pub task_id: S,
     /// Model name.
-    pub model: String,
+    pub model: S,
     /// Task kind.
     pub kind: TaskKind,
     /// Task language.
-    pub language: String,
+    pub language: S,
     /// Task country.
-    pub country: String,
+    pub country: S,
     /// Task category.
-    pub category: String,
+    pub category: S,
     /// Whether the response met the strict format (FM).
     pub format_match: bool,
     /// Language check outcome (LM).
     pub language_outcome: LanguageOutcome,
     /// Detected language (ISO 639-1 where one exists), if any.
-    pub detected_language: Option<String>,
+    pub detected_language: Option<S>,
     /// How the calls were read.
     pub extraction: Extraction,
     /// Tool selection P/R/F1.

@@ -203,21 +203,21 @@ pub struct Evaluation {
 
 impl Evaluation {
     /// Per-task scores in record form, for writing out.
-    pub fn task_scores(&self) -> impl Iterator<Item = TaskScore> + '_ {
+    pub fn task_scores(&self) -> impl Iterator<Item = TaskScore<&str>> + '_ {
         self.models.iter().flat_map(move |run| {
             self.tasks
                 .iter()
                 .zip(&run.outcomes)
                 .map(move |(task, o)| TaskScore {
-                    task_id: task.id.clone(),
-                    model: run.model.clone(),
+                    task_id: task.id.as_str(),
+                    model: run.model.as_str(),
                     kind: task.kind,
-                    language: task.language.clone(),
-                    country: task.country.clone(),
-                    category: task.category.clone(),
+                    language: task.language.as_str(),
+                    country: task.country.as_str(),
+                    category: task.category.as_str(),
                     format_match: o.format_match,
                     language_outcome: o.language,
-                    detected_language: o.detected_language.map(str::to_string),
+                    detected_language: o.detected_language,
                     extraction: o.extraction,
                     selection: o.selection,
                     invocation: o.invocation,

@@ -7,7 +7,11 @@ use crate::utils::is_stop_char;
 use crate::{Lang, Script};
 use std::cmp::Reverse;
 use std::collections::HashMap;
+use std::cell::RefCell;
 use std::sync::LazyLock;
+
+/// At least the number of languages (`Lang::all().len()`).
+const LANGS: usize = 128;
 
 /// Inverted map binding a character to a set of languages.
 pub struct InvertedMap {
@@ -15,18 +19,22 @@ pub struct InvertedMap {
     chars: Vec<char>,
     /// The languages of each character.
     langs: Vec<Vec<Lang>>,
-    /// itc: the position in `chars` of each ASCII character (`NONE` when
-    /// absent), so that most characters of a Latin text skip the binary search.
-    ascii: [u16; 128],
+    /// itc: the position in `chars` of each character below U+0800 (`NONE`
+    /// when absent): ASCII, Latin-1, Latin Extended and Cyrillic skip the
+    /// binary search.
+    low: Box<[u16; LOW]>,
 }
+
+/// Characters below this have their position in a table.
+const LOW: usize = 0x800;
 
 const NONE: u16 = u16::MAX;
 
 impl InvertedMap {
     #[inline]
     fn position(&self, ch: char) -> Option<usize> {
-        if ch.is_ascii() {
-            let at = self.ascii[ch as usize];
+        if (ch as usize) < LOW {
+            let at = self.low[ch as usize];
             (at != NONE).then_some(at as usize)
         } else {
             self.chars.binary_search(&ch).ok()
@@ -51,20 +59,16 @@ pub fn build_inverted_map(alphabets: &[(Lang, &str)]) -> InvertedMap {
 
     let mut chars = Vec::with_capacity(char_lang.len());
     let mut langs = Vec::with_capacity(char_lang.len());
-    let mut ascii = [NONE; 128];
+    let mut low = Box::new([NONE; LOW]);
     for (ch, languages) in char_lang {
-        if ch.is_ascii() {
-            ascii[ch as usize] = chars.len() as u16;
+        if (ch as usize) < LOW {
+            low[ch as usize] = chars.len() as u16;
         }
         chars.push(ch);
         langs.push(languages);
     }
 
-    InvertedMap {
-        chars,
-        langs,
-        ascii,
-    }
+    InvertedMap { chars, langs, low }
 }
 
 pub fn generic_alphabet_calculate_scores(
@@ -76,31 +80,39 @@ pub fn generic_alphabet_calculate_scores(
     let InvertedMap { chars, langs, .. } = &**lang_map;
     let script_langs = script.langs();
 
-    // score of each character.
-    let mut char_scores = vec![0; chars.len()];
-    let mut max_raw_score = 0;
-    // iterate over the text and scores characters.
-    for ch in text.chars() {
-        if is_stop_char(ch) {
-            continue;
-        }
-
-        max_raw_score += 1;
-
-        if let Some(position) = lang_map.position(ch) {
-            // add 2 and remove max_raw_score at the end,
-            // to keep the score interval of -max_raw_score..max_raw_score
-            char_scores[position] += 2;
-        }
+    // score of each character (itc: kept per thread with the list of the
+    // characters touched, so that only those are read and reset; the sums
+    // below are integer sums, the same in any order).
+    thread_local! {
+        static CHAR_SCORES: RefCell<(Vec<usize>, Vec<u32>)> = const { RefCell::new((Vec::new(), Vec::new())) };
     }
-
-    // score of each lang.
-    let mut lang_scores = vec![0; Lang::all().len()];
+    let mut max_raw_score = 0;
+    let mut lang_scores = [0usize; LANGS];
     let mut common_score: usize = 0;
-    // iterate over scored characters to compute language's scores.
-    for (position, char_score) in char_scores.into_iter().enumerate() {
-        if char_score > 0 {
-            let languages = &langs[position];
+    CHAR_SCORES.with_borrow_mut(|(char_scores, touched)| {
+        char_scores.resize(char_scores.len().max(chars.len()), 0);
+        // iterate over the text and scores characters.
+        for ch in text.chars() {
+            if is_stop_char(ch) {
+                continue;
+            }
+
+            max_raw_score += 1;
+
+            if let Some(position) = lang_map.position(ch) {
+                // add 2 and remove max_raw_score at the end,
+                // to keep the score interval of -max_raw_score..max_raw_score
+                if char_scores[position] == 0 {
+                    touched.push(position as u32);
+                }
+                char_scores[position] += 2;
+            }
+        }
+
+        // iterate over scored characters to compute language's scores.
+        for position in touched.drain(..) {
+            let char_score = std::mem::take(&mut char_scores[position as usize]);
+            let languages = &langs[position as usize];
             // if current character is common to all Languages, increment a common score
             // instead of iterating over all Languages scores.
             if languages.len() == script_langs.len() {
@@ -111,7 +123,7 @@ pub fn generic_alphabet_calculate_scores(
                 }
             }
         }
-    }
+    });
 
     // remap languages with theirs scores.
     let mut raw_scores: Vec<(Lang, usize)> = script_langs
@@ -136,5 +148,15 @@ pub fn generic_alphabet_calculate_scores(
         count: max_raw_score,
         raw_scores,
         scores: normalized_scores,
+    }
+}
+
+#[cfg(test)]
+mod itc_tests {
+    use super::*;
+
+    #[test]
+    fn language_table_holds_every_language() {
+        assert!(Lang::all().iter().all(|&l| (l as usize) < LANGS));
     }
 }
