@@ -9,7 +9,7 @@ use std::path::Path;
 use crate::score::aggregate::{ModelReport, Summary};
 use crate::score::bootstrap::Interval;
 use crate::score::stream::Evaluation;
-use crate::spec::jsonl::write_records;
+use crate::spec::jsonl::write_lines;
 use crate::util::atomic::{self, write_csv};
 use crate::util::table::{Table, num};
 use anyhow::Context;
@@ -300,8 +300,10 @@ pub fn write_outputs(
 
     // Streamed: one record in memory at a time, whatever the number of predictions.
     let task_scores = dir.join("task_scores.jsonl");
-    write_records(&task_scores, evaluation.task_scores())
-        .with_context(|| format!("writing {}", task_scores.display()))?;
+    write_lines(&task_scores, evaluation.task_scores(), |row, out| {
+        row.write_json(out)
+    })
+    .with_context(|| format!("writing {}", task_scores.display()))?;
     written.push("task_scores.jsonl".to_string());
 
     let rows: Vec<_> = reports

@@ -16,4 +16,5 @@ pub mod records;
 pub mod reference;
 pub mod response;
 pub mod sample;
+pub mod task_score_json;
 pub mod turns;
