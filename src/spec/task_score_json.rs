@@ -132,9 +132,9 @@ mod tests {
             language: "ja".to_string(),
             country: ["JP", "GLOBAL"][i % 2].to_string(),
             category: ["Weather", "Data </script>"][i % 2].to_string(),
-            format_match: i % 2 == 0,
+            format_match: i.is_multiple_of(2),
             language_outcome: outcomes[i % outcomes.len()],
-            detected_language: (i % 4 != 0).then(|| "zh".to_string()),
+            detected_language: (!i.is_multiple_of(4)).then(|| "zh".to_string()),
             extraction: extractions[i % extractions.len()],
             selection: Prf {
                 p: f(0),
