@@ -157,7 +157,8 @@ fn same_language(detected: &str, expected: &str) -> bool {
 /// Removes quoted literals, call syntax (`name(...)`, bracketed call lists)
 /// and URLs, keeping the rest of the text.
 pub fn strip_non_prose(text: &str) -> String {
-    let brackets = Brackets::of(text);
+    // Found on the first bracket: most texts have none.
+    let mut brackets: Option<Brackets> = None;
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     let mut prev: Option<char> = None;
@@ -182,10 +183,14 @@ pub fn strip_non_prose(text: &str) -> String {
             continue;
         }
         let at = text.len() - rest.len();
-        let skip = url_len(rest, prev)
-            .or_else(|| quoted_len(rest, prev))
-            .or_else(|| brackets.calls_len(at))
-            .or_else(|| brackets.call_args_len(at, prev));
+        let skip = if matches!(c, '[' | '(') {
+            let brackets = brackets.get_or_insert_with(|| Brackets::of(text));
+            brackets
+                .calls_len(at)
+                .or_else(|| brackets.call_args_len(at, prev))
+        } else {
+            url_len(rest, prev).or_else(|| quoted_len(rest, prev))
+        };
         match skip {
             Some(n) => {
                 // A call's name is the identifier just written: drop it too.
