@@ -194,7 +194,10 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert_eq!(seen, [(1, "{\"a\":\"é\"}".to_string())]);
-        assert!(error.ends_with("p.jsonl:2: stream did not contain valid UTF-8"), "{error}");
+        assert!(
+            error.ends_with("p.jsonl:2: stream did not contain valid UTF-8"),
+            "{error}"
+        );
     }
 
     #[test]

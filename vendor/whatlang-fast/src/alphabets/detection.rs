@@ -31,20 +31,29 @@ pub fn raw_detect(iquery: &InternalQuery) -> RawOutcome {
         MLS::Cyrillic => cyrillic::alphabet_calculate_scores(text, filter_list),
         MLS::Latin => latin::alphabet_calculate_scores(text, filter_list),
 
-        // TODO: implement alphabets for Arabic script
-        MLS::Arabic => build_mock(vec![Lang::Ara, Lang::Urd, Lang::Pes], filter_list),
-
-        // TODO: implement alphabets for Devanagari script
-        MLS::Devanagari => build_mock(vec![Lang::Hin, Lang::Mar, Lang::Nep], filter_list),
-
-        // TODO: implement alphabets for Hebrew script
-        MLS::Hebrew => build_mock(vec![Lang::Heb, Lang::Yid], filter_list),
+        // TODO: implement alphabets for Arabic, Devanagari and Hebrew scripts
+        MLS::Arabic | MLS::Devanagari | MLS::Hebrew => {
+            build_mock(script_langs(iquery.multi_lang_script), filter_list)
+        }
     }
 }
 
-fn build_mock(langs: Vec<Lang>, filter_list: &FilterList) -> RawOutcome {
+/// The languages the alphabet method scores for a script (before the
+/// filter list): the script's alphabets, or a fixed list where it has none.
+pub(crate) fn script_langs(script: crate::scripts::grouping::MultiLangScript) -> &'static [Lang] {
+    use crate::scripts::grouping::MultiLangScript as MLS;
+    match script {
+        MLS::Latin | MLS::Cyrillic => crate::scripts::lang_mapping::script_langs(script.to_script()),
+        MLS::Arabic => &[Lang::Ara, Lang::Urd, Lang::Pes],
+        MLS::Devanagari => &[Lang::Hin, Lang::Mar, Lang::Nep],
+        MLS::Hebrew => &[Lang::Heb, Lang::Yid],
+    }
+}
+
+fn build_mock(langs: &[Lang], filter_list: &FilterList) -> RawOutcome {
     let filtered_langs = langs
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|lang| filter_list.is_allowed(*lang));
     let raw_scores = filtered_langs.clone().map(|l| (l, 1)).collect();
     let scores = filtered_langs.map(|l| (l, 1.0)).collect();

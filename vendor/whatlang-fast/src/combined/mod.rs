@@ -1,6 +1,9 @@
+use std::cell::RefCell;
+
 use crate::Lang;
 use crate::alphabets;
-use crate::core::{Info, InternalQuery, calculate_confidence};
+use crate::core::{FilterList, Info, InternalQuery, calculate_confidence};
+use crate::scripts::grouping::MultiLangScript;
 use crate::trigrams;
 
 #[derive(Debug)]
@@ -12,6 +15,12 @@ pub struct RawOutcome {
 }
 
 pub fn detect(iquery: &InternalQuery) -> Option<Info> {
+    // itc: with one language left to score, the outcome is that language
+    // with confidence 1 whatever the text (there is no second score to
+    // compare with), so the scoring is skipped.
+    if let Some(lang) = only_language(iquery) {
+        return Some(Info::new(iquery.multi_lang_script.to_script(), lang, 1.0));
+    }
     let raw_outcome = raw_detect(iquery);
 
     let count = raw_outcome.trigram_raw_outcome.trigrams_count;
@@ -29,6 +38,46 @@ pub fn detect(iquery: &InternalQuery) -> Option<Info> {
             1.0
         };
         Info::new(script, lang1, confidence)
+    })
+}
+
+/// itc: the one language both methods would score for this script and
+/// filter list, if there is exactly one (the union of the alphabet method's
+/// and the trigram method's allowed languages, as [`raw_detect`] forms it).
+/// Kept per thread for the last few (script, filter list) pairs.
+fn only_language(iquery: &InternalQuery) -> Option<Lang> {
+    const CACHED: usize = 8;
+    type Entry = (MultiLangScript, FilterList, Option<Lang>);
+    thread_local! {
+        static CACHE: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+    }
+    let script = iquery.multi_lang_script;
+    let filter_list = iquery.filter_list;
+    CACHE.with_borrow_mut(|cache| {
+        if let Some((_, _, only)) = cache
+            .iter()
+            .find(|(s, f, _)| *s == script && f == filter_list)
+        {
+            return *only;
+        }
+        let mut langs: Vec<Lang> = alphabets::detection::script_langs(script)
+            .iter()
+            .copied()
+            .chain(
+                trigrams::detection::script_to_lang_profile_list(script)
+                    .iter()
+                    .map(|&(lang, _)| lang),
+            )
+            .filter(|&lang| filter_list.is_allowed(lang))
+            .collect();
+        langs.sort_unstable_by_key(|&lang| lang as usize);
+        langs.dedup();
+        let only = (langs.len() == 1).then(|| langs[0]);
+        if cache.len() == CACHED {
+            cache.remove(0);
+        }
+        cache.push((script, filter_list.clone(), only));
+        only
     })
 }
 

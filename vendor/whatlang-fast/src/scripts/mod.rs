@@ -1,7 +1,7 @@
 pub(crate) mod chars;
 mod detect;
 pub(crate) mod grouping;
-mod lang_mapping;
+pub(crate) mod lang_mapping;
 mod script;
 
 pub use self::detect::detect_script;

@@ -51,7 +51,7 @@ pub fn raw_detect(iquery: &InternalQuery) -> RawOutcome {
     calculate_scores_in_profiles(&iquery.text, iquery.filter_list, lang_profile_list)
 }
 
-fn script_to_lang_profile_list(script: MultiLangScript) -> LangProfileList {
+pub(crate) fn script_to_lang_profile_list(script: MultiLangScript) -> LangProfileList {
     use MultiLangScript as MLS;
     match script {
         MLS::Latin => LATIN_LANGS,
