@@ -520,12 +520,25 @@ pub fn text_equal(a: &str, b: &str) -> bool {
     if a.is_ascii() && b.is_ascii() {
         return a.trim().eq_ignore_ascii_case(b.trim());
     }
-    normalize(a) == normalize(b)
+    let (a, b) = (nfkc(a), nfkc(b));
+    let (a, b) = (a.trim(), b.trim());
+    // `str::to_lowercase` lowers a final capital sigma by its context; every
+    // other character is lowered on its own, so those texts compare without
+    // building their lower case.
+    if a.contains('Σ') || b.contains('Σ') {
+        return a.to_lowercase() == b.to_lowercase();
+    }
+    a.chars()
+        .flat_map(char::to_lowercase)
+        .eq(b.chars().flat_map(char::to_lowercase))
 }
 
-fn normalize(s: &str) -> String {
-    let nfkc: String = s.nfkc().collect();
-    nfkc.trim().to_lowercase()
+/// `s` in NFKC, borrowed when it already is (most text).
+fn nfkc(s: &str) -> Cow<'_, str> {
+    match unicode_normalization::is_nfkc_quick(s.chars()) {
+        unicode_normalization::IsNormalized::Yes => Cow::Borrowed(s),
+        _ => Cow::Owned(s.nfkc().collect()),
+    }
 }
 
 /// Words that say "an earlier output" without naming which.
@@ -612,6 +625,23 @@ fn is_placeholder_in(word: &str, thought: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The allocation-free comparison equals NFKC, trim and
+        /// `str::to_lowercase` on both sides, final sigma, `İ`, `ß`,
+        /// full-width and composed forms included.
+        #[test]
+        fn text_equal_is_nfkc_trim_lowercase_equality(
+            a in "[ aAσςΣİißẞｆｆFé\u{0065}\u{0301}ﬁΟΔ]{0,8}",
+            b in "[ aAσςΣİißẞｆｆFé\u{0065}\u{0301}ﬁΟΔ]{0,8}",
+        ) {
+            let reference = |s: &str| s.nfkc().collect::<String>().trim().to_lowercase();
+            proptest::prop_assert_eq!(text_equal(&a, &b), reference(&a) == reference(&b));
+            proptest::prop_assert!(text_equal(&a, &a));
+            let upper = a.to_uppercase();
+            proptest::prop_assert_eq!(text_equal(&a, &upper), reference(&a) == reference(&upper));
+        }
+    }
     use crate::spec::action::{Mode, parse_actions};
     use crate::spec::records::Parameter;
 
