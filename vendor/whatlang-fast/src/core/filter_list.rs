@@ -5,8 +5,31 @@ use crate::Lang;
 pub enum FilterList {
     #[default]
     All,
-    Allow(Vec<Lang>),
-    Deny(Vec<Lang>),
+    Allow(LangSet),
+    Deny(LangSet),
+}
+
+/// itc: a set of languages as a bit set (`Lang` values are below 128), so
+/// that `is_allowed`, asked for every language of a script on every text,
+/// is one test instead of a search of the list; two lists are equal when
+/// they hold the same languages.
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LangSet {
+    bits: u128,
+}
+
+impl LangSet {
+    fn of(langs: &[Lang]) -> Self {
+        LangSet {
+            bits: langs.iter().fold(0, |bits, &lang| bits | 1 << lang as u32),
+        }
+    }
+
+    #[inline]
+    fn contains(&self, lang: Lang) -> bool {
+        self.bits & (1 << lang as u32) != 0
+    }
 }
 
 impl FilterList {
@@ -16,18 +39,19 @@ impl FilterList {
     }
 
     pub fn allow(allowlist: Vec<Lang>) -> Self {
-        Self::Allow(allowlist)
+        Self::Allow(LangSet::of(&allowlist))
     }
 
     pub fn deny(denylist: Vec<Lang>) -> Self {
-        Self::Deny(denylist)
+        Self::Deny(LangSet::of(&denylist))
     }
 
+    #[inline]
     pub fn is_allowed(&self, lang: Lang) -> bool {
         match self {
             Self::All => true,
-            Self::Allow(allowlist) => allowlist.contains(&lang),
-            Self::Deny(denylist) => !denylist.contains(&lang),
+            Self::Allow(allowlist) => allowlist.contains(lang),
+            Self::Deny(denylist) => !denylist.contains(lang),
         }
     }
 }
@@ -63,5 +87,14 @@ mod tests {
 
         assert!(!list.is_allowed(Lang::Rus));
         assert!(!list.is_allowed(Lang::Ukr));
+    }
+
+    #[test]
+    fn every_language_fits_the_bit_set() {
+        assert!(Lang::all().iter().all(|&lang| (lang as u32) < 128));
+        let list = FilterList::allow(Lang::all().to_vec());
+        assert!(Lang::all().iter().all(|&lang| list.is_allowed(lang)));
+        let list = FilterList::deny(Lang::all().to_vec());
+        assert!(Lang::all().iter().all(|&lang| !list.is_allowed(lang)));
     }
 }
