@@ -245,6 +245,11 @@ fn align(gold: &GoldSide<'_>, predicted: &[Call], options: ScoreOptions) -> Vec<
         let Some(preds) = predicted_by_name.get(name) else {
             continue;
         };
+        // One call of the name on each side: they pair whatever they share.
+        if let ([g], [p]) = (golds.as_slice(), preds.as_slice()) {
+            pairs.push((*g, *p));
+            continue;
+        }
         let weights: Vec<Vec<u32>> = golds
             .iter()
             .map(|&g| {
