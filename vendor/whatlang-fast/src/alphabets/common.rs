@@ -5,9 +5,9 @@ use super::RawOutcome;
 use crate::core::{FilterList, LowercaseText};
 use crate::utils::is_stop_char;
 use crate::{Lang, Script};
+use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::HashMap;
-use std::cell::RefCell;
 use std::sync::LazyLock;
 
 /// At least the number of languages (`Lang::all().len()`).

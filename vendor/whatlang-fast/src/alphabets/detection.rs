@@ -43,7 +43,9 @@ pub fn raw_detect(iquery: &InternalQuery) -> RawOutcome {
 pub(crate) fn script_langs(script: crate::scripts::grouping::MultiLangScript) -> &'static [Lang] {
     use crate::scripts::grouping::MultiLangScript as MLS;
     match script {
-        MLS::Latin | MLS::Cyrillic => crate::scripts::lang_mapping::script_langs(script.to_script()),
+        MLS::Latin | MLS::Cyrillic => {
+            crate::scripts::lang_mapping::script_langs(script.to_script())
+        }
         MLS::Arabic => &[Lang::Ara, Lang::Urd, Lang::Pes],
         MLS::Devanagari => &[Lang::Hin, Lang::Mar, Lang::Nep],
         MLS::Hebrew => &[Lang::Heb, Lang::Yid],

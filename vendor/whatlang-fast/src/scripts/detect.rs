@@ -5,7 +5,6 @@ use super::chars;
 use super::script::Script;
 use crate::utils::is_stop_char;
 
-
 /// Detect only a script by a given text.
 /// Works much faster than a complete detection with `detect`.
 ///
@@ -98,7 +97,10 @@ fn script_by_tests(ch: char) -> u8 {
     if is_stop_char(ch) {
         return NO_SCRIPT;
     }
-    let mut matching = SCRIPT_CHECKS.iter().enumerate().filter(|(_, (_, test))| test(ch));
+    let mut matching = SCRIPT_CHECKS
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, test))| test(ch));
     match (matching.next(), matching.next()) {
         (None, _) => NO_SCRIPT,
         (Some((i, _)), None) => i as u8,
