@@ -120,19 +120,51 @@ impl Bootstrap {
 
     /// For each of `K` columns, the weighted sum of `values(t)[k]` over the
     /// given tasks in every resample: one pass over the tasks' weights.
+    ///
+    /// A task's weights are added once for all the columns whose value is
+    /// exactly 1, to the sum of that pattern of columns (most tasks score 1
+    /// or 0 on every column); a column's sum of ones is the integer sum of
+    /// its patterns', so the result is the same as adding column by column.
     pub fn weighted_sums<const K: usize>(
         &self,
         members: &[usize],
         mut values: impl FnMut(usize) -> [f64; K],
     ) -> [Vec<f64>; K] {
-        let mut sums: [WeightedSum; K] = std::array::from_fn(|_| WeightedSum::new(self.resamples));
+        let mut others: [WeightedSum; K] =
+            std::array::from_fn(|_| WeightedSum::new(self.resamples));
+        let mut patterns: Vec<Option<WeightedSum>> = (0..1usize << K).map(|_| None).collect();
         for &t in members {
             let row = self.row(t);
-            for (sum, value) in sums.iter_mut().zip(values(t)) {
-                sum.add(row, value);
+            let mut ones = 0usize;
+            for (k, (sum, value)) in others.iter_mut().zip(values(t)).enumerate() {
+                if value == 1.0 {
+                    ones |= 1 << k;
+                } else {
+                    sum.add(row, value);
+                }
+            }
+            if ones != 0 {
+                patterns[ones]
+                    .get_or_insert_with(|| WeightedSum::new(self.resamples))
+                    .add(row, 1.0);
             }
         }
-        sums.map(WeightedSum::finish)
+        let patterns: Vec<(usize, Vec<u32>)> = patterns
+            .into_iter()
+            .enumerate()
+            .filter_map(|(ones, sum)| Some((ones, sum?.finish_counts())))
+            .collect();
+        let mut k = 0;
+        others.map(|other| {
+            let mut ones = vec![0u32; self.resamples];
+            for (_, counts) in patterns.iter().filter(|(p, _)| p & (1 << k) != 0) {
+                for (total, n) in ones.iter_mut().zip(counts) {
+                    *total += n;
+                }
+            }
+            k += 1;
+            other.finish_with_ones(&ones)
+        })
     }
 
     /// The weighted mean of `values` (one per task, every task) in every
@@ -204,9 +236,16 @@ impl WeightedSum {
         self.ones_total
     }
 
-    fn finish(mut self) -> Vec<f64> {
+    /// The sums, with `ones` (the weights of rows whose value is 1, summed
+    /// elsewhere) added to this sum's own.
+    fn finish_with_ones(mut self, ones: &[u32]) -> Vec<f64> {
         self.flush();
-        let mut sums: Vec<f64> = self.ones_total.iter().map(|&n| f64::from(n)).collect();
+        let mut sums: Vec<f64> = self
+            .ones_total
+            .iter()
+            .zip(ones)
+            .map(|(&n, &m)| f64::from(n + m))
+            .collect();
         for (sum, other) in sums.iter_mut().zip(&self.other) {
             *sum += other;
         }
