@@ -152,6 +152,49 @@ mod tests {
     use super::*;
 
     #[test]
+    fn dense_table_agrees_with_the_map() {
+        for list in [
+            LATIN_LANGS,
+            CYRILLIC_LANGS,
+            ARABIC_LANGS,
+            DEVANAGARI_LANGS,
+            HEBREW_LANGS,
+        ] {
+            let index = Index::build(list, &FilterList::default());
+            let mut dense_hits = 0;
+            for (&trigram, &(start, end)) in &index.ranges {
+                dense_hits += usize::from(dense_slot(&index.codes, trigram).is_some());
+                assert_eq!(
+                    index.postings(trigram),
+                    &index.postings[start as usize..end as usize]
+                );
+            }
+            // A trigram in no profile has no postings, through either table.
+            let coded: Vec<char> = (0..CODED_CHARS as u32)
+                .filter(|&c| index.codes[c as usize] != NO_CODE)
+                .filter_map(char::from_u32)
+                .collect();
+            let absent = coded
+                .iter()
+                .flat_map(|&a| coded.iter().map(move |&b| super::super::pack(a, b, b)))
+                .find(|t| !index.ranges.contains_key(t))
+                .expect("some trigram of coded characters is in no profile");
+            assert!(index.postings(absent).is_empty());
+            assert!(
+                index
+                    .postings(super::super::pack('\u{10000}', 'a', 'b'))
+                    .is_empty()
+            );
+            if !std::ptr::eq(list, DEVANAGARI_LANGS) {
+                assert!(
+                    dense_hits * 2 > index.ranges.len(),
+                    "most trigrams are dense"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn test_when_german_is_given() {
         let text = "Die Ordnung muss für immer in diesem Codebase bleiben";
         let iq = InternalQuery {
@@ -179,10 +222,27 @@ mod tests {
 /// itc: for each trigram (packed) of a script's profiles, where its
 /// postings (language, rank) start and end in one flat list: one small
 /// table probed per text trigram, and the postings read contiguously.
+///
+/// itc: trigrams made of the index's [`DENSE_CHARS`] most common characters
+/// (nearly all of a text's, for every script) find their range in a dense
+/// table indexed by the three characters' codes, without hashing; the
+/// others in the map.
 struct Index {
     ranges: HashMap<u64, (u32, u32)>,
+    /// `codes[c]`: the code of character `c` (below [`CODED_CHARS`]) in the
+    /// dense table, or [`NO_CODE`].
+    codes: Box<[u8]>,
+    /// Ranges of the trigrams of coded characters, at `(c1 * 32 + c2) * 32 + c3`.
+    dense: Box<[(u32, u32)]>,
     postings: Vec<(u16, u16)>,
 }
+
+/// Characters with a code in an index's dense table.
+const DENSE_CHARS: usize = 32;
+/// Characters below this can have a code (Latin to Arabic and Hebrew; the
+/// Devanagari block's are looked up in the map).
+const CODED_CHARS: usize = 0x800;
+const NO_CODE: u8 = u8::MAX;
 
 impl Index {
     /// The index of the profiles of the languages `filter_list` allows
@@ -208,16 +268,75 @@ impl Index {
             postings.extend(run.iter().map(|&(_, l, i)| (l, i)));
             ranges.insert(run[0].0, (start, postings.len() as u32));
         }
-        Index { ranges, postings }
+        let codes = dense_codes(&by_trigram);
+        let mut dense = vec![(0u32, 0u32); DENSE_CHARS * DENSE_CHARS * DENSE_CHARS];
+        for (&trigram, &range) in &ranges {
+            if let Some(slot) = dense_slot(&codes, trigram) {
+                dense[slot] = range;
+            }
+        }
+        Index {
+            ranges,
+            codes,
+            dense: dense.into_boxed_slice(),
+            postings,
+        }
     }
 
     #[inline]
     fn postings(&self, trigram: u64) -> &[(u16, u16)] {
-        match self.ranges.get(&trigram) {
-            Some(&(start, end)) => &self.postings[start as usize..end as usize],
-            None => &[],
+        let range = match dense_slot(&self.codes, trigram) {
+            Some(slot) => self.dense[slot],
+            None => self.ranges.get(&trigram).copied().unwrap_or((0, 0)),
+        };
+        &self.postings[range.0 as usize..range.1 as usize]
+    }
+}
+
+/// Codes for the [`DENSE_CHARS`] characters below [`CODED_CHARS`] that occur
+/// most often in the index's trigrams (ties to the lower character).
+fn dense_codes(by_trigram: &[(u64, u16, u16)]) -> Box<[u8]> {
+    let mut counts = vec![0usize; CODED_CHARS];
+    for &(trigram, _, _) in by_trigram {
+        for c in unpack(trigram) {
+            if (c as usize) < CODED_CHARS {
+                counts[c as usize] += 1;
+            }
         }
     }
+    let mut by_count: Vec<usize> = (0..CODED_CHARS).filter(|&c| counts[c] > 0).collect();
+    by_count.sort_by_key(|&c| (std::cmp::Reverse(counts[c]), c));
+    let mut codes = vec![NO_CODE; CODED_CHARS];
+    for (code, &c) in by_count.iter().take(DENSE_CHARS).enumerate() {
+        codes[c] = code as u8;
+    }
+    codes.into_boxed_slice()
+}
+
+/// Where `trigram`'s range is in the dense table, if its three characters
+/// have codes.
+#[inline]
+fn dense_slot(codes: &[u8], trigram: u64) -> Option<usize> {
+    let mut slot = 0;
+    for c in unpack(trigram) {
+        let code = *codes.get(c as usize)?;
+        if code == NO_CODE {
+            return None;
+        }
+        slot = slot * DENSE_CHARS + code as usize;
+    }
+    Some(slot)
+}
+
+/// The three code points of a packed trigram (see [`super::pack`]).
+#[inline]
+fn unpack(trigram: u64) -> [u32; 3] {
+    const MASK: u64 = (1 << 21) - 1;
+    [
+        (trigram >> 42) as u32,
+        ((trigram >> 21) & MASK) as u32,
+        (trigram & MASK) as u32,
+    ]
 }
 
 /// itc: the inverted index of a script's profiles for a filter list, built
