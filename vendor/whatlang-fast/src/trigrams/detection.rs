@@ -232,8 +232,10 @@ struct Index {
     /// `codes[c]`: the code of character `c` (below [`CODED_CHARS`]) in the
     /// dense table, or [`NO_CODE`].
     codes: Box<[u8]>,
-    /// Ranges of the trigrams of coded characters, at `(c1 * 32 + c2) * 32 + c3`.
-    dense: Box<[(u32, u32)]>,
+    /// Ranges of the trigrams of coded characters, at `(c1 * 32 + c2) * 32 + c3`,
+    /// each as `start << 8 | length` (half the size of a pair: the table is
+    /// read at random and fits the CPU's caches better).
+    dense: Box<[u32]>,
     postings: Vec<(u16, u16)>,
 }
 
@@ -269,10 +271,12 @@ impl Index {
             ranges.insert(run[0].0, (start, postings.len() as u32));
         }
         let codes = dense_codes(&by_trigram);
-        let mut dense = vec![(0u32, 0u32); DENSE_CHARS * DENSE_CHARS * DENSE_CHARS];
-        for (&trigram, &range) in &ranges {
+        let mut dense = vec![0u32; DENSE_CHARS * DENSE_CHARS * DENSE_CHARS];
+        for (&trigram, &(start, end)) in &ranges {
             if let Some(slot) = dense_slot(&codes, trigram) {
-                dense[slot] = range;
+                // A script has fewer than 256 languages and 2^24 postings.
+                assert!(end - start < 1 << 8 && start < 1 << 24);
+                dense[slot] = start << 8 | (end - start);
             }
         }
         Index {
@@ -286,7 +290,10 @@ impl Index {
     #[inline]
     fn postings(&self, trigram: u64) -> &[(u16, u16)] {
         let range = match dense_slot(&self.codes, trigram) {
-            Some(slot) => self.dense[slot],
+            Some(slot) => {
+                let packed = self.dense[slot];
+                (packed >> 8, (packed >> 8) + (packed & 0xff))
+            }
             None => self.ranges.get(&trigram).copied().unwrap_or((0, 0)),
         };
         &self.postings[range.0 as usize..range.1 as usize]
