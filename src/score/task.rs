@@ -79,11 +79,10 @@ pub fn score_calls(gold: &GoldSide<'_>, predicted: &[Call], options: ScoreOption
     // Tool selection: multiset intersection of names.
     let mut gold_left: Vec<&str> = gold.calls.iter().map(|c| c.name.as_str()).collect();
     for call in predicted.iter() {
-        let is_candidate = gold.tools.iter().any(|t| t.name == call.name);
         if let Some(i) = gold_left.iter().position(|n| *n == call.name) {
             gold_left.swap_remove(i);
             counts.sel_tp += 1;
-        } else if is_candidate {
+        } else if gold.tools.iter().any(|t| t.name == call.name) {
             counts.ex += 1;
         } else {
             counts.hall += 1;
@@ -890,6 +889,9 @@ mod tests {
         assert_eq!((s.counts.incor, s.counts.miss, s.counts.ext), (1, 0, 1));
         let s = score("[f(a=1, b=2)]", "[f(a=1)]");
         assert_eq!(s.counts.miss, 1);
+        // A repeated extra key counts once.
+        let s = score("[f(a=1)]", "[f(a=1, b=2, c=3, b=4)]");
+        assert_eq!((s.counts.inv_tp, s.counts.ext), (1, 2));
     }
 
     #[test]
