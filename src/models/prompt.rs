@@ -190,6 +190,10 @@ fn render_custom(
     schema_enforced: bool,
 ) -> Result<String, minijinja::Error> {
     let mut env = Environment::new();
+    // minijinja keeps the names and places behind an error only in debug
+    // mode, which is off by default in release builds: users' templates
+    // need them in the build they run.
+    env.set_debug(true);
     env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
     env.render_str(
