@@ -124,7 +124,7 @@ pub fn check_language(text: &str, expected: &str) -> LanguageCheck {
 /// The whatlang language of a code: ISO 639-1 (primary subtag of `zh-CN`,
 /// `pt_BR`; `no` as Bokmål) or ISO 639-3.
 fn lang_of_code(code: &str) -> Option<Lang> {
-    let primary = primary_subtag(code);
+    let primary = primary_subtag(code).to_ascii_lowercase();
     let primary = if primary == "no" { "nb" } else { &primary };
     Lang::all()
         .iter()
@@ -133,25 +133,23 @@ fn lang_of_code(code: &str) -> Option<Lang> {
         .or_else(|| Lang::from_code(primary))
 }
 
-fn primary_subtag(code: &str) -> String {
-    code.split(['-', '_'])
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase()
+/// The language subtag of a code (`zh` of `zh-CN`, `pt` of `pt_BR`),
+/// trimmed, in its own case.
+fn primary_subtag(code: &str) -> &str {
+    code.split(['-', '_']).next().unwrap_or("").trim()
 }
 
-/// Compares language codes by primary subtag, treating `nb` and `no` alike.
+/// Compares language codes by primary subtag, ignoring case and treating
+/// `nb` and `no` alike.
 fn same_language(detected: &str, expected: &str) -> bool {
-    let primary = primary_subtag(expected);
-    let norm = |c: &str| {
-        if c == "nb" {
-            "no".to_string()
+    fn norm(code: &str) -> &str {
+        if code.eq_ignore_ascii_case("nb") {
+            "no"
         } else {
-            c.to_string()
+            code
         }
-    };
-    norm(detected) == norm(&primary)
+    }
+    norm(detected).eq_ignore_ascii_case(norm(primary_subtag(expected)))
 }
 
 /// Removes quoted literals, call syntax (`name(...)`, bracketed call lists)
@@ -810,5 +808,8 @@ mod tests {
         assert!(same_language("pt", "pt_BR"));
         assert!(same_language("nb", "no"));
         assert!(!same_language("en", "de"));
+        assert!(same_language("de", " DE-at"));
+        assert!(same_language("nb", "NO"));
+        assert!(!same_language("en", "eng"));
     }
 }
