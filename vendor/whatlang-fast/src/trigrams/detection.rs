@@ -82,8 +82,14 @@ fn calculate_scores_in_profiles(
         .iter()
         .map(|(_, p)| p.len() as i64 * MAX_TRIGRAM_DISTANCE as i64)
         .collect();
-    for &(trigram, n) in &trigram_positions {
-        for &(l, i) in index.postings(trigram) {
+    // itc: the postings' ranges are all found first, so that their table
+    // reads overlap instead of waiting behind each trigram's postings loop.
+    let ranges: Vec<(u32, u32)> = trigram_positions
+        .iter()
+        .map(|&(trigram, _)| index.range(trigram))
+        .collect();
+    for (&(_, n), &(start, end)) in trigram_positions.iter().zip(&ranges) {
+        for &(l, i) in &index.postings[start as usize..end as usize] {
             sums[l as usize] += (n as i64 - i as i64).abs() - MAX_TRIGRAM_DISTANCE as i64;
         }
     }
@@ -287,16 +293,22 @@ impl Index {
         }
     }
 
+    /// Where `trigram`'s postings start and end in [`Self::postings`].
     #[inline]
-    fn postings(&self, trigram: u64) -> &[(u16, u16)] {
-        let range = match dense_slot(&self.codes, trigram) {
+    fn range(&self, trigram: u64) -> (u32, u32) {
+        match dense_slot(&self.codes, trigram) {
             Some(slot) => {
                 let packed = self.dense[slot];
                 (packed >> 8, (packed >> 8) + (packed & 0xff))
             }
             None => self.ranges.get(&trigram).copied().unwrap_or((0, 0)),
-        };
-        &self.postings[range.0 as usize..range.1 as usize]
+        }
+    }
+
+    #[cfg(test)]
+    fn postings(&self, trigram: u64) -> &[(u16, u16)] {
+        let (start, end) = self.range(trigram);
+        &self.postings[start as usize..end as usize]
     }
 }
 
