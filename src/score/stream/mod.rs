@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 mod parallel;
+mod view;
 
 use crate::score::steps::score_steps_in;
 use crate::score::task::{GoldSide, ScoreOptions, score_calls};
@@ -22,6 +23,7 @@ use crate::spec::records::{
     Call, Counts, Extraction, LanguageOutcome, Prediction, Prf, Step, StepFigures, Task, TaskScore,
 };
 use crate::spec::response::read_prediction;
+use view::{TaskText, TaskView};
 
 /// What `itc score` is asked to do.
 #[derive(Debug, Clone, Default)]
@@ -133,15 +135,30 @@ pub fn score_response_in(
     options: ScoreOptions,
 ) -> TaskOutcome {
     let candidates: Vec<&str> = task.tools.iter().map(|t| t.name.as_str()).collect();
-    let read = read_prediction(output, native_calls, &candidates);
-    let language = languages.check(&read.language_text, &task.language);
-    let gold = GoldSide {
-        calls: &task.gold.calls,
-        thought: &task.gold.thought,
-        tools: &task.tools,
-        shown: &[],
+    let view = TaskView {
+        language: &task.language,
+        candidates: &candidates,
+        gold: GoldSide {
+            calls: &task.gold.calls,
+            thought: &task.gold.thought,
+            tools: &task.tools,
+            shown: &[],
+        },
     };
-    let score = score_calls(&gold, &read.calls, options);
+    score_response_on(languages, &view, output, native_calls, options)
+}
+
+/// [`score_response_in`] on what scoring reads of the task.
+fn score_response_on(
+    languages: &LanguageDetector,
+    task: &TaskView<'_>,
+    output: Option<&str>,
+    native_calls: Option<&[Call]>,
+    options: ScoreOptions,
+) -> TaskOutcome {
+    let read = read_prediction(output, native_calls, task.candidates);
+    let language = languages.check(&read.language_text, task.language);
+    let score = score_calls(&task.gold, &read.calls, options);
     TaskOutcome {
         format_match: read.format_match,
         language: language.outcome,
@@ -280,8 +297,12 @@ pub fn evaluate(
     }
 
     let languages = LanguageDetector::for_languages(tasks.iter().map(|t| t.language.as_str()));
+    let task_text = TaskText::of(&tasks);
+    let pieces = task_text.pieces();
     let mut scorer = Scorer {
         tasks: &tasks,
+        task_text: &task_text,
+        pieces: &pieces,
         index: &index,
         languages: &languages,
         options,
@@ -364,6 +385,10 @@ impl PartialRun {
 
 struct Scorer<'t> {
     tasks: &'t [Task],
+    /// What scoring reads of the tasks, copied together ([`view`]).
+    task_text: &'t TaskText,
+    /// `task_text`'s pieces.
+    pieces: &'t [&'t str],
     index: &'t HashMap<String, usize>,
     /// The task set's language detector, built once.
     languages: &'t LanguageDetector,
@@ -411,9 +436,9 @@ impl Scorer<'_> {
         } else if view.error.is_some() && view.output.is_none() && view.calls.is_none() {
             TaskOutcome::unanswered(task, Extraction::Error)
         } else {
-            score_response_in(
+            score_response_on(
                 self.languages,
-                task,
+                &TaskView::of(self.tasks, self.task_text, self.pieces, task_index),
                 view.output.as_deref(),
                 view.calls.as_deref(),
                 self.options.score,

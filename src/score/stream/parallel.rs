@@ -55,6 +55,8 @@ pub(super) fn score_file(
     // they get a scorer of their own over the same tasks.
     let view = Scorer {
         tasks: scorer.tasks,
+        task_text: scorer.task_text,
+        pieces: scorer.pieces,
         index: scorer.index,
         languages: scorer.languages,
         options: scorer.options,
