@@ -23,7 +23,7 @@ use crate::spec::records::{
     Call, Counts, Extraction, LanguageOutcome, Prediction, Prf, Step, StepFigures, Task, TaskScore,
 };
 use crate::spec::response::read_prediction;
-use view::{TaskText, TaskView};
+use view::{TaskCopy, TaskView, TaskViews};
 
 /// What `itc score` is asked to do.
 #[derive(Debug, Clone, Default)]
@@ -297,12 +297,11 @@ pub fn evaluate(
     }
 
     let languages = LanguageDetector::for_languages(tasks.iter().map(|t| t.language.as_str()));
-    let task_text = TaskText::of(&tasks);
-    let pieces = task_text.pieces();
+    let task_copy = TaskCopy::of(&tasks);
+    let views = TaskViews::new(&tasks, &task_copy);
     let mut scorer = Scorer {
         tasks: &tasks,
-        task_text: &task_text,
-        pieces: &pieces,
+        views: &views,
         index: &index,
         languages: &languages,
         options,
@@ -386,9 +385,7 @@ impl PartialRun {
 struct Scorer<'t> {
     tasks: &'t [Task],
     /// What scoring reads of the tasks, copied together ([`view`]).
-    task_text: &'t TaskText,
-    /// `task_text`'s pieces.
-    pieces: &'t [&'t str],
+    views: &'t TaskViews<'t>,
     index: &'t HashMap<String, usize>,
     /// The task set's language detector, built once.
     languages: &'t LanguageDetector,
@@ -438,7 +435,7 @@ impl Scorer<'_> {
         } else {
             score_response_on(
                 self.languages,
-                &TaskView::of(self.tasks, self.task_text, self.pieces, task_index),
+                &self.views.view(task_index),
                 view.output.as_deref(),
                 view.calls.as_deref(),
                 self.options.score,

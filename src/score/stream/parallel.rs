@@ -55,8 +55,7 @@ pub(super) fn score_file(
     // they get a scorer of their own over the same tasks.
     let view = Scorer {
         tasks: scorer.tasks,
-        task_text: scorer.task_text,
-        pieces: scorer.pieces,
+        views: scorer.views,
         index: scorer.index,
         languages: scorer.languages,
         options: scorer.options,

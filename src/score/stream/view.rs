@@ -12,8 +12,9 @@
 use crate::score::task::GoldSide;
 use crate::spec::records::{Call, Task};
 
-/// The copied text of every task: its language, then its tools' names.
-pub(super) struct TaskText {
+/// The copies: every task's language and tools' names in one text, and
+/// its gold calls.
+pub(super) struct TaskCopy {
     text: String,
     /// Where each piece (language, names) ends in `text`.
     ends: Vec<usize>,
@@ -23,10 +24,10 @@ pub(super) struct TaskText {
     gold_calls: Vec<Vec<Call>>,
 }
 
-impl TaskText {
+impl TaskCopy {
     /// Copies what scoring reads of `tasks`.
     pub(super) fn of(tasks: &[Task]) -> Self {
-        let mut copy = TaskText {
+        let mut copy = TaskCopy {
             text: String::new(),
             ends: Vec::new(),
             firsts: Vec::with_capacity(tasks.len() + 1),
@@ -43,18 +44,50 @@ impl TaskText {
         copy.firsts.push(copy.ends.len());
         copy
     }
+}
 
-    /// The pieces as string slices, in order.
-    pub(super) fn pieces(&self) -> Vec<&str> {
+/// The tasks, their copies and the copied text's pieces as string slices:
+/// a [`TaskView`] of any task.
+pub(super) struct TaskViews<'t> {
+    tasks: &'t [Task],
+    copy: &'t TaskCopy,
+    pieces: Vec<&'t str>,
+}
+
+impl<'t> TaskViews<'t> {
+    /// The views of `tasks` through `copy` (made by [`TaskCopy::of`] from them).
+    pub(super) fn new(tasks: &'t [Task], copy: &'t TaskCopy) -> Self {
         let mut start = 0;
-        self.ends
+        let pieces = copy
+            .ends
             .iter()
             .map(|&end| {
-                let piece = &self.text[start..end];
+                let piece = &copy.text[start..end];
                 start = end;
                 piece
             })
-            .collect()
+            .collect();
+        TaskViews {
+            tasks,
+            copy,
+            pieces,
+        }
+    }
+
+    /// The view of task `index`.
+    pub(super) fn view(&self, index: usize) -> TaskView<'_> {
+        let task = &self.tasks[index];
+        let own = &self.pieces[self.copy.firsts[index]..self.copy.firsts[index + 1]];
+        TaskView {
+            language: own[0],
+            candidates: &own[1..],
+            gold: GoldSide {
+                calls: &self.copy.gold_calls[index],
+                thought: &task.gold.thought,
+                tools: &task.tools,
+                shown: &[],
+            },
+        }
     }
 }
 
@@ -67,30 +100,6 @@ pub struct TaskView<'a> {
     pub candidates: &'a [&'a str],
     /// The gold side of the task.
     pub gold: GoldSide<'a>,
-}
-
-impl<'a> TaskView<'a> {
-    /// The view of task `index` of `tasks`, from their copied text and its
-    /// [`TaskText::pieces`].
-    pub(super) fn of(
-        tasks: &'a [Task],
-        text: &'a TaskText,
-        pieces: &'a [&'a str],
-        index: usize,
-    ) -> Self {
-        let task = &tasks[index];
-        let own = &pieces[text.firsts[index]..text.firsts[index + 1]];
-        TaskView {
-            language: own[0],
-            candidates: &own[1..],
-            gold: GoldSide {
-                calls: &text.gold_calls[index],
-                thought: &task.gold.thought,
-                tools: &task.tools,
-                shown: &[],
-            },
-        }
-    }
 }
 
 #[cfg(test)]
@@ -108,10 +117,10 @@ mod tests {
             .map(|line| serde_json::from_str(line).unwrap())
             .collect();
         assert!(tasks.len() > 1 && tasks.iter().any(|t| t.tools.len() > 1));
-        let text = TaskText::of(&tasks);
-        let pieces = text.pieces();
+        let copy = TaskCopy::of(&tasks);
+        let views = TaskViews::new(&tasks, &copy);
         for (index, task) in tasks.iter().enumerate() {
-            let view = TaskView::of(&tasks, &text, &pieces, index);
+            let view = views.view(index);
             assert_eq!(view.language, task.language);
             let names: Vec<&str> = task.tools.iter().map(|t| t.name.as_str()).collect();
             assert_eq!(view.candidates, names.as_slice());
