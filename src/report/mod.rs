@@ -244,6 +244,7 @@ pub fn combine(inputs: &[Input]) -> (Evaluation, Vec<Vec<String>>) {
         unknown: Vec::new(),
         duplicate_task_ids: Vec::new(),
         unsupported_languages: Vec::new(),
+        prediction_files: Vec::new(),
     };
     (evaluation, input_models)
 }

@@ -516,6 +516,7 @@ mod tests {
             unknown: vec![],
             duplicate_task_ids: vec![],
             unsupported_languages: vec![],
+            prediction_files: vec![],
         }
     }
 

@@ -134,8 +134,8 @@ pub fn score(
             bootstrap_resamples: args.scoring.bootstrap,
             bootstrap_seed: args.scoring.seed,
         };
-        let mut manifest =
-            Manifest::new(started, &tasks, &evaluation.tasks, &predictions, scoring)?;
+        let read = evaluation.prediction_files.clone();
+        let mut manifest = Manifest::new(started, &tasks, &evaluation.tasks, read, scoring)?;
         manifest.eval = args.eval_record.clone();
         manifest.write(dir)?;
         files.push(MANIFEST_FILE.to_string());

@@ -86,13 +86,13 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// The manifest of a score of `predictions` against `tasks`, started
-    /// at `started` and finished now.
+    /// The manifest of a score of `predictions` (as they were read) against
+    /// `tasks`, started at `started` and finished now.
     pub fn new(
         started: SystemTime,
         tasks: &Path,
         task_set: &[Task],
-        predictions: &[impl AsRef<Path>],
+        predictions: Vec<FileDigest>,
         scoring: ScoringRecord,
     ) -> anyhow::Result<Manifest> {
         Ok(Manifest {
@@ -102,10 +102,7 @@ impl Manifest {
             finished: rfc3339(SystemTime::now()),
             tasks: FileDigest::of(tasks)?,
             task_set_sha256: task_set_sha256(task_set),
-            predictions: predictions
-                .iter()
-                .map(|p| FileDigest::of(p.as_ref()))
-                .collect::<anyhow::Result<_>>()?,
+            predictions,
             scoring,
             eval: None,
         })
@@ -160,7 +157,8 @@ mod tests {
             bootstrap_resamples: 1000,
             bootstrap_seed: 7,
         };
-        let m = Manifest::new(SystemTime::now(), &tasks, &[], &[&predictions], scoring).unwrap();
+        let read = vec![FileDigest::of(&predictions).unwrap()];
+        let m = Manifest::new(SystemTime::now(), &tasks, &[], read, scoring).unwrap();
         assert_eq!(
             m.tasks.sha256,
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"

@@ -2,7 +2,7 @@
 //! and the field, and writing them back.
 
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::util::atomic::AtomicFile;
 use serde::de::DeserializeOwned;
 
-use crate::util::embedded;
+use crate::util::{embedded, hash};
 
 /// A record that could not be read: where it is and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,9 +83,30 @@ fn strip_position(message: &str) -> String {
 /// not grow with the file.
 pub fn for_each_line(
     path: &Path,
-    mut f: impl FnMut(usize, &str) -> anyhow::Result<()>,
+    f: impl FnMut(usize, &str) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let file = embedded::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    read_lines(path, file, f)
+}
+
+/// [`for_each_line`], returning the SHA-256 and length of the file's bytes
+/// as they were read ([`hash::open_hashed`]): a manifest then records
+/// exactly what was scored, and the file is not read a second time.
+pub fn for_each_line_hashed(
+    path: &Path,
+    f: impl FnMut(usize, &str) -> anyhow::Result<()>,
+) -> anyhow::Result<(String, u64)> {
+    let (file, digest) =
+        hash::open_hashed(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    read_lines(path, file, f)?;
+    Ok(digest.finish())
+}
+
+fn read_lines(
+    path: &Path,
+    file: Box<dyn Read + Send>,
+    mut f: impl FnMut(usize, &str) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let mut reader = BufReader::with_capacity(1 << 20, file);
     let mut buffer = Vec::new();
     let mut number = 0;

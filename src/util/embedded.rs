@@ -54,11 +54,6 @@ fn lookup(path: &Path) -> Option<&'static [u8]> {
     compressed(path.to_str()?.strip_prefix(PREFIX)?)
 }
 
-/// Whether `path` names an embedded file (`embedded:…`).
-pub fn is_embedded(path: &Path) -> bool {
-    lookup(path).is_some()
-}
-
 /// Whether `path` names an embedded file or an existing file.
 pub fn is_file(path: &Path) -> bool {
     lookup(path).is_some() || path.is_file()
@@ -71,11 +66,21 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// without a leading UTF-8 byte order mark: every reader of input files
 /// goes through here or [`read_to_string`], so all accept one alike.
 pub fn open(path: &Path) -> io::Result<Box<dyn Read + Send>> {
-    let inner: Box<dyn Read + Send> = match lookup(path) {
+    without_bom(open_bytes(path)?)
+}
+
+/// Opens an embedded file (decompressed as it is read) or a file on disk,
+/// every byte as stored.
+pub fn open_bytes(path: &Path) -> io::Result<Box<dyn Read + Send>> {
+    Ok(match lookup(path) {
         Some(gz) => Box::new(GzDecoder::new(gz)),
         None => Box::new(std::fs::File::open(path)?),
-    };
-    let mut reader = BufReader::new(inner);
+    })
+}
+
+/// `bytes` without a leading UTF-8 byte order mark.
+pub fn without_bom(bytes: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Send>> {
+    let mut reader = BufReader::new(bytes);
     if reader.fill_buf()?.starts_with(BOM) {
         reader.consume(BOM.len());
     }

@@ -15,9 +15,10 @@ use serde::Deserialize;
 mod parallel;
 mod view;
 
+use crate::score::manifest::FileDigest;
 use crate::score::steps::score_steps_in;
 use crate::score::task::{GoldSide, ScoreOptions, score_calls};
-use crate::spec::jsonl::{RecordError, describe_error, for_each_line, read_records};
+use crate::spec::jsonl::{RecordError, describe_error, for_each_line_hashed, read_records};
 use crate::spec::language::LanguageDetector;
 use crate::spec::records::{
     Call, Counts, Extraction, LanguageOutcome, Prediction, Prf, Step, StepFigures, Task, TaskScore,
@@ -216,6 +217,9 @@ pub struct Evaluation {
     /// Task languages the language detector does not know (SPEC §3: their
     /// tasks never match).
     pub unsupported_languages: Vec<String>,
+    /// The prediction files, each with the SHA-256 and length of the bytes
+    /// that were scored (empty when the scores were not read from files).
+    pub prediction_files: Vec<FileDigest>,
 }
 
 impl Evaluation {
@@ -309,15 +313,21 @@ pub fn evaluate(
         model_index: HashMap::new(),
         unknown: Vec::new(),
     };
+    let mut prediction_files = Vec::with_capacity(prediction_paths.len());
     for path in prediction_paths {
-        if options.threads > 1 {
-            parallel::score_file(path, &mut scorer, &mut skipped, options.threads)?;
-            continue;
-        }
-        for_each_line(path, |number, line| {
-            let read = scorer.read_line(path, number, line);
-            scorer.apply(read, &mut skipped)
-        })?;
+        let (sha256, bytes) = if options.threads > 1 {
+            parallel::score_file(path, &mut scorer, &mut skipped, options.threads)?
+        } else {
+            for_each_line_hashed(path, |number, line| {
+                let read = scorer.read_line(path, number, line);
+                scorer.apply(read, &mut skipped)
+            })?
+        };
+        prediction_files.push(FileDigest {
+            path: path.display().to_string(),
+            sha256,
+            bytes,
+        });
     }
     let Scorer {
         models, unknown, ..
@@ -344,6 +354,7 @@ pub fn evaluate(
         unknown,
         duplicate_task_ids,
         unsupported_languages: languages.unsupported().to_vec(),
+        prediction_files,
     })
 }
 
@@ -524,6 +535,40 @@ mod tests {
             ..EvalOptions::default()
         };
         evaluate(&tasks_path, &[predictions], &options).unwrap()
+    }
+
+    /// The manifest's digest of a prediction file is taken as the file is
+    /// scored: the whole file's bytes, byte order mark and blocks included,
+    /// on one thread and on several.
+    #[test]
+    fn prediction_files_are_hashed_as_they_are_scored() {
+        let dir = tempfile::tempdir().unwrap();
+        let tasks_path = dir.path().join("tasks.jsonl");
+        std::fs::write(&tasks_path, task_line("t-1", "en")).unwrap();
+        let predictions = dir.path().join("predictions.jsonl");
+        let line = answer("t-1", "The user wants the weather, so I will call the API.");
+        let mut text = "\u{feff}".to_string();
+        // More than one of the parallel reader's blocks.
+        while text.len() <= 3 * parallel::BLOCK_BYTES {
+            text += &line;
+            text += "\n\n";
+        }
+        std::fs::write(&predictions, &text).unwrap();
+        let expected = FileDigest::of(&predictions).unwrap();
+        assert_eq!(expected.bytes, text.len() as u64);
+        for threads in [1, 2] {
+            let options = EvalOptions {
+                threads,
+                ..EvalOptions::default()
+            };
+            let evaluation =
+                evaluate(&tasks_path, std::slice::from_ref(&predictions), &options).unwrap();
+            assert_eq!(evaluation.prediction_files, std::slice::from_ref(&expected));
+            assert_eq!(
+                evaluation.models[0].duplicates,
+                text.lines().count() / 2 - 1
+            );
+        }
     }
 
     const REFUSAL: &str = "I am sorry, but I cannot help with that request.";

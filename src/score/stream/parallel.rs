@@ -18,11 +18,11 @@ use std::sync::{Mutex, mpsc};
 
 use super::{LineResult, Scorer};
 use crate::spec::jsonl::RecordError;
-use crate::util::embedded;
+use crate::util::hash;
 
 /// Bytes read at a time; a block holds the whole lines among them. Unit
 /// tests use small blocks, so that small files make many.
-const BLOCK_BYTES: usize = if cfg!(test) { 1 << 16 } else { 1 << 20 };
+pub(super) const BLOCK_BYTES: usize = if cfg!(test) { 1 << 16 } else { 1 << 20 };
 
 /// Whole lines of the file, numbered from `first_line`.
 struct Block {
@@ -39,14 +39,16 @@ struct Scored {
     fatal: Option<String>,
 }
 
-/// Scores every line of `path` into `scorer` on `threads` worker threads.
+/// Scores every line of `path` into `scorer` on `threads` worker threads;
+/// returns the SHA-256 and length of the bytes read.
 pub(super) fn score_file(
     path: &Path,
     scorer: &mut Scorer<'_>,
     skipped: &mut Vec<RecordError>,
     threads: usize,
-) -> anyhow::Result<()> {
-    let file = embedded::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+) -> anyhow::Result<(String, u64)> {
+    let (file, digest) =
+        hash::open_hashed(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let stop = AtomicBool::new(false);
     let (block_tx, block_rx) = mpsc::sync_channel::<Block>(threads * 2);
     let block_rx = Mutex::new(block_rx);
@@ -63,7 +65,7 @@ pub(super) fn score_file(
         model_index: Default::default(),
         unknown: Vec::new(),
     };
-    std::thread::scope(|scope| -> anyhow::Result<()> {
+    std::thread::scope(|scope| -> anyhow::Result<(String, u64)> {
         let reader = scope.spawn(|| read_blocks(path, file, block_tx, &stop));
         for _ in 0..threads {
             let scored_tx = scored_tx.clone();
@@ -103,7 +105,7 @@ pub(super) fn score_file(
         let read = reader.join().expect("the reader thread does not panic");
         match failure {
             Some(e) => Err(e),
-            None => read,
+            None => read.map(|()| digest.finish()),
         }
     })
 }
