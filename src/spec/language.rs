@@ -507,6 +507,14 @@ mod tests {
         ) {
             proptest::prop_assert_eq!(strip_non_prose(&text), reference::reference_strip(&text));
         }
+
+        /// URLs and near-URLs among words, kana and quotes.
+        #[test]
+        fn copying_runs_strips_the_same_urls(
+            text in "(http://|https://|www\\.|htt|ww|http|h|w|t|p|x|/|:|\\.| |ほ|ホ|。|「|」|“|”|«|»|\\(|\\)|'|é){0,30}"
+        ) {
+            proptest::prop_assert_eq!(strip_non_prose(&text), reference::reference_strip(&text));
+        }
     }
 
     #[test]
