@@ -2,7 +2,7 @@
 //! and the field, and writing them back.
 
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::util::atomic::AtomicFile;
 use serde::de::DeserializeOwned;
 
-use crate::util::{embedded, hash};
+use crate::util::lines::LineBlocks;
 
 /// A record that could not be read: where it is and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,59 +79,43 @@ fn strip_position(message: &str) -> String {
 }
 
 /// Calls `f` with each non-blank line of a file (or an embedded copy, see
-/// [`embedded`]) and its 1-based number, reusing one buffer so memory does
+/// [`embedded`](crate::util::embedded)) and its 1-based number, without its
+/// line ending; a block of lines at a time ([`LineBlocks`]), so memory does
 /// not grow with the file.
 pub fn for_each_line(
     path: &Path,
     f: impl FnMut(usize, &str) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let file = embedded::open(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    read_lines(path, file, f)
+    read_lines(path, false, f).map(|_| ())
 }
 
 /// [`for_each_line`], returning the SHA-256 and length of the file's bytes
-/// as they were read ([`hash::open_hashed`]): a manifest then records
-/// exactly what was scored, and the file is not read a second time.
+/// as they were read: a manifest then records exactly what was scored, and
+/// the file is not read a second time.
 pub fn for_each_line_hashed(
     path: &Path,
     f: impl FnMut(usize, &str) -> anyhow::Result<()>,
 ) -> anyhow::Result<(String, u64)> {
-    let (file, digest) =
-        hash::open_hashed(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    read_lines(path, file, f)?;
-    Ok(digest.finish())
+    let digest = read_lines(path, true, f)?;
+    Ok(digest.expect("opened to hash"))
 }
 
 fn read_lines(
     path: &Path,
-    file: Box<dyn Read + Send>,
+    hash: bool,
     mut f: impl FnMut(usize, &str) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    let mut reader = BufReader::with_capacity(1 << 20, file);
-    let mut buffer = Vec::new();
-    let mut number = 0;
+) -> anyhow::Result<Option<(String, u64)>> {
+    let mut blocks =
+        LineBlocks::open(path, hash).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     loop {
-        buffer.clear();
-        let read = reader
-            .read_until(b'\n', &mut buffer)
-            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), number + 1))?;
-        if read == 0 {
-            return Ok(());
-        }
-        number += 1;
-        // The same check as `read_line`'s, with SIMD: about a tenth of the time
-        // on lines of non-Latin text.
-        let Ok(text) = simdutf8::basic::from_utf8(&buffer) else {
-            anyhow::bail!(
-                "{}:{number}: stream did not contain valid UTF-8",
-                path.display()
-            );
+        let next_line = blocks.next_line();
+        let block = blocks
+            .next_block()
+            .map_err(|e| anyhow::anyhow!("{}:{next_line}: {e}", path.display()))?;
+        let Some(block) = block else {
+            return Ok(blocks.digest());
         };
-        let line = text.trim_end_matches(['\n', '\r']);
-        if line.trim().is_empty() {
-            continue;
-        }
-        f(number, line)?;
+        block.for_each_line(path, &mut f)?;
     }
 }
 

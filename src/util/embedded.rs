@@ -7,10 +7,12 @@
 //!
 //! An embedded file is named like a path, `embedded:<path in the
 //! repository>` (`embedded:datasets/sample/tasks.jsonl`), so the readers
-//! that take paths read it through [`open`] and their messages and the run
-//! records say where the data came from. Nothing is written to disk.
+//! that take paths read it through [`open_bytes`], [`read`] or
+//! [`read_mapped`] (line by line through [`super::lines`], which skips a
+//! byte order mark as [`read_to_string`] does), and their messages and the
+//! run records say where the data came from. Nothing is written to disk.
 
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use flate2::read::GzDecoder;
@@ -60,14 +62,7 @@ pub fn is_file(path: &Path) -> bool {
 }
 
 /// The UTF-8 byte order mark some editors put first in a text file.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
-
-/// Opens an embedded file (decompressed as it is read) or a file on disk,
-/// without a leading UTF-8 byte order mark: every reader of input files
-/// goes through here or [`read_to_string`], so all accept one alike.
-pub fn open(path: &Path) -> io::Result<Box<dyn Read + Send>> {
-    without_bom(open_bytes(path)?)
-}
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Opens an embedded file (decompressed as it is read) or a file on disk,
 /// every byte as stored.
@@ -76,15 +71,6 @@ pub fn open_bytes(path: &Path) -> io::Result<Box<dyn Read + Send>> {
         Some(gz) => Box::new(GzDecoder::new(gz)),
         None => Box::new(std::fs::File::open(path)?),
     })
-}
-
-/// `bytes` without a leading UTF-8 byte order mark.
-pub fn without_bom(bytes: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Send>> {
-    let mut reader = BufReader::new(bytes);
-    if reader.fill_buf()?.starts_with(BOM) {
-        reader.consume(BOM.len());
-    }
-    Ok(Box::new(reader))
 }
 
 /// The bytes of an embedded file or a file on disk.
@@ -119,26 +105,35 @@ impl std::ops::Deref for FileBytes {
 }
 
 /// The bytes of an embedded file or a file on disk, mapped rather than
-/// copied when the file is large: for the big gold files of the official
-/// scorers, whose reading would otherwise mostly be the kernel zeroing a
-/// fresh buffer as large as the file.
+/// copied when the file is large ([`map_large`]): for the big gold files of
+/// the official scorers, whose reading would otherwise mostly be the kernel
+/// zeroing a fresh buffer as large as the file.
 pub fn read_mapped(path: &Path) -> io::Result<FileBytes> {
-    /// Below this a read is as fast and simpler.
-    const MAP_FROM_BYTES: u64 = 1 << 20;
-    if lookup(path).is_none() {
-        let file = std::fs::File::open(path)?;
-        let meta = file.metadata()?;
-        if meta.is_file() && meta.len() >= MAP_FROM_BYTES {
-            // SAFETY: the map is read-only and private to this process. Like
-            // ripgrep, we accept that another process truncating the file
-            // while it is being read would end this one (SIGBUS); changing
-            // its bytes would only change what is read.
-            if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
-                return Ok(FileBytes::Mapped(map));
-            }
-        }
+    match map_large(path)? {
+        Some(map) => Ok(FileBytes::Mapped(map)),
+        None => read(path).map(FileBytes::Owned),
     }
-    read(path).map(FileBytes::Owned)
+}
+
+/// A read-only map of `path` when it is a file on disk of 1 MiB or more
+/// (below that a read is as fast and simpler) that can be mapped; `None`
+/// for an embedded file or anything else.
+pub fn map_large(path: &Path) -> io::Result<Option<memmap2::Mmap>> {
+    const MAP_FROM_BYTES: u64 = 1 << 20;
+    if lookup(path).is_some() {
+        return Ok(None);
+    }
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() || meta.len() < MAP_FROM_BYTES {
+        return Ok(None);
+    }
+    // SAFETY: the map is read-only and private to this process. Like
+    // ripgrep, we accept that another process truncating the file while it
+    // is being read would end this one (SIGBUS); changing its bytes would
+    // only change what is read. itc itself never truncates a file in place
+    // (a resumed run's predictions are rewritten to a new file and renamed).
+    Ok(unsafe { memmap2::Mmap::map(&file) }.ok())
 }
 
 /// The text of an embedded file or a file on disk (UTF-8), without a
@@ -172,15 +167,23 @@ mod tests {
         assert!(read_mapped(&dir.path().join("missing")).is_err());
     }
 
+    /// The text of a file as the line readers see it.
+    fn line_text(path: &Path) -> io::Result<String> {
+        let mut lines = crate::util::lines::LineBlocks::open(path, false)?;
+        let mut text = Vec::new();
+        while let Some(block) = lines.next_block()? {
+            text.extend_from_slice(block.bytes());
+        }
+        Ok(String::from_utf8(text).unwrap())
+    }
+
     #[test]
     fn a_byte_order_mark_is_dropped_by_every_reader() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("bom.jsonl");
         std::fs::write(&path, b"\xEF\xBB\xBF{\"a\":1}\n").unwrap();
         assert_eq!(read_to_string(&path).unwrap(), "{\"a\":1}\n");
-        let mut text = String::new();
-        open(&path).unwrap().read_to_string(&mut text).unwrap();
-        assert_eq!(text, "{\"a\":1}\n");
+        assert_eq!(line_text(&path).unwrap(), "{\"a\":1}\n");
         // Only a leading one, and the raw bytes stay raw.
         assert_eq!(read(&path).unwrap()[..3], *BOM);
     }
@@ -204,14 +207,14 @@ mod tests {
         let tasks = name("datasets/sample/tasks.jsonl");
         assert_eq!(tasks, Path::new("embedded:datasets/sample/tasks.jsonl"));
         assert!(is_file(&tasks));
-        let mut text = String::new();
-        open(&tasks).unwrap().read_to_string(&mut text).unwrap();
+        let text = line_text(&tasks).unwrap();
         assert_eq!(text, read_to_string(&tasks).unwrap());
         assert!(text.starts_with('{'));
 
         let missing = Path::new("embedded:datasets/sample/nothing.jsonl");
         assert!(!is_file(missing));
-        assert!(open(missing).is_err());
+        assert!(line_text(missing).is_err());
+        assert!(open_bytes(missing).is_err());
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("a.txt");
         std::fs::write(&file, "on disk").unwrap();

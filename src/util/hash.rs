@@ -4,7 +4,6 @@
 use std::fmt::Write as _;
 use std::io::{self, Read};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 
 use sha2::{Digest, Sha256};
 
@@ -38,51 +37,19 @@ pub fn sha256_hex_of_parts<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> Str
 /// Lower-case hex SHA-256 and length of a file's bytes, read in pieces (an
 /// embedded file's bytes as stored in the repository).
 pub fn sha256_file(path: &Path) -> io::Result<(String, u64)> {
-    let (mut reader, digest) = open_hashed(path)?;
-    io::copy(&mut reader, &mut io::sink())?;
-    Ok(digest.finish())
-}
-
-/// Opens a file as [`embedded::open`] does, hashing every byte read from
-/// it, the byte order mark included: once the reader reached the end,
-/// [`ReadDigest::finish`] gives what [`sha256_file`] gives, without a
-/// second pass over the file and of exactly the bytes that were read.
-pub fn open_hashed(path: &Path) -> io::Result<(Box<dyn Read + Send>, ReadDigest)> {
-    let digest = ReadDigest::default();
-    let hashing = HashingReader {
-        inner: embedded::open_bytes(path)?,
-        digest: digest.clone(),
-    };
-    Ok((embedded::without_bom(Box::new(hashing))?, digest))
-}
-
-/// The SHA-256 and length of the bytes read through a reader of
-/// [`open_hashed`], shared with it so that it can be read after the reader
-/// was boxed or moved to another thread.
-#[derive(Clone, Default)]
-pub struct ReadDigest(Arc<Mutex<(Sha256, u64)>>);
-
-impl ReadDigest {
-    /// Lower-case hex SHA-256 and length of the bytes read so far.
-    pub fn finish(&self) -> (String, u64) {
-        let state = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        (to_hex(&state.0.clone().finalize()), state.1)
-    }
-}
-
-/// A reader that adds every byte it reads to a [`ReadDigest`].
-struct HashingReader<R> {
-    inner: R,
-    digest: ReadDigest,
-}
-
-impl<R: Read> Read for HashingReader<R> {
-    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
-        let read = self.inner.read(buffer)?;
-        let mut state = self.digest.0.lock().unwrap_or_else(|e| e.into_inner());
-        state.0.update(&buffer[..read]);
-        state.1 += read as u64;
-        Ok(read)
+    let mut reader = embedded::open_bytes(path)?;
+    let (mut hasher, mut length) = (Sha256::new(), 0);
+    let mut buffer = vec![0; 1 << 16];
+    loop {
+        match reader.read(&mut buffer) {
+            Ok(0) => return Ok((to_hex(&hasher.finalize()), length)),
+            Ok(read) => {
+                hasher.update(&buffer[..read]);
+                length += read as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
     }
 }
 

@@ -9,6 +9,7 @@
 pub mod atomic;
 pub mod embedded;
 pub mod hash;
+pub mod lines;
 pub mod lock;
 pub mod loopback;
 pub mod runtime;

@@ -548,8 +548,8 @@ mod tests {
         let predictions = dir.path().join("predictions.jsonl");
         let line = answer("t-1", "The user wants the weather, so I will call the API.");
         let mut text = "\u{feff}".to_string();
-        // More than one of the parallel reader's blocks.
-        while text.len() <= 3 * parallel::BLOCK_BYTES {
+        // Large enough to be mapped, and several of the readers' blocks.
+        while text.len() <= (1 << 20) + 3 * crate::util::lines::BLOCK_BYTES {
             text += &line;
             text += "\n\n";
         }

@@ -11,24 +11,18 @@
 //! memory stays a few blocks per thread, whatever the file size.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 
 use super::{LineResult, Scorer};
 use crate::spec::jsonl::RecordError;
-use crate::util::hash;
+use crate::util::lines::{self, LineBlocks};
 
-/// Bytes read at a time; a block holds the whole lines among them. Unit
-/// tests use small blocks, so that small files make many.
-pub(super) const BLOCK_BYTES: usize = if cfg!(test) { 1 << 16 } else { 1 << 20 };
-
-/// Whole lines of the file, numbered from `first_line`.
+/// Whole lines of the file, numbered in file order.
 struct Block {
     sequence: u64,
-    first_line: usize,
-    bytes: Vec<u8>,
+    lines: lines::Block,
 }
 
 /// What a worker made of a block: one result per non-blank line, or the
@@ -47,8 +41,8 @@ pub(super) fn score_file(
     skipped: &mut Vec<RecordError>,
     threads: usize,
 ) -> anyhow::Result<(String, u64)> {
-    let (file, digest) =
-        hash::open_hashed(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let blocks =
+        LineBlocks::open(path, true).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let stop = AtomicBool::new(false);
     let (block_tx, block_rx) = mpsc::sync_channel::<Block>(threads * 2);
     let block_rx = Mutex::new(block_rx);
@@ -66,7 +60,7 @@ pub(super) fn score_file(
         unknown: Vec::new(),
     };
     std::thread::scope(|scope| -> anyhow::Result<(String, u64)> {
-        let reader = scope.spawn(|| read_blocks(path, file, block_tx, &stop));
+        let reader = scope.spawn(|| read_blocks(path, blocks, block_tx, &stop));
         for _ in 0..threads {
             let scored_tx = scored_tx.clone();
             let (block_rx, view) = (&block_rx, &view);
@@ -105,7 +99,7 @@ pub(super) fn score_file(
         let read = reader.join().expect("the reader thread does not panic");
         match failure {
             Some(e) => Err(e),
-            None => read.map(|()| digest.finish()),
+            None => read,
         }
     })
 }
@@ -125,76 +119,49 @@ fn merge(
     }
 }
 
-/// Reads the file in blocks of whole lines and sends them, numbered.
+/// Sends the file's blocks of whole lines, numbered; returns the SHA-256
+/// and length of the bytes read.
 fn read_blocks(
     path: &Path,
-    mut file: Box<dyn Read + Send>,
+    mut lines: LineBlocks,
     blocks: mpsc::SyncSender<Block>,
     stop: &AtomicBool,
-) -> anyhow::Result<()> {
-    let mut carry: Vec<u8> = Vec::new();
-    let mut sequence = 0;
-    let mut next_line = 1;
-    loop {
+) -> anyhow::Result<(String, u64)> {
+    for sequence in 0.. {
         if stop.load(Ordering::Relaxed) {
-            return Ok(());
+            break;
         }
-        let mut bytes = std::mem::take(&mut carry);
-        let start = bytes.len();
-        bytes.resize(start + BLOCK_BYTES, 0);
-        let read = file
-            .read(&mut bytes[start..])
-            .map_err(|e| anyhow::anyhow!("{}:{next_line}: {e}", path.display()))?;
-        bytes.truncate(start + read);
-        let at_end = read == 0;
-        if !at_end {
-            // Keep the unfinished last line for the next block.
-            match bytes.iter().rposition(|&b| b == b'\n') {
-                Some(cut) => carry = bytes.split_off(cut + 1),
-                None => {
-                    carry = bytes;
-                    continue;
-                }
-            }
-        }
-        if !bytes.is_empty() {
-            let lines = bytes.iter().filter(|&&b| b == b'\n').count() + usize::from(at_end);
-            let block = Block {
+        let next_line = lines.next_line();
+        let Some(block) = lines
+            .next_block()
+            .map_err(|e| anyhow::anyhow!("{}:{next_line}: {e}", path.display()))?
+        else {
+            break;
+        };
+        if blocks
+            .send(Block {
                 sequence,
-                first_line: next_line,
-                bytes,
-            };
-            sequence += 1;
-            next_line += lines;
-            if blocks.send(block).is_err() {
-                return Ok(());
-            }
-        }
-        if at_end {
-            return Ok(());
+                lines: block,
+            })
+            .is_err()
+        {
+            break;
         }
     }
+    Ok(lines.digest().expect("opened to hash"))
 }
 
 /// Parses and scores the lines of a block.
 fn score_block(path: &Path, scorer: &Scorer<'_>, block: Block) -> Scored {
     let mut lines = Vec::new();
-    let mut fatal = None;
-    for (offset, raw) in block.bytes.split(|&b| b == b'\n').enumerate() {
-        let number = block.first_line + offset;
-        let Ok(line) = std::str::from_utf8(raw) else {
-            fatal = Some(format!(
-                "{}:{number}: stream did not contain valid UTF-8",
-                path.display()
-            ));
-            break;
-        };
-        let line = line.trim_end_matches('\r');
-        if line.trim().is_empty() {
-            continue;
-        }
-        lines.push(scorer.read_line(path, number, line));
-    }
+    let fatal = block
+        .lines
+        .for_each_line(path, |number, line| {
+            lines.push(scorer.read_line(path, number, line));
+            Ok(())
+        })
+        .err()
+        .map(|e| e.to_string());
     Scored {
         sequence: block.sequence,
         lines,
@@ -250,7 +217,11 @@ mod tests {
         )
         .unwrap();
         let text = std::fs::read_to_string(&files.predictions_path).unwrap();
-        assert!(text.len() > 8 * super::BLOCK_BYTES, "{} bytes", text.len());
+        assert!(
+            text.len() > 8 * crate::util::lines::BLOCK_BYTES,
+            "{} bytes",
+            text.len()
+        );
         let lines: Vec<&str> = text.lines().collect();
         let mut messy = String::new();
         for (i, line) in lines.iter().enumerate() {
