@@ -146,6 +146,7 @@ impl Source {
         // file's 2 MiB folios whole, so that letting go of a block's pages
         // (see `Block`'s `drop`) kept most of them mapped through the next
         // block. A failure only loses the hint.
+        #[cfg(unix)]
         let _ = map.advise(memmap2::Advice::Sequential);
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::NoHugePage);
@@ -307,6 +308,7 @@ impl Drop for Block {
     /// Lets go of the map's pages that lie wholly within the block: they are
     /// read once, and keeping them would make the process's memory grow
     /// with the file.
+    #[cfg(unix)]
     fn drop(&mut self) {
         /// A multiple of every common page size (4, 16 and 64 KiB).
         const ALIGN: usize = 1 << 16;
@@ -315,8 +317,8 @@ impl Drop for Block {
             let end = range.end / ALIGN * ALIGN;
             if start < end {
                 // SAFETY: no other block holds these bytes, and this one is
-                // going; the map is read-only and private, so the pages are
-                // read again from the file if anything touched them later.
+                // going; the map is read-only, so the pages would be read
+                // again from the file if anything touched them later.
                 // A failure only keeps the pages.
                 let _ = unsafe {
                     map.unchecked_advise_range(
@@ -328,6 +330,9 @@ impl Drop for Block {
             }
         }
     }
+
+    #[cfg(not(unix))]
+    fn drop(&mut self) {}
 }
 
 #[cfg(test)]
@@ -480,6 +485,41 @@ mod tests {
         assert!(found[0].1.starts_with(b"{"));
         let stored = embedded::read(&embedded).unwrap();
         assert_eq!(digest.unwrap().1, stored.len() as u64);
+    }
+
+    /// The process's resident pages of mapped files, in KiB.
+    #[cfg(target_os = "linux")]
+    fn resident_file_kib() -> u64 {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let line = status.lines().find(|l| l.starts_with("RssFile:")).unwrap();
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    /// Blocks let go of their pages: reading a 96 MiB file leaves a few
+    /// MiB of it resident, not the file.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_mapped_file_does_not_stay_resident() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("large.jsonl");
+        let line = format!("{}\n", "z".repeat(4095));
+        std::fs::write(&path, line.repeat(96 * 256)).unwrap();
+        let before = resident_file_kib();
+        let mut lines = mapped(&path, 1 << 20);
+        let (mut length, mut touched) = (0, 0);
+        while let Some(block) = lines.next_block().unwrap() {
+            length += block.bytes().len();
+            // One byte of every page: each is mapped in.
+            touched += block
+                .bytes()
+                .iter()
+                .step_by(4096)
+                .filter(|&&b| b == b'z')
+                .count();
+        }
+        assert_eq!((length, touched), (96 << 20, 96 * 256));
+        let grown = resident_file_kib().saturating_sub(before);
+        assert!(grown < 32 * 1024, "{grown} KiB of the file stayed resident");
     }
 
     #[test]
