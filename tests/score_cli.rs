@@ -161,6 +161,63 @@ fn tables_and_output_files() {
     }
 }
 
+/// `--threads` changes how the work is spread (with more than one, the task
+/// scores are written while the aggregates are computed), never what is
+/// written: every output file but the manifest's times and command line is
+/// the same byte for byte.
+#[test]
+fn output_files_are_the_same_on_one_thread_and_several() {
+    let dir = tempfile::tempdir().unwrap();
+    let (t, p) = fixture(dir.path(), TASKS, PREDICTIONS);
+    let mut outputs = Vec::new();
+    for threads in ["1", "3"] {
+        let out_dir = dir.path().join(format!("report-{threads}"));
+        let out = itc(&[
+            "score",
+            "--tasks",
+            t.to_str().unwrap(),
+            "--predictions",
+            p.to_str().unwrap(),
+            "--threads",
+            threads,
+            "--out",
+            out_dir.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let wrote = text(&out.stderr)
+            .lines()
+            .find(|l| l.starts_with("wrote "))
+            .map(|l| l.split(" in ").next().unwrap().to_string());
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&out_dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|f| f.file_name().unwrap() != "manifest.json")
+            .map(|f| {
+                let name = f.file_name().unwrap().to_string_lossy().into_owned();
+                (name, std::fs::read(&f).unwrap())
+            })
+            .collect();
+        files.sort();
+        let manifest: Value =
+            serde_json::from_slice(&std::fs::read(out_dir.join("manifest.json")).unwrap()).unwrap();
+        outputs.push((
+            text(&out.stdout),
+            wrote,
+            files,
+            manifest["predictions"].clone(),
+        ));
+    }
+    assert_eq!(outputs[0].2.len(), 7, "{:?}", outputs[0].1);
+    assert!(
+        outputs[0]
+            .2
+            .iter()
+            .any(|(name, bytes)| name == "task_scores.jsonl"
+                && bytes.iter().filter(|&&b| b == b'\n').count() == 6)
+    );
+    assert_eq!(outputs[0], outputs[1]);
+}
+
 #[test]
 fn malformed_lines_name_file_line_and_field() {
     let dir = tempfile::tempdir().unwrap();

@@ -108,15 +108,23 @@ pub fn score(
         threads: args.threads.unwrap_or_else(available_threads),
     };
     let evaluation = evaluate(&tasks, &predictions, &options)?;
-    let reports = aggregate(
-        &evaluation,
-        AggregateOptions {
-            resamples: args.scoring.bootstrap,
-            seed: args.scoring.seed,
-            // Breakdowns are written to files; the terminal shows headlines.
-            breakdowns: args.out.is_some(),
-        },
-    );
+    let aggregate_options = AggregateOptions {
+        resamples: args.scoring.bootstrap,
+        seed: args.scoring.seed,
+        // Breakdowns are written to files; the terminal shows headlines.
+        breakdowns: args.out.is_some(),
+    };
+    // With more than one thread, `task_scores.jsonl` (which needs no
+    // aggregate) is written while the aggregates are computed.
+    let (reports, task_scores) = match &args.out {
+        Some(dir) if options.threads > 1 => std::thread::scope(|scope| {
+            let writer = scope.spawn(|| report::write_task_scores(dir, &evaluation));
+            let reports = aggregate(&evaluation, aggregate_options);
+            let written = writer.join().expect("the task score writer does not panic");
+            (reports, Some(written))
+        }),
+        _ => (aggregate(&evaluation, aggregate_options), None),
+    };
     for line in report::input_problems(&evaluation, &reports) {
         writeln!(err, "{line}")?;
     }
@@ -128,7 +136,12 @@ pub fn score(
         OutputFormat::Json => out.write_all(report::json_lines(&reports).as_bytes())?,
     }
     if let Some(dir) = &args.out {
-        let mut files = report::write_outputs(dir, &evaluation, &reports)?;
+        let task_scores = match task_scores {
+            Some(written) => written?,
+            None => report::write_task_scores(dir, &evaluation)?,
+        };
+        let mut files = vec![task_scores];
+        files.extend(report::write_summaries(dir, &reports)?);
         let scoring = ScoringRecord {
             strict_values: args.scoring.strict_values,
             bootstrap_resamples: args.scoring.bootstrap,

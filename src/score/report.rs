@@ -288,24 +288,25 @@ pub fn summary_frame(rows: &[(&str, Option<&str>, &Summary)]) -> anyhow::Result<
     Ok(DataFrame::new(rows.len(), columns)?)
 }
 
-/// Writes `task_scores.jsonl`, `summary.csv`, `summary.json` and one
-/// `by_<dimension>.csv` per breakdown into `dir`. Returns the files written.
-pub fn write_outputs(
-    dir: &Path,
-    evaluation: &Evaluation,
-    reports: &[ModelReport],
-) -> anyhow::Result<Vec<String>> {
+/// Writes `task_scores.jsonl` into `dir` (made if missing), streamed: one
+/// record in memory at a time, whatever the number of predictions. It needs
+/// no aggregate, so it can be written while they are computed. Returns the
+/// file's name.
+pub fn write_task_scores(dir: &Path, evaluation: &Evaluation) -> anyhow::Result<String> {
     fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
-    let mut written = Vec::new();
-
-    // Streamed: one record in memory at a time, whatever the number of predictions.
     let task_scores = dir.join("task_scores.jsonl");
     write_lines(&task_scores, evaluation.task_scores(), |row, out| {
         row.write_json(out)
     })
     .with_context(|| format!("writing {}", task_scores.display()))?;
-    written.push("task_scores.jsonl".to_string());
+    Ok("task_scores.jsonl".to_string())
+}
 
+/// Writes `summary.csv`, `summary.json` and one `by_<dimension>.csv` per
+/// breakdown into `dir` (made if missing). Returns the files written.
+pub fn write_summaries(dir: &Path, reports: &[ModelReport]) -> anyhow::Result<Vec<String>> {
+    fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    let mut written = Vec::new();
     let rows: Vec<_> = reports
         .iter()
         .map(|r| (r.model.as_str(), None, &r.summary))
