@@ -12,19 +12,28 @@ fn itc(args: &[&str]) -> Output {
         .expect("itc runs")
 }
 
-/// `itc score --format json` on a task and a prediction file, plus extra flags.
-fn score_json(tasks: &Path, predictions: &Path, extra: &[&str]) -> Output {
+/// `itc score` on a task and a prediction file, plus extra flags.
+fn score(tasks: &Path, predictions: &Path, extra: &[&str]) -> Output {
     let mut args = vec![
         "score",
         "--tasks",
         tasks.to_str().unwrap(),
         "--predictions",
         predictions.to_str().unwrap(),
-        "--format",
-        "json",
     ];
     args.extend_from_slice(extra);
     itc(&args)
+}
+
+/// `itc score --format json`, plus extra flags.
+fn score_json(tasks: &Path, predictions: &Path, extra: &[&str]) -> Output {
+    score(tasks, predictions, &[&["--format", "json"], extra].concat())
+}
+
+/// `itc score --out OUT_DIR`, plus extra flags.
+fn score_out(tasks: &Path, predictions: &Path, out_dir: &Path, extra: &[&str]) -> Output {
+    let out_dir = out_dir.to_str().unwrap();
+    score(tasks, predictions, &[&["--out", out_dir], extra].concat())
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -113,15 +122,7 @@ fn tables_and_output_files() {
     let dir = tempfile::tempdir().unwrap();
     let (t, p) = fixture(dir.path(), TASKS, PREDICTIONS);
     let out_dir = dir.path().join("report");
-    let out = itc(&[
-        "score",
-        "--tasks",
-        t.to_str().unwrap(),
-        "--predictions",
-        p.to_str().unwrap(),
-        "--out",
-        out_dir.to_str().unwrap(),
-    ]);
+    let out = score_out(&t, &p, &out_dir, &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     for header in [
@@ -172,17 +173,7 @@ fn output_files_are_the_same_on_one_thread_and_several() {
     let mut outputs = Vec::new();
     for threads in ["1", "3"] {
         let out_dir = dir.path().join(format!("report-{threads}"));
-        let out = itc(&[
-            "score",
-            "--tasks",
-            t.to_str().unwrap(),
-            "--predictions",
-            p.to_str().unwrap(),
-            "--threads",
-            threads,
-            "--out",
-            out_dir.to_str().unwrap(),
-        ]);
+        let out = score_out(&t, &p, &out_dir, &["--threads", threads]);
         assert!(out.status.success(), "{}", text(&out.stderr));
         let wrote = text(&out.stderr)
             .lines()

@@ -389,12 +389,18 @@ mod tests {
         text
     }
 
+    /// [`awkward_file`] written into `dir`: its path and bytes.
+    fn write_awkward_file(dir: &Path) -> (std::path::PathBuf, Vec<u8>) {
+        let path = dir.join("lines.jsonl");
+        let text = awkward_file();
+        std::fs::write(&path, &text).unwrap();
+        (path, text)
+    }
+
     #[test]
     fn mapped_and_read_files_give_the_same_blocks_lines_and_digest() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("lines.jsonl");
-        let text = awkward_file();
-        std::fs::write(&path, &text).unwrap();
+        let (path, text) = write_awkward_file(dir.path());
         let whole = (crate::util::hash::sha256_hex(&text), text.len() as u64);
         for block_bytes in [1, 7, 1000, 4096, 1 << 20] {
             let (mapped_blocks, mapped_digest) = all_blocks(mapped(&path, block_bytes));
@@ -419,9 +425,7 @@ mod tests {
     #[test]
     fn lines_are_numbered_trimmed_and_blank_ones_skipped() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("lines.jsonl");
-        let text = awkward_file();
-        std::fs::write(&path, &text).unwrap();
+        let (path, text) = write_awkward_file(dir.path());
         let expected: Vec<(usize, String)> = String::from_utf8(text[BOM.len()..].to_vec())
             .unwrap()
             .split('\n')
