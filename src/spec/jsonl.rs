@@ -105,18 +105,11 @@ fn read_lines(
     hash: bool,
     mut f: impl FnMut(usize, &str) -> anyhow::Result<()>,
 ) -> anyhow::Result<Option<(String, u64)>> {
-    let mut blocks =
-        LineBlocks::open(path, hash).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    loop {
-        let next_line = blocks.next_line();
-        let block = blocks
-            .next_block()
-            .map_err(|e| anyhow::anyhow!("{}:{next_line}: {e}", path.display()))?;
-        let Some(block) = block else {
-            return Ok(blocks.digest());
-        };
+    let mut blocks = LineBlocks::open(path, hash)?;
+    while let Some(block) = blocks.next_block()? {
         block.for_each_line(path, &mut f)?;
     }
+    Ok(blocks.digest())
 }
 
 /// Reads every record of a file. With `skip_invalid`, bad lines are

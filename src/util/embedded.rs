@@ -168,7 +168,7 @@ mod tests {
     }
 
     /// The text of a file as the line readers see it.
-    fn line_text(path: &Path) -> io::Result<String> {
+    fn line_text(path: &Path) -> anyhow::Result<String> {
         let mut lines = crate::util::lines::LineBlocks::open(path, false)?;
         let mut text = Vec::new();
         while let Some(block) = lines.next_block()? {

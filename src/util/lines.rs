@@ -11,7 +11,7 @@
 
 use std::io::{self, Read};
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use memmap2::Mmap;
@@ -32,6 +32,8 @@ pub const BLOCK_BYTES: usize = if cfg!(test) { 1 << 16 } else { 1 << 20 };
 /// them, or, when there is none, up to the end of the line they begin; the
 /// last block takes the rest of the file.
 pub struct LineBlocks {
+    /// The file, for messages.
+    path: PathBuf,
     source: Source,
     block_bytes: usize,
     next_line: usize,
@@ -67,20 +69,24 @@ enum BlockBytes {
 
 impl LineBlocks {
     /// Opens an embedded file or a file on disk; with `hash`, the bytes are
-    /// hashed as they are read ([`LineBlocks::digest`]).
-    pub fn open(path: &Path, hash: bool) -> io::Result<LineBlocks> {
-        let source = match embedded::map_large(path)? {
-            Some(map) => Source::mapped(map),
-            None => Source::Read {
-                reader: embedded::open_bytes(path)?,
+    /// hashed as they are read ([`LineBlocks::digest`]). An error names the
+    /// file.
+    pub fn open(path: &Path, hash: bool) -> anyhow::Result<LineBlocks> {
+        let opened = match embedded::map_large(path) {
+            Ok(Some(map)) => Ok(Source::mapped(map)),
+            Ok(None) => embedded::open_bytes(path).map(|reader| Source::Read {
+                reader,
                 carry: Vec::new(),
-            },
+            }),
+            Err(e) => Err(e),
         };
-        Ok(LineBlocks::new(source, BLOCK_BYTES, hash))
+        let source = opened.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        Ok(LineBlocks::new(path, source, BLOCK_BYTES, hash))
     }
 
-    fn new(source: Source, block_bytes: usize, hash: bool) -> LineBlocks {
+    fn new(path: &Path, source: Source, block_bytes: usize, hash: bool) -> LineBlocks {
         LineBlocks {
+            path: path.to_path_buf(),
             source,
             block_bytes,
             next_line: 1,
@@ -89,13 +95,15 @@ impl LineBlocks {
         }
     }
 
-    /// The number of the line the next block starts with.
-    pub fn next_line(&self) -> usize {
-        self.next_line
+    /// The next block of whole lines, or `None` at the end of the file. A
+    /// read error names the file and the line the block would start with.
+    pub fn next_block(&mut self) -> anyhow::Result<Option<Block>> {
+        let next_line = self.next_line;
+        self.read_block()
+            .map_err(|e| anyhow::anyhow!("{}:{next_line}: {e}", self.path.display()))
     }
 
-    /// The next block of whole lines, or `None` at the end of the file.
-    pub fn next_block(&mut self) -> io::Result<Option<Block>> {
+    fn read_block(&mut self) -> io::Result<Option<Block>> {
         loop {
             let mut bytes = match &mut self.source {
                 Source::Mapped { map, position } => {
@@ -355,12 +363,13 @@ mod tests {
         let file = std::fs::File::open(path).unwrap();
         // SAFETY: a test's own file, not changed while mapped.
         let map = unsafe { Mmap::map(&file) }.unwrap();
-        LineBlocks::new(Source::mapped(map), block_bytes, true)
+        LineBlocks::new(path, Source::mapped(map), block_bytes, true)
     }
 
     fn read(path: &Path, block_bytes: usize) -> LineBlocks {
         let file = std::fs::File::open(path).unwrap();
         LineBlocks::new(
+            path,
             Source::Read {
                 reader: Box::new(file),
                 carry: Vec::new(),

@@ -41,8 +41,7 @@ pub(super) fn score_file(
     skipped: &mut Vec<RecordError>,
     threads: usize,
 ) -> anyhow::Result<(String, u64)> {
-    let blocks =
-        LineBlocks::open(path, true).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let blocks = LineBlocks::open(path, true)?;
     let stop = AtomicBool::new(false);
     let (block_tx, block_rx) = mpsc::sync_channel::<Block>(threads * 2);
     let block_rx = Mutex::new(block_rx);
@@ -60,7 +59,7 @@ pub(super) fn score_file(
         unknown: Vec::new(),
     };
     std::thread::scope(|scope| -> anyhow::Result<(String, u64)> {
-        let reader = scope.spawn(|| read_blocks(path, blocks, block_tx, &stop));
+        let reader = scope.spawn(|| read_blocks(blocks, block_tx, &stop));
         for _ in 0..threads {
             let scored_tx = scored_tx.clone();
             let (block_rx, view) = (&block_rx, &view);
@@ -122,7 +121,6 @@ fn merge(
 /// Sends the file's blocks of whole lines, numbered; returns the SHA-256
 /// and length of the bytes read.
 fn read_blocks(
-    path: &Path,
     mut lines: LineBlocks,
     blocks: mpsc::SyncSender<Block>,
     stop: &AtomicBool,
@@ -131,11 +129,7 @@ fn read_blocks(
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let next_line = lines.next_line();
-        let Some(block) = lines
-            .next_block()
-            .map_err(|e| anyhow::anyhow!("{}:{next_line}: {e}", path.display()))?
-        else {
+        let Some(block) = lines.next_block()? else {
             break;
         };
         if blocks
