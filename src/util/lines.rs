@@ -72,14 +72,13 @@ impl LineBlocks {
     /// hashed as they are read ([`LineBlocks::digest`]). An error names the
     /// file.
     pub fn open(path: &Path, hash: bool) -> anyhow::Result<LineBlocks> {
-        let opened = match embedded::map_large(path) {
-            Ok(Some(map)) => Ok(Source::mapped(map)),
-            Ok(None) => embedded::open_bytes(path).map(|reader| Source::Read {
+        let opened = embedded::map_large(path).and_then(|map| match map {
+            Some(map) => Ok(Source::mapped(map)),
+            None => embedded::open_bytes(path).map(|reader| Source::Read {
                 reader,
                 carry: Vec::new(),
             }),
-            Err(e) => Err(e),
-        };
+        });
         let source = opened.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         Ok(LineBlocks::new(path, source, BLOCK_BYTES, hash))
     }
