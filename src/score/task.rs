@@ -77,25 +77,18 @@ pub fn score_calls(gold: &GoldSide<'_>, predicted: &[Call], options: ScoreOption
     };
 
     // Tool selection: multiset intersection of names.
-    let mut gold_left: Vec<&str> = gold.calls.iter().map(|c| c.name.as_str()).collect();
-    for call in predicted.iter() {
-        if let Some(i) = gold_left.iter().position(|n| *n == call.name) {
-            gold_left.swap_remove(i);
-            counts.sel_tp += 1;
-        } else if gold.tools.iter().any(|t| t.name == call.name) {
-            counts.ex += 1;
-        } else {
-            counts.hall += 1;
-        }
-    }
+    let selection = if gold.calls.len() + predicted.len() <= FEW_CALLS {
+        select_few(gold, &predicted)
+    } else {
+        select_many(gold, &predicted)
+    };
+    (counts.sel_tp, counts.ex, counts.hall) = selection;
     counts.mis = counts.sel_gold - counts.sel_tp;
 
     // Tool invocation: triples, over an optimal alignment of same-name calls.
     counts.inv_gold = gold.calls.iter().map(triple_count).sum();
     counts.inv_pred = predicted.iter().map(triple_count).sum();
-    let pairs = align(gold, &predicted, options);
-    for &(g, p) in &pairs {
-        let detail = compare_arguments(gold, g, &predicted[p], options);
+    for (_, _, detail) in align(gold, &predicted, options) {
         counts.inv_tp += detail.shared;
         counts.incor += detail.incorrect;
         counts.miss += detail.missing;
@@ -107,6 +100,51 @@ pub fn score_calls(gold: &GoldSide<'_>, predicted: &[Call], options: ScoreOption
         invocation: prf(counts.inv_tp, counts.inv_pred, counts.inv_gold),
         counts,
     }
+}
+
+/// Tool selection's counts `(shared names, extra names, hallucinated
+/// names)` for at most [`FEW_CALLS`] calls, by scans.
+fn select_few(gold: &GoldSide<'_>, predicted: &[Call]) -> (u32, u32, u32) {
+    let mut names = [""; FEW_CALLS];
+    for (name, call) in names.iter_mut().zip(gold.calls) {
+        *name = &call.name;
+    }
+    let mut gold_left = &mut names[..gold.calls.len()];
+    let (mut shared, mut extra, mut hallucinated) = (0, 0, 0);
+    for call in predicted {
+        if let Some(i) = gold_left.iter().position(|n| *n == call.name) {
+            let last = gold_left.len() - 1;
+            gold_left.swap(i, last);
+            gold_left = &mut gold_left[..last];
+            shared += 1;
+        } else if gold.tools.iter().any(|t| t.name == call.name) {
+            extra += 1;
+        } else {
+            hallucinated += 1;
+        }
+    }
+    (shared, extra, hallucinated)
+}
+
+/// [`select_few`] for any number of calls and tools, through maps.
+fn select_many(gold: &GoldSide<'_>, predicted: &[Call]) -> (u32, u32, u32) {
+    let mut gold_left: HashMap<&str, u32> = HashMap::new();
+    for call in gold.calls {
+        *gold_left.entry(call.name.as_str()).or_default() += 1;
+    }
+    let tools: HashSet<&str> = gold.tools.iter().map(|t| t.name.as_str()).collect();
+    let (mut shared, mut extra, mut hallucinated) = (0, 0, 0);
+    for call in predicted {
+        match gold_left.get_mut(call.name.as_str()) {
+            Some(left) if *left > 0 => {
+                *left -= 1;
+                shared += 1;
+            }
+            _ if tools.contains(call.name.as_str()) => extra += 1,
+            _ => hallucinated += 1,
+        }
+    }
+    (shared, extra, hallucinated)
 }
 
 /// A call with no arguments has the single triple `(name, ∅, ∅)`.
@@ -149,6 +187,7 @@ fn resolve_positional<'c>(calls: &'c [Call], tools: &[Tool]) -> Cow<'c, [Call]> 
     Cow::Owned(resolved)
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct ArgumentComparison {
     shared: u32,
     incorrect: u32,
@@ -193,16 +232,31 @@ fn compare_arguments(
             None => result.missing += 1,
         }
     }
-    // Each predicted key once (a set, so that a call with many arguments
-    // costs linear time).
-    let mut seen: HashSet<&str> = HashSet::new();
-    for (key, _) in &predicted.arguments {
-        if seen.insert(key) && !gold_call.arguments.iter().any(|(k, _)| k == key) {
-            result.extra += 1;
+    // Each predicted key once: a call of a few arguments looks back over
+    // its earlier keys; a call of many uses a set, so that it costs linear
+    // time.
+    let not_in_gold = |key: &str| !gold_call.arguments.iter().any(|(k, _)| k == key);
+    let keys = &predicted.arguments;
+    if keys.len() <= FEW_ARGUMENTS {
+        for (i, (key, _)) in keys.iter().enumerate() {
+            if !keys[..i].iter().any(|(k, _)| k == key) && not_in_gold(key) {
+                result.extra += 1;
+            }
+        }
+    } else {
+        let mut seen: HashSet<&str> = HashSet::new();
+        for (key, _) in keys {
+            if seen.insert(key) && not_in_gold(key) {
+                result.extra += 1;
+            }
         }
     }
     result
 }
+
+/// Up to this many predicted arguments, [`compare_arguments`] finds repeated
+/// keys by looking back instead of building a set.
+const FEW_ARGUMENTS: usize = 8;
 
 /// Pairs gold calls with predicted calls of the same name so that the number
 /// of shared triples is largest (then the number of pairs); ties go to the
@@ -221,9 +275,54 @@ pub fn aligned_pairs(
     options: ScoreOptions,
 ) -> Vec<(usize, usize)> {
     align(gold, &resolve_positional(predicted, gold.tools), options)
+        .into_iter()
+        .map(|(g, p, _)| (g, p))
+        .collect()
 }
 
-fn align(gold: &GoldSide<'_>, predicted: &[Call], options: ScoreOptions) -> Vec<(usize, usize)> {
+/// The alignment of [`aligned_pairs`], each pair with its argument
+/// comparison (computed once, for the weights as for the counts).
+fn align(
+    gold: &GoldSide<'_>,
+    predicted: &[Call],
+    options: ScoreOptions,
+) -> Vec<(usize, usize, ArgumentComparison)> {
+    if gold.calls.len() + predicted.len() <= FEW_CALLS {
+        align_few(gold, predicted, options)
+    } else {
+        align_many(gold, predicted, options)
+    }
+}
+
+/// [`align`] for at most [`FEW_CALLS`] calls: each gold name, at its first
+/// call, finds its calls on both sides by a scan (no map, and no allocation
+/// for single calls).
+fn align_few(
+    gold: &GoldSide<'_>,
+    predicted: &[Call],
+    options: ScoreOptions,
+) -> Vec<(usize, usize, ArgumentComparison)> {
+    let mut pairs = Vec::new();
+    for (g, call) in gold.calls.iter().enumerate() {
+        let name = call.name.as_str();
+        if gold.calls[..g].iter().any(|c| c.name == name) {
+            continue;
+        }
+        let (golds, gold_count) = calls_named(gold.calls, name);
+        let (preds, pred_count) = calls_named(predicted, name);
+        let group = (&golds[..gold_count], &preds[..pred_count]);
+        align_group(gold, predicted, group, options, &mut pairs);
+    }
+    pairs
+}
+
+/// [`align`] for any number of calls, grouping them by name through maps.
+fn align_many(
+    gold: &GoldSide<'_>,
+    predicted: &[Call],
+    options: ScoreOptions,
+) -> Vec<(usize, usize, ArgumentComparison)> {
+    let mut pairs = Vec::new();
     let mut predicted_by_name: HashMap<&str, Vec<usize>> = HashMap::new();
     for (p, call) in predicted.iter().enumerate() {
         let group = predicted_by_name.entry(call.name.as_str()).or_default();
@@ -231,38 +330,77 @@ fn align(gold: &GoldSide<'_>, predicted: &[Call], options: ScoreOptions) -> Vec<
             group.push(p);
         }
     }
+    // Gold names in the order of their first call, found through a map so
+    // that many distinct names cost linear time.
     let mut gold_by_name: Vec<(&str, Vec<usize>)> = Vec::new();
+    let mut gold_places: HashMap<&str, usize> = HashMap::new();
     for (g, call) in gold.calls.iter().enumerate() {
-        match gold_by_name.iter_mut().find(|(name, _)| *name == call.name) {
-            Some((_, group)) if group.len() < MAX_ALIGNED_CALLS_PER_NAME => group.push(g),
-            Some(_) => {}
-            None => gold_by_name.push((call.name.as_str(), vec![g])),
+        let place = *gold_places.entry(call.name.as_str()).or_insert_with(|| {
+            gold_by_name.push((call.name.as_str(), Vec::new()));
+            gold_by_name.len() - 1
+        });
+        let group = &mut gold_by_name[place].1;
+        if group.len() < MAX_ALIGNED_CALLS_PER_NAME {
+            group.push(g);
         }
     }
-    let mut pairs = Vec::new();
     for (name, golds) in &gold_by_name {
-        let Some(preds) = predicted_by_name.get(name) else {
-            continue;
-        };
-        // One call of the name on each side: they pair whatever they share.
-        if let ([g], [p]) = (golds.as_slice(), preds.as_slice()) {
-            pairs.push((*g, *p));
-            continue;
-        }
-        let weights: Vec<Vec<u32>> = golds
-            .iter()
-            .map(|&g| {
-                preds
-                    .iter()
-                    .map(|&p| compare_arguments(gold, g, &predicted[p], options).shared)
-                    .collect()
-            })
-            .collect();
-        for (gi, pi) in best_assignment(&weights) {
-            pairs.push((golds[gi], preds[pi]));
+        if let Some(preds) = predicted_by_name.get(name) {
+            align_group(gold, predicted, (golds, preds), options, &mut pairs);
         }
     }
     pairs
+}
+
+/// Up to this many calls on the two sides together, [`align`] groups them
+/// by name with scans instead of maps.
+const FEW_CALLS: usize = 16;
+
+/// The indices of the calls named `name` (at most [`FEW_CALLS`] calls).
+fn calls_named(calls: &[Call], name: &str) -> ([usize; FEW_CALLS], usize) {
+    let mut indices = [0; FEW_CALLS];
+    let mut count = 0;
+    for (i, call) in calls.iter().enumerate() {
+        if call.name == name {
+            indices[count] = i;
+            count += 1;
+        }
+    }
+    (indices, count)
+}
+
+/// Aligns the gold and predicted calls of one name, adding the pairs to
+/// `pairs`.
+fn align_group(
+    gold: &GoldSide<'_>,
+    predicted: &[Call],
+    (golds, preds): (&[usize], &[usize]),
+    options: ScoreOptions,
+    pairs: &mut Vec<(usize, usize, ArgumentComparison)>,
+) {
+    match (golds, preds) {
+        (_, []) | ([], _) => {}
+        // One call of the name on each side: they pair whatever they share.
+        (&[g], &[p]) => pairs.push((g, p, compare_arguments(gold, g, &predicted[p], options))),
+        _ => {
+            let comparisons: Vec<Vec<ArgumentComparison>> = golds
+                .iter()
+                .map(|&g| {
+                    preds
+                        .iter()
+                        .map(|&p| compare_arguments(gold, g, &predicted[p], options))
+                        .collect()
+                })
+                .collect();
+            let weights: Vec<Vec<u32>> = comparisons
+                .iter()
+                .map(|row| row.iter().map(|c| c.shared).collect())
+                .collect();
+            for (gi, pi) in best_assignment(&weights) {
+                pairs.push((golds[gi], preds[pi], comparisons[gi][pi]));
+            }
+        }
+    }
 }
 
 /// Most states (rows × 2^columns) of the exact assignment; larger groups
@@ -751,7 +889,10 @@ mod tests {
             tools: &tools,
             shown: &[],
         };
-        assert_eq!(align(&side, &pred, ScoreOptions::default()), vec![(0, 0)]);
+        assert_eq!(
+            aligned_pairs(&side, &pred, ScoreOptions::default()),
+            vec![(0, 0)]
+        );
         assert_eq!(
             best_assignment(&[vec![1, 1], vec![1, 1]]),
             vec![(0, 0), (1, 1)]
@@ -833,7 +974,7 @@ mod tests {
         );
         // Within it they are found, wherever they are.
         predicted.rotate_right(3 + MAX_ALIGNED_CALLS_PER_NAME / 2);
-        let pairs = align(&side, &predicted, ScoreOptions::default());
+        let pairs = aligned_pairs(&side, &predicted, ScoreOptions::default());
         assert_eq!(pairs.len(), 3);
         let s = score_calls(&side, &predicted, ScoreOptions::default());
         assert_eq!(s.counts.inv_tp, 3);
@@ -854,6 +995,89 @@ mod tests {
         };
         let s = score_calls(&side, &[Call::new("f", args)], ScoreOptions::default());
         assert_eq!((s.counts.inv_tp, s.counts.ext), (1, 2));
+    }
+
+    #[test]
+    fn repeated_keys_count_once_on_both_sides_of_the_few_arguments_bound() {
+        let gold = calls("[f(k0=0)]");
+        let tools = vec![tool("f", &["k0"])];
+        let side = GoldSide {
+            calls: &gold,
+            thought: "",
+            tools: &tools,
+            shown: &[],
+        };
+        for n in [2, FEW_ARGUMENTS, FEW_ARGUMENTS + 1, 3 * FEW_ARGUMENTS] {
+            // Keys k0, k1, k2, k0, k1, …: k1 and k2 are extra, once each.
+            let args: Vec<(String, Value)> = (0..n as i64)
+                .map(|i| (format!("k{}", i % 3), Value::Int(i)))
+                .collect();
+            let s = score_calls(&side, &[Call::new("f", args)], ScoreOptions::default());
+            let extra = (n as u32).min(3) - 1;
+            assert_eq!((s.counts.inv_tp, s.counts.ext), (1, extra), "{n} arguments");
+        }
+    }
+
+    #[test]
+    fn many_distinct_gold_names_align_in_linear_time() {
+        // Scanning the names met so far for each call would take 50,000²/2
+        // comparisons; through the maps this is instant.
+        let n = 50_000;
+        let gold: Vec<Call> = (0..n)
+            .map(|i| Call::new(format!("f{i}"), vec![("a".into(), Value::Int(i))]))
+            .collect();
+        let mut predicted = gold.clone();
+        predicted.reverse();
+        let side = GoldSide {
+            calls: &gold,
+            thought: "",
+            tools: &[],
+            shown: &[],
+        };
+        let s = score_calls(&side, &predicted, ScoreOptions::default());
+        assert_eq!((s.counts.sel_tp, s.counts.inv_tp), (n as u32, n as u32));
+    }
+
+    /// The scans for few calls against the maps for many.
+    mod few_and_many {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn calls_of(spec: &[(u8, i64, Option<i64>)]) -> Vec<Call> {
+            spec.iter()
+                .map(|&(name, a, b)| {
+                    let mut args = vec![("a".to_string(), Value::Int(a))];
+                    args.extend(b.map(|b| ("b".to_string(), Value::Int(b))));
+                    Call::new(["f", "g", "h"][name as usize].to_string(), args)
+                })
+                .collect()
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(512))]
+
+            /// The scanning alignment for few calls pairs exactly as the
+            /// map-based one, with the same comparisons, in the same order;
+            /// so do the two ways of counting the selection.
+            #[test]
+            fn alignments_agree(
+                gold in prop::collection::vec((0u8..3, 0i64..3, prop::option::of(0i64..3)), 0..8),
+                predicted in prop::collection::vec((0u8..3, 0i64..3, prop::option::of(0i64..3)), 0..9),
+            ) {
+                let gold = calls_of(&gold);
+                let predicted = calls_of(&predicted);
+                // "h" is not among the tools: calling it is a hallucination.
+                let tools = [tool("f", &["a", "b"]), tool("g", &["a", "b"])];
+                let side = GoldSide { calls: &gold, thought: "", tools: &tools, shown: &[] };
+                let options = ScoreOptions::default();
+                prop_assert!(gold.len() + predicted.len() <= FEW_CALLS);
+                prop_assert_eq!(
+                    align_few(&side, &predicted, options),
+                    align_many(&side, &predicted, options)
+                );
+                prop_assert_eq!(select_few(&side, &predicted), select_many(&side, &predicted));
+            }
+        }
     }
 
     mod assignment {

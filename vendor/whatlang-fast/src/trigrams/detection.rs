@@ -3,7 +3,7 @@ use std::rc::Rc;
 
 use hashbrown::HashMap;
 
-use super::utils::{TrigramsWithPositions, get_trigrams_with_positions};
+use super::utils::{TrigramScratch, rank_trigrams};
 use super::{ARABIC_LANGS, CYRILLIC_LANGS, DEVANAGARI_LANGS, HEBREW_LANGS, LATIN_LANGS};
 use super::{LangProfile, LangProfileList};
 use super::{MAX_TOTAL_DISTANCE, MAX_TRIGRAM_DISTANCE, Trigram};
@@ -62,38 +62,64 @@ pub(crate) fn script_to_lang_profile_list(script: MultiLangScript) -> LangProfil
     }
 }
 
+/// itc: the buffers of one text's scoring, kept per thread between texts.
+#[derive(Default)]
+struct Scratch {
+    trigrams: TrigramScratch,
+    sums: Vec<i64>,
+    ranges: Vec<(u32, u32)>,
+}
+
 #[inline]
 fn calculate_scores_in_profiles(
     text: &Text,
     filter_list: &FilterList,
     lang_profile_list: LangProfileList,
 ) -> RawOutcome {
-    let mut lang_distances: Vec<(Lang, u32)> = vec![];
-
-    let TrigramsWithPositions {
-        trigram_positions, ..
-    } = get_trigrams_with_positions(&text.lowercase());
-    let unique_trigrams_count = trigram_positions.len();
-
-    // Inverted index: visit only the text's trigrams. Identical sums to
-    // `calculate_distance`: len*300 + sum over found (|n - i| - 300).
-    let index = inverted_index(lang_profile_list, filter_list);
-    let mut sums: Vec<i64> = lang_profile_list
-        .iter()
-        .map(|(_, p)| p.len() as i64 * MAX_TRIGRAM_DISTANCE as i64)
-        .collect();
-    // itc: the postings' ranges are all found first, so that their table
-    // reads overlap instead of waiting behind each trigram's postings loop.
-    let ranges: Vec<(u32, u32)> = trigram_positions
-        .iter()
-        .map(|&(trigram, _)| index.range(trigram))
-        .collect();
-    for (&(_, n), &(start, end)) in trigram_positions.iter().zip(&ranges) {
-        for &(l, i) in &index.postings[start as usize..end as usize] {
-            sums[l as usize] += (n as i64 - i as i64).abs() - MAX_TRIGRAM_DISTANCE as i64;
-        }
+    thread_local! {
+        static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
     }
-    let count = trigram_positions.len() as i64;
+    let index = inverted_index(lang_profile_list, filter_list);
+    SCRATCH.with_borrow_mut(|scratch| {
+        let Scratch {
+            trigrams,
+            sums,
+            ranges,
+        } = scratch;
+        let ranked = rank_trigrams(&text.lowercase(), trigrams);
+
+        // Inverted index: visit only the text's trigrams. Identical sums to
+        // `calculate_distance`: len*300 + sum over found (|n - i| - 300),
+        // where a trigram's rank n is its place in `ranked`.
+        sums.clear();
+        sums.extend(
+            lang_profile_list
+                .iter()
+                .map(|(_, p)| p.len() as i64 * MAX_TRIGRAM_DISTANCE as i64),
+        );
+        // itc: the postings' ranges are all found first, so that their table
+        // reads overlap instead of waiting behind each trigram's postings loop.
+        ranges.clear();
+        ranges.extend(ranked.iter().map(|&trigram| index.range(trigram)));
+        for (n, &(start, end)) in ranges.iter().enumerate() {
+            for &(l, i) in &index.postings[start as usize..end as usize] {
+                sums[l as usize] += (n as i64 - i as i64).abs() - MAX_TRIGRAM_DISTANCE as i64;
+            }
+        }
+        distances_to_outcome(lang_profile_list, filter_list, sums, ranked.len())
+    })
+}
+
+/// The allowed languages' distances from their sums, sorted, and their
+/// scores for a text of `unique_trigrams_count` ranked trigrams.
+fn distances_to_outcome(
+    lang_profile_list: LangProfileList,
+    filter_list: &FilterList,
+    sums: &[i64],
+    unique_trigrams_count: usize,
+) -> RawOutcome {
+    let mut lang_distances: Vec<(Lang, u32)> = vec![];
+    let count = unique_trigrams_count as i64;
     for (l, &(lang, _)) in lang_profile_list.iter().enumerate() {
         if !filter_list.is_allowed(lang) {
             continue;

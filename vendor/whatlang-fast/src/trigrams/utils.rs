@@ -3,45 +3,58 @@ use super::pack;
 use crate::core::LowercaseText;
 use crate::utils::is_stop_char;
 
-pub struct TrigramsWithPositions {
-    pub(crate) _total_trigrams: u32,
-    /// The text's most frequent trigrams (packed, see [`pack`]) with their
-    /// rank (itc: a list, not a map, since the detector only walks it).
-    pub(crate) trigram_positions: Vec<(u64, u32)>,
+/// itc: the buffers of [`rank_trigrams`], kept between texts so that
+/// ranking a text allocates nothing once they have grown.
+#[derive(Default)]
+pub(crate) struct TrigramScratch {
+    /// Every trigram of the text, packed, then sorted.
+    packed: Vec<u64>,
+    /// Each distinct trigram with its count, ascending by trigram.
+    runs: Vec<(u64, usize)>,
+    /// Where each count's trigrams begin in [`Self::ranked`].
+    starts: Vec<usize>,
+    /// The text's distinct trigrams, most frequent first.
+    ranked: Vec<u64>,
 }
 
 /// itc: the trigrams are collected packed into a list and sorted, so equal
 /// ones are adjacent and counted in one pass, instead of counted in a hash
 /// map; then ranked by (count, trigram), both descending, exactly as
-/// upstream sorts its `(count, Trigram)` pairs.
+/// upstream sorts its `(count, Trigram)` pairs. Returns the text's most
+/// frequent trigrams (at most [`TEXT_TRIGRAMS_SIZE`]): a trigram's place in
+/// the slice is its rank.
 #[inline]
-pub fn get_trigrams_with_positions(text: &LowercaseText) -> TrigramsWithPositions {
-    let mut packed = all_trigrams(text);
-    let total_trigrams = packed.len() as u32;
+pub(crate) fn rank_trigrams<'s>(
+    text: &LowercaseText,
+    scratch: &'s mut TrigramScratch,
+) -> &'s [u64] {
+    let TrigramScratch {
+        packed,
+        runs,
+        starts,
+        ranked,
+    } = scratch;
+    all_trigrams(text, packed);
     packed.sort_unstable();
-    let runs: Vec<(u64, usize)> = packed
-        .chunk_by(|a, b| a == b)
-        .map(|run| (run[0], run.len()))
-        .collect();
-    let trigram_positions = rank(&runs)
-        .into_iter()
-        .take(TEXT_TRIGRAMS_SIZE) // we're interested only in the first 600 (2 * MAX_TRIGRAM_DISTANCE)
-        .enumerate()
-        .map(|(i, trigram)| (trigram, i as u32))
-        .collect();
-    TrigramsWithPositions {
-        _total_trigrams: total_trigrams,
-        trigram_positions,
-    }
+    runs.clear();
+    runs.extend(
+        packed
+            .chunk_by(|a, b| a == b)
+            .map(|run| (run[0], run.len())),
+    );
+    rank(runs, starts, ranked);
+    // we're interested only in the first 600 (2 * MAX_TRIGRAM_DISTANCE)
+    &ranked[..ranked.len().min(TEXT_TRIGRAMS_SIZE)]
 }
 
-/// The trigrams of `runs` (ascending, each with its count) by count, then
-/// trigram, both descending: a counting sort, linear in the runs and the
-/// largest count.
-fn rank(runs: &[(u64, usize)]) -> Vec<u64> {
+/// Puts the trigrams of `runs` (ascending, each with its count) in `ranked`
+/// by count, then trigram, both descending: a counting sort, linear in the
+/// runs and the largest count.
+fn rank(runs: &[(u64, usize)], starts: &mut Vec<usize>, ranked: &mut Vec<u64>) {
     let max_count = runs.iter().map(|&(_, n)| n).max().unwrap_or(0);
     // starts[n]: where the trigrams seen n times begin (higher counts first).
-    let mut starts = vec![0usize; max_count + 2];
+    starts.clear();
+    starts.resize(max_count + 2, 0);
     for &(_, n) in runs {
         starts[n] += 1;
     }
@@ -51,18 +64,20 @@ fn rank(runs: &[(u64, usize)]) -> Vec<u64> {
         starts[n] = next;
         next += seen;
     }
-    let mut ranked = vec![0u64; runs.len()];
+    ranked.clear();
+    ranked.resize(runs.len(), 0);
     for &(trigram, n) in runs.iter().rev() {
         ranked[starts[n]] = trigram;
         starts[n] += 1;
     }
-    ranked
 }
 
-/// Every trigram of the text, packed, in text order (with repeats).
+/// Every trigram of the text, packed, in text order (with repeats), into
+/// `trigrams`.
 #[inline]
-fn all_trigrams(text: &LowercaseText) -> Vec<u64> {
-    let mut trigrams = Vec::with_capacity(text.len() + 1);
+fn all_trigrams(text: &LowercaseText, trigrams: &mut Vec<u64>) {
+    trigrams.clear();
+    trigrams.reserve(text.len() + 1);
     let mut chars_iter = text.chars().map(to_trigram_char).chain(Some(' '));
     let mut c1 = ' ';
     // unwrap is safe, because we always chain a space character on the end of the iterator
@@ -74,7 +89,6 @@ fn all_trigrams(text: &LowercaseText) -> Vec<u64> {
         c1 = c2;
         c2 = c3;
     }
-    trigrams
 }
 
 // Convert punctuations and digits to a space.
@@ -118,7 +132,9 @@ mod tests {
     fn assert_count(text: &str, pairs: &[(&str, u32)]) {
         let lowercase_text = LowercaseText::new(text);
         let mut trigram_occurances = std::collections::HashMap::new();
-        for t in all_trigrams(&lowercase_text) {
+        let mut trigrams = Vec::new();
+        all_trigrams(&lowercase_text, &mut trigrams);
+        for t in trigrams {
             *trigram_occurances.entry(t).or_insert(0u32) += 1;
         }
         for &(trigram_str, expected_n) in pairs.iter() {
@@ -155,15 +171,23 @@ mod tests {
     }
 
     #[test]
-    fn test_get_trigrams_with_positions() {
+    fn test_rank_trigrams() {
+        let mut scratch = TrigramScratch::default();
         let lowercase_text = LowercaseText::new("xaaaaabbbb    d");
-        let TrigramsWithPositions {
-            _total_trigrams,
-            trigram_positions,
-        } = get_trigrams_with_positions(&lowercase_text);
-
-        assert_eq!(trigram_positions[0], (Trigram('a', 'a', 'a').packed(), 0));
-        assert_eq!(trigram_positions[1], (Trigram('b', 'b', 'b').packed(), 1));
-        assert_eq!(_total_trigrams, 11);
+        let ranked = rank_trigrams(&lowercase_text, &mut scratch);
+        assert_eq!(ranked[0], Trigram('a', 'a', 'a').packed());
+        assert_eq!(ranked[1], Trigram('b', 'b', 'b').packed());
+        assert_eq!(scratch.packed.len(), 11);
+        // The buffers are reused: a shorter text leaves nothing of the longer.
+        let ranked = rank_trigrams(&LowercaseText::new("yes"), &mut scratch).to_vec();
+        let expected: Vec<u64> = [
+            Trigram('y', 'e', 's'),
+            Trigram('e', 's', ' '),
+            Trigram(' ', 'y', 'e'),
+        ]
+        .map(Trigram::packed)
+        .to_vec();
+        assert_eq!(ranked, expected);
+        assert!(rank_trigrams(&LowercaseText::new(""), &mut scratch).is_empty());
     }
 }
