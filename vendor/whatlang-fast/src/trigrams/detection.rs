@@ -118,7 +118,7 @@ fn distances_to_outcome(
     sums: &[i64],
     unique_trigrams_count: usize,
 ) -> RawOutcome {
-    let mut lang_distances: Vec<(Lang, u32)> = vec![];
+    let mut lang_distances: Vec<(Lang, u32)> = Vec::with_capacity(lang_profile_list.len());
     let count = unique_trigrams_count as i64;
     for (l, &(lang, _)) in lang_profile_list.iter().enumerate() {
         if !filter_list.is_allowed(lang) {
