@@ -352,8 +352,8 @@ fn align_many(
     pairs
 }
 
-/// Up to this many calls on the two sides together, [`align`] groups them
-/// by name with scans instead of maps.
+/// Up to this many calls on the two sides together, the selection's name
+/// matching and [`align`]'s grouping by name use scans instead of maps.
 const FEW_CALLS: usize = 16;
 
 /// The indices of the calls named `name` (at most [`FEW_CALLS`] calls).
