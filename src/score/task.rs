@@ -266,9 +266,7 @@ const FEW_ARGUMENTS: usize = 8;
 /// take part; the others stay unmatched (their triples still count as
 /// predicted or gold). With that cap the work per name is bounded, and
 /// grouping by name keeps the whole alignment linear in the number of calls.
-/// The §3 alignment of predicted calls with gold calls, as `(gold index,
-/// predicted index)` pairs (positional arguments named first, as scoring
-/// does).
+/// Positional arguments are named first, as scoring does (SPEC §3).
 pub fn aligned_pairs(
     gold: &GoldSide<'_>,
     predicted: &[Call],
