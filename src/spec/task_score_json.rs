@@ -62,7 +62,12 @@ fn string(out: &mut Vec<u8>, value: &str) -> serde_json::Result<()> {
 
 /// A float as serde_json writes it: its shortest form, `null` when not finite.
 fn float(out: &mut Vec<u8>, value: f64) -> serde_json::Result<()> {
-    if value.is_finite() {
+    // Most P/R/F1 values are exactly 1 or 0: their forms need no formatter.
+    if value == 1.0 {
+        out.extend_from_slice(b"1.0");
+    } else if value.to_bits() == 0 {
+        out.extend_from_slice(b"0.0");
+    } else if value.is_finite() {
         CompactFormatter
             .write_f64(out, value)
             .map_err(serde_json::Error::io)?;
@@ -122,7 +127,17 @@ mod tests {
         let kinds = TaskKind::ALL;
         let outcomes = LanguageOutcome::ALL;
         let extractions = Extraction::ALL;
-        let floats = [0.0, 1.0, 2.0 / 3.0, 0.1, 1e-7, f64::NAN, 0.5];
+        let floats = [
+            0.0,
+            1.0,
+            2.0 / 3.0,
+            0.1,
+            1e-7,
+            f64::NAN,
+            0.5,
+            -0.0,
+            1.0 + f64::EPSILON,
+        ];
         let f = |k: usize| floats[(i + k) % floats.len()];
         let n = |k: usize| ((i * 7 + k * 13) % 5) as u32 * 1000u32.pow((k % 3) as u32);
         TaskScore {
