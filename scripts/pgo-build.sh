@@ -13,7 +13,7 @@
 # 3. the profiles merged with the toolchain's llvm-profdata;
 # 4. a release build that uses them (target/pgo).
 #
-# It takes about two release builds' time (15 minutes on 2 cores) and needs
+# It takes about two release builds' time (about 16 minutes on 2 cores) and needs
 # the llvm-tools component of the active toolchain (`rustup component add
 # llvm-tools`), whose llvm-profdata reads the profiles rustc's LLVM writes.
 # The normal `cargo build --release` in target/release is left alone.
