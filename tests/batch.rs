@@ -288,6 +288,74 @@ fn batch_errors_stay_typed_and_unknown_results_are_reported() {
     );
 }
 
+/// A batch run again for its failures: whatever the order of the files,
+/// each request keeps its success over an error, and the repeats are told.
+#[test]
+fn a_retried_batch_keeps_each_success_over_an_error() {
+    let server = ScriptedServer::start(|r| Reply::Answer(answer(r.task.as_deref().unwrap())));
+    let s = Setup::new(&server.base_url());
+    let batch = s.path("batch");
+    ok(s.eval("cache", &["--emit-batch", batch.to_str().unwrap()]));
+    drop(server);
+    let answered = answer_openai_batch(&batch.join("m.openai.jsonl"));
+    let failed = |line: &Value| {
+        let mut line = line.clone();
+        line["response"] = json!({"status_code": 503, "body": {"error": {"message": "busy"}}});
+        line
+    };
+    let mut first = answered.clone();
+    first[0] = failed(&answered[0]);
+    let retry = vec![answered[0].clone(), failed(&answered[1])];
+    let (first_path, retry_path) = (s.path("first.jsonl"), s.path("retry.jsonl"));
+    write_lines(&first_path, &first);
+    write_lines(&retry_path, &retry);
+    let mut outputs = Vec::new();
+    for (run, files) in [
+        ("run-a", [&first_path, &retry_path]),
+        ("run-b", [&retry_path, &first_path]),
+    ] {
+        let run = s.path(run);
+        let out = ok(s.eval(
+            &format!("cache-{}", outputs.len()),
+            &[
+                "--run-dir",
+                run.to_str().unwrap(),
+                "--import-batch",
+                files[0].to_str().unwrap(),
+                files[1].to_str().unwrap(),
+            ],
+        ));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr
+                .contains("2 batch result line(s) answered a request an earlier line had answered"),
+            "{stderr}"
+        );
+        let predictions = lines(&run.join("predictions.jsonl"));
+        assert_eq!(predictions.len(), TASKS);
+        assert!(
+            predictions
+                .iter()
+                .all(|p| p["error"].is_null() && p["output"].is_string()),
+            "{predictions:?}"
+        );
+        let run_json: Value = serde_json::from_str(&read(&run.join("run.json"))).unwrap();
+        assert!(
+            run_json["warnings"][0]
+                .as_str()
+                .unwrap()
+                .contains("a success was kept")
+        );
+        let mut answers: Vec<(String, String)> = predictions
+            .iter()
+            .map(|p| (p["task_id"].to_string(), p["output"].to_string()))
+            .collect();
+        answers.sort();
+        outputs.push(answers);
+    }
+    assert_eq!(outputs[0], outputs[1]);
+}
+
 #[test]
 fn anthropic_models_get_message_batches_both_ways() {
     let s = Setup::new("http://127.0.0.1:9/v1");

@@ -166,15 +166,19 @@ pub struct BatchResult {
 pub struct BatchResults {
     by_key: HashMap<String, BatchResult>,
     used: Mutex<HashSet<String>>,
+    repeated: usize,
 }
 
 impl BatchResults {
     /// Reads OpenAI/vLLM batch output files and Anthropic batch results
     /// (JSON Lines; the format is told per line). A line that is neither,
     /// or whose `custom_id` was not written by itc, is an error naming the
-    /// file and line. A later result for the same request wins.
+    /// file and line. When several lines answer one request (a batch run
+    /// again for its failures), a success is kept over an error, and
+    /// otherwise the later line wins; such lines are counted.
     pub fn load(files: &[PathBuf]) -> anyhow::Result<BatchResults> {
-        let mut by_key = HashMap::new();
+        let mut by_key: HashMap<String, BatchResult> = HashMap::new();
+        let mut repeated = 0;
         for file in files {
             crate::spec::jsonl::for_each_line(file, |number, line| {
                 let place = || format!("{}:{number}", file.display());
@@ -186,17 +190,33 @@ impl BatchResults {
                     bail!(
                         "{}: field `custom_id`: `{}` was not written by itc eval --emit-batch",
                         place(),
-                        result.custom_id
+                        super::backend::clip(&result.custom_id, MAX_CUSTOM_ID)
                     );
                 };
-                by_key.insert(key.to_string(), result);
+                match by_key.get_mut(key) {
+                    Some(earlier) => {
+                        repeated += 1;
+                        if result.outcome.is_ok() || earlier.outcome.is_err() {
+                            *earlier = result;
+                        }
+                    }
+                    None => {
+                        by_key.insert(key.to_string(), result);
+                    }
+                }
                 Ok(())
             })?;
         }
         Ok(BatchResults {
             by_key,
             used: Mutex::new(HashSet::new()),
+            repeated,
         })
+    }
+
+    /// Lines that answered a request an earlier line had answered.
+    pub fn repeated(&self) -> usize {
+        self.repeated
     }
 
     /// The result for a request's cache key, marked as used.
@@ -269,7 +289,9 @@ fn read_result(line: &Value) -> Result<BatchResult, String> {
                 let status = response
                     .get("status_code")
                     .and_then(Value::as_u64)
-                    .unwrap_or(0) as u16;
+                    .and_then(|code| u16::try_from(code).ok())
+                    .filter(|code| (100..=599).contains(code))
+                    .ok_or("field `response.status_code`: missing, or not an HTTP status")?;
                 let body = response.get("body").cloned().unwrap_or(Value::Null);
                 match status_kind(status) {
                     None => Ok(body),
@@ -373,5 +395,64 @@ mod tests {
                 .is_some()
         );
         assert_eq!(results.unused(), [id(4)]);
+    }
+
+    #[test]
+    fn a_status_code_must_be_an_http_status() {
+        for status in [json!(null), json!("200"), json!(65736), json!(42)] {
+            let line = json!({"custom_id": "m--t--s1--0000000000000001",
+                "response": {"status_code": status, "body": {}}, "error": null});
+            let error = read_result(&line).unwrap_err();
+            assert!(error.contains("field `response.status_code`"), "{error}");
+        }
+    }
+
+    #[test]
+    fn repeated_results_keep_a_success_over_an_error() {
+        let id = |n: u8| format!("m--t{n}--s1--{:016x}", n);
+        let ok = |n: u8, text: &str| json!({"custom_id": id(n), "response": {"status_code": 200, "body": {"text": text}}, "error": null});
+        let failed = |n: u8| json!({"custom_id": id(n), "response": {"status_code": 500, "body": {}}, "error": null});
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.jsonl");
+        let lines = [
+            ok(1, "a"),
+            failed(1),
+            failed(2),
+            ok(2, "b"),
+            ok(3, "c"),
+            ok(3, "d"),
+            failed(4),
+            failed(4),
+        ];
+        let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+        std::fs::write(&path, text).unwrap();
+        let results = BatchResults::load(&[path]).unwrap();
+        assert_eq!((results.len(), results.repeated()), (4, 4));
+        let outcome = |n: u8| {
+            results
+                .take(&format!("{n:016x}{}", "0".repeat(48)))
+                .unwrap()
+                .outcome
+                .map(|body| body["text"].as_str().unwrap().to_string())
+                .map_err(|(kind, _)| kind)
+        };
+        assert_eq!(outcome(1), Ok("a".to_string()));
+        assert_eq!(outcome(2), Ok("b".to_string()));
+        assert_eq!(outcome(3), Ok("d".to_string()));
+        assert_eq!(outcome(4), Err(ErrorKind::Server));
+    }
+
+    #[test]
+    fn an_unknown_custom_id_is_clipped_in_the_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.jsonl");
+        let line = json!({"custom_id": "x".repeat(100_000), "response": {"status_code": 200, "body": {}}, "error": null});
+        std::fs::write(&path, line.to_string() + "\n").unwrap();
+        let error = BatchResults::load(&[path]).unwrap_err().to_string();
+        assert!(
+            error.contains("out.jsonl:1: field `custom_id`") && error.len() < 500,
+            "{}",
+            error.len()
+        );
     }
 }

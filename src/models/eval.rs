@@ -356,7 +356,7 @@ pub fn eval_models(
         run_shared(Arc::new(tasks), &specs, &run_options),
     )??;
     if let Transport::Import(results) = &transport {
-        warnings.extend(unused_results(results, err)?);
+        warnings.extend(import_warnings(results, err)?);
     }
     write_run_json(&run_dir, &report, &warnings)?;
     print_run_figures(&run_dir, &report, &options.scoring, out, err)?;
@@ -474,12 +474,21 @@ fn emit_batch(
     Ok(())
 }
 
-/// Reports batch results that no request of the run asked for; returns the
-/// note for `run.json`.
-fn unused_results(results: &BatchResults, err: &mut dyn Write) -> anyhow::Result<Option<String>> {
+/// Reports batch results that no request of the run asked for, and
+/// requests answered by several lines; returns the notes for `run.json`.
+fn import_warnings(results: &BatchResults, err: &mut dyn Write) -> anyhow::Result<Vec<String>> {
+    let mut notes = Vec::new();
+    if results.repeated() > 0 {
+        let note = format!(
+            "{} batch result line(s) answered a request an earlier line had answered: a success was kept over an error, otherwise the later line",
+            results.repeated()
+        );
+        writeln!(err, "warning: {note}")?;
+        notes.push(note);
+    }
     let unused = results.unused();
     if unused.is_empty() {
-        return Ok(None);
+        return Ok(notes);
     }
     const SHOWN: usize = 10;
     let mut note = format!(
@@ -497,7 +506,8 @@ fn unused_results(results: &BatchResults, err: &mut dyn Write) -> anyhow::Result
         note.push_str(", …");
     }
     writeln!(err, "warning: {note}")?;
-    Ok(Some(note))
+    notes.push(note);
+    Ok(notes)
 }
 
 /// A run that finished, scores written, with some tasks ending in an error
