@@ -190,6 +190,43 @@ fn shards_that_do_not_belong_together_are_refused_and_gaps_reported() {
         ),
         (serde_json::json!([1]), Value::from(81))
     );
+    // A shard run again after its errors: each answer is kept over an
+    // error, whatever the order of the folders.
+    let failed = dir.path().join("a1-failed");
+    std::fs::create_dir(&failed).unwrap();
+    for entry in std::fs::read_dir(at("a1")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), failed.join(entry.file_name())).unwrap();
+        }
+    }
+    let errored: String = read(&failed.join("predictions.jsonl"))
+        .lines()
+        .map(|line| {
+            let mut p: Value = serde_json::from_str(line).unwrap();
+            p["output"] = Value::Null;
+            p["error"] = "HTTP 503: busy".into();
+            p["error_kind"] = "server".into();
+            p.to_string() + "\n"
+        })
+        .collect();
+    std::fs::write(failed.join("predictions.jsonl"), errored).unwrap();
+    let mut merged = Vec::new();
+    for (name, first, second) in [("pref-a", "a1-failed", "a1"), ("pref-b", "a1", "a1-failed")] {
+        let out = itc(
+            &["merge", &at(first), &at(second), &at("a2"), "-o", &at(name)],
+            &[],
+        );
+        assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+        let predictions = read(&dir.path().join(name).join("predictions.jsonl"));
+        assert_eq!(predictions.lines().count(), 162);
+        assert!(
+            !predictions.contains("HTTP 503"),
+            "{name}: an error kept over an answer"
+        );
+        merged.push(predictions);
+    }
+    assert_eq!(merged[0], merged[1]);
     // A shard's run resumed as a whole run is refused.
     let out = itc(
         &["eval", "--run-dir", &at("a1"), "--resume", "--no-progress"],

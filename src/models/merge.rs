@@ -8,10 +8,11 @@
 //! and the field. The tasks go back in the selection's order, so the merged
 //! task set hashes like a single run's. A shard that is missing, a task
 //! without a prediction, or a prediction found in two shards is reported
-//! (in `merge.json` and on stderr); of a repeated prediction the first is
-//! kept. A merge missing anything still writes and scores what it has,
+//! (in `merge.json` and on stderr); of a repeated prediction an answer is
+//! kept over an error, otherwise the first. A merge missing anything still writes and scores what it has,
 //! and ends with [`MergeIncomplete`].
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -291,17 +292,27 @@ fn join(runs: &[ShardRun], gaps: &mut Gaps) -> (Vec<Task>, Vec<Prediction>) {
             .position(|m| m == name)
             .unwrap_or(models.len())
     };
-    let mut kept: HashSet<(String, String)> = HashSet::new();
-    let mut predictions = Vec::new();
+    // A shard run twice (again after its errors): an answer is kept over
+    // an error, otherwise the first.
+    let mut kept: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut predictions: Vec<Prediction> = Vec::new();
     for run in runs {
         for p in &run.predictions {
             if !order.contains_key(p.task_id.as_str()) {
                 continue; // not a task of the selection
             }
-            if kept.insert((p.model.clone(), p.task_id.clone())) {
-                predictions.push(p.clone());
-            } else {
-                gaps.predictions_repeated += 1;
+            match kept.entry((p.model.as_str(), p.task_id.as_str())) {
+                Entry::Vacant(slot) => {
+                    slot.insert(predictions.len());
+                    predictions.push(p.clone());
+                }
+                Entry::Occupied(slot) => {
+                    gaps.predictions_repeated += 1;
+                    let earlier = &mut predictions[*slot.get()];
+                    if earlier.error.is_some() && p.error.is_none() {
+                        *earlier = p.clone();
+                    }
+                }
             }
         }
     }
