@@ -181,11 +181,15 @@ impl Bootstrap {
 /// Each resample's mean: `sums[b] / totals[b]`, leaving out the resamples
 /// whose total weight is zero.
 pub fn means(sums: &[f64], totals: &[u32]) -> Vec<f64> {
-    sums.iter()
-        .zip(totals)
-        .filter(|(_, total)| **total > 0)
-        .map(|(sum, &total)| sum / f64::from(total))
-        .collect()
+    // Sized at once: a filtered collect would grow it step by step.
+    let mut means = Vec::with_capacity(sums.len());
+    means.extend(
+        sums.iter()
+            .zip(totals)
+            .filter(|(_, total)| **total > 0)
+            .map(|(sum, &total)| sum / f64::from(total)),
+    );
+    means
 }
 
 /// Per-resample sums of weight × value over rows added one task at a time.
