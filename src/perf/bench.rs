@@ -31,7 +31,7 @@ use anyhow::Context;
 use crate::perf::synth::{SynthFiles, SynthSpec, write_synthetic};
 use crate::score::aggregate::{AggregateOptions, ModelReport, Summary, aggregate};
 use crate::score::report;
-use crate::score::stream::{EvalOptions, Evaluation, TaskOutcome, evaluate};
+use crate::score::stream::{EvalOptions, Evaluation, Outcomes, TaskOutcome, evaluate};
 use crate::spec::jsonl::read_records;
 use crate::spec::records::{Extraction, Task};
 
@@ -443,13 +443,14 @@ fn print_memory(
         thousands(files.prediction_count),
         mib(a.peak_kb)
     )?;
-    let outcome = std::mem::size_of::<TaskOutcome>();
+    let outcome = Outcomes::SLOT_BYTES;
     writeln!(
         out,
-        "  of which per-task outcomes: {} models x {} tasks x {outcome} bytes = {} (grows with tasks x models, not with file size)",
+        "  of which per-task outcomes: {} models x {} tasks x {outcome} bytes = {} (grows with tasks x models, not with file size; an outcome that does not pack is kept whole beside, {} bytes)",
         options.models,
         options.tasks,
-        mib((options.models * options.tasks * outcome / 1024) as u64)
+        mib((options.models * options.tasks * outcome / 1024) as u64),
+        std::mem::size_of::<TaskOutcome>()
     )?;
     Ok(())
 }
@@ -518,7 +519,7 @@ fn print_quality(
     let mut extraction = [0usize; 8];
     let kinds = Extraction::ALL;
     for run in &evaluation.models {
-        for o in &run.outcomes {
+        for o in run.outcomes.iter() {
             if let Some(i) = kinds.iter().position(|k| *k == o.extraction) {
                 extraction[i] += 1;
             }

@@ -33,7 +33,7 @@ use serde::Serialize;
 use crate::score::aggregate::{AggregateOptions, ModelReport, aggregate_with};
 use crate::score::bootstrap::Bootstrap;
 use crate::score::report::{error_table, main_table};
-use crate::score::stream::{Evaluation, ModelRun, TaskOutcome};
+use crate::score::stream::{Evaluation, ModelRun, Outcomes, TaskOutcome};
 use crate::spec::records::{Extraction, Gold, Task, TaskScore};
 use crate::util::atomic;
 use crate::util::lock::FolderLock;
@@ -217,7 +217,7 @@ pub fn combine(inputs: &[Input]) -> (Evaluation, Vec<Vec<String>>) {
             .collect();
         let mut these = Vec::new();
         for model in input.models() {
-            let outcomes: Vec<TaskOutcome> = tasks
+            let outcomes: Outcomes = tasks
                 .iter()
                 .map(|t| match rows.get(&(model, t.id.as_str())) {
                     Some(row) => TaskOutcome::from_score(row),

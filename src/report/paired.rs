@@ -82,7 +82,7 @@ impl Metric {
     pub fn per_task(self, run: &ModelRun) -> Vec<f64> {
         run.outcomes
             .iter()
-            .map(|o| metric_values(o)[self.index()])
+            .map(|o| metric_values(&o)[self.index()])
             .collect()
     }
 }

@@ -307,7 +307,7 @@ fn resampled_values(run: &ModelRun) -> Vec<[f64; 4]> {
     run.outcomes
         .iter()
         .map(|o| {
-            let v = metric_values(o);
+            let v = metric_values(&o);
             [v[0], v[1], v[4], v[7]]
         })
         .collect()
@@ -377,7 +377,7 @@ pub fn summarize(run: &ModelRun, members: &[usize]) -> Summary {
     let (mut step_sum, mut step_tasks) = (0.0, 0);
     let mut execution: Option<ExecutionCounts> = None;
     for &i in members {
-        let o = &run.outcomes[i];
+        let o = &run.outcomes.get(i);
         if let Some(steps) = o.steps {
             step_sum += steps.step_f1;
             step_tasks += 1;
@@ -518,7 +518,7 @@ mod tests {
             tasks,
             models: vec![ModelRun {
                 model: "m".into(),
-                outcomes,
+                outcomes: outcomes.into_iter().collect(),
                 errors: 0,
                 missing: 0,
                 duplicates: 0,

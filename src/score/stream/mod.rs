@@ -12,8 +12,11 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+mod outcomes;
 mod parallel;
 mod view;
+
+pub use outcomes::Outcomes;
 
 use crate::score::manifest::FileDigest;
 use crate::score::steps::score_steps_in;
@@ -179,7 +182,7 @@ pub struct ModelRun {
     /// Model name as written in the predictions.
     pub model: String,
     /// Outcome per task; `Extraction::Missing` where no prediction was given.
-    pub outcomes: Vec<TaskOutcome>,
+    pub outcomes: Outcomes,
     /// Tasks whose prediction carried an error.
     pub errors: usize,
     /// Tasks with no prediction at all.
@@ -228,7 +231,7 @@ impl Evaluation {
         self.models.iter().flat_map(move |run| {
             self.tasks
                 .iter()
-                .zip(&run.outcomes)
+                .zip(run.outcomes.iter())
                 .map(move |(task, o)| TaskScore {
                     task_id: task.id.as_str(),
                     model: run.model.as_str(),
@@ -360,33 +363,27 @@ pub fn evaluate(
 
 struct PartialRun {
     model: String,
-    outcomes: Vec<Option<TaskOutcome>>,
+    /// Empty where no prediction was read yet.
+    outcomes: Outcomes,
+    /// Predictions that carried an error.
+    errors: usize,
     duplicates: usize,
 }
 
 impl PartialRun {
-    fn finish(self, tasks: &[Task]) -> ModelRun {
-        let mut errors = 0;
+    fn finish(mut self, tasks: &[Task]) -> ModelRun {
         let mut missing = 0;
-        let outcomes = self
-            .outcomes
-            .into_iter()
-            .zip(tasks)
-            .map(|(o, task)| match o {
-                Some(o) => {
-                    errors += usize::from(o.extraction == Extraction::Error);
-                    o
-                }
-                None => {
-                    missing += 1;
-                    TaskOutcome::unanswered(task, Extraction::Missing)
-                }
-            })
-            .collect();
+        for (i, task) in tasks.iter().enumerate() {
+            if !self.outcomes.is_set(i) {
+                missing += 1;
+                self.outcomes
+                    .set(i, &TaskOutcome::unanswered(task, Extraction::Missing));
+            }
+        }
         ModelRun {
             model: self.model,
-            outcomes,
-            errors,
+            outcomes: self.outcomes,
+            errors: self.errors,
             missing,
             duplicates: self.duplicates,
         }
@@ -481,17 +478,19 @@ impl Scorer<'_> {
                         self.model_index.insert(model.clone(), self.models.len());
                         self.models.push(PartialRun {
                             model,
-                            outcomes: vec![None; self.tasks.len()],
+                            outcomes: Outcomes::new(self.tasks.len()),
+                            errors: 0,
                             duplicates: 0,
                         });
                         self.models.len() - 1
                     }
                 };
                 let run = &mut self.models[m];
-                if run.outcomes[task_index].is_some() {
+                if run.outcomes.is_set(task_index) {
                     run.duplicates += 1;
                 } else {
-                    run.outcomes[task_index] = Some(outcome);
+                    run.errors += usize::from(outcome.extraction == Extraction::Error);
+                    run.outcomes.set(task_index, &outcome);
                 }
             }
         }
@@ -599,7 +598,7 @@ mod tests {
         ];
         for threads in [1, 2] {
             let evaluation = run(&tasks, threads);
-            let outcomes = &evaluation.models[0].outcomes;
+            let outcomes: Vec<TaskOutcome> = evaluation.models[0].outcomes.iter().collect();
             let detected: Vec<_> = outcomes.iter().map(|o| o.detected_language).collect();
             assert_eq!(detected, [Some("ca"), Some("en"), None, Some("en")]);
             assert!(outcomes[0].language.is_match() && outcomes[1].language.is_match());
@@ -616,7 +615,7 @@ mod tests {
             assert_eq!(summary.lm_unreliable, unreliable);
         }
         let english = run(&[("t-en", "en", REFUSAL), ("t-de", "de", REFUSAL)], 1);
-        let outcomes = &english.models[0].outcomes;
+        let outcomes: Vec<TaskOutcome> = english.models[0].outcomes.iter().collect();
         assert_eq!(outcomes[0].detected_language, Some("en"));
         assert!(outcomes[0].language.is_match());
         assert!(!outcomes[1].language.is_match());

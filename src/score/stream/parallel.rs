@@ -176,7 +176,11 @@ mod tests {
         for run in &e.models {
             text += &format!(
                 "{} errors={} missing={} duplicates={}\n{:?}\n",
-                run.model, run.errors, run.missing, run.duplicates, run.outcomes
+                run.model,
+                run.errors,
+                run.missing,
+                run.duplicates,
+                run.outcomes.iter().collect::<Vec<_>>()
             );
         }
         text += &format!("{:?}\n{:?}\n", e.unknown, e.skipped);
