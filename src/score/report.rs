@@ -314,9 +314,14 @@ pub fn write_summaries(dir: &Path, reports: &[ModelReport]) -> anyhow::Result<Ve
     write_csv(&dir.join("summary.csv"), &mut summary_frame(&rows)?)?;
     written.push("summary.csv".to_string());
 
-    let mut json = serde_json::to_vec_pretty(reports)?;
-    json.push(b'\n');
-    atomic::write(&dir.join("summary.json"), &json)?;
+    // Streamed: the text (about 80 KB a model) is never held whole.
+    let path = dir.join("summary.json");
+    let mut file = atomic::AtomicFile::create(&path)?;
+    serde_json::to_writer_pretty(&mut file, reports)
+        .map_err(anyhow::Error::from)
+        .and_then(|()| Ok(file.write_all(b"\n")?))
+        .with_context(|| format!("writing {}", path.display()))?;
+    file.commit()?;
     written.push("summary.json".to_string());
 
     let dimensions = reports.first().map_or(0, |r| r.breakdowns.len());
