@@ -232,20 +232,24 @@ pub fn aggregate_with(
     let runs = &evaluation.models;
     let mut reports: Vec<ModelReport> = runs
         .iter()
-        .map(|run| ModelReport {
-            model: run.model.clone(),
-            summary: summarize(run, &all),
-            duplicates: run.duplicates,
-            breakdowns: groups
-                .iter()
-                .map(|(dimension, groups)| Breakdown {
-                    dimension: *dimension,
-                    groups: groups
-                        .iter()
-                        .map(|(key, members)| (key.clone(), summarize(run, members)))
-                        .collect(),
-                })
-                .collect(),
+        .map(|run| {
+            // Unpacked once for all the groups, which visit every task again.
+            let outcomes: Vec<TaskOutcome> = run.outcomes.iter().collect();
+            ModelReport {
+                model: run.model.clone(),
+                summary: summarize(&outcomes, &all),
+                duplicates: run.duplicates,
+                breakdowns: groups
+                    .iter()
+                    .map(|(dimension, groups)| Breakdown {
+                        dimension: *dimension,
+                        groups: groups
+                            .iter()
+                            .map(|(key, members)| (key.clone(), summarize(&outcomes, members)))
+                            .collect(),
+                    })
+                    .collect(),
+            }
         })
         .collect();
     if let Some(bootstrap) = bootstrap {
@@ -367,9 +371,9 @@ fn share(part: u32, total: u32) -> f64 {
     }
 }
 
-/// Aggregates one model over the tasks with the given indices, without
-/// intervals (see [`aggregate_with`]).
-pub fn summarize(run: &ModelRun, members: &[usize]) -> Summary {
+/// Aggregates one model's outcomes (one per task) over the tasks with the
+/// given indices, without intervals (see [`aggregate_with`]).
+pub fn summarize(outcomes: &[TaskOutcome], members: &[usize]) -> Summary {
     let n = members.len();
     let mut sums = [0f64; 8];
     let mut counts = Counts::default();
@@ -377,7 +381,7 @@ pub fn summarize(run: &ModelRun, members: &[usize]) -> Summary {
     let (mut step_sum, mut step_tasks) = (0.0, 0);
     let mut execution: Option<ExecutionCounts> = None;
     for &i in members {
-        let o = &run.outcomes.get(i);
+        let o = &outcomes[i];
         if let Some(steps) = o.steps {
             step_sum += steps.step_f1;
             step_tasks += 1;

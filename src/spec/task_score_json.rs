@@ -142,11 +142,11 @@ mod tests {
         let n = |k: usize| ((i * 7 + k * 13) % 5) as u32 * 1000u32.pow((k % 3) as u32);
         TaskScore {
             task_id: ["t-1", "ид \"q\"\\\n\u{1}", ""][i % 3].to_string(),
-            model: ["m", "gpt/4o\t", "模型"][i % 3].to_string(),
+            model: ["m", "gpt/4o\t", "模型", "C:\\models\\a", "say \"hi\""][i % 5].to_string(),
             kind: kinds[i % kinds.len()],
             language: "ja".to_string(),
             country: ["JP", "GLOBAL"][i % 2].to_string(),
-            category: ["Weather", "Data </script>"][i % 2].to_string(),
+            category: ["Weather", "Data </script>", "del\u{7f} é/\u{1f}"][i % 3].to_string(),
             format_match: i.is_multiple_of(2),
             language_outcome: outcomes[i % outcomes.len()],
             detected_language: (!i.is_multiple_of(4)).then(|| "zh".to_string()),
