@@ -108,6 +108,12 @@ fn answer_openai_batch(input: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// The first of the warnings a run recorded in `run.json`.
+fn first_warning(run: &Path) -> String {
+    let run_json: Value = serde_json::from_str(&read(&run.join("run.json"))).unwrap();
+    run_json["warnings"][0].as_str().unwrap().to_string()
+}
+
 fn write_lines(path: &Path, lines: &[Value]) {
     std::fs::write(
         path,
@@ -258,13 +264,7 @@ fn batch_errors_stay_typed_and_unknown_results_are_reported() {
         message.contains("no result in the batch files") && message.contains(&dropped),
         "{message}"
     );
-    let run_json: Value = serde_json::from_str(&read(&run.join("run.json"))).unwrap();
-    assert!(
-        run_json["warnings"][0]
-            .as_str()
-            .unwrap()
-            .contains("gen-9999")
-    );
+    assert!(first_warning(&run).contains("gen-9999"));
     // A result whose custom_id itc did not write is refused, naming the line.
     write_lines(
         &path,
@@ -339,13 +339,7 @@ fn a_retried_batch_keeps_each_success_over_an_error() {
                 .all(|p| p["error"].is_null() && p["output"].is_string()),
             "{predictions:?}"
         );
-        let run_json: Value = serde_json::from_str(&read(&run.join("run.json"))).unwrap();
-        assert!(
-            run_json["warnings"][0]
-                .as_str()
-                .unwrap()
-                .contains("a success was kept")
-        );
+        assert!(first_warning(&run).contains("a success was kept"));
         let mut answers: Vec<(String, String)> = predictions
             .iter()
             .map(|p| (p["task_id"].to_string(), p["output"].to_string()))
