@@ -108,6 +108,18 @@ fn answer_openai_batch(input: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// A batch emitted for model `m` (the server then stopped), and each of
+/// its requests answered as the scripted server would.
+fn emitted_and_answered() -> (Setup, Vec<Value>) {
+    let server = ScriptedServer::start(|r| Reply::Answer(answer(r.task.as_deref().unwrap())));
+    let s = Setup::new(&server.base_url());
+    let batch = s.path("batch");
+    ok(s.eval("cache", &["--emit-batch", batch.to_str().unwrap()]));
+    drop(server);
+    let answered = answer_openai_batch(&batch.join("m.openai.jsonl"));
+    (s, answered)
+}
+
 /// The first of the warnings a run recorded in `run.json`.
 fn first_warning(run: &Path) -> String {
     let run_json: Value = serde_json::from_str(&read(&run.join("run.json"))).unwrap();
@@ -207,12 +219,7 @@ fn an_emitted_batch_answered_and_imported_scores_as_a_direct_run() {
 
 #[test]
 fn batch_errors_stay_typed_and_unknown_results_are_reported() {
-    let server = ScriptedServer::start(|r| Reply::Answer(answer(r.task.as_deref().unwrap())));
-    let s = Setup::new(&server.base_url());
-    let batch = s.path("batch");
-    ok(s.eval("cache", &["--emit-batch", batch.to_str().unwrap()]));
-    drop(server);
-    let mut results = answer_openai_batch(&batch.join("m.openai.jsonl"));
+    let (s, mut results) = emitted_and_answered();
     let id = |i: usize| results[i]["custom_id"].as_str().unwrap().to_string();
     let (failed, expired, dropped) = (id(0), id(1), id(2));
     results[0]["response"] = json!({"status_code": 500, "body": {"error": {"message": "boom"}}});
@@ -292,12 +299,7 @@ fn batch_errors_stay_typed_and_unknown_results_are_reported() {
 /// each request keeps its success over an error, and the repeats are told.
 #[test]
 fn a_retried_batch_keeps_each_success_over_an_error() {
-    let server = ScriptedServer::start(|r| Reply::Answer(answer(r.task.as_deref().unwrap())));
-    let s = Setup::new(&server.base_url());
-    let batch = s.path("batch");
-    ok(s.eval("cache", &["--emit-batch", batch.to_str().unwrap()]));
-    drop(server);
-    let answered = answer_openai_batch(&batch.join("m.openai.jsonl"));
+    let (s, answered) = emitted_and_answered();
     let failed = |line: &Value| {
         let mut line = line.clone();
         line["response"] = json!({"status_code": 503, "body": {"error": {"message": "busy"}}});
