@@ -9,8 +9,8 @@
 //! task set hashes like a single run's. A shard that is missing, a task
 //! without a prediction, or a prediction found in two shards is reported
 //! (in `merge.json` and on stderr); of a repeated prediction an answer is
-//! kept over an error, otherwise the first. A merge missing anything still writes and scores what it has,
-//! and ends with [`MergeIncomplete`].
+//! kept over an error, otherwise the first. A merge missing anything still
+//! writes and scores what it has, and ends with [`MergeIncomplete`].
 
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
