@@ -190,7 +190,7 @@ impl BatchResults {
                     bail!(
                         "{}: field `custom_id`: `{}` was not written by itc eval --emit-batch",
                         place(),
-                        super::backend::clip(&result.custom_id, MAX_CUSTOM_ID)
+                        crate::util::bounded::clip(&result.custom_id, MAX_CUSTOM_ID)
                     );
                 };
                 match by_key.get_mut(key) {
@@ -299,7 +299,7 @@ fn read_result(line: &Value) -> Result<BatchResult, String> {
                         kind,
                         format!(
                             "HTTP {status}: {}",
-                            super::backend::clip(&body.to_string(), 300)
+                            crate::util::bounded::clip(&body.to_string(), 300)
                         ),
                     )),
                 }

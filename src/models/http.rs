@@ -5,8 +5,9 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
-use super::backend::{ApiRequest, clip};
+use super::backend::ApiRequest;
 use super::retry::parse_retry_after;
+use crate::util::bounded::clip;
 
 /// Why a request (or a whole task) got no answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

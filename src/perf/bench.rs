@@ -31,7 +31,7 @@ use anyhow::Context;
 use crate::perf::synth::{SynthFiles, SynthSpec, write_synthetic};
 use crate::score::aggregate::{AggregateOptions, ModelReport, Summary, aggregate};
 use crate::score::report;
-use crate::score::stream::{EvalOptions, Evaluation, Outcomes, TaskOutcome, evaluate};
+use crate::score::stream::{EvalOptions, Evaluation, Outcomes, evaluate};
 use crate::spec::jsonl::read_records;
 use crate::spec::records::{Extraction, Task};
 
@@ -446,11 +446,11 @@ fn print_memory(
     let outcome = Outcomes::SLOT_BYTES;
     writeln!(
         out,
-        "  of which per-task outcomes: {} models x {} tasks x {outcome} bytes = {} (grows with tasks x models, not with file size; an outcome that does not pack is kept whole beside, {} bytes)",
+        "  per-task outcomes: {} models x {} tasks x {outcome} bytes = {}, kept in mapped scratch files and let go after each pass, so not resident (an outcome that does not pack takes {} more bytes there)",
         options.models,
         options.tasks,
         mib((options.models * options.tasks * outcome / 1024) as u64),
-        std::mem::size_of::<TaskOutcome>()
+        Outcomes::WIDE_BYTES
     )?;
     Ok(())
 }

@@ -240,8 +240,8 @@ pub fn combine(inputs: &[Input]) -> (Evaluation, Vec<Vec<String>>) {
     let evaluation = Evaluation {
         tasks,
         models,
-        skipped: Vec::new(),
-        unknown: Vec::new(),
+        skipped: Default::default(),
+        unknown: Default::default(),
         duplicate_task_ids: Vec::new(),
         unsupported_languages: Vec::new(),
         prediction_files: Vec::new(),

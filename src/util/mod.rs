@@ -1,18 +1,21 @@
 //! Small helpers every stage uses: SHA-256 in hex, the async runtime, slugs,
 //! terminal tables, TOML files with readable errors, files written whole or
-//! not at all, a lock for folders with one writer, UTC dates, the data files compiled
+//! not at all, scratch memory kept in mapped files, bounded copies
+//! of unbounded things for messages, a lock for folders with one writer, UTC dates, the data files compiled
 //! into the binary, and the loopback HTTP server that the benchmarks and the
 //! tests answer with.
 //!
 //! `util` uses nothing of the crate; everything may use it.
 
 pub mod atomic;
+pub mod bounded;
 pub mod embedded;
 pub mod hash;
 pub mod lines;
 pub mod lock;
 pub mod loopback;
 pub mod runtime;
+pub mod scratch;
 pub mod slug;
 pub mod table;
 pub mod time;

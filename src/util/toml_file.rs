@@ -28,7 +28,7 @@ const EXCERPT_CHARS: usize = 80;
 /// toml's error in toml's shape (position, the line, a caret, the message),
 /// with the line cut to a window around the error.
 fn describe(error: &toml::de::Error, text: &str) -> String {
-    let message = shorten(error.message().trim_end(), 4 * EXCERPT_CHARS);
+    let message = super::bounded::clip(error.message().trim_end(), 4 * EXCERPT_CHARS);
     let Some(span) = error.span() else {
         return message;
     };
@@ -59,15 +59,6 @@ fn describe(error: &toml::de::Error, text: &str) -> String {
         " ".repeat(caret_at),
         "^".repeat(width),
     )
-}
-
-/// `text` cut to `max` characters, with `…` where it was cut (messages
-/// quote the offending value, which may be huge).
-fn shorten(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_string(),
-    }
 }
 
 #[cfg(test)]

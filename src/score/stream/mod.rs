@@ -4,7 +4,10 @@
 //! [`TaskOutcome`] before the next, so memory grows with tasks × models, not
 //! with the size of the prediction files. Nothing is dropped silently:
 //! predictions for unknown tasks, duplicates, bad lines, errored answers and
-//! tasks with no prediction are all counted and reported.
+//! tasks with no prediction are all counted and reported. The outcomes
+//! themselves live in mapped scratch files ([`Outcomes`]), whose pages the
+//! scorer lets go every [`RELEASE_EVERY`] lines, so the process's memory
+//! does not grow with the number of predictions either.
 
 use hashbrown::HashMap;
 use std::borrow::Cow;
@@ -27,6 +30,7 @@ use crate::spec::records::{
     Call, Counts, Extraction, LanguageOutcome, Prediction, Prf, Step, StepFigures, Task, TaskScore,
 };
 use crate::spec::response::read_prediction;
+use crate::util::bounded::{FirstFew, clip};
 use view::{TaskCopy, TaskView, TaskViews};
 
 /// What `itc score` is asked to do.
@@ -191,6 +195,9 @@ pub struct ModelRun {
     pub duplicates: usize,
 }
 
+/// Characters of an unknown task's id and model kept to name it.
+const MAX_ID_CHARS: usize = 200;
+
 /// A prediction that names a task the task file does not have.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownTask {
@@ -198,9 +205,9 @@ pub struct UnknownTask {
     pub file: PathBuf,
     /// 1-based line.
     pub line: usize,
-    /// The id it names.
+    /// The id it names (its first [`MAX_ID_CHARS`] characters).
     pub task_id: String,
-    /// Its model.
+    /// Its model (its first [`MAX_ID_CHARS`] characters).
     pub model: String,
 }
 
@@ -211,10 +218,11 @@ pub struct Evaluation {
     pub tasks: Vec<Task>,
     /// One entry per model, in order of first appearance.
     pub models: Vec<ModelRun>,
-    /// Malformed lines skipped under `skip_invalid` (tasks and predictions).
-    pub skipped: Vec<RecordError>,
+    /// Malformed lines skipped under `skip_invalid` (tasks and predictions):
+    /// all counted, the first few kept.
+    pub skipped: FirstFew<RecordError>,
     /// Predictions for task ids not in the task file.
-    pub unknown: Vec<UnknownTask>,
+    pub unknown: FirstFew<UnknownTask>,
     /// Task ids that appear more than once in the task file (later ones ignored).
     pub duplicate_task_ids: Vec<String>,
     /// Task languages the language detector does not know (SPEC §3: their
@@ -277,7 +285,8 @@ pub fn evaluate(
     prediction_paths: &[PathBuf],
     options: &EvalOptions,
 ) -> anyhow::Result<Evaluation> {
-    let (all_tasks, mut skipped) = read_records::<Task>(tasks_path, options.skip_invalid)?;
+    let (all_tasks, task_errors) = read_records::<Task>(tasks_path, options.skip_invalid)?;
+    let mut skipped: FirstFew<RecordError> = task_errors.into_iter().collect();
     let mut tasks = Vec::with_capacity(all_tasks.len());
     let mut index: HashMap<String, usize> = HashMap::with_capacity(all_tasks.len());
     let mut duplicate_task_ids = Vec::new();
@@ -306,16 +315,7 @@ pub fn evaluate(
     let languages = LanguageDetector::for_languages(tasks.iter().map(|t| t.language.as_str()));
     let task_copy = TaskCopy::of(&tasks);
     let views = TaskViews::new(&tasks, &task_copy);
-    let mut scorer = Scorer {
-        tasks: &tasks,
-        views: &views,
-        index: &index,
-        languages: &languages,
-        options,
-        models: Vec::new(),
-        model_index: HashMap::new(),
-        unknown: Vec::new(),
-    };
+    let mut scorer = Scorer::new(&tasks, &views, &index, &languages, options);
     let mut prediction_files = Vec::with_capacity(prediction_paths.len());
     for path in prediction_paths {
         let (sha256, bytes) = if options.threads > 1 {
@@ -332,6 +332,7 @@ pub fn evaluate(
             bytes,
         });
     }
+    scorer.release_written();
     let Scorer {
         models, unknown, ..
     } = scorer;
@@ -368,6 +369,8 @@ struct PartialRun {
     /// Predictions that carried an error.
     errors: usize,
     duplicates: usize,
+    /// Whether its outcomes were touched since their pages were let go.
+    touched: bool,
 }
 
 impl PartialRun {
@@ -380,6 +383,7 @@ impl PartialRun {
                     .set(i, &TaskOutcome::unanswered(task, Extraction::Missing));
             }
         }
+        self.outcomes.release();
         ModelRun {
             model: self.model,
             outcomes: self.outcomes,
@@ -400,8 +404,19 @@ struct Scorer<'t> {
     options: &'t EvalOptions,
     models: Vec<PartialRun>,
     model_index: HashMap<String, usize>,
-    unknown: Vec<UnknownTask>,
+    unknown: FirstFew<UnknownTask>,
+    /// Models whose outcomes were touched since the last release.
+    written: Vec<usize>,
+    /// Scored lines since the last release.
+    since_release: usize,
 }
+
+/// Scored lines between two releases of the touched outcomes' pages. Each
+/// line touches at most one page (4 KiB) of one model's outcomes, so at
+/// most 16 MiB of outcomes are resident while scoring, whatever the order
+/// of the lines; in the usual order (a model's answers together) a release
+/// lets go of one or two models' pages.
+const RELEASE_EVERY: usize = 4096;
 
 /// What one prediction line comes to, before it is merged into the
 /// per-model results (which needs the lines in file order).
@@ -418,7 +433,29 @@ enum LineResult {
     Invalid(RecordError),
 }
 
-impl Scorer<'_> {
+impl<'t> Scorer<'t> {
+    /// A scorer with no model yet.
+    fn new(
+        tasks: &'t [Task],
+        views: &'t TaskViews<'t>,
+        index: &'t HashMap<String, usize>,
+        languages: &'t LanguageDetector,
+        options: &'t EvalOptions,
+    ) -> Scorer<'t> {
+        Scorer {
+            tasks,
+            views,
+            index,
+            languages,
+            options,
+            models: Vec::new(),
+            model_index: HashMap::new(),
+            unknown: FirstFew::new(),
+            written: Vec::new(),
+            since_release: 0,
+        }
+    }
+
     /// Parses and scores one line. It only reads the tasks, so worker
     /// threads can call it on shared references.
     fn read_line(&self, path: &Path, number: usize, line: &str) -> LineResult {
@@ -430,8 +467,8 @@ impl Scorer<'_> {
             return LineResult::Unknown(UnknownTask {
                 file: path.to_path_buf(),
                 line: number,
-                task_id: view.task_id.into_owned(),
-                model: view.model.into_owned(),
+                task_id: clip(&view.task_id, MAX_ID_CHARS),
+                model: clip(&view.model, MAX_ID_CHARS),
             });
         };
         let task = &self.tasks[task_index];
@@ -458,7 +495,11 @@ impl Scorer<'_> {
 
     /// Merges one line's result; lines must come in file order, so that the
     /// first prediction of a model for a task is the one kept.
-    fn apply(&mut self, read: LineResult, skipped: &mut Vec<RecordError>) -> anyhow::Result<()> {
+    fn apply(
+        &mut self,
+        read: LineResult,
+        skipped: &mut FirstFew<RecordError>,
+    ) -> anyhow::Result<()> {
         match read {
             LineResult::Invalid(error) => {
                 if !self.options.skip_invalid {
@@ -481,6 +522,7 @@ impl Scorer<'_> {
                             outcomes: Outcomes::new(self.tasks.len()),
                             errors: 0,
                             duplicates: 0,
+                            touched: false,
                         });
                         self.models.len() - 1
                     }
@@ -492,9 +534,27 @@ impl Scorer<'_> {
                     run.errors += usize::from(outcome.extraction == Extraction::Error);
                     run.outcomes.set(task_index, &outcome);
                 }
+                if !run.touched {
+                    run.touched = true;
+                    self.written.push(m);
+                }
+                self.since_release += 1;
+                if self.since_release == RELEASE_EVERY {
+                    self.release_written();
+                }
             }
         }
         Ok(())
+    }
+
+    /// Lets go of the pages of every model's outcomes touched since the
+    /// last release (they stay in the scratch files).
+    fn release_written(&mut self) {
+        for m in self.written.drain(..) {
+            self.models[m].touched = false;
+            self.models[m].outcomes.release();
+        }
+        self.since_release = 0;
     }
 }
 
@@ -567,6 +627,42 @@ mod tests {
                 evaluation.models[0].duplicates,
                 text.lines().count() / 2 - 1
             );
+        }
+    }
+
+    /// Unknown task ids and bad lines are all counted but only the first
+    /// few kept, ids clipped: a file of them cannot grow memory with its
+    /// size, and the report still names the first ones in file order.
+    #[test]
+    fn unknown_ids_and_bad_lines_are_counted_and_the_first_few_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let tasks_path = dir.path().join("tasks.jsonl");
+        std::fs::write(&tasks_path, task_line("t-1", "en")).unwrap();
+        let predictions = dir.path().join("predictions.jsonl");
+        let mut lines = vec![answer("t-1", "The user wants the weather.")];
+        for i in 0..50 {
+            lines.push(answer(&format!("{i}-{}", "x".repeat(10_000)), "hi"));
+            lines.push(format!("{{\"task_id\": [{i}"));
+        }
+        std::fs::write(&predictions, lines.join("\n")).unwrap();
+        for threads in [1, 2] {
+            let options = EvalOptions {
+                threads,
+                skip_invalid: true,
+                ..EvalOptions::default()
+            };
+            let evaluation =
+                evaluate(&tasks_path, std::slice::from_ref(&predictions), &options).unwrap();
+            assert_eq!(evaluation.unknown.len(), 50);
+            assert_eq!(evaluation.skipped.len(), 50);
+            let kept: Vec<&UnknownTask> = evaluation.unknown.iter().collect();
+            assert_eq!(kept.len(), FirstFew::<UnknownTask>::KEPT);
+            assert!(kept[0].task_id.starts_with("0-x") && kept[1].task_id.starts_with("1-x"));
+            assert_eq!(kept[0].task_id.chars().count(), MAX_ID_CHARS + 1);
+            assert_eq!(kept[0].line, 2);
+            let skipped: Vec<usize> = evaluation.skipped.iter().map(|e| e.line).collect();
+            assert_eq!(skipped[..3], [3, 5, 7]);
+            assert_eq!(skipped.len(), FirstFew::<RecordError>::KEPT);
         }
     }
 

@@ -1,30 +1,40 @@
-//! A model's outcomes, one per task, kept in 16 bytes each.
+//! A model's outcomes, one per task, kept in 16 bytes each in a mapped
+//! scratch file.
 //!
 //! Scoring a study keeps one [`TaskOutcome`] per (model, task) pair, since
-//! every interval resamples tasks; at 176 bytes each that was most of the
-//! memory of a large run. Nearly every outcome has counts below 256, P/R/F1
-//! that follow from its counts (or are all zero: an unanswered task), no
-//! reading limits and no step figures, so it is stored as its counts in
-//! bytes and a few bits. Any other outcome is kept whole beside the packed
-//! ones, so what comes out is always exactly what went in.
+//! every interval resamples tasks; at 176 bytes each on the heap that was
+//! most of the memory of a large run. Nearly every outcome has counts below
+//! 256, P/R/F1 that follow from its counts (or are all zero: an unanswered
+//! task), no reading limits and no step figures, so it is stored as its
+//! counts in bytes and a few bits. Any other outcome is written in full
+//! (160 bytes) to a second area of the same model, made when first needed.
+//! What comes out is always exactly what went in.
+//!
+//! Both areas are [`ScratchArea`]s: a pass over a store lets its pages go
+//! when it ends ([`Outcomes::iter`]), and the scorer lets go of what it
+//! wrote every few thousand lines ([`Outcomes::release`]), so the process's
+//! resident memory does not grow with the number of predictions.
 
 use super::TaskOutcome;
 use crate::score::task::prf;
-use crate::spec::records::{Counts, Extraction, LanguageOutcome, Prf};
+use crate::spec::limits::ReadLimits;
+use crate::spec::records::{Counts, Execution, Extraction, LanguageOutcome, Prf, StepFigures};
+use crate::util::scratch::ScratchArea;
 
 /// Outcomes indexed like the task list; a slot may be empty (no prediction
 /// read yet).
 #[derive(Debug, Clone, Default)]
 pub struct Outcomes {
-    packed: Vec<Packed>,
-    /// Outcomes that do not pack, referred to by index from their slot.
-    whole: Vec<TaskOutcome>,
+    /// [`Outcomes::SLOT_BYTES`] per slot: a [`Packed`] outcome.
+    packed: ScratchArea,
+    /// [`Outcomes::WIDE_BYTES`] per slot, made on the first outcome that does not
+    /// pack: that outcome in full.
+    wide: Option<ScratchArea>,
     /// Detected language codes, referred to by index + 1 from the slots.
     languages: Vec<&'static str>,
 }
 
-/// One slot: the twelve counts (or, for an outcome kept whole, its index in
-/// the first four bytes), then the flags and the detected language.
+/// One slot: the twelve counts, then the flags and the detected language.
 #[derive(Debug, Clone, Copy, Default)]
 struct Packed {
     counts: [u8; 12],
@@ -34,7 +44,8 @@ struct Packed {
 }
 
 const PRESENT: u16 = 1;
-const WHOLE: u16 = 1 << 1;
+/// The outcome is in the wide area, at the same index.
+const WIDE: u16 = 1 << 1;
 const FORMAT_MATCH: u16 = 1 << 2;
 /// P/R/F1 all zero instead of following from the counts.
 const SELECTION_ZERO: u16 = 1 << 3;
@@ -42,40 +53,75 @@ const INVOCATION_ZERO: u16 = 1 << 4;
 const LANGUAGE_SHIFT: u16 = 5; // 3 bits
 const EXTRACTION_SHIFT: u16 = 8; // 3 bits
 
+impl Packed {
+    fn to_bytes(self) -> [u8; Outcomes::SLOT_BYTES] {
+        let mut bytes = [0; Outcomes::SLOT_BYTES];
+        bytes[..12].copy_from_slice(&self.counts);
+        bytes[12..14].copy_from_slice(&self.flags.to_le_bytes());
+        bytes[14] = self.language;
+        bytes
+    }
+
+    fn from_bytes(bytes: &[u8; Outcomes::SLOT_BYTES]) -> Packed {
+        let mut counts = [0; 12];
+        counts.copy_from_slice(&bytes[..12]);
+        Packed {
+            counts,
+            flags: u16::from_le_bytes([bytes[12], bytes[13]]),
+            language: bytes[14],
+        }
+    }
+}
+
 impl Outcomes {
     /// Bytes of one slot.
-    pub const SLOT_BYTES: usize = std::mem::size_of::<Packed>();
+    pub const SLOT_BYTES: usize = 16;
+
+    /// Bytes of an outcome written in full ([`encode_wide`]), in a second
+    /// area made on the first outcome that does not pack.
+    pub const WIDE_BYTES: usize = 160;
 
     /// `len` empty slots.
     pub fn new(len: usize) -> Outcomes {
         Outcomes {
-            packed: vec![Packed::default(); len],
+            packed: ScratchArea::zeroed(len * Self::SLOT_BYTES),
             ..Outcomes::default()
         }
     }
 
     /// Slots, empty or not.
     pub fn len(&self) -> usize {
-        self.packed.len()
+        self.packed.bytes().len() / Self::SLOT_BYTES
     }
 
     /// Whether there are no slots.
     pub fn is_empty(&self) -> bool {
-        self.packed.is_empty()
+        self.len() == 0
+    }
+
+    /// Whether the slots live in a mapped scratch file (else on the heap).
+    pub fn is_mapped(&self) -> bool {
+        self.packed.is_mapped()
+    }
+
+    fn slot(&self, i: usize) -> Packed {
+        let (slots, _) = self.packed.bytes().as_chunks::<{ Self::SLOT_BYTES }>();
+        Packed::from_bytes(&slots[i])
     }
 
     /// Whether slot `i` holds an outcome.
     pub fn is_set(&self, i: usize) -> bool {
-        self.packed[i].flags & PRESENT != 0
+        self.slot(i).flags & PRESENT != 0
     }
 
     /// The outcome in slot `i`. Panics on an empty slot.
     pub fn get(&self, i: usize) -> TaskOutcome {
-        let slot = self.packed[i];
+        let slot = self.slot(i);
         assert!(slot.flags & PRESENT != 0, "outcome {i} was never set");
-        if slot.flags & WHOLE != 0 {
-            let at = u32::from_le_bytes(slot.counts[..4].try_into().expect("four bytes"));
-            return self.whole[at as usize];
+        if slot.flags & WIDE != 0 {
+            let wide = self.wide.as_ref().expect("a wide slot has its area");
+            let (slots, _) = wide.bytes().as_chunks::<{ Self::WIDE_BYTES }>();
+            return decode_wide(&slots[i], &self.languages);
         }
         let c = slot.counts.map(u32::from);
         let counts = Counts {
@@ -117,25 +163,53 @@ impl Outcomes {
 
     /// Puts `outcome` in slot `i`.
     pub fn set(&mut self, i: usize, outcome: &TaskOutcome) {
-        self.packed[i] = match self.pack(outcome) {
+        let slot = match self.pack(outcome) {
             Some(slot) => slot,
             None => {
-                let at = u32::try_from(self.whole.len()).expect("fewer than 2^32 outcomes");
-                self.whole.push(*outcome);
-                let mut counts = [0; 12];
-                counts[..4].copy_from_slice(&at.to_le_bytes());
+                let encoded = encode_wide(outcome, self.language_code(outcome));
+                let len = self.len();
+                let wide = self
+                    .wide
+                    .get_or_insert_with(|| ScratchArea::zeroed(len * Self::WIDE_BYTES));
+                let (slots, _) = wide.bytes_mut().as_chunks_mut::<{ Self::WIDE_BYTES }>();
+                slots[i] = encoded;
                 Packed {
-                    counts,
-                    flags: PRESENT | WHOLE,
-                    language: 0,
+                    flags: PRESENT | WIDE,
+                    ..Packed::default()
                 }
             }
         };
+        let (slots, _) = self
+            .packed
+            .bytes_mut()
+            .as_chunks_mut::<{ Self::SLOT_BYTES }>();
+        slots[i] = slot.to_bytes();
     }
 
-    /// Every slot's outcome, in task order. Panics on an empty slot.
+    /// Every slot's outcome, in task order. Panics on an empty slot. The
+    /// pages read are let go when the iterator is dropped.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = TaskOutcome> + '_ {
-        (0..self.len()).map(|i| self.get(i))
+        Pass {
+            store: self,
+            next: 0,
+        }
+    }
+
+    /// Lets the process's copy of the slots go; they are read back from
+    /// the scratch file when next needed.
+    pub fn release(&self) {
+        self.packed.release();
+        if let Some(wide) = &self.wide {
+            wide.release();
+        }
+    }
+
+    /// Outcomes written in full (those that do not pack).
+    #[cfg(test)]
+    fn wide_count(&self) -> usize {
+        (0..self.len())
+            .filter(|&i| self.slot(i).flags & WIDE != 0)
+            .count()
     }
 
     /// The packed form, when `outcome` has one.
@@ -162,9 +236,9 @@ impl Outcomes {
             (c.inv_tp, c.inv_pred, c.inv_gold),
             INVOCATION_ZERO,
         )?;
-        let language = match o.detected_language {
-            None => 0,
-            Some(code) => self.language_index(code)?,
+        let language = match self.language_code(o) {
+            0 => 0,
+            code => u8::try_from(code).ok()?,
         };
         let mut flags = PRESENT | selection | invocation;
         if o.format_match {
@@ -179,18 +253,54 @@ impl Outcomes {
         })
     }
 
-    /// Index + 1 of a detected language code, added on first sight.
-    fn language_index(&mut self, code: &'static str) -> Option<u8> {
-        let at = match self.languages.iter().position(|&known| known == code) {
-            Some(at) => at,
+    /// Index + 1 of the outcome's detected language code (added on first
+    /// sight), 0 when none was detected.
+    fn language_code(&mut self, o: &TaskOutcome) -> usize {
+        let Some(code) = o.detected_language else {
+            return 0;
+        };
+        match self.languages.iter().position(|&known| known == code) {
+            Some(at) => at + 1,
             None => {
                 self.languages.push(code);
-                self.languages.len() - 1
+                self.languages.len()
             }
-        };
-        u8::try_from(at + 1).ok()
+        }
     }
 }
+
+/// A pass over a store in task order, which lets its pages go when dropped.
+struct Pass<'a> {
+    store: &'a Outcomes,
+    next: usize,
+}
+
+impl Iterator for Pass<'_> {
+    type Item = TaskOutcome;
+
+    fn next(&mut self) -> Option<TaskOutcome> {
+        if self.next == self.store.len() {
+            return None;
+        }
+        self.next += 1;
+        Some(self.store.get(self.next - 1))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.store.len() - self.next;
+        (left, Some(left))
+    }
+}
+
+impl Drop for Pass<'_> {
+    fn drop(&mut self) {
+        if self.next > 0 {
+            self.store.release();
+        }
+    }
+}
+
+impl ExactSizeIterator for Pass<'_> {}
 
 impl FromIterator<TaskOutcome> for Outcomes {
     fn from_iter<I: IntoIterator<Item = TaskOutcome>>(outcomes: I) -> Outcomes {
@@ -204,8 +314,8 @@ impl FromIterator<TaskOutcome> for Outcomes {
 }
 
 /// The flag that rebuilds `value` from its counts: none when it follows
-/// from them, `zero` when it is all zero, and `None` when neither (kept
-/// whole). Compared bit for bit, so −0.0 or a NaN is kept whole.
+/// from them, `zero` when it is all zero, and `None` when neither (written
+/// in full). Compared bit for bit, so −0.0 or a NaN is written in full.
 fn prf_flag(value: Prf, (tp, predicted, gold): (u32, u32, u32), zero: u16) -> Option<u16> {
     let bits = |p: Prf| [p.p.to_bits(), p.r.to_bits(), p.f1.to_bits()];
     if bits(value) == bits(prf(tp, predicted, gold)) {
@@ -214,6 +324,158 @@ fn prf_flag(value: Prf, (tp, predicted, gold): (u32, u32, u32), zero: u16) -> Op
         Some(zero)
     } else {
         None
+    }
+}
+
+/// Little-endian fields written one after another.
+struct Writer<'a> {
+    bytes: &'a mut [u8],
+    at: usize,
+}
+
+impl Writer<'_> {
+    fn put(&mut self, field: &[u8]) {
+        self.bytes[self.at..self.at + field.len()].copy_from_slice(field);
+        self.at += field.len();
+    }
+    fn u32(&mut self, n: u32) {
+        self.put(&n.to_le_bytes());
+    }
+    fn f64(&mut self, x: f64) {
+        self.put(&x.to_bits().to_le_bytes());
+    }
+}
+
+/// Reads back what [`Writer`] wrote.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let field = self.bytes[self.at..self.at + N]
+            .try_into()
+            .expect("N bytes");
+        self.at += N;
+        field
+    }
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take())
+    }
+    fn f64(&mut self) -> f64 {
+        f64::from_bits(u64::from_le_bytes(self.take()))
+    }
+}
+
+/// `o` in full, bit for bit; `language` is its detected language's index + 1.
+fn encode_wide(o: &TaskOutcome, language: usize) -> [u8; Outcomes::WIDE_BYTES] {
+    let mut bytes = [0; Outcomes::WIDE_BYTES];
+    let mut w = Writer {
+        bytes: &mut bytes,
+        at: 0,
+    };
+    let c = &o.counts;
+    for n in [
+        c.sel_tp, c.sel_pred, c.sel_gold, c.inv_tp, c.inv_pred, c.inv_gold, c.hall, c.mis, c.ex,
+        c.incor, c.miss, c.ext,
+    ] {
+        w.u32(n);
+    }
+    for prf in [o.selection, o.invocation] {
+        w.f64(prf.p);
+        w.f64(prf.r);
+        w.f64(prf.f1);
+    }
+    w.put(&[
+        u8::from(o.format_match),
+        o.language as u8,
+        o.extraction as u8,
+        u8::from(o.read_limits.too_deep),
+        u8::from(o.read_limits.out_of_work),
+        u8::from(o.steps.is_some()),
+        u8::from(o.steps.is_some_and(|s| s.execution.is_some())),
+    ]);
+    w.put(
+        &u32::try_from(language)
+            .expect("few languages")
+            .to_le_bytes(),
+    );
+    w.put(&o.read_limits.truncated_bytes.to_le_bytes());
+    let steps = o.steps.unwrap_or_default();
+    w.u32(steps.steps);
+    w.f64(steps.selection_f1);
+    w.f64(steps.invocation_f1);
+    w.f64(steps.step_f1);
+    let execution = steps.execution.unwrap_or_default();
+    w.u32(execution.calls);
+    w.u32(execution.executed);
+    bytes
+}
+
+/// The outcome [`encode_wide`] wrote.
+fn decode_wide(bytes: &[u8; Outcomes::WIDE_BYTES], languages: &[&'static str]) -> TaskOutcome {
+    let mut r = Reader { bytes, at: 0 };
+    let n: [u32; 12] = std::array::from_fn(|_| r.u32());
+    let counts = Counts {
+        sel_tp: n[0],
+        sel_pred: n[1],
+        sel_gold: n[2],
+        inv_tp: n[3],
+        inv_pred: n[4],
+        inv_gold: n[5],
+        hall: n[6],
+        mis: n[7],
+        ex: n[8],
+        incor: n[9],
+        miss: n[10],
+        ext: n[11],
+    };
+    let mut prf = || Prf {
+        p: r.f64(),
+        r: r.f64(),
+        f1: r.f64(),
+    };
+    let (selection, invocation) = (prf(), prf());
+    let [
+        format_match,
+        language,
+        extraction,
+        too_deep,
+        out_of_work,
+        has_steps,
+        has_execution,
+    ] = r.take::<7>();
+    let detected = r.u32() as usize;
+    let read_limits = ReadLimits {
+        truncated_bytes: u64::from_le_bytes(r.take()),
+        too_deep: too_deep != 0,
+        out_of_work: out_of_work != 0,
+    };
+    let steps = StepFigures {
+        steps: r.u32(),
+        selection_f1: r.f64(),
+        invocation_f1: r.f64(),
+        step_f1: r.f64(),
+        execution: None,
+    };
+    let execution = Execution {
+        calls: r.u32(),
+        executed: r.u32(),
+    };
+    TaskOutcome {
+        format_match: format_match != 0,
+        language: LanguageOutcome::ALL[usize::from(language)],
+        detected_language: detected.checked_sub(1).map(|at| languages[at]),
+        extraction: Extraction::ALL[usize::from(extraction)],
+        selection,
+        invocation,
+        counts,
+        read_limits,
+        steps: (has_steps != 0).then_some(StepFigures {
+            execution: (has_execution != 0).then_some(execution),
+            ..steps
+        }),
     }
 }
 
@@ -282,6 +544,7 @@ mod tests {
         cases.push(negative_zero);
         let mut limited = outcome(counts);
         limited.read_limits.too_deep = true;
+        limited.read_limits.truncated_bytes = u64::MAX;
         cases.push(limited);
         let mut stepped = outcome(counts);
         stepped.steps = Some(StepFigures {
@@ -292,6 +555,19 @@ mod tests {
             execution: None,
         });
         cases.push(stepped);
+        let mut executed = outcome(counts);
+        executed.detected_language = Some("ja");
+        executed.steps = Some(StepFigures {
+            steps: u32::MAX,
+            selection_f1: f64::NAN,
+            invocation_f1: -0.0,
+            step_f1: 1.0,
+            execution: Some(Execution {
+                calls: 3,
+                executed: u32::MAX,
+            }),
+        });
+        cases.push(executed);
         for (extraction, language) in Extraction::ALL
             .into_iter()
             .zip(LanguageOutcome::ALL.iter().cycle())
@@ -312,10 +588,17 @@ mod tests {
             assert!(store.is_set(i));
             assert!(same(&store.get(i), o), "{i}: {:?} != {o:?}", store.get(i));
         }
-        // Only the big count, the odd F1, −0.0, the limits and the steps
-        // are kept whole.
-        assert_eq!(store.whole.len(), 5);
-        assert_eq!(std::mem::size_of::<Packed>(), 16);
+        // Only the big count, the odd F1, −0.0, the limits and the two steps
+        // are written in full.
+        assert_eq!(store.wide_count(), 6);
+        // And they all come back the same from the scratch file after its
+        // pages were let go, and from a copy.
+        assert!(store.is_mapped());
+        store.release();
+        let copy = store.clone();
+        for (i, o) in cases.iter().enumerate() {
+            assert!(same(&store.get(i), o) && same(&copy.get(i), o), "{i}");
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@ use std::sync::{Mutex, mpsc};
 
 use super::{LineResult, Scorer};
 use crate::spec::jsonl::RecordError;
+use crate::util::bounded::FirstFew;
 use crate::util::lines::{self, LineBlocks};
 
 /// Whole lines of the file, numbered in file order.
@@ -38,7 +39,7 @@ struct Scored {
 pub(super) fn score_file(
     path: &Path,
     scorer: &mut Scorer<'_>,
-    skipped: &mut Vec<RecordError>,
+    skipped: &mut FirstFew<RecordError>,
     threads: usize,
 ) -> anyhow::Result<(String, u64)> {
     let blocks = LineBlocks::open(path, true)?;
@@ -48,16 +49,13 @@ pub(super) fn score_file(
     let (scored_tx, scored_rx) = mpsc::sync_channel::<Scored>(threads * 2);
     // The workers read the tasks while the merge below changes the scorer:
     // they get a scorer of their own over the same tasks.
-    let view = Scorer {
-        tasks: scorer.tasks,
-        views: scorer.views,
-        index: scorer.index,
-        languages: scorer.languages,
-        options: scorer.options,
-        models: Vec::new(),
-        model_index: Default::default(),
-        unknown: Vec::new(),
-    };
+    let view = Scorer::new(
+        scorer.tasks,
+        scorer.views,
+        scorer.index,
+        scorer.languages,
+        scorer.options,
+    );
     std::thread::scope(|scope| -> anyhow::Result<(String, u64)> {
         let reader = scope.spawn(|| read_blocks(blocks, block_tx, &stop));
         for _ in 0..threads {
@@ -107,7 +105,7 @@ pub(super) fn score_file(
 fn merge(
     scorer: &mut Scorer<'_>,
     block: Scored,
-    skipped: &mut Vec<RecordError>,
+    skipped: &mut FirstFew<RecordError>,
 ) -> anyhow::Result<()> {
     for line in block.lines {
         scorer.apply(line, skipped)?;
