@@ -209,6 +209,33 @@ fn output_files_are_the_same_on_one_thread_and_several() {
     assert_eq!(outputs[0], outputs[1]);
 }
 
+/// Outcomes live in scratch files in `TMPDIR` (unlinked: nothing is left
+/// there); where none can be made they live on the heap, with the same
+/// results.
+#[test]
+fn scores_are_the_same_with_scratch_files_or_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let (t, p) = fixture(dir.path(), TASKS, PREDICTIONS);
+    let scratch = dir.path().join("scratch");
+    std::fs::create_dir(&scratch).unwrap();
+    let not_a_folder = dir.path().join("not-a-folder");
+    std::fs::write(&not_a_folder, "").unwrap();
+    let mut outputs = Vec::new();
+    for tmpdir in [&scratch, &not_a_folder] {
+        let out = Command::new(env!("CARGO_BIN_EXE_itc"))
+            .args(["score", "--tasks", t.to_str().unwrap()])
+            .args(["--predictions", p.to_str().unwrap(), "--format", "json"])
+            .env("TMPDIR", tmpdir)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        outputs.push(text(&out.stdout));
+    }
+    assert_eq!(json_models(&outputs[0]).len(), 2);
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(std::fs::read_dir(&scratch).unwrap().count(), 0);
+}
+
 #[test]
 fn malformed_lines_name_file_line_and_field() {
     let dir = tempfile::tempdir().unwrap();
