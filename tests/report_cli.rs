@@ -391,3 +391,51 @@ fn a_model_in_two_inputs_is_told_apart_and_bad_inputs_are_named() {
         text(&missing.stderr)
     );
 }
+
+/// The HTML page's per-task browser shows the first tasks, each with every
+/// model's answer, in at most `--browser-rows` rows, and says so; without
+/// the limit in reach it shows every task and says nothing.
+#[test]
+fn the_browser_shows_the_first_tasks_within_its_row_limit() {
+    let i = inputs();
+    let rows_of = |html: &str| -> Vec<String> {
+        html.split("<tr data-model=\"")
+            .skip(1)
+            .map(|row| {
+                let cells: Vec<&str> = row.split("<td>").collect();
+                cells[1].split("</td>").next().unwrap().to_string()
+            })
+            .collect()
+    };
+    let full = i.dir.path().join("full");
+    ok(&["report", path(&i.scored), "--out", path(&full)]);
+    let html = fs::read_to_string(full.join("report.html")).unwrap();
+    let all = rows_of(&html);
+    assert_eq!(all.len(), 243 * 5);
+    assert!(!html.contains("browser-limit"));
+
+    let limited = i.dir.path().join("limited");
+    ok(&[
+        "report",
+        path(&i.scored),
+        "--browser-rows",
+        "27",
+        "--out",
+        path(&limited),
+    ]);
+    let html = fs::read_to_string(limited.join("report.html")).unwrap();
+    let shown = rows_of(&html);
+    // 27 rows hold five tasks of five models each.
+    assert_eq!(shown, all[..25]);
+    let first: Vec<&String> = all.iter().step_by(5).take(5).collect();
+    assert_eq!(shown.iter().step_by(5).collect::<Vec<_>>(), first);
+    assert!(html.contains("The first 5 of 243 tasks"), "{html}");
+    // Every other file is the same as without the limit.
+    for name in ["report.json", "task_scores.csv", "scores.csv"] {
+        assert_eq!(
+            fs::read(full.join(name)).unwrap(),
+            fs::read(limited.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+}

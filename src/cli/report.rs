@@ -42,6 +42,12 @@ pub struct ReportArgs {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = ReportOptions::default().seed)]
     pub seed: u64,
+    /// Rows of the HTML page's per-task browser at most: the first tasks,
+    /// each with every model's answer (every task's scores are in
+    /// task_scores.csv and .parquet).
+    #[arg(long, default_value_t = ReportOptions::default().browser_rows,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub browser_rows: usize,
     /// How tables are laid out.
     #[command(flatten)]
     pub table: TableFlags,
@@ -58,6 +64,7 @@ impl ReportArgs {
             rank_by: self.rank_by,
             resamples: self.bootstrap,
             seed: self.seed,
+            browser_rows: self.browser_rows,
             wide: self.table.wide,
         }
     }

@@ -6,15 +6,23 @@
 //! `tasks.jsonl`, or the task file in a score folder's manifest); a model's
 //! calls are read from its predictions as the scorer reads them. When a
 //! file is gone, its rows keep their scores and say what is missing.
+//!
+//! A page holds at most `itc report --browser-rows` rows (20,000 by
+//! default): the report's first tasks, each with every model's answer. A large study (200 models × 5,000 tasks)
+//! otherwise made a 751 MB page no browser opens, and reading every
+//! prediction to fill it took gigabytes; the files are now read a line at
+//! a time and only the shown tasks' answers kept. Every task's scores are
+//! in `task_scores.csv` and `task_scores.parquet`.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use serde::Serialize;
 
 use super::inputs::Input;
 use crate::spec::action::print_actions;
-use crate::spec::jsonl::read_records;
+use crate::spec::jsonl::for_each_line;
 use crate::spec::records::{Call, Prediction, Task, TaskScore};
 use crate::spec::response::read_prediction;
 
@@ -126,72 +134,126 @@ fn sources(input: &Input) -> (Option<PathBuf>, Vec<PathBuf>) {
     )
 }
 
-/// Tasks by id, from a file that may be gone.
-fn tasks_by_id(path: Option<PathBuf>) -> HashMap<String, Task> {
-    let Some(path) = path else {
-        return HashMap::new();
-    };
-    read_records::<Task>(&path, true)
-        .map(|(tasks, _)| tasks.into_iter().map(|t| (t.id.clone(), t)).collect())
-        .unwrap_or_default()
+/// The browser's rows, and how many of the report's tasks they show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Browser {
+    /// The shown tasks' rows, in task order, then by model in report order.
+    pub rows: Vec<Row>,
+    /// Tasks shown: the report's first ones.
+    pub tasks_shown: usize,
+    /// Tasks in the report.
+    pub tasks: usize,
+    /// Rows at most, as asked.
+    pub max_rows: usize,
 }
 
-/// Each (model, task id)'s calls as an action string, from prediction
-/// files that may be gone; the first prediction of a pair counts, as in
-/// scoring.
+/// How many of `tasks` tasks the browser shows for `models` models in at
+/// most `max_rows` rows: the first ones, each with every model's row (at
+/// least one task, whatever the limit).
+pub fn tasks_shown(tasks: usize, models: usize, max_rows: usize) -> usize {
+    (max_rows / models.max(1)).max(1).min(tasks)
+}
+
+/// The shown tasks by id, from a file that may be gone (a bad line is
+/// passed over; a file that cannot be read gives what was read of it).
+fn tasks_by_id(path: Option<PathBuf>, shown: &HashSet<&str>) -> HashMap<String, Task> {
+    let mut tasks = HashMap::new();
+    let Some(path) = path else {
+        return tasks;
+    };
+    let _ = for_each_line(&path, |_, line| {
+        if let Ok(task) = serde_json::from_str::<Task>(line)
+            && shown.contains(task.id.as_str())
+        {
+            tasks.entry(task.id.clone()).or_insert(task);
+        }
+        Ok(())
+    });
+    tasks
+}
+
+/// The two fields that say whether a prediction is shown.
+#[derive(serde::Deserialize)]
+struct PredictionKey<'a> {
+    #[serde(borrow)]
+    task_id: Cow<'a, str>,
+    #[serde(borrow)]
+    model: Cow<'a, str>,
+}
+
+/// Each (model, task id)'s calls as an action string for the shown tasks,
+/// from prediction files that may be gone, a line at a time; the first
+/// prediction of a pair counts, as in scoring.
 fn calls_by_pair(
     paths: &[PathBuf],
     tasks: &HashMap<String, Task>,
+    shown: &HashSet<&str>,
 ) -> HashMap<(String, String), String> {
     let mut calls = HashMap::new();
     for path in paths {
-        let Ok((predictions, _)) = read_records::<Prediction>(path, true) else {
-            continue;
-        };
-        for p in predictions {
-            let key = (p.model.clone(), p.task_id.clone());
-            if calls.contains_key(&key) {
-                continue;
+        let _ = for_each_line(path, |_, line| {
+            if let Ok(key) = serde_json::from_str::<PredictionKey>(line)
+                && shown.contains(key.task_id.as_ref())
+                && !calls.contains_key(&(key.model.to_string(), key.task_id.to_string()))
+                && let Ok(p) = serde_json::from_str::<Prediction>(line)
+            {
+                calls.insert(
+                    (p.model.clone(), p.task_id.clone()),
+                    answer_calls(&p, tasks),
+                );
             }
-            let candidates: Vec<&str> = tasks
-                .get(&p.task_id)
-                .map(|t| t.tools.iter().map(|tool| tool.name.as_str()).collect())
-                .unwrap_or_default();
-            let read = |output: Option<&str>, calls: Option<&[Call]>| {
-                read_prediction(output, calls, &candidates).calls
-            };
-            let text = match (&p.steps, &p.error) {
-                // A step-by-step answer: the calls of every step, one list a step.
-                (Some(steps), _) if !steps.is_empty() => steps
-                    .iter()
-                    .map(|s| print_actions(&read(s.output.as_deref(), s.calls.as_deref())))
-                    .collect::<Vec<_>>()
-                    .join(" → "),
-                (_, Some(e)) => format!("(error: {e})"),
-                _ => print_actions(&read(p.output.as_deref(), p.calls.as_deref())),
-            };
-            calls.insert(key, text);
-        }
+            Ok(())
+        });
     }
     calls
 }
 
-/// The browser's rows for the tasks the report compares (`task_ids`), in
-/// task order, then by model in report order. `names` maps each input's
-/// model names to the report's.
-pub fn rows(inputs: &[Input], names: &[Vec<(String, String)>], task_ids: &[String]) -> Vec<Row> {
+/// A prediction's calls as an action string (a step-by-step answer's
+/// steps joined by arrows), or its error.
+fn answer_calls(p: &Prediction, tasks: &HashMap<String, Task>) -> String {
+    let candidates: Vec<&str> = tasks
+        .get(&p.task_id)
+        .map(|t| t.tools.iter().map(|tool| tool.name.as_str()).collect())
+        .unwrap_or_default();
+    let read = |output: Option<&str>, calls: Option<&[Call]>| {
+        read_prediction(output, calls, &candidates).calls
+    };
+    match (&p.steps, &p.error) {
+        // A step-by-step answer: the calls of every step, one list a step.
+        (Some(steps), _) if !steps.is_empty() => steps
+            .iter()
+            .map(|s| print_actions(&read(s.output.as_deref(), s.calls.as_deref())))
+            .collect::<Vec<_>>()
+            .join(" → "),
+        (_, Some(e)) => format!("(error: {e})"),
+        _ => print_actions(&read(p.output.as_deref(), p.calls.as_deref())),
+    }
+}
+
+/// The browser for the tasks the report compares (`task_ids`, of which the
+/// first [`tasks_shown`] are shown in at most `max_rows` rows). `names`
+/// maps each input's model names to the report's.
+pub fn rows(
+    inputs: &[Input],
+    names: &[Vec<(String, String)>],
+    task_ids: &[String],
+    max_rows: usize,
+) -> Browser {
+    let models = names.iter().map(Vec::len).sum();
+    let shown_ids = &task_ids[..tasks_shown(task_ids.len(), models, max_rows)];
+    let shown: HashSet<&str> = shown_ids.iter().map(String::as_str).collect();
     let mut by_task: HashMap<&str, Vec<Row>> = HashMap::new();
     for (input, names) in inputs.iter().zip(names) {
         let (task_file, prediction_files) = sources(input);
-        let tasks = tasks_by_id(task_file);
-        let calls = calls_by_pair(&prediction_files, &tasks);
+        let tasks = tasks_by_id(task_file, &shown);
+        let calls = calls_by_pair(&prediction_files, &tasks, &shown);
         let rename: HashMap<&str, &str> = names
             .iter()
             .map(|(a, b)| (a.as_str(), b.as_str()))
             .collect();
         let mut seen = std::collections::HashSet::new();
         for s in &input.scores {
-            if !seen.insert((&s.model, &s.task_id)) {
+            if !shown.contains(s.task_id.as_str()) || !seen.insert((&s.model, &s.task_id)) {
                 continue;
             }
             let task = tasks.get(&s.task_id);
@@ -213,8 +275,28 @@ pub fn rows(inputs: &[Input], names: &[Vec<(String, String)>], task_ids: &[Strin
             by_task.entry(s.task_id.as_str()).or_default().push(row);
         }
     }
-    task_ids
-        .iter()
-        .flat_map(|id| by_task.remove(id.as_str()).unwrap_or_default())
-        .collect()
+    Browser {
+        rows: shown_ids
+            .iter()
+            .flat_map(|id| by_task.remove(id.as_str()).unwrap_or_default())
+            .collect(),
+        tasks_shown: shown_ids.len(),
+        tasks: task_ids.len(),
+        max_rows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_tasks_that_fit_are_shown_and_always_one() {
+        assert_eq!(tasks_shown(5_000, 200, 20_000), 100);
+        assert_eq!(tasks_shown(50, 200, 20_000), 50);
+        assert_eq!(tasks_shown(5_000, 30_000, 20_000), 1);
+        assert_eq!(tasks_shown(5_000, 0, 20_000), 5_000);
+        assert_eq!(tasks_shown(0, 3, 20_000), 0);
+        assert_eq!(tasks_shown(243, 5, 27), 5);
+    }
 }

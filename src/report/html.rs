@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 
 use super::Report;
-use super::browser::{Outcome, Row};
+use super::browser::{Browser, Outcome};
 use super::charts;
 use super::markdown::p_text;
 use crate::score::aggregate::Dimension;
@@ -87,7 +87,7 @@ fn ci_text(value: f64, ci: Option<Interval>) -> String {
 }
 
 /// The whole page.
-pub fn render(report: &Report, rows: &[Row]) -> anyhow::Result<String> {
+pub fn render(report: &Report, browser: &Browser) -> anyhow::Result<String> {
     let mut page =
         String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     page.push_str("<title>itc report</title>\n<style>");
@@ -110,7 +110,7 @@ pub fn render(report: &Report, rows: &[Row]) -> anyhow::Result<String> {
     summary(&mut page, report);
     charts_section(&mut page, report)?;
     ranking(&mut page, report);
-    browser(&mut page, report, rows);
+    browser_section(&mut page, report, browser);
     page.push_str("<script>");
     page.push_str(SCRIPT);
     page.push_str("</script>\n</body>\n</html>\n");
@@ -269,8 +269,17 @@ fn distinct(values: impl Iterator<Item = String>) -> Vec<String> {
     values.filter(|v| seen.insert(v.clone())).collect()
 }
 
-fn browser(page: &mut String, report: &Report, rows: &[Row]) {
-    page.push_str("<h2>Tasks</h2>\n<div class=\"filters\">");
+fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
+    let rows = &browser.rows;
+    page.push_str("<h2>Tasks</h2>\n");
+    if browser.tasks_shown < browser.tasks {
+        let _ = writeln!(
+            page,
+            "<p id=\"browser-limit\">The first {} of {} tasks, with every model's answer to each (at most {} rows, <code>itc report --browser-rows</code>, so that the page stays usable); every task's scores are in <code>task_scores.csv</code> and <code>task_scores.parquet</code>.</p>",
+            browser.tasks_shown, browser.tasks, browser.max_rows
+        );
+    }
+    page.push_str("<div class=\"filters\">");
     let models: Vec<String> = report.models.iter().map(|m| m.model.clone()).collect();
     select(page, "model", &models);
     select(

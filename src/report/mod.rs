@@ -58,6 +58,8 @@ pub struct ReportOptions {
     pub resamples: usize,
     /// Seed of the bootstrap.
     pub seed: u64,
+    /// Rows of the HTML page's per-task browser at most ([`browser`]).
+    pub browser_rows: usize,
     /// Tables as wide as their columns need.
     pub wide: bool,
 }
@@ -73,6 +75,7 @@ impl Default for ReportOptions {
             rank_by: Metric::InvocationF1,
             resamples: aggregate.resamples,
             seed: aggregate.seed,
+            browser_rows: 20_000,
             wide: false,
         }
     }
@@ -172,9 +175,9 @@ pub fn report(
         })
         .collect();
     let task_ids: Vec<String> = evaluation.tasks.iter().map(|t| t.id.clone()).collect();
-    let rows = browser::rows(&inputs, &names, &task_ids);
+    let browser = browser::rows(&inputs, &names, &task_ids, options.browser_rows);
     let _lock = FolderLock::acquire(&options.out, err)?;
-    let files = write_files(&options.out, &inputs, &report, &evaluation, &rows)?;
+    let files = write_files(&options.out, &inputs, &report, &evaluation, &browser)?;
     print(out, &report, options.wide)?;
     writeln!(
         err,
@@ -332,7 +335,7 @@ fn write_files(
     inputs: &[Input],
     report: &Report,
     evaluation: &Evaluation,
-    rows: &[browser::Row],
+    browser: &browser::Browser,
 ) -> anyhow::Result<Vec<String>> {
     std::fs::create_dir_all(dir.join("manifests"))
         .with_context(|| format!("creating {}", dir.display()))?;
@@ -354,7 +357,7 @@ fn write_files(
     written.push("report.md".into());
     atomic::write(
         &dir.join("report.html"),
-        html::render(report, rows)?.as_bytes(),
+        html::render(report, browser)?.as_bytes(),
     )?;
     written.push("report.html".into());
     written.extend(frames::write(dir, report, evaluation)?);
