@@ -8,11 +8,12 @@
 //! file is gone, its rows keep their scores and say what is missing.
 //!
 //! A page holds at most `itc report --browser-rows` rows (20,000 by
-//! default): the report's first tasks, each with every model's answer. A large study (200 models × 5,000 tasks)
-//! otherwise made a 751 MB page no browser opens, and reading every
-//! prediction to fill it took gigabytes; the files are now read a line at
-//! a time and only the shown tasks' answers kept. Every task's scores are
-//! in `task_scores.csv` and `task_scores.parquet`.
+//! default): the report's first tasks, each with every model's answer. A
+//! large study (200 models × 5,000 tasks) otherwise made a 751 MB page no
+//! browser opens, and reading every prediction to fill it took gigabytes;
+//! the files are now read a line at a time and only the shown tasks'
+//! answers kept. Every task's scores are in `task_scores.csv` and
+//! `task_scores.parquet`.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};

@@ -71,9 +71,9 @@ impl ScratchArea {
         if let Storage::Mapped(map) = &self.storage {
             // SAFETY: the map is a shared mapping of a file, so dropping its
             // pages keeps their contents (dirty pages stay in the page cache
-            // and the file) and the next access reads them back. No
-            // reference into the map outlives this call's borrow of `self`
-            // in a way the advice could invalidate: the bytes do not move.
+            // and the file) and the next access, through any reference
+            // into the map, reads them back: the advice changes no byte
+            // and moves nothing.
             let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
         }
     }

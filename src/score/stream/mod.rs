@@ -1,8 +1,8 @@
 //! Scoring prediction files against a task file.
 //!
 //! Predictions are streamed: each line is read, scored and reduced to a small
-//! [`TaskOutcome`] before the next, so memory grows with tasks × models, not
-//! with the size of the prediction files. Nothing is dropped silently:
+//! [`TaskOutcome`] before the next, so memory does not grow with the size of
+//! the prediction files. Nothing is dropped silently:
 //! predictions for unknown tasks, duplicates, bad lines, errored answers and
 //! tasks with no prediction are all counted and reported. The outcomes
 //! themselves live in mapped scratch files ([`Outcomes`]), whose pages the
