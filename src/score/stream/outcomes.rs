@@ -27,8 +27,8 @@ use crate::util::scratch::ScratchArea;
 pub struct Outcomes {
     /// [`Outcomes::SLOT_BYTES`] per slot: a [`Packed`] outcome.
     packed: ScratchArea,
-    /// [`Outcomes::WIDE_BYTES`] per slot, made on the first outcome that does not
-    /// pack: that outcome in full.
+    /// [`Outcomes::WIDE_BYTES`] per slot, made on the first outcome that
+    /// does not pack: that outcome in full.
     wide: Option<ScratchArea>,
     /// Detected language codes, referred to by index + 1 from the slots.
     languages: Vec<&'static str>,
@@ -236,10 +236,7 @@ impl Outcomes {
             (c.inv_tp, c.inv_pred, c.inv_gold),
             INVOCATION_ZERO,
         )?;
-        let language = match self.language_code(o) {
-            0 => 0,
-            code => u8::try_from(code).ok()?,
-        };
+        let language = u8::try_from(self.language_code(o)).ok()?;
         let mut flags = PRESENT | selection | invocation;
         if o.format_match {
             flags |= FORMAT_MATCH;
