@@ -39,7 +39,7 @@ use crate::util::atomic;
 use crate::util::lock::FolderLock;
 use crate::util::table::{Table, num};
 use inputs::{Input, TaskChoice, check_task_sets, unique_names};
-use paired::{Comparison, Metric, Ranked, compare, pairs, rank};
+use paired::{Comparison, Metric, PairedScores, Ranked, pairs, rank};
 
 /// What `itc report` combines and where it writes.
 #[derive(Debug, Clone, PartialEq)]
@@ -292,9 +292,10 @@ fn build(
     );
     let models = aggregate_with(evaluation, true, Some(&bootstrap));
     let runs = &evaluation.models;
+    let paired = PairedScores::new(runs, &bootstrap);
     let comparisons = pairs(runs.len(), baseline)
         .into_iter()
-        .flat_map(|(a, b)| Metric::ALL.map(|m| compare(&runs[a], &runs[b], m, &bootstrap)))
+        .flat_map(|(a, b)| Metric::ALL.map(|m| paired.compare(a, b, m)))
         .collect();
     Report {
         inputs: inputs
@@ -315,7 +316,7 @@ fn build(
         models,
         comparisons,
         rank_by: options.rank_by,
-        ranking: rank(runs, options.rank_by, &bootstrap),
+        ranking: rank(&paired, options.rank_by),
     }
 }
 

@@ -9,7 +9,9 @@
 //! resample, and its 2.5th and 97.5th percentiles. The two-sided p-value is
 //! twice the smaller share of resamples on either side of zero,
 //! `p = min(1, 2·min(#{d* ≤ 0}, #{d* ≥ 0}) / B)`; identical scores give
-//! p = 1.
+//! p = 1. Each model's weighted sums are taken once and a resample's
+//! difference is the difference of two sums ([`PairedScores`]); one within
+//! 10⁻⁹ of zero counts as zero (a tie), not as a float's rounding.
 //!
 //! The ranking sorts models by a metric; going down the list, a model
 //! shares the rank of the first model of the current group unless it is
@@ -19,8 +21,14 @@
 use serde::Serialize;
 
 use crate::score::aggregate::metric_values;
-use crate::score::bootstrap::{Bootstrap, Interval, percentile_interval};
+use crate::score::bootstrap::{Bootstrap, Interval, means, percentile_interval};
 use crate::score::stream::ModelRun;
+
+/// A resample's difference this close to zero is zero: two sums that are
+/// equal in exact arithmetic (say 2/3 + 1/3 and 1/3 + 2/3) can differ in
+/// the last bits of a float. Real differences are far larger: a mean of
+/// values with small denominators over at most millions of tasks.
+const TIE: f64 = 1e-9;
 
 /// Significance level of the ranking.
 pub const ALPHA: f64 = 0.05;
@@ -65,6 +73,16 @@ impl Metric {
             Metric::InvocationF1 => "Inv. F1",
             Metric::Lm => "LM",
             Metric::Fm => "FM",
+        }
+    }
+
+    /// Its position in [`Metric::ALL`].
+    fn position(self) -> usize {
+        match self {
+            Metric::SelectionF1 => 0,
+            Metric::InvocationF1 => 1,
+            Metric::Lm => 2,
+            Metric::Fm => 3,
         }
     }
 
@@ -114,37 +132,101 @@ impl Comparison {
     }
 }
 
-/// Compares A with B on `metric` over the tasks `bootstrap` covers (both
-/// runs indexed like the task list).
-pub fn compare(a: &ModelRun, b: &ModelRun, metric: Metric, bootstrap: &Bootstrap) -> Comparison {
-    let diffs: Vec<f64> = metric
-        .per_task(a)
-        .iter()
-        .zip(metric.per_task(b))
-        .map(|(x, y)| x - y)
-        .collect();
-    let n = diffs.len();
-    let observed = if n == 0 {
-        0.0
-    } else {
-        diffs.iter().sum::<f64>() / n as f64
-    };
-    let resampled = bootstrap.resampled_means(&diffs);
-    let below = resampled.iter().filter(|&&d| d <= 0.0).count();
-    let above = resampled.iter().filter(|&&d| d >= 0.0).count();
-    let p_value = if resampled.is_empty() {
-        1.0
-    } else {
-        (2.0 * below.min(above) as f64 / resampled.len() as f64).min(1.0)
-    };
-    Comparison {
-        a: a.model.clone(),
-        b: b.model.clone(),
-        metric,
-        diff: 100.0 * observed,
-        ci: percentile_interval(resampled),
-        p_value,
-        tasks: n,
+/// Every model's scores on every metric, ready to be compared in pairs.
+///
+/// A resample's paired difference is `Σ w·(a − b) / Σ w`, which is
+/// `(Σ w·a − Σ w·b) / Σ w`: each model's weighted sums are taken once
+/// (one pass over the weights per model, as for its own intervals), and a
+/// comparison subtracts two lists of sums instead of passing over every
+/// task's weights again. 200 models make 19,900 pairs × 4 metrics.
+pub struct PairedScores<'a> {
+    runs: &'a [ModelRun],
+    /// Per model and metric (in [`Metric::ALL`] order): the value per task.
+    values: Vec<[Vec<f64>; 4]>,
+    /// Per model and metric: the weighted sum in every resample.
+    sums: Vec<[Vec<f64>; 4]>,
+    /// The total weight of every resample.
+    totals: Vec<u32>,
+}
+
+impl<'a> PairedScores<'a> {
+    /// Takes every run's values and weighted sums (runs indexed like the
+    /// task list `bootstrap` covers).
+    pub fn new(runs: &'a [ModelRun], bootstrap: &Bootstrap) -> PairedScores<'a> {
+        let members: Vec<usize> = (0..bootstrap.tasks()).collect();
+        let values: Vec<[Vec<f64>; 4]> = runs
+            .iter()
+            .map(|run| Metric::ALL.map(|m| m.per_task(run)))
+            .collect();
+        let sums = values
+            .iter()
+            .map(|v| {
+                for column in v {
+                    assert_eq!(column.len(), bootstrap.tasks(), "one value per task");
+                }
+                bootstrap.weighted_sums(&members, |t| std::array::from_fn(|k| v[k][t]))
+            })
+            .collect();
+        PairedScores {
+            runs,
+            values,
+            sums,
+            totals: bootstrap.totals(&members),
+        }
+    }
+
+    /// Compares run `a` with run `b` on `metric`.
+    pub fn compare(&self, a: usize, b: usize, metric: Metric) -> Comparison {
+        let k = metric.position();
+        let (values_a, values_b) = (&self.values[a][k], &self.values[b][k]);
+        let n = values_a.len();
+        let observed = if n == 0 {
+            0.0
+        } else {
+            values_a
+                .iter()
+                .zip(values_b)
+                .map(|(x, y)| x - y)
+                .sum::<f64>()
+                / n as f64
+        };
+        let differences: Vec<f64> = self.sums[a][k]
+            .iter()
+            .zip(&self.sums[b][k])
+            .map(|(x, y)| x - y)
+            .collect();
+        let mut resampled = means(&differences, &self.totals);
+        for d in &mut resampled {
+            if d.abs() <= TIE {
+                *d = 0.0;
+            }
+        }
+        let below = resampled.iter().filter(|&&d| d <= 0.0).count();
+        let above = resampled.iter().filter(|&&d| d >= 0.0).count();
+        let p_value = if resampled.is_empty() {
+            1.0
+        } else {
+            (2.0 * below.min(above) as f64 / resampled.len() as f64).min(1.0)
+        };
+        Comparison {
+            a: self.runs[a].model.clone(),
+            b: self.runs[b].model.clone(),
+            metric,
+            diff: 100.0 * observed,
+            ci: percentile_interval(resampled),
+            p_value,
+            tasks: n,
+        }
+    }
+
+    /// The mean of run `index` on `metric`, in percent (0 without tasks).
+    fn mean(&self, index: usize, metric: Metric) -> f64 {
+        let values = &self.values[index][metric.position()];
+        if values.is_empty() {
+            0.0
+        } else {
+            100.0 * values.iter().sum::<f64>() / values.len() as f64
+        }
     }
 }
 
@@ -174,16 +256,11 @@ pub struct Ranked {
 }
 
 /// Ranks the runs on `metric` (see the module documentation).
-pub fn rank(runs: &[ModelRun], metric: Metric, bootstrap: &Bootstrap) -> Vec<Ranked> {
-    let mean = |run: &ModelRun| {
-        let values = metric.per_task(run);
-        if values.is_empty() {
-            0.0
-        } else {
-            100.0 * values.iter().sum::<f64>() / values.len() as f64
-        }
-    };
-    let mut order: Vec<(usize, f64)> = runs.iter().map(mean).enumerate().collect();
+pub fn rank(scores: &PairedScores, metric: Metric) -> Vec<Ranked> {
+    let runs = scores.runs;
+    let mut order: Vec<(usize, f64)> = (0..runs.len())
+        .map(|i| (i, scores.mean(i, metric)))
+        .collect();
     // Highest first; ties keep the input order.
     order.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
     let mut ranked: Vec<Ranked> = Vec::with_capacity(runs.len());
@@ -193,7 +270,7 @@ pub fn rank(runs: &[ModelRun], metric: Metric, bootstrap: &Bootstrap) -> Vec<Ran
             1
         } else {
             let (lead_index, _) = order[leader];
-            let gap = compare(&runs[lead_index], &runs[index], metric, bootstrap);
+            let gap = scores.compare(lead_index, index, metric);
             if gap.significant() {
                 leader = position;
                 position + 1
@@ -252,7 +329,9 @@ mod tests {
         //   [0,2,0,0] → 1/2                  =  0.5
         let weights: [u8; 20] = [1, 1, 1, 1, 2, 0, 1, 1, 0, 0, 1, 3, 0, 0, 0, 0, 0, 2, 0, 0];
         let bootstrap = Bootstrap::from_weights(4, &weights);
-        let c = compare(&a, &b, Metric::SelectionF1, &bootstrap);
+        let runs = [a, b];
+        let paired = PairedScores::new(&runs, &bootstrap);
+        let c = paired.compare(0, 1, Metric::SelectionF1);
         assert_eq!(c.diff, 25.0);
         assert_eq!(c.tasks, 4);
         // Sorted: −0.375, 0.25, 0.375, 0.5. Percentile positions 0.075 and
@@ -263,10 +342,10 @@ mod tests {
         assert_eq!(c.p_value, 0.5);
         assert!(!c.significant());
         // Swapped, the difference changes sign and p stays.
-        let back = compare(&b, &a, Metric::SelectionF1, &bootstrap);
+        let back = paired.compare(1, 0, Metric::SelectionF1);
         assert_eq!((back.diff, back.p_value), (-25.0, 0.5));
         // Identical models: every resample is 0, p = 1.
-        assert_eq!(compare(&a, &a, Metric::Fm, &bootstrap).p_value, 1.0);
+        assert_eq!(paired.compare(0, 0, Metric::Fm).p_value, 1.0);
     }
 
     #[test]
@@ -279,18 +358,72 @@ mod tests {
         near_scores[0] = 0.0;
         let near = run("near", &near_scores);
         let weak = run("weak", &vec![0.0; tasks]);
-        let c = compare(&strong, &weak, Metric::InvocationF1, &bootstrap);
+        let runs = [weak, near, strong];
+        let paired = PairedScores::new(&runs, &bootstrap);
+        let c = paired.compare(2, 0, Metric::InvocationF1);
         assert_eq!(c.diff, 100.0);
         assert_eq!(c.p_value, 0.0);
-        let ranked = rank(
-            &[weak.clone(), near.clone(), strong.clone()],
-            Metric::InvocationF1,
-            &bootstrap,
-        );
+        let ranked = rank(&paired, Metric::InvocationF1);
         let places: Vec<(usize, &str)> =
             ranked.iter().map(|r| (r.rank, r.model.as_str())).collect();
         assert_eq!(places, [(1, "strong"), (1, "near"), (3, "weak")]);
         assert_eq!(pairs(3, None), [(0, 1), (0, 2), (1, 2)]);
         assert_eq!(pairs(3, Some(1)), [(0, 1), (2, 1)]);
+    }
+
+    /// Seeded pseudo-random values in [0, 1): a few fractions, ones and
+    /// zeros, as F1s are.
+    fn scores(tasks: usize, seed: u64) -> Vec<f64> {
+        let mut state = seed;
+        (0..tasks)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                match (state >> 33) % 6 {
+                    0 | 1 => 1.0,
+                    2 => 0.0,
+                    3 => 0.5,
+                    4 => 2.0 / 3.0,
+                    _ => 0.4,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn differences_of_sums_are_the_weighted_mean_differences() {
+        let tasks = 300;
+        let bootstrap = Bootstrap::new(tasks, 400, 11);
+        let runs: Vec<ModelRun> = (0..4)
+            .map(|i| run(&format!("m{i}"), &scores(tasks, i)))
+            .collect();
+        let paired = PairedScores::new(&runs, &bootstrap);
+        for (a, b) in pairs(runs.len(), None) {
+            for metric in Metric::ALL {
+                let c = paired.compare(a, b, metric);
+                // The definition: the weighted mean of the per-task
+                // differences in every resample.
+                let diffs: Vec<f64> = metric
+                    .per_task(&runs[a])
+                    .iter()
+                    .zip(metric.per_task(&runs[b]))
+                    .map(|(x, y)| x - y)
+                    .collect();
+                let direct = bootstrap.resampled_means(&diffs);
+                let observed = 100.0 * (diffs.iter().sum::<f64>() / tasks as f64);
+                assert_eq!(c.diff, observed);
+                let interval = percentile_interval(direct.clone());
+                assert!((c.ci.lo - interval.lo).abs() < 1e-9, "{c:?} {interval:?}");
+                assert!((c.ci.hi - interval.hi).abs() < 1e-9, "{c:?} {interval:?}");
+                let below = direct.iter().filter(|&&d| d <= TIE).count();
+                let above = direct.iter().filter(|&&d| d >= -TIE).count();
+                let p = (2.0 * below.min(above) as f64 / direct.len() as f64).min(1.0);
+                assert!((c.p_value - p).abs() < 1e-12, "{} {p}", c.p_value);
+                // A against B is B against A turned round.
+                let back = paired.compare(b, a, metric);
+                assert_eq!((back.diff, back.p_value), (-c.diff, c.p_value));
+            }
+        }
     }
 }
