@@ -390,6 +390,31 @@ fn a_model_in_two_inputs_is_told_apart_and_bad_inputs_are_named() {
         "{}",
         text(&missing.stderr)
     );
+
+    // A bad row is named by file, line and field, and nothing is written:
+    // the first row of a task (read whole on the first pass) and a later
+    // row of the same task (only its task and model are read at first).
+    let scores = again.join("task_scores.jsonl");
+    let good = fs::read_to_string(&scores).unwrap();
+    let first = good.lines().next().unwrap();
+    let spoilt = first.replacen("\"selection\":{", "\"selection\":{\"f1\":\"high\",", 1);
+    let rows = good.lines().count();
+    let bad_out = i.dir.path().join("bad-report");
+    for (text_of, line) in [
+        (format!("{spoilt}\n{}", &good[first.len() + 1..]), 1),
+        (format!("{good}{spoilt}\n"), rows + 1),
+    ] {
+        fs::write(&scores, text_of).unwrap();
+        let bad = itc(&["report", path(&again), "--out", path(&bad_out)], &[]);
+        assert_eq!(bad.status.code(), Some(1));
+        let message = format!("{}:{line}: field `selection.f1`", scores.display());
+        assert!(
+            text(&bad.stderr).contains(&message),
+            "{}",
+            text(&bad.stderr)
+        );
+    }
+    assert!(!bad_out.exists());
 }
 
 /// The HTML page's per-task browser shows the first tasks, each with every

@@ -23,7 +23,7 @@ use serde::Serialize;
 
 use super::inputs::Input;
 use crate::spec::action::print_actions;
-use crate::spec::jsonl::for_each_line;
+use crate::spec::jsonl::{describe_error, for_each_line};
 use crate::spec::records::{Call, Prediction, Task, TaskScore};
 use crate::spec::response::read_prediction;
 
@@ -239,7 +239,7 @@ pub fn rows(
     names: &[Vec<(String, String)>],
     task_ids: &[String],
     max_rows: usize,
-) -> Browser {
+) -> anyhow::Result<Browser> {
     let models = names.iter().map(Vec::len).sum();
     let shown_ids = &task_ids[..tasks_shown(task_ids.len(), models, max_rows)];
     let shown: HashSet<&str> = shown_ids.iter().map(String::as_str).collect();
@@ -252,10 +252,18 @@ pub fn rows(
             .iter()
             .map(|(a, b)| (a.as_str(), b.as_str()))
             .collect();
-        let mut seen = std::collections::HashSet::new();
-        for s in &input.scores {
-            if !shown.contains(s.task_id.as_str()) || !seen.insert((&s.model, &s.task_id)) {
-                continue;
+        let mut seen = HashSet::new();
+        let path = input.dir.join("task_scores.jsonl");
+        for_each_line(&path, |number, line| {
+            let key: ScoreKey = serde_json::from_str(line)
+                .map_err(|_| describe_error::<TaskScore>(&path, number, line))?;
+            if !shown.contains(key.task_id.as_ref()) {
+                return Ok(());
+            }
+            let s: TaskScore = serde_json::from_str(line)
+                .map_err(|_| describe_error::<TaskScore>(&path, number, line))?;
+            if !seen.insert((s.model.clone(), s.task_id.clone())) {
+                return Ok(());
             }
             let task = tasks.get(&s.task_id);
             let row = Row {
@@ -271,12 +279,16 @@ pub fn rows(
                 calls: calls.get(&(s.model.clone(), s.task_id.clone())).cloned(),
                 selection_f1: 100.0 * s.selection.f1,
                 invocation_f1: 100.0 * s.invocation.f1,
-                outcomes: Outcome::of(s),
+                outcomes: Outcome::of(&s),
             };
-            by_task.entry(s.task_id.as_str()).or_default().push(row);
-        }
+            by_task
+                .entry(key_of(&shown, &s.task_id))
+                .or_default()
+                .push(row);
+            Ok(())
+        })?;
     }
-    Browser {
+    Ok(Browser {
         rows: shown_ids
             .iter()
             .flat_map(|id| by_task.remove(id.as_str()).unwrap_or_default())
@@ -284,7 +296,19 @@ pub fn rows(
         tasks_shown: shown_ids.len(),
         tasks: task_ids.len(),
         max_rows,
-    }
+    })
+}
+
+/// The shown set's own copy of a task id, so the rows can be keyed by it.
+fn key_of<'a>(shown: &HashSet<&'a str>, id: &str) -> &'a str {
+    shown.get(id).expect("only shown tasks are kept")
+}
+
+/// The task id of a score row, read before the rest.
+#[derive(serde::Deserialize)]
+struct ScoreKey<'a> {
+    #[serde(borrow)]
+    task_id: Cow<'a, str>,
 }
 
 #[cfg(test)]

@@ -17,18 +17,22 @@ use super::paired::Metric;
 use crate::score::aggregate::Summary;
 use crate::score::bootstrap::Interval;
 use crate::score::stream::Evaluation;
-use crate::util::atomic::{write_csv, write_parquet};
+use crate::spec::records::TaskScore;
+use crate::util::atomic::{write_csv, write_csv_and_parquet_in_batches, write_parquet};
 
 /// Writes every frame as `<name>.csv` and `<name>.parquet`; returns the
 /// file names.
 pub fn write(dir: &Path, report: &Report, evaluation: &Evaluation) -> anyhow::Result<Vec<String>> {
+    write_task_scores(dir, evaluation, TASK_SCORE_BATCH)?;
+    let mut written = vec![
+        "task_scores.csv".to_string(),
+        "task_scores.parquet".to_string(),
+    ];
     let frames = [
-        ("task_scores", task_scores(evaluation)?),
         ("scores", scores(report)?),
         ("comparisons", comparisons(report)?),
         ("ranking", ranking(report)?),
     ];
-    let mut written = Vec::new();
     for (name, mut frame) in frames {
         write_csv(&dir.join(format!("{name}.csv")), &mut frame)?;
         write_parquet(&dir.join(format!("{name}.parquet")), &mut frame)?;
@@ -37,17 +41,37 @@ pub fn write(dir: &Path, report: &Report, evaluation: &Evaluation) -> anyhow::Re
     Ok(written)
 }
 
+/// Rows of `task_scores` in memory at once (one Parquet row group): a
+/// study of 200 models × 5,000 tasks has a million.
+const TASK_SCORE_BATCH: usize = 65_536;
+
+/// `task_scores.csv` and `.parquet`, `batch_rows` rows at a time.
+fn write_task_scores(dir: &Path, evaluation: &Evaluation, batch_rows: usize) -> anyhow::Result<()> {
+    let mut rows = evaluation.task_scores();
+    let mut first = true;
+    write_csv_and_parquet_in_batches(
+        &dir.join("task_scores.csv"),
+        &dir.join("task_scores.parquet"),
+        || {
+            let batch: Vec<_> = rows.by_ref().take(batch_rows).collect();
+            if batch.is_empty() && !std::mem::replace(&mut first, false) {
+                return Ok(None);
+            }
+            Ok(Some(task_scores(&batch)?))
+        },
+    )
+}
+
 fn strings<'a>(name: &str, values: impl Iterator<Item = &'a str>) -> Column {
     Column::new(name.into(), values.collect::<Vec<_>>())
 }
 
-/// One row per task and model.
-pub fn task_scores(evaluation: &Evaluation) -> anyhow::Result<DataFrame> {
-    let rows: Vec<_> = evaluation.task_scores().collect();
-    let floats = |name: &str, get: fn(&crate::spec::records::TaskScore<&str>) -> f64| {
+/// One row per task and model, of the given rows.
+fn task_scores(rows: &[TaskScore<&str>]) -> anyhow::Result<DataFrame> {
+    let floats = |name: &str, get: fn(&TaskScore<&str>) -> f64| {
         Column::new(name.into(), rows.iter().map(get).collect::<Vec<_>>())
     };
-    let counts = |name: &str, get: fn(&crate::spec::records::TaskScore<&str>) -> u32| {
+    let counts = |name: &str, get: fn(&TaskScore<&str>) -> u32| {
         Column::new(name.into(), rows.iter().map(get).collect::<Vec<_>>())
     };
     let columns = vec![
@@ -221,4 +245,119 @@ pub fn ranking(report: &Report) -> anyhow::Result<DataFrame> {
         ),
     ];
     Ok(DataFrame::new(r.len(), columns)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use polars::prelude::{ParquetReader, SerReader};
+
+    use super::*;
+    use crate::score::stream::{ModelRun, TaskOutcome};
+    use crate::spec::records::{Extraction, Gold, LanguageOutcome, Prf, Task, TaskKind};
+
+    fn evaluation(tasks: usize, models: usize) -> Evaluation {
+        let tasks: Vec<Task> = (0..tasks)
+            .map(|i| Task {
+                id: format!("t{i}"),
+                kind: TaskKind::Single,
+                language: ["en", "de", "ar"][i % 3].into(),
+                country: "X".into(),
+                category: "C".into(),
+                query: String::new(),
+                tools: Vec::new(),
+                gold: Gold::default(),
+                turns: Vec::new(),
+            })
+            .collect();
+        let models = (0..models)
+            .map(|m| ModelRun {
+                model: format!("m{m}"),
+                outcomes: tasks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| match (i + m) % 3 {
+                        0 => TaskOutcome::unanswered(t, Extraction::Missing),
+                        k => TaskOutcome {
+                            format_match: k == 1,
+                            language: LanguageOutcome::Match,
+                            detected_language: None,
+                            extraction: Extraction::Strict,
+                            selection: Prf {
+                                p: 0.5,
+                                r: 1.0,
+                                f1: 2.0 / 3.0,
+                            },
+                            invocation: Prf {
+                                p: 1.0,
+                                r: 1.0,
+                                f1: 1.0,
+                            },
+                            counts: Default::default(),
+                            read_limits: Default::default(),
+                            steps: None,
+                        },
+                    })
+                    .collect(),
+                errors: 0,
+                missing: 0,
+                duplicates: 0,
+            })
+            .collect();
+        Evaluation {
+            tasks,
+            models,
+            skipped: Default::default(),
+            unknown: Default::default(),
+            duplicate_task_ids: Vec::new(),
+            unsupported_languages: Vec::new(),
+            prediction_files: Vec::new(),
+        }
+    }
+
+    fn read_parquet(path: &Path) -> DataFrame {
+        ParquetReader::new(std::fs::File::open(path).unwrap())
+            .finish()
+            .unwrap()
+    }
+
+    #[test]
+    fn task_scores_in_batches_are_the_table_in_one_piece() {
+        let evaluation = evaluation(7, 3);
+        let whole = tempfile::tempdir().unwrap();
+        let mut frame = task_scores(&evaluation.task_scores().collect::<Vec<_>>()).unwrap();
+        assert_eq!(frame.height(), 21);
+        write_csv(&whole.path().join("t.csv"), &mut frame).unwrap();
+        write_parquet(&whole.path().join("t.parquet"), &mut frame).unwrap();
+        let read = |dir: &Path, name: &str| std::fs::read(dir.join(name)).unwrap();
+        for batch_rows in [4, 7, 21, 1000] {
+            let dir = tempfile::tempdir().unwrap();
+            write_task_scores(dir.path(), &evaluation, batch_rows).unwrap();
+            assert_eq!(
+                read(dir.path(), "task_scores.csv"),
+                read(whole.path(), "t.csv"),
+                "{batch_rows} rows a batch"
+            );
+            let parquet = dir.path().join("task_scores.parquet");
+            assert!(read_parquet(&parquet).equals(&frame), "{batch_rows}");
+            if batch_rows >= 21 {
+                assert_eq!(
+                    read(dir.path(), "task_scores.parquet"),
+                    read(whole.path(), "t.parquet")
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_empty_evaluation_writes_the_header() {
+        let dir = tempfile::tempdir().unwrap();
+        write_task_scores(dir.path(), &evaluation(0, 2), 4).unwrap();
+        let csv = std::fs::read_to_string(dir.path().join("task_scores.csv")).unwrap();
+        assert!(csv.starts_with("task_id,model,kind,"), "{csv}");
+        assert_eq!(csv.lines().count(), 1);
+        assert_eq!(
+            read_parquet(&dir.path().join("task_scores.parquet")).height(),
+            0
+        );
+    }
 }

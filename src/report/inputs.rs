@@ -3,16 +3,22 @@
 //! task and model, with the task's kind, language, country and category) and,
 //! when written by this version, `manifest.json`; that is all a report needs.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
+use serde::Deserialize;
 
 use crate::score::manifest::{Manifest, task_set_sha256};
-use crate::spec::jsonl::read_records;
-use crate::spec::records::{Task, TaskScore};
+use crate::score::stream::{Outcomes, TaskOutcome};
+use crate::spec::jsonl::{describe_error, for_each_line, read_records};
+use crate::spec::records::{Gold, Task, TaskScore};
 
-/// One folder given to `itc report`.
+/// One folder given to `itc report`: what its `task_scores.jsonl` says,
+/// kept as outcomes (16 bytes a row, in scratch files: see
+/// [`Outcomes`]) rather than as rows, so a study of millions of answers
+/// does not hold them all in memory.
 #[derive(Debug)]
 pub struct Input {
     /// The folder as given.
@@ -22,12 +28,30 @@ pub struct Input {
     /// The identity of its task set: the manifest's task-set hash, else
     /// the hash of a run directory's `tasks.jsonl`, else `None`.
     pub task_set: Option<String>,
-    /// Its per-task scores, in file order.
-    pub scores: Vec<TaskScore>,
+    /// Its tasks in order of first appearance, as a report knows them: id
+    /// and breakdown keys (kind, language, country, category), from each
+    /// task's first row.
+    pub tasks: Vec<Task>,
+    /// Its models, in order of first appearance.
+    pub models: Vec<String>,
+    /// Per model (as `models`), its outcome on each task (as `tasks`); a
+    /// slot without a row stays empty, and of two rows for one task and
+    /// model the later counts.
+    pub outcomes: Vec<Outcomes>,
+}
+
+/// The two fields of a score row that place it.
+#[derive(Deserialize)]
+struct RowKey<'a> {
+    #[serde(borrow)]
+    task_id: Cow<'a, str>,
+    #[serde(borrow)]
+    model: Cow<'a, str>,
 }
 
 impl Input {
-    /// Reads a folder; errors name the folder and what is missing.
+    /// Reads a folder; errors name the folder and what is missing, or the
+    /// file, line and field of a bad row.
     pub fn read(dir: &Path) -> anyhow::Result<Input> {
         let path = dir.join("task_scores.jsonl");
         if !path.is_file() {
@@ -36,10 +60,7 @@ impl Input {
                 dir.display()
             );
         }
-        let (scores, _) = read_records::<TaskScore>(&path, false)?;
-        if scores.is_empty() {
-            bail!("{}: no scores", path.display());
-        }
+        let (tasks, models, outcomes) = read_scores(&path)?;
         let manifest = Manifest::read(dir)?;
         let task_set = match &manifest {
             Some(m) => Some(m.task_set_sha256.clone()),
@@ -49,28 +70,69 @@ impl Input {
             dir: dir.to_path_buf(),
             manifest,
             task_set,
-            scores,
+            tasks,
+            models,
+            outcomes,
         })
     }
+}
 
-    /// The models of this input, in order of first appearance.
-    pub fn models(&self) -> Vec<&str> {
-        let mut seen = BTreeSet::new();
-        self.scores
-            .iter()
-            .map(|s| s.model.as_str())
-            .filter(|m| seen.insert(*m))
-            .collect()
+/// A `task_scores.jsonl` in two passes, a line at a time: the first finds
+/// the tasks and models (so every model's outcomes are sized once), the
+/// second reads every row into its slot.
+fn read_scores(path: &Path) -> anyhow::Result<(Vec<Task>, Vec<String>, Vec<Outcomes>)> {
+    let mut tasks = Vec::new();
+    let mut task_index: HashMap<String, usize> = HashMap::new();
+    let mut models = Vec::new();
+    let mut model_index: HashMap<String, usize> = HashMap::new();
+    for_each_line(path, |number, line| {
+        let bad = || describe_error::<TaskScore>(path, number, line);
+        let key: RowKey = serde_json::from_str(line).map_err(|_| bad())?;
+        if !task_index.contains_key(key.task_id.as_ref()) {
+            let row: TaskScore = serde_json::from_str(line).map_err(|_| bad())?;
+            task_index.insert(row.task_id.clone(), tasks.len());
+            tasks.push(task_of(row));
+        }
+        if !model_index.contains_key(key.model.as_ref()) {
+            model_index.insert(key.model.to_string(), models.len());
+            models.push(key.model.into_owned());
+        }
+        Ok(())
+    })?;
+    if tasks.is_empty() {
+        bail!("{}: no scores", path.display());
     }
+    let mut outcomes: Vec<Outcomes> = models.iter().map(|_| Outcomes::new(tasks.len())).collect();
+    for_each_line(path, |number, line| {
+        let row: TaskScore = serde_json::from_str(line)
+            .map_err(|_| describe_error::<TaskScore>(path, number, line))?;
+        let (Some(&t), Some(&m)) = (
+            task_index.get(row.task_id.as_str()),
+            model_index.get(row.model.as_str()),
+        ) else {
+            bail!("{}: changed while it was read", path.display());
+        };
+        outcomes[m].set(t, &TaskOutcome::from_score(&row));
+        Ok(())
+    })?;
+    for o in &outcomes {
+        o.release();
+    }
+    Ok((tasks, models, outcomes))
+}
 
-    /// The task ids of this input, in order of first appearance.
-    pub fn task_ids(&self) -> Vec<&str> {
-        let mut seen = BTreeSet::new();
-        self.scores
-            .iter()
-            .map(|s| s.task_id.as_str())
-            .filter(|t| seen.insert(*t))
-            .collect()
+/// What a report knows of a task: its id and the breakdown keys.
+fn task_of(score: TaskScore) -> Task {
+    Task {
+        id: score.task_id,
+        kind: score.kind,
+        language: score.language,
+        country: score.country,
+        category: score.category,
+        query: String::new(),
+        tools: Vec::new(),
+        gold: Gold::default(),
+        turns: Vec::new(),
     }
 }
 
@@ -108,7 +170,7 @@ pub fn check_task_sets(inputs: &[Input], allow_different: bool) -> anyhow::Resul
         .collect();
     let ids: Vec<BTreeSet<&str>> = inputs
         .iter()
-        .map(|i| i.task_ids().into_iter().collect())
+        .map(|i| i.tasks.iter().map(|t| t.id.as_str()).collect())
         .collect();
     // Folders without a task-set hash are compared by their task ids.
     let same = known.len() <= 1 && ids.windows(2).all(|w| w[0] == w[1]);
@@ -153,8 +215,8 @@ pub fn check_task_sets(inputs: &[Input], allow_different: bool) -> anyhow::Resul
 pub fn unique_names(inputs: &[Input]) -> BTreeMap<(usize, String), String> {
     let mut holders: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, input) in inputs.iter().enumerate() {
-        for m in input.models() {
-            holders.entry(m).or_default().push(i);
+        for m in &input.models {
+            holders.entry(m.as_str()).or_default().push(i);
         }
     }
     let folder = |i: usize| {

@@ -34,7 +34,7 @@ use crate::score::aggregate::{AggregateOptions, ModelReport, aggregate_with};
 use crate::score::bootstrap::Bootstrap;
 use crate::score::report::{error_table, main_table};
 use crate::score::stream::{Evaluation, ModelRun, Outcomes, TaskOutcome};
-use crate::spec::records::{Extraction, Gold, Task, TaskScore};
+use crate::spec::records::{Extraction, Task};
 use crate::util::atomic;
 use crate::util::lock::FolderLock;
 use crate::util::table::{Table, num};
@@ -167,15 +167,15 @@ pub fn report(
         .zip(&input_models)
         .map(|(input, named)| {
             input
-                .models()
-                .into_iter()
-                .map(String::from)
+                .models
+                .iter()
+                .cloned()
                 .zip(named.iter().cloned())
                 .collect()
         })
         .collect();
     let task_ids: Vec<String> = evaluation.tasks.iter().map(|t| t.id.clone()).collect();
-    let browser = browser::rows(&inputs, &names, &task_ids, options.browser_rows);
+    let browser = browser::rows(&inputs, &names, &task_ids, options.browser_rows)?;
     let _lock = FolderLock::acquire(&options.out, err)?;
     let files = write_files(&options.out, &inputs, &report, &evaluation, &browser)?;
     print(out, &report, options.wide)?;
@@ -196,39 +196,41 @@ fn names(runs: &[ModelRun]) -> Vec<&str> {
 /// model's outcomes on them, under names unique across inputs; also each
 /// input's model names.
 pub fn combine(inputs: &[Input]) -> (Evaluation, Vec<Vec<String>>) {
-    let counts: HashMap<&str, usize> =
-        inputs
-            .iter()
-            .flat_map(|i| i.task_ids())
-            .fold(HashMap::new(), |mut m, id| {
-                *m.entry(id).or_default() += 1;
-                m
-            });
-    let tasks: Vec<Task> = first_rows(&inputs[0].scores)
-        .into_iter()
-        .filter(|s| counts.get(s.task_id.as_str()) == Some(&inputs.len()))
-        .map(task_of)
+    let counts: HashMap<&str, usize> = inputs
+        .iter()
+        .flat_map(|i| i.tasks.iter().map(|t| t.id.as_str()))
+        .fold(HashMap::new(), |mut m, id| {
+            *m.entry(id).or_default() += 1;
+            m
+        });
+    let tasks: Vec<Task> = inputs[0]
+        .tasks
+        .iter()
+        .filter(|t| counts.get(t.id.as_str()) == Some(&inputs.len()))
+        .cloned()
         .collect();
     let names = unique_names(inputs);
     let mut models = Vec::new();
     let mut input_models = Vec::new();
     for (i, input) in inputs.iter().enumerate() {
-        let rows: HashMap<(&str, &str), &TaskScore> = input
-            .scores
+        let places: HashMap<&str, usize> = input
+            .tasks
             .iter()
-            .map(|s| ((s.model.as_str(), s.task_id.as_str()), s))
+            .enumerate()
+            .map(|(place, t)| (t.id.as_str(), place))
             .collect();
         let mut these = Vec::new();
-        for model in input.models() {
+        for (model, rows) in input.models.iter().zip(&input.outcomes) {
             let outcomes: Outcomes = tasks
                 .iter()
-                .map(|t| match rows.get(&(model, t.id.as_str())) {
-                    Some(row) => TaskOutcome::from_score(row),
-                    None => TaskOutcome::unanswered(t, Extraction::Missing),
+                .map(|t| match places.get(t.id.as_str()) {
+                    Some(&place) if rows.is_set(place) => rows.get(place),
+                    _ => TaskOutcome::unanswered(t, Extraction::Missing),
                 })
                 .collect();
+            rows.release();
             let count = |e: Extraction| outcomes.iter().filter(|o| o.extraction == e).count();
-            let name = names[&(i, model.to_string())].clone();
+            let name = names[&(i, model.clone())].clone();
             these.push(name.clone());
             models.push(ModelRun {
                 model: name,
@@ -250,30 +252,6 @@ pub fn combine(inputs: &[Input]) -> (Evaluation, Vec<Vec<String>>) {
         prediction_files: Vec::new(),
     };
     (evaluation, input_models)
-}
-
-/// The first row of each task id.
-fn first_rows(scores: &[TaskScore]) -> Vec<&TaskScore> {
-    let mut seen = std::collections::HashSet::new();
-    scores
-        .iter()
-        .filter(|s| seen.insert(s.task_id.as_str()))
-        .collect()
-}
-
-/// What a report knows of a task: its id and the breakdown keys.
-fn task_of(score: &TaskScore) -> Task {
-    Task {
-        id: score.task_id.clone(),
-        kind: score.kind,
-        language: score.language.clone(),
-        country: score.country.clone(),
-        category: score.category.clone(),
-        query: String::new(),
-        tools: Vec::new(),
-        gold: Gold::default(),
-        turns: Vec::new(),
-    }
 }
 
 fn build(

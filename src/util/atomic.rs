@@ -84,28 +84,72 @@ pub fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     file.commit()
 }
 
-/// Writes a data frame as CSV (floats with 4 decimals, as every CSV of
-/// itc), whole or not at all; errors name `path`.
+/// The CSV settings of every table itc writes: floats with 4 decimals.
+fn csv_writer<W: Write>(w: W) -> polars::prelude::CsvWriter<W> {
+    use polars::prelude::SerWriter;
+    polars::prelude::CsvWriter::new(w).with_float_precision(Some(4))
+}
+
+/// The Parquet settings of every table itc writes: uncompressed, so that
+/// equal frames give equal bytes on every build.
+fn parquet_writer<W: Write>(w: W) -> polars::prelude::ParquetWriter<W> {
+    polars::prelude::ParquetWriter::new(w)
+        .with_compression(polars::prelude::ParquetCompression::Uncompressed)
+}
+
+/// Writes a data frame as CSV, whole or not at all; errors name `path`.
 pub fn write_csv(path: &Path, frame: &mut polars::prelude::DataFrame) -> anyhow::Result<()> {
-    use polars::prelude::{CsvWriter, SerWriter};
+    use polars::prelude::SerWriter;
     let mut file = AtomicFile::create(path)?;
-    CsvWriter::new(&mut file)
-        .with_float_precision(Some(4))
+    csv_writer(&mut file)
         .finish(frame)
         .with_context(|| format!("writing {}", path.display()))?;
     file.commit()
 }
 
-/// Writes a data frame as Parquet (uncompressed, so that equal frames give
-/// equal bytes on every build), whole or not at all; errors name `path`.
+/// Writes a data frame as Parquet, whole or not at all; errors name `path`.
 pub fn write_parquet(path: &Path, frame: &mut polars::prelude::DataFrame) -> anyhow::Result<()> {
-    use polars::prelude::{ParquetCompression, ParquetWriter};
     let mut file = AtomicFile::create(path)?;
-    ParquetWriter::new(&mut file)
-        .with_compression(ParquetCompression::Uncompressed)
+    parquet_writer(&mut file)
         .finish(frame)
         .with_context(|| format!("writing {}", path.display()))?;
     file.commit()
+}
+
+/// Writes one table as CSV and as Parquet, a batch of rows at a time (one
+/// Parquet row group per batch), so that a table of millions of rows is
+/// never whole in memory: `next_batch` gives the frames in order, at least
+/// one (it may be empty, for the header), then `None`. Both files appear
+/// whole or not at all; a frame that fits one batch gives the same bytes
+/// as [`write_csv`] and [`write_parquet`].
+pub fn write_csv_and_parquet_in_batches(
+    csv_path: &Path,
+    parquet_path: &Path,
+    mut next_batch: impl FnMut() -> anyhow::Result<Option<polars::prelude::DataFrame>>,
+) -> anyhow::Result<()> {
+    let mut csv_file = AtomicFile::create(csv_path)?;
+    let mut parquet_file = AtomicFile::create(parquet_path)?;
+    let first = next_batch()?.context("a table needs at least one batch")?;
+    let schema = first.schema().as_ref().clone();
+    let csv_error = || format!("writing {}", csv_path.display());
+    let parquet_error = || format!("writing {}", parquet_path.display());
+    let mut csv = csv_writer(&mut csv_file)
+        .batched(&schema)
+        .with_context(csv_error)?;
+    let mut parquet = parquet_writer(&mut parquet_file)
+        .batched(&schema)
+        .with_context(parquet_error)?;
+    let mut batch = Some(first);
+    while let Some(frame) = batch {
+        csv.write_batch(&frame).with_context(csv_error)?;
+        parquet.write_batch(&frame).with_context(parquet_error)?;
+        batch = next_batch()?;
+    }
+    csv.finish().with_context(csv_error)?;
+    parquet.finish().with_context(parquet_error)?;
+    drop((csv, parquet));
+    csv_file.commit()?;
+    parquet_file.commit()
 }
 
 #[cfg(test)]
