@@ -227,6 +227,49 @@ fn shards_that_do_not_belong_together_are_refused_and_gaps_reported() {
         merged.push(predictions);
     }
     assert_eq!(merged[0], merged[1]);
+    // The merge copies the shards' lines as they are (read again from their
+    // files by offset, never all held in memory).
+    let shard_lines: std::collections::HashSet<String> = ["a1", "a2"]
+        .iter()
+        .flat_map(|name| {
+            read(&dir.path().join(name).join("predictions.jsonl"))
+                .lines()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(merged[0].lines().all(|line| shard_lines.contains(line)));
+    // A bad line in a shard is named by file, line and field; nothing is
+    // written.
+    let spoilt = dir.path().join("a2-bad");
+    std::fs::create_dir(&spoilt).unwrap();
+    for entry in std::fs::read_dir(at("a2")).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), spoilt.join(entry.file_name())).unwrap();
+        }
+    }
+    let good = read(&spoilt.join("predictions.jsonl"));
+    let bad: Vec<String> = good
+        .lines()
+        .enumerate()
+        .map(|(i, line)| match i {
+            1 => line.replacen("\"task_id\":\"", "\"task_id\":5,\"x\":\"", 1),
+            _ => line.to_string(),
+        })
+        .collect();
+    std::fs::write(spoilt.join("predictions.jsonl"), bad.join("\n") + "\n").unwrap();
+    let out = itc(
+        &["merge", &at("a1"), &at("a2-bad"), "-o", &at("bad-merge")],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let named = format!(
+        "{}:2: field `task_id`",
+        spoilt.join("predictions.jsonl").display()
+    );
+    assert!(text(&out.stderr).contains(&named), "{}", text(&out.stderr));
+    assert!(!dir.path().join("bad-merge/predictions.jsonl").exists());
     // A shard's run resumed as a whole run is refused.
     let out = itc(
         &["eval", "--run-dir", &at("a1"), "--resume", "--no-progress"],

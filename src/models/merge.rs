@@ -24,7 +24,9 @@ use super::eval::STEPS_FILE;
 use super::runner::predictions_path;
 use super::shard::{SHARD_FILE, ShardRecord};
 use crate::score::files::{ScoreFilesOptions, ScoringOptions, score};
-use crate::spec::jsonl::{read_records, write_records};
+use crate::spec::jsonl::{
+    describe_error, for_each_line_at, read_records, write_lines, write_records,
+};
 use crate::spec::records::{Prediction, Task};
 use crate::util::lock::FolderLock;
 
@@ -58,7 +60,6 @@ struct ShardRun {
     models: Value,
     steps: Value,
     tasks: Vec<Task>,
-    predictions: Vec<Prediction>,
 }
 
 impl ShardRun {
@@ -84,14 +85,12 @@ impl ShardRun {
             serde_json::to_value(super::steps::StepOptions::default())?,
         )?;
         let tasks = read_records::<Task>(&dir.join("tasks.jsonl"), false)?.0;
-        let predictions = read_records::<Prediction>(&predictions_path(dir), false)?.0;
         Ok(ShardRun {
             dir: dir.to_path_buf(),
             record,
             models,
             steps,
             tasks,
-            predictions,
         })
     }
 }
@@ -189,12 +188,11 @@ pub fn merge(
         );
     }
     let mut gaps = Gaps::default();
-    let (tasks, predictions) = join(&runs, &mut gaps);
+    let Joined { tasks, kept } = join(&runs, &mut gaps)?;
     let dir = &options.out;
     write_records(&dir.join("tasks.jsonl"), &tasks)
         .with_context(|| format!("writing {}", dir.display()))?;
-    write_records(&predictions_path(dir), &predictions)
-        .with_context(|| format!("writing {}", dir.display()))?;
+    write_kept(&runs, &kept, &predictions_path(dir))?;
     let pretty = |value: &Value| serde_json::to_string_pretty(value).map(|t| t + "\n");
     let first = &runs[0];
     crate::util::atomic::write(&dir.join("models.json"), pretty(&first.models)?.as_bytes())?;
@@ -221,7 +219,7 @@ pub fn merge(
         first.record.shard.count,
         dir.display(),
         tasks.len(),
-        predictions.len()
+        kept.len()
     )?;
     let score_options = ScoreFilesOptions {
         tasks: Some(dir.join("tasks.jsonl")),
@@ -249,9 +247,32 @@ pub fn merge(
     }
 }
 
-/// The tasks in the selection's order and the predictions in task, then
-/// model order, with what is missing or repeated counted in `gaps`.
-fn join(runs: &[ShardRun], gaps: &mut Gaps) -> (Vec<Task>, Vec<Prediction>) {
+/// A prediction the merge keeps: where its line is in its shard's file
+/// (read again when the merge is written, so that a large run's
+/// predictions are never all in memory), and what it answers.
+#[derive(Debug, Clone, Copy)]
+struct KeptLine {
+    shard: usize,
+    offset: u64,
+    len: usize,
+    /// Its task's place in the selection.
+    task: usize,
+    /// Its model, as an index into the model names met.
+    model: usize,
+    error: bool,
+}
+
+/// The merge's content: the tasks in the selection's order, and the
+/// predictions to keep in task, then model order.
+struct Joined {
+    tasks: Vec<Task>,
+    kept: Vec<KeptLine>,
+}
+
+/// Joins the shards, counting what is missing or repeated in `gaps`. Each
+/// shard's predictions are read a line at a time; a bad line is named by
+/// file, line and field.
+fn join(runs: &[ShardRun], gaps: &mut Gaps) -> anyhow::Result<Joined> {
     let first = &runs[0].record;
     let mut seen_shards = HashSet::new();
     for run in runs {
@@ -279,50 +300,91 @@ fn join(runs: &[ShardRun], gaps: &mut Gaps) -> (Vec<Task>, Vec<Prediction>) {
         .enumerate()
         .map(|(i, t)| (t.id.as_str(), i))
         .collect();
-    let models: Vec<String> = match &runs[0].models {
+    let listed: Vec<String> = match &runs[0].models {
         Value::Array(models) => models
             .iter()
             .filter_map(|m| m["name"].as_str().map(str::to_string))
             .collect(),
         _ => Vec::new(),
     };
-    let model_rank = |name: &str| {
-        models
-            .iter()
-            .position(|m| m == name)
-            .unwrap_or(models.len())
-    };
-    // A shard run twice (again after its errors): an answer is kept over
-    // an error, otherwise the first.
-    let mut kept: HashMap<(&str, &str), usize> = HashMap::new();
-    let mut predictions: Vec<Prediction> = Vec::new();
-    for run in runs {
-        for p in &run.predictions {
-            if !order.contains_key(p.task_id.as_str()) {
-                continue; // not a task of the selection
-            }
-            match kept.entry((p.model.as_str(), p.task_id.as_str())) {
-                Entry::Vacant(slot) => {
-                    slot.insert(predictions.len());
-                    predictions.push(p.clone());
-                }
-                Entry::Occupied(slot) => {
-                    gaps.predictions_repeated += 1;
-                    let earlier = &mut predictions[*slot.get()];
-                    if earlier.error.is_some() && p.error.is_none() {
-                        *earlier = p.clone();
+    let mut names: Vec<String> = Vec::new();
+    let mut kept: Vec<KeptLine> = Vec::new();
+    {
+        let mut name_index: HashMap<String, usize> = HashMap::new();
+        let mut kept_index: HashMap<(usize, usize), usize> = HashMap::new();
+        for (shard, run) in runs.iter().enumerate() {
+            let path = predictions_path(&run.dir);
+            for_each_line_at(&path, |number, offset, line| {
+                let p: Prediction = serde_json::from_str(line)
+                    .map_err(|_| describe_error::<Prediction>(&path, number, line))?;
+                let Some(&task) = order.get(p.task_id.as_str()) else {
+                    return Ok(()); // not a task of the selection
+                };
+                let model = *name_index.entry(p.model.clone()).or_insert_with(|| {
+                    names.push(p.model);
+                    names.len() - 1
+                });
+                let line = KeptLine {
+                    shard,
+                    offset,
+                    len: line.len(),
+                    task,
+                    model,
+                    error: p.error.is_some(),
+                };
+                // A shard run twice (again after its errors): an answer is
+                // kept over an error, otherwise the first.
+                match kept_index.entry((model, task)) {
+                    Entry::Vacant(slot) => {
+                        slot.insert(kept.len());
+                        kept.push(line);
+                    }
+                    Entry::Occupied(slot) => {
+                        gaps.predictions_repeated += 1;
+                        let earlier = &mut kept[*slot.get()];
+                        if earlier.error && !line.error {
+                            *earlier = line;
+                        }
                     }
                 }
-            }
+                Ok(())
+            })?;
         }
     }
-    predictions.sort_by_key(|p| {
-        (
-            order[p.task_id.as_str()],
-            model_rank(&p.model),
-            p.model.clone(),
-        )
+    let rank: Vec<usize> = names
+        .iter()
+        .map(|name| {
+            listed
+                .iter()
+                .position(|m| m == name)
+                .unwrap_or(listed.len())
+        })
+        .collect();
+    kept.sort_by(|a, b| {
+        (a.task, rank[a.model], &names[a.model]).cmp(&(b.task, rank[b.model], &names[b.model]))
     });
-    gaps.predictions_missing = (tasks.len() * models.len()).saturating_sub(predictions.len());
-    (tasks, predictions)
+    gaps.predictions_missing = (tasks.len() * listed.len()).saturating_sub(kept.len());
+    Ok(Joined { tasks, kept })
+}
+
+/// Writes the kept predictions' lines, read again from the shards' files,
+/// as the merged run's predictions (whole or not at all).
+fn write_kept(runs: &[ShardRun], kept: &[KeptLine], path: &Path) -> anyhow::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut files = runs
+        .iter()
+        .map(|run| {
+            let shard = predictions_path(&run.dir);
+            std::fs::File::open(&shard).with_context(|| format!("reading {}", shard.display()))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    write_lines(path, kept, |line, out| {
+        let start = out.len();
+        out.resize(start + line.len, 0);
+        let file = &mut files[line.shard];
+        file.seek(SeekFrom::Start(line.offset))
+            .and_then(|_| file.read_exact(&mut out[start..]))
+            .map_err(serde_json::Error::io)
+    })
+    .with_context(|| format!("writing {}", path.display()))
 }

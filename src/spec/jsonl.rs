@@ -89,6 +89,21 @@ pub fn for_each_line(
     read_lines(path, false, f).map(|_| ())
 }
 
+/// [`for_each_line`], with each line's byte offset in the file (the line
+/// is the file's `line.len()` bytes from there), for reading it again
+/// later without keeping it. Files on disk only: an embedded copy has no
+/// offsets to read at.
+pub fn for_each_line_at(
+    path: &Path,
+    mut f: impl FnMut(usize, u64, &str) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let mut blocks = LineBlocks::open(path, false)?;
+    while let Some(block) = blocks.next_block()? {
+        block.for_each_line_at(path, &mut f)?;
+    }
+    Ok(())
+}
+
 /// [`for_each_line`], returning the SHA-256 and length of the file's bytes
 /// as they were read: a manifest then records exactly what was scored, and
 /// the file is not read a second time.

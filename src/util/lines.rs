@@ -42,6 +42,9 @@ pub struct LineBlocks {
     /// Whether the next block is the file's first (which loses a byte order
     /// mark).
     first: bool,
+    /// Bytes of the file given out in blocks so far (a byte order mark
+    /// included): where the next block starts.
+    consumed: u64,
     /// SHA-256 and length of the bytes read (byte order mark included).
     hashed: Option<(Sha256, u64)>,
 }
@@ -61,6 +64,8 @@ enum Source {
 /// Whole lines of a file, numbered from [`Block::first_line`].
 pub struct Block {
     first_line: usize,
+    /// Where the block's bytes start in the file.
+    offset: u64,
     bytes: BlockBytes,
 }
 
@@ -224,6 +229,7 @@ impl LineBlocks {
             block_bytes,
             next_line: 1,
             first: true,
+            consumed: 0,
             hashed: hash.then(|| (Sha256::new(), 0)),
         }
     }
@@ -259,13 +265,16 @@ impl LineBlocks {
                     BlockBytes::Owned(bytes)
                 }
             };
+            let before = bytes.len();
             if std::mem::replace(&mut self.first, false) {
                 bytes.skip_bom();
             }
             let block = Block {
                 first_line: self.next_line,
+                offset: self.consumed + (before - bytes.len()) as u64,
                 bytes,
             };
+            self.consumed += before as u64;
             if !block.bytes().is_empty() {
                 self.next_line += memchr::memchr_iter(b'\n', block.bytes()).count();
                 return Ok(Some(block));
@@ -303,6 +312,13 @@ impl Source {
 }
 
 impl BlockBytes {
+    fn len(&self) -> usize {
+        match self {
+            BlockBytes::Owned(bytes) => bytes.len(),
+            BlockBytes::Mapped { range, .. } => range.len(),
+        }
+    }
+
     fn skip_bom(&mut self) {
         match self {
             BlockBytes::Owned(bytes) if bytes.starts_with(BOM) => {
@@ -417,6 +433,16 @@ impl Block {
         path: &Path,
         mut f: impl FnMut(usize, &str) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
+        self.for_each_line_at(path, |number, _, line| f(number, line))
+    }
+
+    /// [`Block::for_each_line`], with each line's byte offset in the file:
+    /// the line's bytes are the file's `line.len()` bytes from there.
+    pub fn for_each_line_at(
+        &self,
+        path: &Path,
+        mut f: impl FnMut(usize, u64, &str) -> anyhow::Result<()>,
+    ) -> anyhow::Result<()> {
         let bytes = self.bytes();
         // One check of the whole block, with SIMD; line by line only to find
         // the line at fault.
@@ -440,7 +466,7 @@ impl Block {
             };
             let line = line.trim_end_matches('\r');
             if !line.trim().is_empty() {
-                f(number, line)?;
+                f(number, self.offset + start as u64, line)?;
             }
             start = end + 1;
             number += 1;
@@ -571,6 +597,28 @@ mod tests {
                     .unwrap();
             }
             assert_eq!(seen, expected);
+        }
+    }
+
+    #[test]
+    fn each_line_is_found_again_at_its_offset() {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, text) = write_awkward_file(dir.path());
+        for block_bytes in [1, 7, 999, 1 << 20] {
+            for mut lines in [mapped(&path, block_bytes), read(&path, block_bytes)] {
+                let mut seen = 0;
+                while let Some(block) = lines.next_block().unwrap() {
+                    block
+                        .for_each_line_at(&path, |n, offset, line| {
+                            let at = offset as usize;
+                            assert_eq!(&text[at..at + line.len()], line.as_bytes(), "line {n}");
+                            seen += 1;
+                            Ok(())
+                        })
+                        .unwrap();
+                }
+                assert_eq!(seen, 344, "block_bytes {block_bytes}");
+            }
         }
     }
 
