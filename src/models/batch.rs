@@ -79,9 +79,11 @@ pub fn custom_id(model: &str, label: RequestLabel<'_>, key: &str) -> String {
 }
 
 /// The key digits a `custom_id` ends with.
-fn key_of(custom_id: &str) -> Option<&str> {
+fn key_of(custom_id: &str) -> Option<u64> {
     let (_, key) = custom_id.rsplit_once("--")?;
-    (key.len() == KEY_DIGITS && key.bytes().all(|b| b.is_ascii_hexdigit())).then_some(key)
+    (key.len() == KEY_DIGITS && key.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| key_value(key))
+        .flatten()
 }
 
 /// One request written to a batch file.
@@ -161,12 +163,34 @@ pub struct BatchResult {
     pub outcome: Result<Value, (ErrorKind, String)>,
 }
 
-/// The results of batch output files, by cache key digits.
+/// The results of batch output files, by cache key digits. Only where each
+/// result's line is, and whether it succeeded, is kept (40 bytes, not the
+/// response): a line is read again and parsed when its request takes it, so
+/// a batch of a million answers does not have to fit in memory.
 #[derive(Debug, Default)]
 pub struct BatchResults {
-    by_key: HashMap<String, BatchResult>,
-    used: Mutex<HashSet<String>>,
+    files: Vec<ResultFile>,
+    by_key: HashMap<u64, ResultLine>,
+    used: Mutex<HashSet<u64>>,
     repeated: usize,
+}
+
+/// A batch output file, open to read results again.
+#[derive(Debug)]
+struct ResultFile {
+    path: PathBuf,
+    file: Mutex<std::fs::File>,
+}
+
+/// Where a result is: its file (an index), line number, byte offset and
+/// length.
+#[derive(Debug, Clone, Copy)]
+struct ResultLine {
+    file: usize,
+    number: usize,
+    offset: u64,
+    len: usize,
+    succeeded: bool,
 }
 
 impl BatchResults {
@@ -176,38 +200,49 @@ impl BatchResults {
     /// file and line. When several lines answer one request (a batch run
     /// again for its failures), a success is kept over an error, and
     /// otherwise the later line wins; such lines are counted.
-    pub fn load(files: &[PathBuf]) -> anyhow::Result<BatchResults> {
-        let mut by_key: HashMap<String, BatchResult> = HashMap::new();
+    pub fn load(paths: &[PathBuf]) -> anyhow::Result<BatchResults> {
+        let mut by_key: HashMap<u64, ResultLine> = HashMap::new();
         let mut repeated = 0;
-        for file in files {
-            crate::spec::jsonl::for_each_line(file, |number, line| {
-                let place = || format!("{}:{number}", file.display());
-                let value: Value =
-                    serde_json::from_str(line).with_context(|| format!("{}: not JSON", place()))?;
-                let result =
-                    read_result(&value).map_err(|why| anyhow::anyhow!("{}: {why}", place()))?;
+        let mut files = Vec::new();
+        for (index, path) in paths.iter().enumerate() {
+            crate::spec::jsonl::for_each_line_at(path, |number, offset, line| {
+                let result = parse_line(path, number, line)?;
                 let Some(key) = key_of(&result.custom_id) else {
                     bail!(
-                        "{}: field `custom_id`: `{}` was not written by itc eval --emit-batch",
-                        place(),
+                        "{}:{number}: field `custom_id`: `{}` was not written by itc eval --emit-batch",
+                        path.display(),
                         crate::util::bounded::clip(&result.custom_id, MAX_CUSTOM_ID)
                     );
                 };
-                match by_key.get_mut(key) {
+                let place = ResultLine {
+                    file: index,
+                    number,
+                    offset,
+                    len: line.len(),
+                    succeeded: result.outcome.is_ok(),
+                };
+                match by_key.get_mut(&key) {
                     Some(earlier) => {
                         repeated += 1;
-                        if result.outcome.is_ok() || earlier.outcome.is_err() {
-                            *earlier = result;
+                        if place.succeeded || !earlier.succeeded {
+                            *earlier = place;
                         }
                     }
                     None => {
-                        by_key.insert(key.to_string(), result);
+                        by_key.insert(key, place);
                     }
                 }
                 Ok(())
             })?;
+            let file =
+                std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+            files.push(ResultFile {
+                path: path.clone(),
+                file: Mutex::new(file),
+            });
         }
         Ok(BatchResults {
+            files,
             by_key,
             used: Mutex::new(HashSet::new()),
             repeated,
@@ -219,14 +254,44 @@ impl BatchResults {
         self.repeated
     }
 
-    /// The result for a request's cache key, marked as used.
+    /// The result for a request's cache key, marked as used. A line that
+    /// cannot be read again as it was (the file changed since) is a `batch`
+    /// error naming it.
     pub fn take(&self, cache_key: &str) -> Option<BatchResult> {
-        let key = cache_key.get(..KEY_DIGITS)?;
-        let found = self.by_key.get(key)?.clone();
+        let key = key_value(cache_key.get(..KEY_DIGITS)?)?;
+        let place = *self.by_key.get(&key)?;
         if let Ok(mut used) = self.used.lock() {
-            used.insert(key.to_string());
+            used.insert(key);
         }
-        Some(found)
+        Some(self.read_again(place).unwrap_or_else(|e| BatchResult {
+            custom_id: String::new(),
+            outcome: Err((ErrorKind::Batch, format!("{e:#}"))),
+        }))
+    }
+
+    fn read_again(&self, place: ResultLine) -> anyhow::Result<BatchResult> {
+        use std::io::{Read, Seek, SeekFrom};
+        let source = &self.files[place.file];
+        let mut bytes = vec![0; place.len];
+        {
+            let mut file = source
+                .file
+                .lock()
+                .map_err(|_| anyhow::anyhow!("{}: unreadable", source.path.display()))?;
+            file.seek(SeekFrom::Start(place.offset))
+                .and_then(|_| file.read_exact(&mut bytes))
+                .with_context(|| {
+                    format!("{}:{}: read again", source.path.display(), place.number)
+                })?;
+        }
+        let line = std::str::from_utf8(&bytes).map_err(|_| {
+            anyhow::anyhow!(
+                "{}:{}: changed since it was read",
+                source.path.display(),
+                place.number
+            )
+        })?;
+        parse_line(&source.path, place.number, line)
     }
 
     /// Results read.
@@ -246,11 +311,27 @@ impl BatchResults {
             .by_key
             .iter()
             .filter(|(k, _)| !used.contains(*k))
-            .map(|(_, r)| r.custom_id.clone())
+            .map(|(_, &place)| match self.read_again(place) {
+                Ok(result) => result.custom_id,
+                Err(e) => format!("{e:#}"),
+            })
             .collect();
         ids.sort();
         ids
     }
+}
+
+/// One line of a batch output file, read; errors name the file and line.
+fn parse_line(path: &Path, number: usize, line: &str) -> anyhow::Result<BatchResult> {
+    let place = || format!("{}:{number}", path.display());
+    let value: Value =
+        serde_json::from_str(line).with_context(|| format!("{}: not JSON", place()))?;
+    read_result(&value).map_err(|why| anyhow::anyhow!("{}: {why}", place()))
+}
+
+/// The 16 hex digits of a cache key as a number.
+fn key_value(digits: &str) -> Option<u64> {
+    u64::from_str_radix(digits, 16).ok()
 }
 
 /// One result line: OpenAI/vLLM (`response` and `error`) or Anthropic (`result`).
@@ -344,7 +425,10 @@ mod tests {
             long.chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         );
-        assert_eq!(key_of(&long), Some(&KEY[..16]));
+        assert_eq!(key_of(&long), Some(0x0123456789abcdef));
+        // The digits are a number: their case does not matter.
+        assert_eq!(key_of("m--t--s1--0123456789ABCDEF"), Some(0x0123456789abcdef));
+        assert_eq!(key_of("m--t--s1--0123456789abcdeg"), None);
         assert_eq!(key_of("made-by-hand"), None);
     }
 
@@ -387,14 +471,23 @@ mod tests {
             lines[0].to_string() + "\n" + &lines[3].to_string() + "\n",
         )
         .unwrap();
-        let results = BatchResults::load(&[path]).unwrap();
+        let results = BatchResults::load(std::slice::from_ref(&path)).unwrap();
         assert_eq!(results.len(), 2);
-        assert!(
-            results
-                .take(&format!("{:016x}{}", 1, "0".repeat(48)))
-                .is_some()
-        );
+        let first = results
+            .take(&format!("{:016x}{}", 1, "0".repeat(48)))
+            .unwrap();
+        assert_eq!(first.custom_id, id(1));
+        assert_eq!(first.outcome, Ok(json!({"choices": []})));
         assert_eq!(results.unused(), [id(4)]);
+        // Results are read again from the file when taken: a file cut short
+        // since gives a `batch` error naming it and the line, not a panic.
+        std::fs::write(&path, "{}\n").unwrap();
+        let gone = results
+            .take(&format!("{:016x}{}", 4, "0".repeat(48)))
+            .unwrap();
+        let (kind, why) = gone.outcome.unwrap_err();
+        assert_eq!(kind, ErrorKind::Batch);
+        assert!(why.contains("out.jsonl:2"), "{why}");
     }
 
     #[test]
