@@ -45,6 +45,7 @@ impl ScoreArgs {
             threads: self.threads.map(|n| n as usize),
             started: None,
             eval_record: None,
+            model_order: Vec::new(),
         }
     }
 

@@ -23,10 +23,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use anyhow::{Context, bail};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::config::Backend;
 use super::http::{ErrorKind, status_kind};
+use crate::util::atomic::AtomicFile;
 
 /// Hex digits of the cache key a `custom_id` ends with.
 const KEY_DIGITS: usize = 16;
@@ -86,21 +87,53 @@ fn key_of(custom_id: &str) -> Option<u64> {
         .flatten()
 }
 
-/// One request written to a batch file.
-#[derive(Debug, Clone)]
-struct Emitted {
-    model: String,
-    backend: Backend,
-    custom_id: String,
-    /// The endpoint's path (`/v1/chat/completions`).
-    path: String,
-    body: Value,
-}
-
-/// The requests an emitting run collects.
+/// The requests an emitting run collects. Each request's line is written
+/// to an unlinked scratch file as it comes and only its place is kept (its
+/// model, `custom_id`, offset and length), so that a million requests need
+/// not fit in memory; [`BatchSink::write`] copies the lines, sorted, into
+/// the batch files.
 #[derive(Debug, Default)]
 pub struct BatchSink {
-    emitted: Mutex<Vec<Emitted>>,
+    spill: Mutex<Spill>,
+}
+
+/// The scratch file of a [`BatchSink`] and what is in it.
+#[derive(Debug, Default)]
+struct Spill {
+    /// Made on the first request.
+    file: Option<std::io::BufWriter<std::fs::File>>,
+    written: u64,
+    /// The models met, with their backends.
+    models: Vec<(String, Backend)>,
+    lines: Vec<SpilledLine>,
+    /// The first write that failed: reported by [`BatchSink::write`].
+    error: Option<String>,
+}
+
+/// One request's line in the scratch file.
+#[derive(Debug)]
+struct SpilledLine {
+    /// Index into [`Spill::models`].
+    model: usize,
+    custom_id: String,
+    offset: u64,
+    len: usize,
+}
+
+/// A line of OpenAI's batch input format (also vLLM's `run-batch`).
+#[derive(serde::Serialize)]
+struct OpenAiRequest<'a> {
+    custom_id: &'a str,
+    method: &'static str,
+    url: &'a str,
+    body: &'a Value,
+}
+
+/// A line of Anthropic's Message Batches format.
+#[derive(serde::Serialize)]
+struct AnthropicRequest<'a> {
+    custom_id: &'a str,
+    params: &'a Value,
 }
 
 impl BatchSink {
@@ -108,14 +141,28 @@ impl BatchSink {
     pub fn push(&self, model: &str, backend: Backend, custom_id: String, url: &str, body: &Value) {
         let path =
             reqwest::Url::parse(url).map_or_else(|_| url.to_string(), |u| u.path().to_string());
-        if let Ok(mut emitted) = self.emitted.lock() {
-            emitted.push(Emitted {
-                model: model.to_string(),
-                backend,
-                custom_id,
-                path,
-                body: body.clone(),
-            });
+        let line = match backend {
+            Backend::Anthropic => serde_json::to_vec(&AnthropicRequest {
+                custom_id: &custom_id,
+                params: body,
+            }),
+            _ => serde_json::to_vec(&OpenAiRequest {
+                custom_id: &custom_id,
+                method: "POST",
+                url: &path,
+                body,
+            }),
+        };
+        let Ok(mut spill) = self.spill.lock() else {
+            return;
+        };
+        if let Err(e) = line
+            .map_err(std::io::Error::other)
+            .and_then(|line| spill.add(model, backend, custom_id, &line))
+        {
+            spill
+                .error
+                .get_or_insert_with(|| format!("writing a request to a scratch file: {e}"));
         }
     }
 
@@ -123,34 +170,98 @@ impl BatchSink {
     /// `<model>.anthropic.jsonl`), requests in `custom_id` order; returns
     /// each file with its request count.
     pub fn write(&self, dir: &Path) -> anyhow::Result<Vec<(PathBuf, usize)>> {
+        use std::io::{Read, Seek, SeekFrom, Write};
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        let mut emitted = self.emitted.lock().map(|e| e.clone()).unwrap_or_default();
-        emitted.sort_by(|a, b| (&a.model, &a.custom_id).cmp(&(&b.model, &b.custom_id)));
-        let mut files: Vec<(PathBuf, usize)> = Vec::new();
-        let mut by_file: Vec<(PathBuf, Vec<Value>)> = Vec::new();
-        for e in emitted {
-            let (suffix, line) = match e.backend {
-                Backend::Anthropic => (
-                    "anthropic",
-                    json!({"custom_id": e.custom_id, "params": e.body}),
-                ),
-                _ => (
-                    "openai",
-                    json!({"custom_id": e.custom_id, "method": "POST", "url": e.path, "body": e.body}),
-                ),
-            };
-            let path = dir.join(format!("{}.{suffix}.jsonl", clean(&e.model, 64)));
-            match by_file.iter_mut().find(|(p, _)| *p == path) {
-                Some((_, lines)) => lines.push(line),
-                None => by_file.push((path, vec![line])),
-            }
+        let mut spill = self
+            .spill
+            .lock()
+            .map_err(|_| anyhow::anyhow!("--emit-batch: the requests were lost"))?;
+        if let Some(error) = &spill.error {
+            bail!("--emit-batch: {error}");
         }
-        for (path, lines) in by_file {
-            crate::spec::jsonl::write_records(&path, &lines)
+        let Spill {
+            file,
+            models,
+            lines,
+            ..
+        } = &mut *spill;
+        let Some(file) = file.take() else {
+            return Ok(Vec::new());
+        };
+        let mut file = file
+            .into_inner()
+            .map_err(|e| anyhow::anyhow!("--emit-batch: writing a scratch file: {}", e.error()))?;
+        lines.sort_by(|a, b| {
+            (&models[a.model].0, &a.custom_id).cmp(&(&models[b.model].0, &b.custom_id))
+        });
+        // Two model names may clean to one file name: their lines share it.
+        let mut outputs: Vec<(PathBuf, AtomicFile, usize)> = Vec::new();
+        let mut bytes = Vec::new();
+        for line in lines.iter() {
+            let (name, backend) = &models[line.model];
+            let suffix = match backend {
+                Backend::Anthropic => "anthropic",
+                _ => "openai",
+            };
+            let path = dir.join(format!("{}.{suffix}.jsonl", clean(name, 64)));
+            let at = match outputs.iter().position(|(p, _, _)| *p == path) {
+                Some(at) => at,
+                None => {
+                    outputs.push((path.clone(), AtomicFile::create(&path)?, 0));
+                    outputs.len() - 1
+                }
+            };
+            bytes.resize(line.len, 0);
+            file.seek(SeekFrom::Start(line.offset))
+                .and_then(|_| file.read_exact(&mut bytes))
+                .context("--emit-batch: reading a scratch file")?;
+            bytes.push(b'\n');
+            let (path, output, count) = &mut outputs[at];
+            output
+                .write_all(&bytes)
                 .with_context(|| format!("writing {}", path.display()))?;
-            files.push((path, lines.len()));
+            *count += 1;
+        }
+        let mut files = Vec::new();
+        for (path, output, count) in outputs {
+            output.commit()?;
+            files.push((path, count));
         }
         Ok(files)
+    }
+}
+
+impl Spill {
+    fn add(
+        &mut self,
+        model: &str,
+        backend: Backend,
+        custom_id: String,
+        line: &[u8],
+    ) -> std::io::Result<()> {
+        use std::io::Write;
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => self
+                .file
+                .insert(std::io::BufWriter::new(tempfile::tempfile()?)),
+        };
+        file.write_all(line)?;
+        let model = match self.models.iter().position(|(m, _)| m == model) {
+            Some(at) => at,
+            None => {
+                self.models.push((model.to_string(), backend));
+                self.models.len() - 1
+            }
+        };
+        self.lines.push(SpilledLine {
+            model,
+            custom_id,
+            offset: self.written,
+            len: line.len(),
+        });
+        self.written += line.len() as u64;
+        Ok(())
     }
 }
 
@@ -401,6 +512,7 @@ fn read_result(line: &Value) -> Result<BatchResult, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     const KEY: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
@@ -427,7 +539,10 @@ mod tests {
         );
         assert_eq!(key_of(&long), Some(0x0123456789abcdef));
         // The digits are a number: their case does not matter.
-        assert_eq!(key_of("m--t--s1--0123456789ABCDEF"), Some(0x0123456789abcdef));
+        assert_eq!(
+            key_of("m--t--s1--0123456789ABCDEF"),
+            Some(0x0123456789abcdef)
+        );
         assert_eq!(key_of("m--t--s1--0123456789abcdeg"), None);
         assert_eq!(key_of("made-by-hand"), None);
     }
@@ -488,6 +603,58 @@ mod tests {
         let (kind, why) = gone.outcome.unwrap_err();
         assert_eq!(kind, ErrorKind::Batch);
         assert!(why.contains("out.jsonl:2"), "{why}");
+    }
+
+    #[test]
+    fn emitted_requests_are_written_sorted_per_file_in_each_format() {
+        let sink = BatchSink::default();
+        let body = |n: u32| json!({"model": "x", "messages": [{"role": "user", "content": format!("q{n} ü")}]});
+        // Pushed out of order; `a/b` and `a?b` clean to the same file name.
+        for (model, backend, id) in [
+            ("a/b", Backend::Openai, "a_b--t2--s1--2"),
+            ("claude", Backend::Anthropic, "claude--t1--s1--1"),
+            ("a?b", Backend::Openai, "a_b--t0--s1--0"),
+            ("a/b", Backend::Openai, "a_b--t1--s1--1"),
+        ] {
+            let n = id[id.len() - 1..].parse().unwrap();
+            sink.push(
+                model,
+                backend,
+                id.into(),
+                "http://h:1/v1/chat/completions?x=1",
+                &body(n),
+            );
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let files = sink.write(dir.path()).unwrap();
+        let names: Vec<(String, usize)> = files
+            .iter()
+            .map(|(p, n)| (p.file_name().unwrap().to_string_lossy().into_owned(), *n))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("a_b.openai.jsonl".to_string(), 3),
+                ("claude.anthropic.jsonl".to_string(), 1)
+            ]
+        );
+        let openai = std::fs::read_to_string(&files[0].0).unwrap();
+        let expected: String = [("a_b--t1--s1--1", 1), ("a_b--t2--s1--2", 2), ("a_b--t0--s1--0", 0)]
+            .iter()
+            .map(|(id, n)| {
+                json!({"custom_id": id, "method": "POST", "url": "/v1/chat/completions", "body": body(*n)})
+                    .to_string()
+                    + "\n"
+            })
+            .collect();
+        assert_eq!(openai, expected);
+        let anthropic = std::fs::read_to_string(&files[1].0).unwrap();
+        assert_eq!(
+            anthropic,
+            json!({"custom_id": "claude--t1--s1--1", "params": body(1)}).to_string() + "\n"
+        );
+        // Nothing pushed: no file.
+        assert!(BatchSink::default().write(dir.path()).unwrap().is_empty());
     }
 
     #[test]

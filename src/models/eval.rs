@@ -375,6 +375,7 @@ pub fn eval_models(
         threads: None,
         started: Some(started),
         eval_record: Some(eval_record(&run_dir, benchmark, &options.steps)?),
+        model_order: report.models.iter().map(|m| m.model.clone()).collect(),
     };
     score(&score_options, out, err)?;
     if let Some(b) = benchmark {

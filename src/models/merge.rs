@@ -188,7 +188,11 @@ pub fn merge(
         );
     }
     let mut gaps = Gaps::default();
-    let Joined { tasks, kept } = join(&runs, &mut gaps)?;
+    let Joined {
+        tasks,
+        kept,
+        models,
+    } = join(&runs, &mut gaps)?;
     let dir = &options.out;
     write_records(&dir.join("tasks.jsonl"), &tasks)
         .with_context(|| format!("writing {}", dir.display()))?;
@@ -232,6 +236,7 @@ pub fn merge(
         eval_record: Some(
             json!({"models": first.models, "steps": first.steps, "merged_from": record["inputs"]}),
         ),
+        model_order: models,
     };
     score(&score_options, out, err)?;
     match gaps.summary() {
@@ -267,6 +272,8 @@ struct KeptLine {
 struct Joined {
     tasks: Vec<Task>,
     kept: Vec<KeptLine>,
+    /// The models of the shards' `models.json`, in order.
+    models: Vec<String>,
 }
 
 /// Joins the shards, counting what is missing or repeated in `gaps`. Each
@@ -364,7 +371,11 @@ fn join(runs: &[ShardRun], gaps: &mut Gaps) -> anyhow::Result<Joined> {
         (a.task, rank[a.model], &names[a.model]).cmp(&(b.task, rank[b.model], &names[b.model]))
     });
     gaps.predictions_missing = (tasks.len() * listed.len()).saturating_sub(kept.len());
-    Ok(Joined { tasks, kept })
+    Ok(Joined {
+        tasks,
+        kept,
+        models: listed,
+    })
 }
 
 /// Writes the kept predictions' lines, read again from the shards' files,

@@ -175,16 +175,18 @@ type Owed = (usize, usize);
 
 /// The workers of a run.
 struct Spawned {
-    workers: JoinSet<()>,
+    /// The models' feeders, each returning its workers' panics.
+    workers: JoinSet<Vec<String>>,
     /// The (model, task) pairs whose predictions the workers owe.
     expected: HashSet<Owed>,
     /// Per model: its requests waiting on the server.
     in_flight: Vec<InFlight>,
 }
 
-/// Starts one worker per model and unfinished task; each sends its
-/// [`Done`] on `tx`. Every task is queued at the same instant, the start
-/// of the run, and waits there for one of its model's slots.
+/// Starts one feeder per model, which starts a worker for each of the
+/// model's unfinished tasks, in order; each worker sends its [`Done`] on
+/// `tx`. Every task is queued at the same instant, the start of the run,
+/// and waits there for one of its model's slots.
 fn spawn_workers(
     tasks: &Arc<Vec<Task>>,
     models: &[ModelSpec],
@@ -193,7 +195,6 @@ fn spawn_workers(
     options: &RunOptions,
     tx: &mpsc::UnboundedSender<Done>,
 ) -> anyhow::Result<Spawned> {
-    let steps = options.steps.clone();
     let client = http_client(false)?;
     let loopback_client = http_client(true)?;
     let mut workers = JoinSet::new();
@@ -209,19 +210,73 @@ fn spawn_workers(
             options.transport.clone(),
         ));
         in_flight.push(context.in_flight.clone());
-        for (t, task) in tasks.iter().enumerate() {
-            if finished.contains(&(spec.config.name.clone(), task.id.clone())) {
-                continue; // answered by an earlier session
+        let pending: Vec<usize> = tasks
+            .iter()
+            .enumerate()
+            // Answered by an earlier session, or not.
+            .filter(|(_, task)| !finished.contains(&(spec.config.name.clone(), task.id.clone())))
+            .map(|(t, _)| t)
+            .collect();
+        expected.extend(pending.iter().map(|&t| (m, t)));
+        let feeder = Feeder {
+            model: m,
+            context,
+            tasks: Arc::clone(tasks),
+            steps: options.steps.clone(),
+            tx: tx.clone(),
+            queued,
+        };
+        workers.spawn(feeder.feed(pending));
+    }
+    Ok(Spawned {
+        workers,
+        expected,
+        in_flight,
+    })
+}
+
+/// What a model's workers share.
+struct Feeder {
+    model: usize,
+    context: Arc<ModelContext>,
+    tasks: Arc<Vec<Task>>,
+    steps: Option<Arc<StepRun>>,
+    tx: mpsc::UnboundedSender<Done>,
+    /// When every task was queued.
+    queued: Instant,
+}
+
+impl Feeder {
+    /// Starts a worker for each task of `pending`, in order, once one of
+    /// the model's slots is free for it: a worker exists only while its task
+    /// holds a slot, so a run of a million tasks does not hold a million
+    /// waiting workers. Returns the panics of its workers.
+    async fn feed(self, pending: Vec<usize>) -> Vec<String> {
+        let mut running = JoinSet::new();
+        let mut panics = Vec::new();
+        let mut reap = |joined: Result<(), tokio::task::JoinError>| {
+            if let Err(e) = joined
+                && e.is_panic()
+            {
+                panics.push(e.to_string());
             }
-            expected.insert((m, t));
-            let context = Arc::clone(&context);
-            let tasks = Arc::clone(tasks);
-            let tx = tx.clone();
-            let steps = steps.clone();
-            workers.spawn(async move {
-                let Ok(_slot) = Arc::clone(&context.slots).acquire_owned().await else {
-                    return;
-                };
+        };
+        for t in pending {
+            let Ok(slot) = Arc::clone(&self.context.slots).acquire_owned().await else {
+                break;
+            };
+            while let Some(joined) = running.try_join_next() {
+                reap(joined);
+            }
+            let (context, tasks, steps, tx) = (
+                Arc::clone(&self.context),
+                Arc::clone(&self.tasks),
+                self.steps.clone(),
+                self.tx.clone(),
+            );
+            let (m, queued) = (self.model, self.queued);
+            running.spawn(async move {
+                let _slot = slot;
                 let queue = queued.elapsed();
                 let mut outcome = answer(&context, &tasks[t], steps.as_deref()).await;
                 if let Some(timing) = &mut outcome.timing {
@@ -235,12 +290,11 @@ fn spawn_workers(
                 });
             });
         }
+        while let Some(joined) = running.join_next().await {
+            reap(joined);
+        }
+        panics
     }
-    Ok(Spawned {
-        workers,
-        expected,
-        in_flight,
-    })
 }
 
 /// What the run has received so far: the store it appends to, the progress
@@ -317,7 +371,7 @@ impl Collector {
     async fn collect(
         &mut self,
         mut rx: mpsc::UnboundedReceiver<Done>,
-        mut workers: JoinSet<()>,
+        mut workers: JoinSet<Vec<String>>,
         mut expected: HashSet<(usize, usize)>,
         path: &Path,
     ) -> anyhow::Result<Vec<(usize, usize)>> {
@@ -349,9 +403,12 @@ impl Collector {
         }
         // Workers that died without a result still owe a prediction.
         while let Some(joined) = workers.join_next().await {
-            if let Err(e) = joined
-                && e.is_panic()
-            {
+            let panics = match joined {
+                Ok(panics) => panics,
+                Err(e) if e.is_panic() => vec![e.to_string()],
+                Err(_) => Vec::new(),
+            };
+            for e in panics {
                 self.progress.println(&format!("a worker panicked: {e}"));
             }
         }

@@ -72,6 +72,12 @@ pub struct ScoreFilesOptions {
     /// `itc eval`'s record of the run (models, prompt templates) for the
     /// manifest ([`Manifest::eval`]).
     pub eval_record: Option<serde_json::Value>,
+    /// Models to list first, in this order (a run's models); the others
+    /// follow in order of first appearance in the predictions. A run's
+    /// answers arrive in whatever order its servers answer, so its scores
+    /// would otherwise list its models in an order that changes from run to
+    /// run.
+    pub model_order: Vec<String>,
 }
 
 /// The machine's cores, the default number of scoring threads.
@@ -107,7 +113,8 @@ pub fn score(
         skip_invalid: args.skip_invalid,
         threads: args.threads.unwrap_or_else(available_threads),
     };
-    let evaluation = evaluate(&tasks, &predictions, &options)?;
+    let mut evaluation = evaluate(&tasks, &predictions, &options)?;
+    evaluation.put_models_first(&args.model_order);
     let aggregate_options = AggregateOptions {
         resamples: args.scoring.bootstrap,
         seed: args.scoring.seed,

@@ -234,6 +234,18 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
+    /// Puts the models named in `order` first, in that order; the others
+    /// keep their order after them.
+    pub fn put_models_first(&mut self, order: &[String]) {
+        let place = |model: &ModelRun| {
+            order
+                .iter()
+                .position(|name| *name == model.model)
+                .unwrap_or(order.len())
+        };
+        self.models.sort_by_key(place);
+    }
+
     /// Per-task scores in record form, for writing out.
     pub fn task_scores(&self) -> impl Iterator<Item = TaskScore<&str>> + '_ {
         self.models.iter().flat_map(move |run| {
@@ -562,6 +574,28 @@ impl<'t> Scorer<'t> {
 mod tests {
     use super::*;
     use crate::score::aggregate::{AggregateOptions, aggregate};
+
+    #[test]
+    fn listed_models_come_first_in_their_order_and_the_rest_keep_theirs() {
+        let mut evaluation = run(&[("t1", "en", "hello there")], 1);
+        let base = evaluation.models.pop().unwrap();
+        evaluation.models = ["x", "c", "y", "a", "b"]
+            .iter()
+            .map(|name| ModelRun {
+                model: name.to_string(),
+                outcomes: base.outcomes.iter().collect(),
+                errors: 0,
+                missing: 0,
+                duplicates: 0,
+            })
+            .collect();
+        evaluation.put_models_first(&["a".into(), "b".into(), "c".into(), "absent".into()]);
+        let names =
+            |e: &Evaluation| -> Vec<String> { e.models.iter().map(|m| m.model.clone()).collect() };
+        assert_eq!(names(&evaluation), ["a", "b", "c", "x", "y"]);
+        evaluation.put_models_first(&[]);
+        assert_eq!(names(&evaluation), ["a", "b", "c", "x", "y"]);
+    }
 
     /// The sample set's first task, with another id and language.
     fn task_line(id: &str, language: &str) -> String {
