@@ -24,7 +24,7 @@ use super::exchange::{
 };
 use super::http::{ErrorKind, Failure};
 use super::progress::{InFlight, Progress};
-use super::stats::{ModelStats, TaskTiming};
+use super::stats::{ModelStats, PredictionFigures, TaskTiming};
 use super::steps::StepRun;
 use super::steps::run::{answer_in_steps, baseline_in_steps};
 use super::store::PredictionStore;
@@ -152,10 +152,10 @@ pub async fn run_shared(
 
     let stats: Vec<ModelStats> = models
         .iter()
+        .zip(predictions)
         .enumerate()
-        .map(|(m, spec)| {
-            let mut figures =
-                ModelStats::from_predictions(&spec.config, tasks.len(), &predictions[m]);
+        .map(|(m, (spec, figures))| {
+            let mut figures = figures.stats(&spec.config, tasks.len());
             figures.resumed = earlier[m];
             (figures.requests, figures.cache_hits, figures.retries) = session[m];
             figures.set_timings(&timings[m], in_flight[m].most());
@@ -304,8 +304,9 @@ struct Collector {
     progress: Progress,
     /// Per model: requests, cache hits, retries of this session.
     session: Vec<(u64, u64, u64)>,
-    /// Per model: its predictions for the selected tasks, earlier ones first.
-    predictions: Vec<Vec<Prediction>>,
+    /// Per model: the figures of its predictions for the selected tasks,
+    /// earlier ones included (the predictions themselves are on disk).
+    predictions: Vec<PredictionFigures>,
     /// Per model: how many predictions came from an earlier session.
     earlier: Vec<usize>,
     /// Per model: where the time of this session's tasks went.
@@ -323,15 +324,16 @@ impl Collector {
         in_flight: &[InFlight],
     ) -> Collector {
         let selected: HashSet<&str> = tasks.iter().map(|t| t.id.as_str()).collect();
-        let predictions: Vec<Vec<Prediction>> = models
+        let predictions: Vec<PredictionFigures> = models
             .iter()
             .map(|spec| {
+                let mut figures = PredictionFigures::default();
                 kept.iter()
                     .filter(|p| {
                         p.model == spec.config.name && selected.contains(p.task_id.as_str())
                     })
-                    .cloned()
-                    .collect()
+                    .for_each(|p| figures.add(p));
+                figures
             })
             .collect();
         Collector {
@@ -343,7 +345,7 @@ impl Collector {
             ),
             session: vec![(0, 0, 0); models.len()],
             timings: vec![Vec::new(); models.len()],
-            earlier: predictions.iter().map(Vec::len).collect(),
+            earlier: predictions.iter().map(PredictionFigures::len).collect(),
             predictions,
         }
     }
@@ -360,7 +362,7 @@ impl Collector {
             s.1 += u64::from(done.outcome.cache_hit);
             s.2 += u64::from(requests.saturating_sub(1));
             self.timings[done.model].extend(done.outcome.timing);
-            self.predictions[done.model].push(done.outcome.prediction);
+            self.predictions[done.model].add(&done.outcome.prediction);
         }
         Ok(())
     }

@@ -13,6 +13,74 @@ use super::progress::human;
 use crate::spec::records::Prediction;
 use crate::util::table::{ABSENT, Table};
 
+/// A model's prediction figures gathered one prediction at a time, so that
+/// a run need not keep its predictions: answers, typed errors, tokens, and
+/// the latencies (8 bytes an answer) for their percentiles.
+#[derive(Debug, Clone, Default)]
+pub struct PredictionFigures {
+    predictions: usize,
+    answered: usize,
+    errors: usize,
+    error_kinds: BTreeMap<String, usize>,
+    prompt_tokens: u64,
+    completion_tokens: u64,
+    latencies: Vec<u64>,
+}
+
+impl PredictionFigures {
+    /// Counts one prediction.
+    pub fn add(&mut self, p: &Prediction) {
+        self.predictions += 1;
+        if p.error.is_some() {
+            self.errors += 1;
+            let kind = p.error_kind.clone().unwrap_or_else(|| "unknown".into());
+            *self.error_kinds.entry(kind).or_default() += 1;
+        } else {
+            self.answered += 1;
+            self.latencies.extend(p.latency_ms);
+        }
+        if let Some(u) = p.usage {
+            self.prompt_tokens += u.prompt_tokens;
+            self.completion_tokens += u.completion_tokens;
+        }
+    }
+
+    /// Predictions counted.
+    pub fn len(&self) -> usize {
+        self.predictions
+    }
+
+    /// Whether none was counted.
+    pub fn is_empty(&self) -> bool {
+        self.predictions == 0
+    }
+
+    /// The model's figures (the session's timings are set apart, by
+    /// [`ModelStats::set_timings`]).
+    pub fn stats(mut self, config: &ModelConfig, tasks: usize) -> ModelStats {
+        self.latencies.sort_unstable();
+        let cost_usd = (config.price_input_per_mtok.is_some()
+            || config.price_output_per_mtok.is_some())
+        .then(|| {
+            self.prompt_tokens as f64 / 1e6 * config.price_input_per_mtok.unwrap_or(0.0)
+                + self.completion_tokens as f64 / 1e6 * config.price_output_per_mtok.unwrap_or(0.0)
+        });
+        ModelStats {
+            model: config.name.clone(),
+            tasks,
+            answered: self.answered,
+            errors: self.errors,
+            error_kinds: self.error_kinds,
+            prompt_tokens: self.prompt_tokens,
+            completion_tokens: self.completion_tokens,
+            latency_p50_ms: percentile(&self.latencies, 0.50),
+            latency_p95_ms: percentile(&self.latencies, 0.95),
+            cost_usd,
+            ..ModelStats::default()
+        }
+    }
+}
+
 /// The figures of one model's run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ModelStats {
@@ -92,43 +160,18 @@ pub struct TaskTiming {
 
 impl ModelStats {
     /// Figures from a model's predictions (answers, errors, latency,
-    /// tokens, cost); the session counters start at zero.
+    /// tokens, cost; see [`PredictionFigures`]); the session counters start
+    /// at zero.
     pub fn from_predictions<'a>(
         config: &ModelConfig,
         tasks: usize,
         predictions: impl IntoIterator<Item = &'a Prediction>,
     ) -> ModelStats {
-        let mut stats = ModelStats {
-            model: config.name.clone(),
-            tasks,
-            ..ModelStats::default()
-        };
-        let mut latencies = Vec::new();
+        let mut figures = PredictionFigures::default();
         for p in predictions {
-            if p.error.is_some() {
-                stats.errors += 1;
-                let kind = p.error_kind.clone().unwrap_or_else(|| "unknown".into());
-                *stats.error_kinds.entry(kind).or_default() += 1;
-            } else {
-                stats.answered += 1;
-                latencies.extend(p.latency_ms);
-            }
-            if let Some(u) = p.usage {
-                stats.prompt_tokens += u.prompt_tokens;
-                stats.completion_tokens += u.completion_tokens;
-            }
+            figures.add(p);
         }
-        latencies.sort_unstable();
-        stats.latency_p50_ms = percentile(&latencies, 0.50);
-        stats.latency_p95_ms = percentile(&latencies, 0.95);
-        if config.price_input_per_mtok.is_some() || config.price_output_per_mtok.is_some() {
-            stats.cost_usd = Some(
-                stats.prompt_tokens as f64 / 1e6 * config.price_input_per_mtok.unwrap_or(0.0)
-                    + stats.completion_tokens as f64 / 1e6
-                        * config.price_output_per_mtok.unwrap_or(0.0),
-            );
-        }
-        stats
+        figures.stats(config, tasks)
     }
 
     /// Fills the timing figures from this session's tasks and the most
