@@ -303,15 +303,7 @@ mod tests {
                 duplicates: 0,
             })
             .collect();
-        Evaluation {
-            tasks,
-            models,
-            skipped: Default::default(),
-            unknown: Default::default(),
-            duplicate_task_ids: Vec::new(),
-            unsupported_languages: Vec::new(),
-            prediction_files: Vec::new(),
-        }
+        Evaluation::of(tasks, models)
     }
 
     fn read_parquet(path: &Path) -> DataFrame {

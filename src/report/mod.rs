@@ -242,15 +242,7 @@ pub fn combine(inputs: &[Input]) -> (Evaluation, Vec<Vec<String>>) {
         }
         input_models.push(these);
     }
-    let evaluation = Evaluation {
-        tasks,
-        models,
-        skipped: Default::default(),
-        unknown: Default::default(),
-        duplicate_task_ids: Vec::new(),
-        unsupported_languages: Vec::new(),
-        prediction_files: Vec::new(),
-    };
+    let evaluation = Evaluation::of(tasks, models);
     (evaluation, input_models)
 }
 

@@ -234,6 +234,20 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
+    /// The evaluation of `models` on `tasks`, with nothing skipped or
+    /// unknown and no prediction files (a report's, rebuilt from scores).
+    pub fn of(tasks: Vec<Task>, models: Vec<ModelRun>) -> Evaluation {
+        Evaluation {
+            tasks,
+            models,
+            skipped: Default::default(),
+            unknown: Default::default(),
+            duplicate_task_ids: Vec::new(),
+            unsupported_languages: Vec::new(),
+            prediction_files: Vec::new(),
+        }
+    }
+
     /// Puts the models named in `order` first, in that order; the others
     /// keep their order after them.
     pub fn put_models_first(&mut self, order: &[String]) {
