@@ -213,7 +213,7 @@ fn spawn_workers(
         let pending: Vec<usize> = tasks
             .iter()
             .enumerate()
-            // Answered by an earlier session, or not.
+            // Tasks an earlier session answered are done.
             .filter(|(_, task)| !finished.contains(&(spec.config.name.clone(), task.id.clone())))
             .map(|(t, _)| t)
             .collect();
