@@ -27,8 +27,8 @@ use super::progress::{InFlight, Progress};
 use super::stats::{ModelStats, PredictionFigures, TaskTiming};
 use super::steps::StepRun;
 use super::steps::run::{answer_in_steps, baseline_in_steps};
-use super::store::PredictionStore;
-use crate::spec::records::{Prediction, Task};
+use super::store::{KeptPrediction, PredictionStore};
+use crate::spec::records::Task;
 
 /// Where and how a run happens.
 #[derive(Debug, Clone)]
@@ -317,7 +317,7 @@ impl Collector {
     fn new(
         tasks: &[Task],
         models: &[ModelSpec],
-        kept: &[Prediction],
+        kept: &[KeptPrediction],
         store: PredictionStore,
         options: &RunOptions,
         expected: &HashSet<(usize, usize)>,
@@ -332,7 +332,7 @@ impl Collector {
                     .filter(|p| {
                         p.model == spec.config.name && selected.contains(p.task_id.as_str())
                     })
-                    .for_each(|p| figures.add(p));
+                    .for_each(|p| figures.add_answer(p.latency_ms, p.usage));
                 figures
             })
             .collect();

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::config::ModelConfig;
 use super::progress::human;
-use crate::spec::records::Prediction;
+use crate::spec::records::{Prediction, Usage};
 use crate::util::table::{ABSENT, Table};
 
 /// A model's prediction figures gathered one prediction at a time, so that
@@ -30,16 +30,28 @@ pub struct PredictionFigures {
 impl PredictionFigures {
     /// Counts one prediction.
     pub fn add(&mut self, p: &Prediction) {
-        self.predictions += 1;
-        if p.error.is_some() {
-            self.errors += 1;
-            let kind = p.error_kind.clone().unwrap_or_else(|| "unknown".into());
-            *self.error_kinds.entry(kind).or_default() += 1;
-        } else {
-            self.answered += 1;
-            self.latencies.extend(p.latency_ms);
+        if p.error.is_none() {
+            self.add_answer(p.latency_ms, p.usage);
+            return;
         }
-        if let Some(u) = p.usage {
+        self.predictions += 1;
+        self.errors += 1;
+        let kind = p.error_kind.clone().unwrap_or_else(|| "unknown".into());
+        *self.error_kinds.entry(kind).or_default() += 1;
+        self.add_usage(p.usage);
+    }
+
+    /// Counts one answer (a prediction without an error) by its latency and
+    /// tokens.
+    pub fn add_answer(&mut self, latency_ms: Option<u64>, usage: Option<Usage>) {
+        self.predictions += 1;
+        self.answered += 1;
+        self.latencies.extend(latency_ms);
+        self.add_usage(usage);
+    }
+
+    fn add_usage(&mut self, usage: Option<Usage>) {
+        if let Some(u) = usage {
             self.prompt_tokens += u.prompt_tokens;
             self.completion_tokens += u.completion_tokens;
         }

@@ -8,18 +8,19 @@
 
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use crate::spec::records::Prediction;
+use crate::spec::records::{Prediction, Usage};
 
 /// What an existing predictions file held when a run resumed.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Resumed {
-    /// Finished predictions kept (first per model and task), in file order.
-    pub kept: Vec<Prediction>,
+    /// Finished predictions kept (first per model and task), in file order,
+    /// without their answers (which stay in the file).
+    pub kept: Vec<KeptPrediction>,
     /// Errored predictions removed (their tasks run again).
     pub errored: usize,
     /// Repeated predictions for a (model, task) already kept, removed.
@@ -28,6 +29,20 @@ pub struct Resumed {
     pub invalid: usize,
     /// Bytes of a torn last line cut off.
     pub torn_bytes: usize,
+}
+
+/// A finished prediction kept on resume: who answered what, and the
+/// figures a run reports of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeptPrediction {
+    /// Model name.
+    pub model: String,
+    /// Task id.
+    pub task_id: String,
+    /// Its latency.
+    pub latency_ms: Option<u64>,
+    /// Its tokens.
+    pub usage: Option<Usage>,
 }
 
 impl Resumed {
@@ -52,17 +67,12 @@ impl PredictionStore {
     /// `resume`, in which case it is repaired and compacted (see the module
     /// docs) and its finished predictions returned.
     pub fn open(path: &Path, resume: bool) -> anyhow::Result<(PredictionStore, Resumed)> {
-        let existing = match std::fs::read(path) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-        };
         let mut resumed = Resumed::default();
-        if let Some(bytes) = existing.filter(|b| holds_records(b)) {
+        if holds_records(path)? {
             if !resume {
                 bail!(refusal(path));
             }
-            resumed = compact(path, &bytes)?;
+            resumed = compact(path)?;
         }
         let file = OpenOptions::new()
             .create(true)
@@ -107,8 +117,28 @@ impl PredictionStore {
     }
 }
 
-fn holds_records(bytes: &[u8]) -> bool {
-    !bytes.iter().all(u8::is_ascii_whitespace)
+/// Whether the file exists and holds anything but white space (read until
+/// the first other byte).
+fn holds_records(path: &Path) -> anyhow::Result<bool> {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let mut reader = BufReader::new(file);
+    loop {
+        let buffer = reader
+            .fill_buf()
+            .with_context(|| format!("reading {}", path.display()))?;
+        if buffer.is_empty() {
+            return Ok(false);
+        }
+        if !buffer.iter().all(u8::is_ascii_whitespace) {
+            return Ok(true);
+        }
+        let n = buffer.len();
+        reader.consume(n);
+    }
 }
 
 fn refusal(path: &Path) -> String {
@@ -121,27 +151,43 @@ fn refusal(path: &Path) -> String {
 /// Fails, before anything is written, when a new run would start over an
 /// existing predictions file.
 pub fn check_start(path: &Path, resume: bool) -> anyhow::Result<()> {
-    if !resume && std::fs::read(path).is_ok_and(|b| holds_records(&b)) {
+    if !resume && holds_records(path).unwrap_or(false) {
         bail!(refusal(path));
     }
     Ok(())
 }
 
-/// Reads the existing lines and rewrites the file with the finished,
-/// first-per-task predictions only (atomically: temporary file, rename).
-fn compact(path: &Path, bytes: &[u8]) -> anyhow::Result<Resumed> {
-    let mut resumed = Resumed::default();
-    let complete = match bytes.iter().rposition(|&b| b == b'\n') {
-        Some(last) => &bytes[..=last],
-        None => &bytes[..0],
+/// Reads the existing lines one at a time and, when any must go, rewrites
+/// the file with the finished, first-per-task predictions only, copied as
+/// they were (atomically: temporary file, rename). Only where each kept
+/// line is stays in memory, so a run of millions of predictions resumes in
+/// little memory.
+fn compact(path: &Path) -> anyhow::Result<Resumed> {
+    let reading = || format!("reading {}", path.display());
+    let mut file = File::open(path).with_context(reading)?;
+    let len = file.metadata().with_context(reading)?.len();
+    let complete = complete_len(&mut file, len).with_context(reading)?;
+    let mut resumed = Resumed {
+        torn_bytes: usize::try_from(len - complete).unwrap_or(usize::MAX),
+        ..Resumed::default()
     };
-    resumed.torn_bytes = bytes.len() - complete.len();
+    let mut places: Vec<(u64, usize)> = Vec::new();
     let mut seen = HashSet::new();
-    for line in complete.split(|&b| b == b'\n') {
+    file.seek(SeekFrom::Start(0)).with_context(reading)?;
+    let mut reader = BufReader::with_capacity(1 << 20, (&mut file).take(complete));
+    let (mut line, mut offset) = (Vec::new(), 0u64);
+    loop {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line).with_context(reading)?;
+        if n == 0 {
+            break;
+        }
+        let start = offset;
+        offset += n as u64;
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let Ok(prediction) = serde_json::from_slice::<Prediction>(line) else {
+        let Ok(prediction) = serde_json::from_slice::<Prediction>(&line) else {
             resumed.invalid += 1;
             continue;
         };
@@ -150,26 +196,61 @@ fn compact(path: &Path, bytes: &[u8]) -> anyhow::Result<Resumed> {
         } else if !seen.insert((prediction.model.clone(), prediction.task_id.clone())) {
             resumed.duplicates += 1;
         } else {
-            resumed.kept.push(prediction);
+            places.push((start, n));
+            resumed.kept.push(KeptPrediction {
+                model: prediction.model,
+                task_id: prediction.task_id,
+                latency_ms: prediction.latency_ms,
+                usage: prediction.usage,
+            });
         }
     }
+    drop(reader);
     let dropped = resumed.errored + resumed.duplicates + resumed.invalid;
     if dropped > 0 || resumed.torn_bytes > 0 {
-        let tmp = path.with_extension("jsonl.tmp");
-        let mut out = io::BufWriter::new(
-            File::create(&tmp).with_context(|| format!("writing {}", tmp.display()))?,
-        );
-        for p in &resumed.kept {
-            serde_json::to_writer(&mut out, p)?;
-            out.write_all(b"\n")?;
-        }
-        out.into_inner()
-            .map_err(|e| e.into_error())
-            .and_then(|f| f.sync_all())
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+        rewrite(path, &mut file, &places)?;
     }
     Ok(resumed)
+}
+
+/// The length of the file's complete lines: up to and including its last
+/// `\n` (what follows is a line torn by a crash).
+fn complete_len(file: &mut File, len: u64) -> io::Result<u64> {
+    const CHUNK: u64 = 64 * 1024;
+    let mut end = len;
+    let mut buffer = vec![0; CHUNK as usize];
+    while end > 0 {
+        let start = end.saturating_sub(CHUNK);
+        let chunk = &mut buffer[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(chunk)?;
+        if let Some(at) = chunk.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + at as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// Replaces the file with the lines at `places` (offset, length with its
+/// `\n`), read from `file`.
+fn rewrite(path: &Path, file: &mut File, places: &[(u64, usize)]) -> anyhow::Result<()> {
+    let tmp = path.with_extension("jsonl.tmp");
+    let writing = || format!("writing {}", tmp.display());
+    let mut out = io::BufWriter::new(File::create(&tmp).with_context(writing)?);
+    let mut bytes = Vec::new();
+    for &(start, n) in places {
+        bytes.resize(n, 0);
+        file.seek(SeekFrom::Start(start))
+            .and_then(|_| file.read_exact(&mut bytes))
+            .with_context(|| format!("reading {}", path.display()))?;
+        out.write_all(&bytes).with_context(writing)?;
+    }
+    out.into_inner()
+        .map_err(|e| e.into_error())
+        .and_then(|f| f.sync_all())
+        .with_context(writing)?;
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))
 }
 
 #[cfg(test)]
@@ -227,7 +308,16 @@ mod tests {
         .concat();
         std::fs::write(&path, &text).unwrap();
         let (mut store, resumed) = PredictionStore::open(&path, true).unwrap();
-        assert_eq!(resumed.kept, vec![prediction("a", None)]);
+        let a = prediction("a", None);
+        assert_eq!(
+            resumed.kept,
+            vec![KeptPrediction {
+                model: a.model,
+                task_id: a.task_id,
+                latency_ms: a.latency_ms,
+                usage: a.usage,
+            }]
+        );
         assert_eq!(
             (
                 resumed.errored,
@@ -259,5 +349,37 @@ mod tests {
         let (_, resumed) = PredictionStore::open(&path, true).unwrap();
         assert_eq!(resumed.kept.len(), 2);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+
+    #[test]
+    fn resume_reads_any_bytes_and_long_torn_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("predictions.jsonl");
+        let mut text: Vec<u8> = Vec::new();
+        text.extend(line(&prediction("a", None)).replace('\n', "\r\n").bytes());
+        text.extend(b"\xff\xfe not UTF-8\n");
+        text.extend(b"  \n");
+        text.extend(line(&prediction("b", None)).bytes());
+        // A torn line longer than the chunks the end is searched in.
+        let torn = format!(
+            "{{\"task_id\": \"c\", \"output\": \"{}",
+            "x".repeat(200_000)
+        );
+        text.extend(torn.bytes());
+        std::fs::write(&path, &text).unwrap();
+        let (_, resumed) = PredictionStore::open(&path, true).unwrap();
+        let kept: Vec<&str> = resumed.kept.iter().map(|k| k.task_id.as_str()).collect();
+        assert_eq!(kept, ["a", "b"]);
+        assert_eq!((resumed.invalid, resumed.torn_bytes), (1, torn.len()));
+        // The kept lines are copied as they were, CR LF included.
+        let after = std::fs::read(&path).unwrap();
+        let expected =
+            line(&prediction("a", None)).replace('\n', "\r\n") + &line(&prediction("b", None));
+        assert_eq!(after, expected.as_bytes());
+        // Only white space: nothing to resume, and a fresh run may start.
+        std::fs::write(&path, " \n\t\n").unwrap();
+        assert!(check_start(&path, false).is_ok());
+        let (_, resumed) = PredictionStore::open(&path, false).unwrap();
+        assert_eq!(resumed, Resumed::default());
     }
 }
