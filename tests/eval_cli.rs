@@ -330,6 +330,52 @@ fn eval_without_arguments_runs_the_baseline_on_the_sample_set() {
     );
 }
 
+/// Runs started in the same second each get a default run directory of
+/// their own, and `--resume` without `--run-dir` is refused rather than
+/// starting a new run.
+#[test]
+fn runs_started_together_get_run_directories_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = || {
+        Command::new(env!("CARGO_BIN_EXE_itc"))
+            .args(["eval", "--bootstrap", "0", "--limit", "3", "--no-progress"])
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let children: Vec<_> = (0..3).map(|_| start()).collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let runs: Vec<PathBuf> = std::fs::read_dir(dir.path().join("runs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(runs.len(), 3, "{runs:?}");
+    for run in &runs {
+        assert_eq!(read_predictions(&run.join("predictions.jsonl")).len(), 3);
+    }
+
+    let resume = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args(["eval", "--resume"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(!resume.status.success());
+    assert!(
+        text(&resume.stderr).contains("name it with --run-dir"),
+        "{}",
+        text(&resume.stderr)
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("runs")).unwrap().count(),
+        3
+    );
+}
+
 #[test]
 fn a_run_directory_is_never_overwritten_without_resume() {
     let dir = tempfile::tempdir().unwrap();

@@ -225,7 +225,7 @@ pub struct EvalArgs {
     /// the task id); `itc merge` joins the shards' run directories.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
-    /// Run directory. Default: `runs/<model name>-<UTC timestamp>`.
+    /// Run directory. Default: `runs/<model name>-<UTC timestamp>` (`-2`, `-3`… when taken).
     #[arg(long)]
     pub run_dir: Option<PathBuf>,
     /// Continue the run directory: skip finished tasks, retry errored ones.

@@ -35,7 +35,7 @@ use crate::spec::jsonl::{read_records, write_records};
 use crate::spec::records::Task;
 use crate::spec::sample::sample_tasks;
 use crate::spec::turns::turn_problems;
-use crate::util::lock::FolderLock;
+use crate::util::lock::{FolderLock, create_fresh_dir};
 use crate::util::runtime::{Threads, block_on};
 use crate::util::slug::{SlugStyle, slug};
 use crate::util::time::timestamp;
@@ -294,6 +294,9 @@ pub fn eval_models(
         .collect::<anyhow::Result<_>>()?;
     let (tasks, task_label) = select_tasks(options, benchmark, err)?;
     let (tasks, shard) = prepare_tasks(options, tasks, &task_label)?;
+    if options.resume && options.run_dir.is_none() {
+        bail!("--resume continues a run directory: name it with --run-dir");
+    }
     let run_dir = options
         .run_dir
         .clone()
@@ -315,6 +318,10 @@ pub fn eval_models(
         }
         BatchMode::Import(files) => Transport::Import(Arc::new(BatchResults::load(files)?)),
         BatchMode::Off => Transport::Send,
+    };
+    let run_dir = match options.run_dir {
+        Some(_) => run_dir,
+        None => create_fresh_dir(&run_dir)?,
     };
     // One writer per run directory, for the whole run and its scoring.
     let _lock = FolderLock::acquire(&run_dir, err)?;
@@ -640,7 +647,8 @@ fn select_tasks(
     Ok((tasks, label))
 }
 
-/// `runs/<model name>-<UTC timestamp>` (`eval-…` for several models).
+/// `runs/<model name>-<UTC timestamp>` (`eval-…` for several models); the
+/// run takes `…-2`, `…-3` when another run of the same second has it.
 fn default_run_dir(specs: &[ModelSpec]) -> PathBuf {
     let name = match specs {
         [one] => slug(&one.config.name, SlugStyle::FileName),

@@ -34,6 +34,7 @@ use crate::score::report;
 use crate::score::stream::{EvalOptions, Evaluation, Outcomes, evaluate};
 use crate::spec::jsonl::read_records;
 use crate::spec::records::{Extraction, Task};
+use crate::util::lock::create_fresh_dir;
 
 /// Options of `itc bench`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,7 +128,12 @@ pub fn run(options: &BenchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
     anyhow::ensure!(options.repeat > 0, "--repeat must be positive");
     let (dir, owned) = match &options.dir {
         Some(d) => (d.clone(), false),
-        None => (fresh_temp_dir()?, true),
+        None => (
+            create_fresh_dir(
+                &std::env::temp_dir().join(format!("itc-bench-{}", std::process::id())),
+            )?,
+            true,
+        ),
     };
     let keep = options.keep || options.generate_only || !owned;
     let result = run_in(options, &dir, out);
@@ -137,15 +143,6 @@ pub fn run(options: &BenchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
         writeln!(out, "\nfiles kept in {}", dir.display())?;
     }
     result
-}
-
-fn fresh_temp_dir() -> anyhow::Result<PathBuf> {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let dir = std::env::temp_dir().join(format!("itc-bench-{}-{nanos:09}", std::process::id()));
-    std::fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    Ok(dir)
 }
 
 /// Generates the files into `dir`, then scores them and prints the figures

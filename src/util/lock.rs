@@ -107,6 +107,29 @@ impl Drop for FolderLock {
     }
 }
 
+/// Creates a new, empty folder named `base`, or `base-2`, `base-3`, … when
+/// that name is taken (its parents are created as needed), and returns it.
+/// Creating the folder is the claim: of two processes asking for the same
+/// name at once, each gets a folder of its own.
+pub fn create_fresh_dir(base: &Path) -> anyhow::Result<PathBuf> {
+    if let Some(parent) = base.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
+    }
+    let mut name = base.as_os_str().to_owned();
+    for n in 2u32.. {
+        let dir = PathBuf::from(&name);
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == ErrorKind::AlreadyExists && n <= 10_000 => {}
+            Err(e) => return Err(e).with_context(|| format!("creating {}", dir.display())),
+        }
+        name = base.as_os_str().to_owned();
+        name.push(format!("-{n}"));
+    }
+    unreachable!("the loop returns by n = 10,001")
+}
+
 /// Creates the lock file, failing with `AlreadyExists` when there is one.
 fn create(path: &Path, holder: &Holder) -> std::io::Result<()> {
     let mut file: File = OpenOptions::new().write(true).create_new(true).open(path)?;
@@ -146,6 +169,35 @@ fn is_alive(pid: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fresh_folders_never_share_a_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("runs").join("m-20261127-131500");
+        let first = create_fresh_dir(&base).unwrap();
+        assert_eq!(first, base);
+        std::fs::write(first.join("predictions.jsonl"), "x").unwrap();
+        let second = create_fresh_dir(&base).unwrap();
+        assert_eq!(second, dir.path().join("runs").join("m-20261127-131500-2"));
+        let third = create_fresh_dir(&base).unwrap();
+        assert_eq!(third, dir.path().join("runs").join("m-20261127-131500-3"));
+        assert_eq!(std::fs::read_dir(&second).unwrap().count(), 0);
+        assert_eq!(
+            std::fs::read_to_string(first.join("predictions.jsonl")).unwrap(),
+            "x",
+            "the taken folder is left as it was"
+        );
+        // Threads racing for one name each get a folder of their own.
+        let racing = dir.path().join("race");
+        let dirs: Vec<PathBuf> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8)
+                .map(|_| s.spawn(|| create_fresh_dir(&racing).unwrap()))
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let distinct: std::collections::BTreeSet<_> = dirs.iter().collect();
+        assert_eq!(distinct.len(), 8, "{dirs:?}");
+    }
 
     #[test]
     fn a_second_writer_is_refused_and_the_lock_is_released_on_drop() {

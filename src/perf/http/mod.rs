@@ -41,6 +41,7 @@ use anyhow::Context;
 
 use crate::perf::synth::{SynthSpec, synthesize};
 use crate::spec::records::Task;
+use crate::util::lock::create_fresh_dir;
 
 pub use client::ClientRun;
 pub use cpu::CpuPerRequest;
@@ -151,7 +152,9 @@ pub fn measure(
             "wrk is not on PATH: install it (Debian/Ubuntu: `apt-get install wrk`) or pass --no-wrk",
         )?)
     };
-    let dir = fresh_temp_dir()?;
+    let dir = create_fresh_dir(
+        &std::env::temp_dir().join(format!("itc-bench-http-{}", std::process::id())),
+    )?;
     let result = measure_in(options, wrk.as_deref(), &dir, out);
     let _ = std::fs::remove_dir_all(&dir);
     result
@@ -365,17 +368,6 @@ fn print_wrk(result: &WrkResult, out: &mut dyn Write) -> anyhow::Result<()> {
         write!(out, " ({errors})")?;
     }
     Ok(())
-}
-
-/// A new, empty directory under the system's temporary directory.
-fn fresh_temp_dir() -> anyhow::Result<PathBuf> {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let dir =
-        std::env::temp_dir().join(format!("itc-bench-http-{}-{nanos:09}", std::process::id()));
-    std::fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    Ok(dir)
 }
 
 #[cfg(test)]
