@@ -269,6 +269,11 @@ fn shards_that_do_not_belong_together_are_refused_and_gaps_reported() {
         spoilt.join("predictions.jsonl").display()
     );
     assert!(text(&out.stderr).contains(&named), "{}", text(&out.stderr));
+    let how = format!(
+        "itc eval --resume --run-dir {} --shard 2/3",
+        spoilt.display()
+    );
+    assert!(text(&out.stderr).contains(&how), "{}", text(&out.stderr));
     assert!(!dir.path().join("bad-merge/predictions.jsonl").exists());
     // A shard's run resumed as a whole run is refused.
     let out = itc(

@@ -355,6 +355,14 @@ fn join(runs: &[ShardRun], gaps: &mut Gaps) -> anyhow::Result<Joined> {
                     }
                 }
                 Ok(())
+            })
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "{e:#}\n(a shard cut off while writing ends in a torn line: `itc eval --resume --run-dir {} --shard {}/{}`, with that run's other settings, cuts it and finishes the shard; then merge again)",
+                    run.dir.display(),
+                    run.record.shard.index,
+                    run.record.shard.count
+                )
             })?;
         }
     }
