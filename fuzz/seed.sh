@@ -237,4 +237,40 @@ if wanted("python_tree"):
             c.add(r["api_call"])
             c.add(r["api_data"].get("example_code", "") if isinstance(r.get("api_data"), dict) else "")
     c.done()
+
+if wanted("batch_results"):
+    c = Corpus("batch_results")
+    def cid(n, model="qwen2_5_7b", step=1):
+        return f"{model}--itc-{n:04}--s{step}--{n * 2654435761 % 2**64:016x}"
+    answers = [p for p in predictions if isinstance(p.get("output"), str)][:24]
+    openai = []
+    anthropic = []
+    for n, p in enumerate(answers):
+        body = {"id": f"chatcmpl-{n}", "object": "chat.completion", "model": p["model"],
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": p["output"]}}],
+                "usage": {"prompt_tokens": 100 + n, "completion_tokens": 20, "total_tokens": 120 + n}}
+        openai.append({"id": f"batch_req_{n}", "custom_id": cid(n), "response": {"status_code": 200, "request_id": f"r{n}", "body": body}, "error": None})
+        anthropic.append({"custom_id": cid(n, "claude"), "result": {"type": "succeeded", "message": {
+            "id": f"msg_{n}", "type": "message", "role": "assistant", "model": "claude",
+            "content": [{"type": "text", "text": p["output"]}], "stop_reason": "end_turn",
+            "usage": {"input_tokens": 100 + n, "output_tokens": 20}}}})
+    errors = [
+        {"id": "b1", "custom_id": cid(90), "response": {"status_code": 429, "body": {"error": {"message": "slow down"}}}, "error": None},
+        {"id": "b2", "custom_id": cid(91), "response": {"status_code": 503, "body": "busy"}, "error": None},
+        {"id": "b3", "custom_id": cid(92), "response": None, "error": {"code": "batch_expired", "message": "not run in 24h"}},
+        {"custom_id": cid(93, "claude"), "result": {"type": "errored", "error": {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}}}},
+        {"custom_id": cid(94, "claude"), "result": {"type": "expired"}},
+        {"custom_id": cid(95, "claude"), "result": {"type": "canceled"}},
+    ]
+    lines = lambda rows: "\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n"
+    for group in chunks(openai, 4):
+        c.add(lines(group))
+    for group in chunks(anthropic, 4):
+        c.add(lines(group))
+    c.add(lines(errors))
+    c.add(lines([openai[0], errors[0], openai[0], anthropic[1]]))
+    c.add("\ufeff" + lines(openai[:2]).replace("\n", "\r\n") + "\n\n")
+    c.add(lines(openai[:1]) + lines(openai[1:2])[:-40])
+    c.done()
 PY
