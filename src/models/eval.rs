@@ -294,13 +294,7 @@ pub fn eval_models(
         .collect::<anyhow::Result<_>>()?;
     let (tasks, task_label) = select_tasks(options, benchmark, err)?;
     let (tasks, shard) = prepare_tasks(options, tasks, &task_label)?;
-    if options.resume && options.run_dir.is_none() {
-        bail!("--resume continues a run directory: name it with --run-dir");
-    }
-    let run_dir = options
-        .run_dir
-        .clone()
-        .unwrap_or_else(|| default_run_dir(&specs));
+    let run_dir = planned_run_dir(options, &specs)?;
     let offline = specs.iter().all(|s| s.config.backend == Backend::Baseline);
     let cache_dir = if offline {
         None
@@ -319,10 +313,7 @@ pub fn eval_models(
         BatchMode::Import(files) => Transport::Import(Arc::new(BatchResults::load(files)?)),
         BatchMode::Off => Transport::Send,
     };
-    let run_dir = match options.run_dir {
-        Some(_) => run_dir,
-        None => create_fresh_dir(&run_dir)?,
-    };
+    let run_dir = claim_run_dir(options, run_dir)?;
     // One writer per run directory, for the whole run and its scoring.
     let _lock = FolderLock::acquire(&run_dir, err)?;
     check_start(&predictions_path(&run_dir), options.resume)?;
@@ -647,14 +638,30 @@ fn select_tasks(
     Ok((tasks, label))
 }
 
-/// `runs/<model name>-<UTC timestamp>` (`eval-…` for several models); the
-/// run takes `…-2`, `…-3` when another run of the same second has it.
-fn default_run_dir(specs: &[ModelSpec]) -> PathBuf {
+/// The run directory as planned: `--run-dir`, else
+/// `runs/<model name>-<UTC timestamp>` (`eval-…` for several models).
+/// `--resume` needs the folder named.
+fn planned_run_dir(options: &EvalOptions, specs: &[ModelSpec]) -> anyhow::Result<PathBuf> {
+    if let Some(dir) = &options.run_dir {
+        return Ok(dir.clone());
+    }
+    if options.resume {
+        bail!("--resume continues a run directory: name it with --run-dir");
+    }
     let name = match specs {
         [one] => slug(&one.config.name, SlugStyle::FileName),
         _ => "eval".to_string(),
     };
-    PathBuf::from("runs").join(format!("{name}-{}", timestamp(SystemTime::now())))
+    Ok(PathBuf::from("runs").join(format!("{name}-{}", timestamp(SystemTime::now()))))
+}
+
+/// The run directory to write: a named one as it is; a default one claimed
+/// by creating it, as `…-2`, `…-3` when a run of the same second has the name.
+fn claim_run_dir(options: &EvalOptions, planned: PathBuf) -> anyhow::Result<PathBuf> {
+    match options.run_dir {
+        Some(_) => Ok(planned),
+        None => create_fresh_dir(&planned),
+    }
 }
 
 /// Writes `tasks.jsonl`, `models.json` (the models of a resumed run's
