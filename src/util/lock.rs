@@ -4,6 +4,9 @@
 //! command writing a folder of results) its output folder for as long as it
 //! writes there. A second writer is refused with a message naming the
 //! holder; a lock left by a process that is gone is taken over with a notice.
+//! A folder the user did not name (`itc eval`'s default run directory, the
+//! benches' scratch folders) is claimed by creating it
+//! ([`create_fresh_dir`]), so two processes never pick the same one.
 
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Write};
