@@ -87,7 +87,7 @@ pub struct FetchArgs {
     /// Cache directory. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
     #[arg(long)]
     pub cache_dir: Option<PathBuf>,
-    /// Replaces https://raw.githubusercontent.com (a mirror, or a local server).
+    /// Replaces `https://raw.githubusercontent.com` (a mirror, or a local server).
     #[arg(long)]
     pub base_url: Option<String>,
 }

@@ -18,7 +18,7 @@ pub struct ScoreArgs {
     /// Default: the sample set's recorded predictions.
     #[arg(long, num_args = 1..)]
     pub predictions: Vec<PathBuf>,
-    /// Directory for task_scores.jsonl, summary.csv/json and by_<dimension>.csv.
+    /// Directory for task_scores.jsonl, summary.csv/json and `by_<dimension>.csv`.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// How scores are computed and shown.

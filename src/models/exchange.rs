@@ -1,7 +1,7 @@
 //! One model's requests: the model ready to run ([`ModelSpec`]), what its
-//! workers share ([`ModelContext`]: rate limits, concurrency slots, retries,
+//! workers share (`ModelContext`: rate limits, concurrency slots, retries,
 //! the cache, the HTTP client), sending one request through all of them
-//! ([`exchange`]), and the prediction an answer or a failure becomes.
+//! (`exchange`), and the prediction an answer or a failure becomes.
 //!
 //! The runner ([`super::runner`]), step-by-step runs ([`super::steps`]) and
 //! free-form chats ([`super::chat`]) all send requests through here.

@@ -10,7 +10,7 @@ use serde_json::Value;
 pub struct ApiKey(String);
 
 impl ApiKey {
-    /// Wraps a key (tests; the CLI reads keys with [`resolve_key`]).
+    /// Wraps a key (tests; the CLI reads keys with `resolve_key`).
     pub fn new(key: impl Into<String>) -> ApiKey {
         ApiKey(key.into())
     }

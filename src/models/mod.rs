@@ -24,7 +24,7 @@
 //! - [`runner`]: the run itself ([`run()`]).
 //! - [`chat`]: a model answering free-form chats ([`ChatModel`]).
 //! - [`progress`] and [`stats`]: the progress bar and the run figures.
-//! - [`eval`]: `itc eval` ([`eval()`], [`EvalArgs`]).
+//! - [`mod@eval`]: `itc eval` ([`eval()`]; its flags: `cli::eval::EvalArgs`).
 //! - [`baseline`]: the offline baseline model (lexical retrieval and slot filling).
 //!
 //! Uses [`crate::score`] (a run is scored where it ran) and [`crate::spec`].

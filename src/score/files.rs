@@ -59,7 +59,7 @@ pub struct ScoreFilesOptions {
     /// Prediction files (JSONL, SPEC §0); each may hold several models.
     /// Empty: the sample set's recorded predictions.
     pub predictions: Vec<PathBuf>,
-    /// Directory for task_scores.jsonl, summary.csv/json and by_<dimension>.csv.
+    /// Directory for task_scores.jsonl, summary.csv/json and `by_<dimension>.csv`.
     pub out: Option<PathBuf>,
     /// How scores are computed and shown.
     pub scoring: ScoringOptions,

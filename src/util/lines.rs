@@ -3,7 +3,7 @@
 //!
 //! A large file on disk is mapped, and its blocks are slices of the map:
 //! nothing is copied, and the map's pages are let go a region at a time
-//! once every block over the region is dropped ([`Regions`]), so memory
+//! once every block over the region is dropped (`Regions`), so memory
 //! stays flat however large the file. Anything else (an embedded
 //! file, a pipe, a small file) is read. Either way a leading UTF-8 byte
 //! order mark is skipped, and the bytes can be hashed as the blocks are

@@ -4,7 +4,7 @@
 use serde::de::DeserializeOwned;
 
 /// Parses `text` as a `T`; `origin` (usually the file's path) starts every
-/// error. A type error names the field (`field `models[0].backend``) before
+/// error. A type error names the field (``field `models[0].backend` ``) before
 /// toml's own message, whose multi-line excerpt (line number, the line, a
 /// caret under the value) is kept as it is.
 pub fn from_str<T: DeserializeOwned>(text: &str, origin: &str) -> anyhow::Result<T> {

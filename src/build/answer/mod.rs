@@ -7,7 +7,7 @@
 //! nested), an optional checker model sees the query, the tools and the
 //! proposed answer ([`prompts/check.jinja`](../../prompts/check.jinja)) and
 //! either confirms it or gives a corrected one. Whatever answer results is
-//! then checked deterministically ([`validate`]) before it becomes a task;
+//! then checked deterministically ([`mod@validate`]) before it becomes a task;
 //! a query whose answer fails is rejected with the reason, never dropped.
 //! A `no_tool` query's prompt does not tell the answer model its kind, only
 //! asks whether a candidate serves it as asked: an answer with any call

@@ -16,7 +16,7 @@
 //! asking for `per_prompt` requests with the calls that answer them.
 //!
 //! Replies are read item by item ([`parse`]) and every item is checked
-//! ([`validate`]) before any judge sees it. Valid items become
+//! ([`mod@validate`]) before any judge sees it. Valid items become
 //! [`GeneratedQuery`] records; everything else goes to the rejects file
 //! with its reason and the raw reply. Every chat goes through the response
 //! cache, so a re-run costs nothing.

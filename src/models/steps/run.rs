@@ -1,5 +1,5 @@
 //! One task asked step by step (SPEC §6): each step is one request through
-//! the runner's [`exchange`] (cache, retries, rate limits), its calls read
+//! the runner's `exchange` (cache, retries, rate limits), its calls read
 //! as the scorer reads them, their outputs fetched from the run's
 //! [`StepRun`] and appended to the conversation for the next step.
 //!

@@ -33,7 +33,7 @@ fn corpus_calls(count: usize, seed: u64) -> Vec<Vec<Call>> {
         .collect()
 }
 
-/// Action strings in the strict syntax of SPEC §1 (see [`corpus_calls`]).
+/// Action strings in the strict syntax of SPEC §1 (see `corpus_calls`).
 pub fn action_corpus(count: usize, seed: u64) -> Vec<String> {
     corpus_calls(count, seed)
         .iter()

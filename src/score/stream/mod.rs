@@ -6,7 +6,7 @@
 //! predictions for unknown tasks, duplicates, bad lines, errored answers and
 //! tasks with no prediction are all counted and reported. The outcomes
 //! themselves live in mapped scratch files ([`Outcomes`]), whose pages the
-//! scorer lets go every [`RELEASE_EVERY`] lines, so the process's memory
+//! scorer lets go every `RELEASE_EVERY` lines, so the process's memory
 //! does not grow with the number of predictions either.
 
 use hashbrown::HashMap;
@@ -41,7 +41,7 @@ pub struct EvalOptions {
     /// Skip malformed lines (counted) instead of stopping at the first.
     pub skip_invalid: bool,
     /// Threads that parse and score prediction lines; 0 or 1 scores on the
-    /// calling thread. Results are identical for any number (see [`parallel`]).
+    /// calling thread. Results are identical for any number (see `parallel`).
     pub threads: usize,
 }
 
@@ -205,9 +205,9 @@ pub struct UnknownTask {
     pub file: PathBuf,
     /// 1-based line.
     pub line: usize,
-    /// The id it names (its first [`MAX_ID_CHARS`] characters).
+    /// The id it names (its first `MAX_ID_CHARS` characters).
     pub task_id: String,
-    /// Its model (its first [`MAX_ID_CHARS`] characters).
+    /// Its model (its first `MAX_ID_CHARS` characters).
     pub model: String,
 }
 

@@ -77,7 +77,7 @@ impl Outcomes {
     /// Bytes of one slot.
     pub const SLOT_BYTES: usize = 16;
 
-    /// Bytes of an outcome written in full ([`encode_wide`]), in a second
+    /// Bytes of an outcome written in full (`encode_wide`), in a second
     /// area made on the first outcome that does not pack.
     pub const WIDE_BYTES: usize = 160;
 
