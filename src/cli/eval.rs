@@ -77,9 +77,21 @@ pub struct StepFlags {
     /// How long one executed call may take, in milliseconds [default: 30000].
     #[arg(long)]
     pub tool_timeout_ms: Option<u64>,
-    /// The largest response body kept from an executed call, in bytes [default: 1048576].
+    /// The largest output kept from one call (a response body, a recorded
+    /// body, a tool model's answer), in bytes [default: 1048576].
     #[arg(long)]
     pub max_tool_bytes: Option<usize>,
+    /// Calls of one step that are made; the others get an error output [default: 16].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_calls_per_step: Option<u64>,
+    /// Bytes of tool output one task is shown over all its steps (so also
+    /// the most any request carries); past it, outputs are replaced by an
+    /// error [default: 4194304].
+    #[arg(long)]
+    pub max_task_tool_bytes: Option<usize>,
+    /// How long the calls of one step may take together, in milliseconds [default: 120000].
+    #[arg(long)]
+    pub max_step_ms: Option<u64>,
 }
 
 impl StepFlags {
@@ -105,6 +117,15 @@ impl StepFlags {
             tool_model: self.tool_model.clone(),
             tool_timeout_ms: self.tool_timeout_ms.unwrap_or(defaults.tool_timeout_ms),
             max_tool_bytes: self.max_tool_bytes.unwrap_or(defaults.max_tool_bytes),
+            max_calls_per_step: self
+                .max_calls_per_step
+                .map_or(defaults.max_calls_per_step, |n| {
+                    usize::try_from(n).unwrap_or(usize::MAX)
+                }),
+            max_task_tool_bytes: self
+                .max_task_tool_bytes
+                .unwrap_or(defaults.max_task_tool_bytes),
+            max_step_ms: self.max_step_ms.unwrap_or(defaults.max_step_ms),
         }
     }
 }

@@ -580,6 +580,16 @@ fn check_same_steps(run_dir: &Path, steps: &StepOptions, resume: bool) -> anyhow
             steps.max_steps.to_string(),
         )?;
         differs(
+            "max_calls_per_step",
+            earlier.max_calls_per_step.to_string(),
+            steps.max_calls_per_step.to_string(),
+        )?;
+        differs(
+            "max_task_tool_bytes",
+            earlier.max_task_tool_bytes.to_string(),
+            steps.max_task_tool_bytes.to_string(),
+        )?;
+        differs(
             "tool_model",
             format!("{:?}", earlier.tool_model),
             format!("{:?}", steps.tool_model),

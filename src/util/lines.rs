@@ -486,6 +486,64 @@ impl Drop for Block {
     }
 }
 
+/// The longest line itc reads from a file it reads a line at a time
+/// (cassettes, a run's predictions on `--resume`): far beyond any line itc
+/// writes, and small enough that a file with no line end (`/dev/zero`) is an
+/// error after this many bytes rather than an allocation of all memory.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// One line read by [`read_line_capped`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineRead {
+    /// The file has no more bytes.
+    End,
+    /// A line, ended by `\n` (which is kept in the buffer).
+    Ended,
+    /// The file's last line, with no `\n`.
+    Unended,
+    /// A line longer than the cap: only its first `cap` bytes were read.
+    TooLong,
+}
+
+/// Reads the next line into `line` (cleared first), keeping at most `cap`
+/// bytes of it: memory stays within `cap` whatever the file holds.
+pub fn read_line_capped(
+    reader: &mut impl io::BufRead,
+    line: &mut Vec<u8>,
+    cap: usize,
+) -> io::Result<LineRead> {
+    line.clear();
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(if line.is_empty() {
+                LineRead::End
+            } else {
+                LineRead::Unended
+            });
+        }
+        let (take, ended) = match memchr::memchr(b'\n', available) {
+            Some(i) => (i + 1, true),
+            None => (available.len(), false),
+        };
+        if line.len() + take > cap.saturating_add(usize::from(ended)) {
+            let room = cap.saturating_sub(line.len()).min(take);
+            line.extend_from_slice(&available[..room]);
+            reader.consume(room);
+            return Ok(LineRead::TooLong);
+        }
+        line.extend_from_slice(&available[..take]);
+        reader.consume(take);
+        if ended {
+            return Ok(LineRead::Ended);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -742,5 +800,30 @@ mod tests {
         let (blocks, digest) = all_blocks(mapped(&path, 10));
         assert!(blocks.is_empty());
         assert_eq!(digest, Some((crate::util::hash::sha256_hex(BOM), 3)));
+    }
+
+    #[test]
+    fn capped_lines_stop_at_the_cap_and_say_how_they_ended() {
+        let mut reader = io::BufReader::with_capacity(3, &b"ab\ncdefgh\nij"[..]);
+        let mut line = Vec::new();
+        let read =
+            |r: &mut io::BufReader<&[u8]>, l: &mut Vec<u8>| read_line_capped(r, l, 4).unwrap();
+        assert_eq!(read(&mut reader, &mut line), LineRead::Ended);
+        assert_eq!(line, b"ab\n");
+        assert_eq!(read(&mut reader, &mut line), LineRead::TooLong);
+        assert_eq!(line, b"cdef");
+        let mut exact = io::BufReader::new(&b"abcd\nxyz"[..]);
+        assert_eq!(read(&mut exact, &mut line), LineRead::Ended);
+        assert_eq!(line, b"abcd\n", "the cap counts the line, not its end");
+        assert_eq!(read(&mut exact, &mut line), LineRead::Unended);
+        assert_eq!(line, b"xyz");
+        assert_eq!(read(&mut exact, &mut line), LineRead::End);
+        // No line end at all: memory stays within the cap.
+        let mut zeros = io::BufReader::new(io::repeat(0));
+        assert_eq!(
+            read_line_capped(&mut zeros, &mut line, 4).unwrap(),
+            LineRead::TooLong
+        );
+        assert_eq!(line.len(), 4);
     }
 }

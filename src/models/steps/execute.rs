@@ -37,6 +37,10 @@ const SEGMENT: &AsciiSet = &CONTROLS
     .add(b'^')
     .add(b'|');
 
+/// Bytes that are escaped in a value filled into the query part: those of a
+/// path segment, and those that separate parameters or start a fragment.
+const QUERY_VALUE: &AsciiSet = &SEGMENT.add(b'&').add(b'=').add(b';').add(b'+');
+
 /// How calls are executed.
 #[derive(Debug, Clone)]
 pub struct ExecuteOptions {
@@ -192,17 +196,20 @@ impl Executor {
         if let Some(body) = &request.body {
             builder = builder.json(body);
         }
-        let mask = |text: String| key.map_or_else(|| text.clone(), |k| k.key.redact(&text));
+        let mask = |text: String| match key {
+            Some(k) => k.key.redact(&text),
+            None => text,
+        };
         let mut response = builder
             .send()
             .await
-            .map_err(|e| mask(describe_error(&e, self.options.timeout)))?;
+            .map_err(|e| mask(describe_error(e, self.options.timeout)))?;
         let status = response.status().as_u16();
         let content_type = response
             .headers()
             .get(reqwest::header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
+            .map(|v| mask(v.to_string()));
         let limit = self.options.max_body_bytes;
         let mut body = Vec::new();
         let mut truncated = false;
@@ -218,7 +225,7 @@ impl Executor {
                     body.extend_from_slice(&chunk);
                 }
                 Ok(None) => break,
-                Err(e) => return Err(mask(describe_error(&e, self.options.timeout))),
+                Err(e) => return Err(mask(describe_error(e, self.options.timeout))),
             }
         }
         Ok(Recorded {
@@ -235,8 +242,10 @@ impl Executor {
     }
 }
 
-/// Why a request failed, in words.
-fn describe_error(error: &reqwest::Error, timeout: Duration) -> String {
+/// Why a request failed, in words. The URL is left out: it may carry a
+/// key in its query.
+fn describe_error(error: reqwest::Error, timeout: Duration) -> String {
+    let error = error.without_url();
     if error.is_timeout() {
         format!("no answer within {} ms", timeout.as_millis())
     } else if error.is_connect() {
@@ -266,8 +275,8 @@ pub fn shown(recorded: &Recorded) -> ToolOutput {
         serde_json::json!({"error": format!("HTTP {}", recorded.status), "body": body})
     };
     ToolOutput {
-        value,
         status: Some(recorded.status),
+        ..ToolOutput::ok(value)
     }
 }
 
@@ -309,26 +318,50 @@ pub fn endpoint_request(tool: &Tool, call: &Call) -> Result<EndpointRequest, Str
     Ok(EndpointRequest { method, url, body })
 }
 
-/// The url with each `{name}` replaced by that argument (escaped as a path
-/// segment), which is taken out of `arguments`. A placeholder with no
-/// argument is an error.
+/// The url with each `{name}` replaced by that argument, which is taken
+/// out of `arguments`: escaped as a path segment before the template's `?`,
+/// as a query value after it (so that `&`, `=`, `;` and `#` cannot add
+/// parameters). A placeholder with no argument is an error, and so is a
+/// filled path with a `.` or `..` segment the template did not have (the
+/// URL would be read as a path higher up the server).
 fn fill_placeholders(template: &str, arguments: &mut Map<String, Value>) -> Result<String, String> {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
+    let mut in_query = false;
     while let Some(open) = rest.find('{') {
         let Some(close) = rest[open..].find('}') else {
             break;
         };
         let name = &rest[open + 1..open + close];
         out.push_str(&rest[..open]);
+        in_query |= rest[..open].contains(['?', '#']);
         let value = arguments
             .shift_remove(name)
             .ok_or_else(|| format!("no argument `{name}` for the url placeholder {{{name}}}"))?;
-        out.extend(utf8_percent_encode(&plain_text(&value), SEGMENT));
+        let set = if in_query { QUERY_VALUE } else { SEGMENT };
+        out.extend(utf8_percent_encode(&plain_text(&value), set));
         rest = &rest[open + close + 1..];
     }
     out.push_str(rest);
+    if dot_segments(&out) > dot_segments(template) {
+        return Err(format!(
+            "an argument of the url `{template}` is `.` or `..`, which would change the path the tool calls"
+        ));
+    }
     Ok(out)
+}
+
+/// How many `.` and `..` segments (also written `%2e`) a URL's path has.
+fn dot_segments(url: &str) -> usize {
+    let after_scheme = url.find("://").map_or(url, |i| &url[i + 3..]);
+    let path = after_scheme.find('/').map_or("", |i| &after_scheme[i..]);
+    let path = path.split(['?', '#']).next().unwrap_or_default();
+    path.split('/')
+        .filter(|segment| {
+            let plain = segment.to_ascii_lowercase().replace("%2e", ".");
+            plain == "." || plain == ".."
+        })
+        .count()
 }
 
 /// A value as text in a URL: strings as they are, anything else as JSON.
@@ -418,5 +451,47 @@ mod tests {
             shown(&recorded(200, "[1,2", true)).value,
             json!({"body": "[1,2", "truncated": true})
         );
+    }
+
+    #[test]
+    fn arguments_cannot_climb_the_path_or_add_query_parameters() {
+        for climb in ["..", ".", "%2e%2E"] {
+            let error = endpoint_request(
+                &tool("GET", "http://h/api/v1/{id}/info"),
+                &call(&format!("[t(id='{climb}')]")),
+            );
+            if climb.starts_with('%') {
+                // `%` is escaped, so this is a name, not a dot segment.
+                assert_eq!(
+                    error.unwrap().url.path(),
+                    "/api/v1/%252e%252E/info",
+                    "{climb}"
+                );
+            } else {
+                let error = error.unwrap_err();
+                assert!(error.contains("would change the path"), "{climb}: {error}");
+            }
+        }
+        let dotted = endpoint_request(
+            &tool("GET", "http://h/api/{name}/info"),
+            &call("[t(name='...')]"),
+        )
+        .unwrap();
+        assert_eq!(dotted.url.path(), "/api/.../info", "three dots are a name");
+        let query = endpoint_request(
+            &tool("GET", "http://h/search?q={q}&lang=en"),
+            &call("[t(q='a&admin=1;x=2+3#f')]"),
+        )
+        .unwrap();
+        let pairs: Vec<(String, String)> = query.url.query_pairs().into_owned().collect();
+        assert_eq!(
+            pairs,
+            vec![
+                ("q".to_string(), "a&admin=1;x=2+3#f".to_string()),
+                ("lang".to_string(), "en".to_string())
+            ]
+        );
+        // A template's own dot segments are the template's business.
+        assert!(endpoint_request(&tool("GET", "http://h/a/../{x}"), &call("[t(x='b')]")).is_ok());
     }
 }

@@ -9,17 +9,19 @@
 //! - [`hosts`]: credentials per host, from environment variables.
 //! - [`run`]: the conversation of one task through the runner's requests
 //!   (cache, retries, rate limits).
+//! - [`limits`]: what one answer can make a step and a task do.
 
 pub mod cassette;
 pub mod execute;
 pub mod hosts;
+pub mod limits;
 pub mod replay;
 pub mod run;
 pub mod simulate;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use serde::{Deserialize, Serialize};
@@ -28,12 +30,14 @@ use serde_json::Value;
 use crate::models::chat::ChatModel;
 use crate::models::config::ConfigFile;
 use crate::models::exchange::ModelSpec;
+use crate::models::http::Failure;
 use crate::score::task::ScoreOptions;
 use crate::spec::records::{Call, Task};
 
 pub use cassette::{Cassette, CassetteMode};
 pub use execute::{ExecuteOptions, Executor};
 pub use hosts::HostCredential;
+pub use limits::{TaskBudget, ToolLimits};
 pub use simulate::Simulator;
 
 /// How each task is asked.
@@ -86,8 +90,30 @@ pub struct StepOptions {
     pub tool_model: Option<String>,
     /// How long one executed call may take, in milliseconds.
     pub tool_timeout_ms: u64,
-    /// The largest response body kept from an executed call, in bytes.
+    /// The largest output kept from one call, in bytes: an executed call's
+    /// response body, a recorded body, a tool model's answer.
     pub max_tool_bytes: usize,
+    /// Calls of one step that are made (the rest get an error output).
+    #[serde(default = "default_max_calls_per_step")]
+    pub max_calls_per_step: usize,
+    /// Bytes of tool output (as JSON) one task is shown over all its steps.
+    #[serde(default = "default_max_task_tool_bytes")]
+    pub max_task_tool_bytes: usize,
+    /// How long the calls of one step may take together, in milliseconds.
+    #[serde(default = "default_max_step_ms")]
+    pub max_step_ms: u64,
+}
+
+fn default_max_calls_per_step() -> usize {
+    limits::DEFAULT_MAX_CALLS_PER_STEP
+}
+
+fn default_max_task_tool_bytes() -> usize {
+    limits::DEFAULT_MAX_TASK_TOOL_BYTES
+}
+
+fn default_max_step_ms() -> u64 {
+    limits::DEFAULT_MAX_STEP_MS
 }
 
 impl Default for StepOptions {
@@ -100,8 +126,11 @@ impl Default for StepOptions {
             allow_hosts: Vec::new(),
             hosts_file: None,
             tool_model: None,
-            tool_timeout_ms: 30_000,
-            max_tool_bytes: 1 << 20,
+            tool_timeout_ms: limits::DEFAULT_TOOL_TIMEOUT_MS,
+            max_tool_bytes: limits::DEFAULT_MAX_TOOL_BYTES,
+            max_calls_per_step: limits::DEFAULT_MAX_CALLS_PER_STEP,
+            max_task_tool_bytes: limits::DEFAULT_MAX_TASK_TOOL_BYTES,
+            max_step_ms: limits::DEFAULT_MAX_STEP_MS,
         }
     }
 }
@@ -110,6 +139,15 @@ impl StepOptions {
     /// The timeout of one executed call.
     pub fn tool_timeout(&self) -> Duration {
         Duration::from_millis(self.tool_timeout_ms)
+    }
+
+    /// The bounds of each step and task.
+    pub fn limits(&self) -> ToolLimits {
+        ToolLimits {
+            max_calls_per_step: self.max_calls_per_step,
+            max_task_bytes: self.max_task_tool_bytes,
+            max_step_time: Duration::from_millis(self.max_step_ms),
+        }
     }
 }
 
@@ -130,7 +168,11 @@ impl StepRun {
             );
         }
         let cassette = match &options.cassette {
-            Some(path) => Some(Arc::new(Cassette::open(path, options.cassette_mode)?)),
+            Some(path) => Some(Arc::new(Cassette::open(
+                path,
+                options.cassette_mode,
+                options.max_tool_bytes,
+            )?)),
             None => None,
         };
         let replaying = cassette.as_ref().is_some_and(|c| !c.may_call());
@@ -164,13 +206,14 @@ impl StepRun {
                     ),
                     (Some(name), false) => Some(tool_model(name, models_file, cache_dir)?),
                 };
-                ToolSource::Simulate(Simulator::new(model, cassette))
+                ToolSource::Simulate(Simulator::new(model, cassette, options.max_tool_bytes))
             }
         };
         Ok(Some(StepRun {
             source,
             max_steps: options.max_steps,
             alignment: ScoreOptions::default(),
+            limits: options.limits(),
         }))
     }
 }
@@ -221,14 +264,27 @@ pub struct ToolOutput {
     pub value: Value,
     /// The endpoint's status, in execute runs.
     pub status: Option<u16>,
+    /// Why there is no output at all, when the run's own machinery failed
+    /// (the tool model after its retries): the task ends as an error, to be
+    /// asked again on `--resume`, rather than be scored on it.
+    pub failure: Option<Failure>,
 }
 
 impl ToolOutput {
-    /// An output that is a tool error, with no HTTP status.
+    /// An output with no HTTP status.
+    pub fn ok(value: Value) -> ToolOutput {
+        ToolOutput {
+            value,
+            status: None,
+            failure: None,
+        }
+    }
+
+    /// An output that is a tool error.
     pub fn error(message: impl Into<String>, status: Option<u16>) -> ToolOutput {
         ToolOutput {
-            value: serde_json::json!({ "error": message.into() }),
             status,
+            ..ToolOutput::ok(serde_json::json!({ "error": message.into() }))
         }
     }
 }
@@ -263,6 +319,8 @@ pub struct StepRun {
     pub max_steps: usize,
     /// The alignment settings replay uses to pick a recorded output.
     pub alignment: ScoreOptions,
+    /// The bounds of each step and task.
+    pub limits: ToolLimits,
 }
 
 impl StepRun {
@@ -271,31 +329,62 @@ impl StepRun {
         (task.turns.len().max(1) + 1).min(self.max_steps.max(1))
     }
 
-    /// The outputs of step `step`'s calls, one per call, in call order.
-    pub async fn outputs(&self, task: &Task, step: usize, calls: &[Call]) -> Vec<ToolOutput> {
-        match &self.source {
-            ToolSource::Replay => replay::replay_outputs(task, step, calls, self.alignment)
-                .into_iter()
-                .map(|value| ToolOutput {
-                    value,
-                    status: None,
-                })
-                .collect(),
-            ToolSource::Execute(executor) => {
-                let mut outputs = Vec::with_capacity(calls.len());
-                for call in calls {
-                    outputs.push(executor.call(task, call).await);
-                }
-                outputs
+    /// The outputs of step `step`'s calls, one per call, in call order,
+    /// within the run's limits: calls past a bound are not made and get a
+    /// tool error, and `budget` counts the task's output bytes over its
+    /// steps.
+    pub async fn outputs(
+        &self,
+        task: &Task,
+        step: usize,
+        calls: &[Call],
+        budget: &mut TaskBudget,
+    ) -> Vec<ToolOutput> {
+        let status_of_none = match self.source {
+            ToolSource::Execute(_) => Some(0),
+            _ => None,
+        };
+        let mut replayed = match self.source {
+            ToolSource::Replay => {
+                replay::replay_outputs(task, step, calls, self.alignment).into_iter()
             }
-            ToolSource::Simulate(simulator) => {
-                let mut outputs = Vec::with_capacity(calls.len());
-                for call in calls {
-                    outputs.push(simulator.call(task, call).await);
+            _ => Vec::new().into_iter(),
+        };
+        let deadline = Instant::now() + self.limits.max_step_time;
+        let mut outputs = Vec::with_capacity(calls.len().min(self.limits.max_calls_per_step + 1));
+        for (index, call) in calls.iter().enumerate() {
+            let replay = replayed.next();
+            let left = deadline.saturating_duration_since(Instant::now());
+            let bound = budget.before_call(&self.limits, index).or_else(|| {
+                (left.is_zero() && replay.is_none())
+                    .then_some(limits::Bound::StepTime(self.limits.max_step_time))
+            });
+            // A bound's own short message is shown whatever the budget.
+            let output = match (bound, replay) {
+                (Some(bound), _) => {
+                    outputs.push(ToolOutput::error(bound.message(), status_of_none));
+                    continue;
                 }
-                outputs
-            }
+                (None, Some(value)) => ToolOutput::ok(value),
+                (None, None) => {
+                    let made = match &self.source {
+                        ToolSource::Execute(executor) => {
+                            tokio::time::timeout(left, executor.call(task, call)).await
+                        }
+                        ToolSource::Simulate(simulator) => {
+                            tokio::time::timeout(left, simulator.call(task, call)).await
+                        }
+                        ToolSource::Replay => Ok(ToolOutput::ok(Value::Null)),
+                    };
+                    made.unwrap_or_else(|_| {
+                        let bound = limits::Bound::StepTime(self.limits.max_step_time);
+                        ToolOutput::error(bound.message(), status_of_none)
+                    })
+                }
+            };
+            outputs.push(budget.take(&self.limits, output));
         }
+        outputs
     }
 }
 

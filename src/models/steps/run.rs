@@ -11,12 +11,13 @@
 
 use std::time::Instant;
 
-use super::StepRun;
+use super::{StepRun, TaskBudget};
 use crate::models::backend::{Answer, BackendApi, ShownStep};
 use crate::models::batch::RequestLabel;
 use crate::models::exchange::{
     ModelContext, Outcome, answer_prediction, error_prediction, exchange,
 };
+use crate::models::http::Failure;
 use crate::models::stats::TaskTiming;
 use crate::spec::records::{Prediction, Step, Task, Usage};
 use crate::spec::response::read_prediction;
@@ -29,10 +30,13 @@ pub(in crate::models) async fn answer_in_steps(
     run: &StepRun,
 ) -> Outcome {
     let candidates: Vec<&str> = task.tools.iter().map(|t| t.name.as_str()).collect();
+    // Each step's outputs are kept once, in `shown` (what the next request
+    // shows); the steps of the prediction take them when the task ends.
     let mut shown: Vec<ShownStep> = Vec::new();
     let mut steps: Vec<Step> = Vec::new();
     let mut timing = TaskTiming::default();
     let mut totals = Totals::default();
+    let mut budget = TaskBudget::default();
     let mut all_cached = true;
     for step in 0..run.step_limit(task) {
         let mut request = api.build(task);
@@ -42,6 +46,7 @@ pub(in crate::models) async fn answer_in_steps(
             step,
         };
         let exchange = exchange(context, api, &request, Some(label)).await;
+        drop(request);
         timing.server += exchange.server;
         timing.throttle += exchange.throttle;
         timing.requests += exchange.requests;
@@ -49,19 +54,8 @@ pub(in crate::models) async fn answer_in_steps(
         let (answer, latency_ms) = match exchange.result {
             Ok(done) => done,
             Err(failure) => {
-                let mut prediction = error_prediction(
-                    &context.config,
-                    task,
-                    &failure,
-                    timing.requests,
-                    context.key.as_ref(),
-                );
-                prediction.steps = Some(steps);
-                return Outcome {
-                    prediction,
-                    cache_hit: false,
-                    timing: Some(timing),
-                };
+                let steps = with_outputs(steps, shown);
+                return failed(context, task, &failure, steps, timing);
             }
         };
         totals.add(&answer, latency_ms);
@@ -80,24 +74,61 @@ pub(in crate::models) async fn answer_in_steps(
             });
             break;
         }
-        let outputs = run.outputs(task, step, &calls).await;
-        let values: Vec<serde_json::Value> = outputs.iter().map(|o| o.value.clone()).collect();
+        let mut outputs = run.outputs(task, step, &calls, &mut budget).await;
+        let failure = outputs.iter_mut().find_map(|o| o.failure.take());
         steps.push(Step {
             output: answer.output.clone(),
-            calls: answer.calls.clone(),
-            tool_outputs: values.clone(),
+            calls: answer.calls,
+            tool_outputs: Vec::new(),
             tool_status: outputs.iter().filter_map(|o| o.status).collect(),
         });
         shown.push(ShownStep {
             output: answer.output,
-            native: answer.native.filter(|_| answer.calls.is_some()),
+            native: answer.native.filter(|_| steps[step].calls.is_some()),
             calls,
-            outputs: values,
+            outputs: outputs.into_iter().map(|o| o.value).collect(),
         });
+        if let Some(failure) = failure {
+            let steps = with_outputs(steps, shown);
+            return failed(context, task, &failure, steps, timing);
+        }
     }
+    let steps = with_outputs(steps, shown);
     Outcome {
         prediction: totals.prediction(context, task, steps, timing.requests),
         cache_hit: all_cached,
+        timing: Some(timing),
+    }
+}
+
+/// The steps with the outputs they were shown (moved, not copied).
+fn with_outputs(mut steps: Vec<Step>, shown: Vec<ShownStep>) -> Vec<Step> {
+    for (step, shown) in steps.iter_mut().zip(shown) {
+        step.tool_outputs = shown.outputs;
+    }
+    steps
+}
+
+/// The error prediction of a task whose step failed after its retries,
+/// holding the steps before it.
+fn failed(
+    context: &ModelContext,
+    task: &Task,
+    failure: &Failure,
+    steps: Vec<Step>,
+    timing: TaskTiming,
+) -> Outcome {
+    let mut prediction = error_prediction(
+        &context.config,
+        task,
+        failure,
+        timing.requests,
+        context.key.as_ref(),
+    );
+    prediction.steps = Some(steps);
+    Outcome {
+        prediction,
+        cache_hit: false,
         timing: Some(timing),
     }
 }
@@ -113,13 +144,19 @@ pub(in crate::models) async fn baseline_in_steps(
     let output = crate::models::baseline::respond(task);
     let candidates: Vec<&str> = task.tools.iter().map(|t| t.name.as_str()).collect();
     let calls = read_prediction(Some(&output), None, &candidates).calls;
-    let outputs = run.outputs(task, 0, &calls).await;
+    let mut outputs = run
+        .outputs(task, 0, &calls, &mut TaskBudget::default())
+        .await;
+    let failure = outputs.iter_mut().find_map(|o| o.failure.take());
     let step = Step {
         output: Some(output),
         calls: None,
-        tool_outputs: outputs.iter().map(|o| o.value.clone()).collect(),
         tool_status: outputs.iter().filter_map(|o| o.status).collect(),
+        tool_outputs: outputs.into_iter().map(|o| o.value).collect(),
     };
+    if let Some(failure) = failure {
+        return failed(context, task, &failure, vec![step], TaskTiming::default());
+    }
     let mut prediction = answer_prediction(
         &context.config,
         task,

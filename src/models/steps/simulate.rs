@@ -11,9 +11,11 @@ use minijinja::{Environment, context};
 use serde_json::{Value, json};
 
 use super::cassette::{Cassette, CassetteRequest, Recorded};
+use super::limits::cut_text;
 use super::{ToolOutput, arguments_json};
 use crate::models::backend::Chat;
 use crate::models::chat::ChatModel;
+use crate::models::http::Failure;
 use crate::models::tools::parameters_schema;
 use crate::spec::action::print_call;
 use crate::spec::records::{Call, Task};
@@ -28,13 +30,23 @@ pub const SIMULATE_TEMPLATE: &str = include_str!(concat!(
 pub struct Simulator {
     model: Option<ChatModel>,
     cassette: Option<Arc<Cassette>>,
+    max_answer_bytes: usize,
 }
 
 impl Simulator {
     /// A simulator; `model` is `None` when the cassette alone answers
-    /// (replay). One of the two must be given.
-    pub fn new(model: Option<ChatModel>, cassette: Option<Arc<Cassette>>) -> Simulator {
-        Simulator { model, cassette }
+    /// (replay). One of the two must be given. A tool model's answer is
+    /// kept up to `max_answer_bytes` (`--max-tool-bytes`).
+    pub fn new(
+        model: Option<ChatModel>,
+        cassette: Option<Arc<Cassette>>,
+        max_answer_bytes: usize,
+    ) -> Simulator {
+        Simulator {
+            model,
+            cassette,
+            max_answer_bytes,
+        }
     }
 
     /// The simulated output of one call.
@@ -49,10 +61,7 @@ impl Simulator {
         };
         if let Some(cassette) = &self.cassette {
             if let Some(recorded) = cassette.lookup(&request) {
-                return ToolOutput {
-                    value: reply_json(&recorded.body),
-                    status: None,
-                };
+                return ToolOutput::ok(shown_reply(&recorded.body, recorded.truncated));
             }
             if !cassette.may_call() {
                 return ToolOutput::error(
@@ -79,27 +88,41 @@ impl Simulator {
         let completion = model.complete(&chat).await;
         match completion.result {
             Ok(answer) => {
-                let text = answer.output.unwrap_or_default();
+                let mut text = answer.output.unwrap_or_default();
+                let (kept, truncated) = cut_text(&text, self.max_answer_bytes);
+                text.truncate(kept.len());
+                let value = shown_reply(&text, truncated);
                 if let Some(cassette) = &self.cassette {
                     let recorded = Recorded {
                         request,
                         status: 200,
                         content_type: Some("application/json".into()),
-                        body: text.clone(),
-                        truncated: false,
+                        body: text,
+                        truncated,
                     };
                     // A cassette that cannot be written only costs a later run a call.
                     let _ = cassette.record(&recorded);
                 }
-                ToolOutput {
-                    value: reply_json(&text),
-                    status: None,
-                }
+                ToolOutput::ok(value)
             }
             Err((kind, message)) => {
-                ToolOutput::error(format!("the tool model failed: {kind}: {message}"), None)
+                let message = format!("the tool model failed: {kind}: {message}");
+                ToolOutput {
+                    failure: Some(Failure::new(kind, message.clone())),
+                    ..ToolOutput::error(message, None)
+                }
             }
         }
+    }
+}
+
+/// What the model is shown of a tool model's answer: its JSON, or, when
+/// the answer was cut at the size limit, the text with `truncated`.
+fn shown_reply(text: &str, truncated: bool) -> Value {
+    if truncated {
+        json!({"body": text, "truncated": true})
+    } else {
+        reply_json(text)
     }
 }
 
