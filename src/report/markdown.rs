@@ -1,5 +1,10 @@
 //! `report.md`: the report as Markdown tables, to paste into a paper or a
 //! pull request. Rates in percent with two decimals; intervals in brackets.
+//!
+//! Text from the inputs (model names, folders, languages, countries,
+//! categories) goes through [`escape`] wherever it is put: a viewer that
+//! renders the file must neither run HTML from it nor see a table broken
+//! by it. Numbers and the report's own words are written as they are.
 
 use std::fmt::Write as _;
 
@@ -7,8 +12,35 @@ use super::Report;
 use crate::score::aggregate::Summary;
 use crate::score::bootstrap::Interval;
 
+/// Text from an input file, safe to put into Markdown, in a table cell or a
+/// heading: `<`, `>` and `&` as HTML entities (no tag, no entity of the
+/// input's own survives); backticks, pipes, square brackets and backslashes
+/// escaped with a backslash (no code span or link opens, no cell ends, and
+/// the input's own backslash escapes none of ours); each line break
+/// (`\r\n`, `\n`, `\r`) a space (no row or heading ends).
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '`' | '|' | '[' | ']' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' | '\n' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// A Markdown table: header, alignment row (the first `text` columns left,
-/// the numbers right), rows (`|` in cells escaped).
+/// the numbers right), rows. Cells are written as given: text from the
+/// inputs must already be [`escape`]d.
 fn table(out: &mut String, text: usize, header: &[&str], rows: &[Vec<String>]) {
     let line = |cells: Vec<String>| format!("| {} |\n", cells.join(" | "));
     out.push_str(&line(header.iter().map(|h| h.to_string()).collect()));
@@ -19,7 +51,7 @@ fn table(out: &mut String, text: usize, header: &[&str], rows: &[Vec<String>]) {
         .collect();
     out.push_str(&line(align));
     for row in rows {
-        out.push_str(&line(row.iter().map(|c| c.replace('|', "\\|")).collect()));
+        out.push_str(&line(row.clone()));
     }
     out.push('\n');
 }
@@ -89,12 +121,16 @@ fn inputs(out: &mut String, report: &Report) {
         .iter()
         .map(|i| {
             vec![
-                format!("`{}`", i.dir),
-                i.models.join(", "),
+                escape(&i.dir),
+                i.models
+                    .iter()
+                    .map(|m| escape(m))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 i.task_set_sha256.as_deref().map_or("unknown".into(), |h| {
                     format!("`{}`", h.get(..16).unwrap_or(h))
                 }),
-                i.manifest.clone().unwrap_or_else(|| "none".into()),
+                i.manifest.as_deref().map_or("none".into(), escape),
             ]
         })
         .collect();
@@ -108,7 +144,7 @@ fn summary(out: &mut String, report: &Report) {
         .iter()
         .map(|m| {
             let s = &m.summary;
-            let mut row = headline_row(vec![m.model.clone()], s);
+            let mut row = headline_row(vec![escape(&m.model)], s);
             row.extend([s.selection.p, s.selection.r, s.invocation.p, s.invocation.r].map(pct));
             row
         })
@@ -131,7 +167,7 @@ fn summary(out: &mut String, report: &Report) {
             .map(|m| {
                 let s = &m.summary;
                 let mut row = vec![
-                    m.model.clone(),
+                    escape(&m.model),
                     s.step_tasks.to_string(),
                     s.step_f1.map_or_else(|| "—".into(), pct),
                 ];
@@ -154,7 +190,7 @@ fn summary(out: &mut String, report: &Report) {
         .iter()
         .map(|m| {
             let (s, i) = (&m.summary.selection_errors, &m.summary.invocation_errors);
-            let mut row = vec![m.model.clone()];
+            let mut row = vec![escape(&m.model)];
             row.extend([s.hall, s.mis, s.ex, i.incor, i.miss, i.ext].map(pct));
             row
         })
@@ -184,7 +220,7 @@ fn ranking(out: &mut String, report: &Report) {
     let rows: Vec<Vec<String>> = report
         .ranking
         .iter()
-        .map(|r| vec![r.rank.to_string(), r.model.clone(), pct(r.score)])
+        .map(|r| vec![r.rank.to_string(), escape(&r.model), pct(r.score)])
         .collect();
     table(out, 2, &["Rank", "Model", report.rank_by.label()], &rows);
 }
@@ -197,8 +233,8 @@ fn comparisons(out: &mut String, report: &Report) {
             .iter()
             .map(|c| {
                 vec![
-                    c.a.clone(),
-                    c.b.clone(),
+                    escape(&c.a),
+                    escape(&c.b),
                     c.metric.label().into(),
                     format!("{:+.2}", c.diff),
                     format!("[{:.2}, {:.2}]", c.ci.lo, c.ci.hi),
@@ -228,7 +264,7 @@ fn breakdowns(out: &mut String, report: &Report) {
                 m.breakdowns[d]
                     .groups
                     .iter()
-                    .map(|(group, s)| headline_row(vec![m.model.clone(), group.clone()], s))
+                    .map(|(group, s)| headline_row(vec![escape(&m.model), escape(group)], s))
             })
             .collect();
         table(
@@ -236,6 +272,51 @@ fn breakdowns(out: &mut String, report: &Report) {
             2,
             &["Model", name, "Tasks", "Sel. F1", "Inv. F1", "LM", "FM"],
             &rows,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_leaves_no_html_code_span_link_cell_or_line_end() {
+        assert_eq!(
+            escape("<script>alert(1)</script>|x\ny"),
+            "&lt;script&gt;alert(1)&lt;/script&gt;\\|x y"
+        );
+        assert_eq!(escape("a & b &amp; c"), "a &amp; b &amp;amp; c");
+        assert_eq!(escape("`code`"), "\\`code\\`");
+        assert_eq!(
+            escape("[x](javascript:alert(1))"),
+            "\\[x\\](javascript:alert(1))"
+        );
+        assert_eq!(escape("a\\|b"), "a\\\\\\|b");
+        assert_eq!(escape("a\r\nb\rc\nd\n\ne"), "a b c d  e");
+    }
+
+    #[test]
+    fn escape_leaves_plain_text_alone() {
+        for text in [
+            "gpt-4o",
+            "Qwen/Qwen2.5-7B-Instruct",
+            "日本語",
+            "=HYPERLINK(1)",
+            "",
+        ] {
+            assert_eq!(escape(text), text);
+        }
+    }
+
+    #[test]
+    fn a_hostile_model_name_keeps_every_table_whole() {
+        let row = vec![escape("<b>|x\ny"), "1".to_string()];
+        let mut out = String::new();
+        table(&mut out, 1, &["Model", "Tasks"], &[row]);
+        assert_eq!(
+            out,
+            "| Model | Tasks |\n| --- | ---: |\n| &lt;b&gt;\\|x y | 1 |\n\n"
         );
     }
 }

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use super::csv_cell;
+
 /// A file being written; [`AtomicFile::commit`] puts it in place. Dropped
 /// without a commit, it leaves the target as it was and removes the
 /// temporary file.
@@ -85,6 +87,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 /// The CSV settings of every table itc writes: floats with 4 decimals.
+/// Frames go through [`csv_cell::neutralise_frame`] before they reach it.
 fn csv_writer<W: Write>(w: W) -> polars::prelude::CsvWriter<W> {
     use polars::prelude::SerWriter;
     polars::prelude::CsvWriter::new(w).with_float_precision(Some(4))
@@ -98,11 +101,16 @@ fn parquet_writer<W: Write>(w: W) -> polars::prelude::ParquetWriter<W> {
 }
 
 /// Writes a data frame as CSV, whole or not at all; errors name `path`.
+/// Text cells that a spreadsheet would run as a formula are neutralised
+/// ([`csv_cell::neutralise`]); `frame` itself is left as it is.
 pub fn write_csv(path: &Path, frame: &mut polars::prelude::DataFrame) -> anyhow::Result<()> {
     use polars::prelude::SerWriter;
     let mut file = AtomicFile::create(path)?;
+    let mut safe = csv_cell::neutralise_frame(frame)
+        .with_context(|| format!("writing {}", path.display()))?
+        .into_owned();
     csv_writer(&mut file)
-        .finish(frame)
+        .finish(&mut safe)
         .with_context(|| format!("writing {}", path.display()))?;
     file.commit()
 }
@@ -121,7 +129,8 @@ pub fn write_parquet(path: &Path, frame: &mut polars::prelude::DataFrame) -> any
 /// never whole in memory: `next_batch` gives the frames in order, at least
 /// one (it may be empty, for the header), then `None`. Both files appear
 /// whole or not at all; a frame that fits one batch gives the same bytes
-/// as [`write_csv`] and [`write_parquet`].
+/// as [`write_csv`] and [`write_parquet`] (the CSV file's text cells
+/// neutralised as there, the Parquet file's raw).
 pub fn write_csv_and_parquet_in_batches(
     csv_path: &Path,
     parquet_path: &Path,
@@ -141,7 +150,8 @@ pub fn write_csv_and_parquet_in_batches(
         .with_context(parquet_error)?;
     let mut batch = Some(first);
     while let Some(frame) = batch {
-        csv.write_batch(&frame).with_context(csv_error)?;
+        let safe = csv_cell::neutralise_frame(&frame).with_context(csv_error)?;
+        csv.write_batch(&safe).with_context(csv_error)?;
         parquet.write_batch(&frame).with_context(parquet_error)?;
         batch = next_batch()?;
     }
@@ -188,6 +198,38 @@ mod tests {
     fn errors_name_the_target() {
         let err = write(Path::new("/nonexistent-dir/summary.csv"), b"x").unwrap_err();
         assert!(format!("{err:#}").contains("summary.csv"), "{err:#}");
+    }
+
+    #[test]
+    fn csv_text_cells_are_neutralised_and_parquet_keeps_them_raw() {
+        use polars::prelude::{Column, DataFrame, ParquetReader, SerReader};
+        let dir = tempfile::tempdir().unwrap();
+        let raw = || {
+            DataFrame::new(
+                2,
+                vec![
+                    Column::new("model".into(), ["=HYPERLINK(\"http://x\")", "ok"]),
+                    Column::new("diff".into(), [-1.5f64, 2.0]),
+                ],
+            )
+            .unwrap()
+        };
+        let expected = "model,diff\n\"'=HYPERLINK(\"\"http://x\"\")\",-1.5000\nok,2.0000\n";
+        let mut frame = raw();
+        write_csv(&dir.path().join("one.csv"), &mut frame).unwrap();
+        assert!(frame.equals(&raw()), "the caller's frame is left as it is");
+        let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
+        assert_eq!(read("one.csv"), expected);
+        let mut batches = vec![raw()].into_iter();
+        write_csv_and_parquet_in_batches(
+            &dir.path().join("batched.csv"),
+            &dir.path().join("batched.parquet"),
+            || Ok(batches.next()),
+        )
+        .unwrap();
+        assert_eq!(read("batched.csv"), expected);
+        let file = File::open(dir.path().join("batched.parquet")).unwrap();
+        assert!(ParquetReader::new(file).finish().unwrap().equals(&raw()));
     }
 
     #[test]

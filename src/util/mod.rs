@@ -1,6 +1,6 @@
 //! Small helpers every stage uses: SHA-256 in hex, the async runtime, slugs,
 //! terminal tables, TOML files with readable errors, files written whole or
-//! not at all, scratch memory kept in mapped files, bounded copies
+//! not at all, CSV text cells a spreadsheet will not run, scratch memory kept in mapped files, bounded copies
 //! of unbounded things for messages, a lock for folders with one writer, UTC dates, the data files compiled
 //! into the binary, and the loopback HTTP server that the benchmarks and the
 //! tests answer with.
@@ -9,6 +9,7 @@
 
 pub mod atomic;
 pub mod bounded;
+pub mod csv_cell;
 pub mod embedded;
 pub mod hash;
 pub mod lines;
