@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use crate::spec::records::{Prediction, Usage};
+use crate::util::lines::{LineRead, MAX_LINE_BYTES, read_line_capped, skip_line};
 
 /// What an existing predictions file held when a run resumed.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -74,11 +75,19 @@ impl PredictionStore {
             }
             resumed = compact(path)?;
         }
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
+        let mut options = OpenOptions::new();
+        options.create(true).append(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(
+            &mut options,
+            libc::O_NOFOLLOW | libc::O_NONBLOCK,
+        );
+        let file = options
             .open(path)
             .with_context(|| format!("opening {}", path.display()))?;
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            bail!(not_regular(path));
+        }
         Ok((
             PredictionStore {
                 path: path.to_path_buf(),
@@ -120,6 +129,12 @@ impl PredictionStore {
 /// Whether the file exists and holds anything but white space (read until
 /// the first other byte).
 fn holds_records(path: &Path) -> anyhow::Result<bool> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if !meta.file_type().is_file() => bail!(not_regular(path)),
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    }
     let file = match File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
@@ -139,6 +154,16 @@ fn holds_records(path: &Path) -> anyhow::Result<bool> {
         let n = buffer.len();
         reader.consume(n);
     }
+}
+
+/// Why a predictions file that is a link, FIFO or device is refused: a
+/// run writes only a regular file of its own folder (a link could make it
+/// append to a file elsewhere; a FIFO would hang it).
+fn not_regular(path: &Path) -> String {
+    format!(
+        "{} is not a regular file (a symbolic link, FIFO, device or folder): a run writes its predictions only to a regular file in its run directory; move it away or choose another --run-dir",
+        path.display()
+    )
 }
 
 fn refusal(path: &Path) -> String {
@@ -177,12 +202,21 @@ fn compact(path: &Path) -> anyhow::Result<Resumed> {
     let mut reader = BufReader::with_capacity(1 << 20, (&mut file).take(complete));
     let (mut line, mut offset) = (Vec::new(), 0u64);
     loop {
-        line.clear();
-        let n = reader.read_until(b'\n', &mut line).with_context(reading)?;
-        if n == 0 {
-            break;
-        }
+        let read =
+            read_line_capped(&mut reader, &mut line, MAX_LINE_BYTES).with_context(reading)?;
         let start = offset;
+        match read {
+            LineRead::End => break,
+            LineRead::TooLong => {
+                // Longer than any prediction itc writes: not one.
+                let rest = skip_line(&mut reader).with_context(reading)?;
+                offset += line.len() as u64 + rest;
+                resumed.invalid += 1;
+                continue;
+            }
+            LineRead::Ended | LineRead::Unended => {}
+        }
+        let n = line.len();
         offset += n as u64;
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;

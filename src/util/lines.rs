@@ -380,6 +380,15 @@ fn next_read(
                     break searched + i + 1;
                 }
                 searched = bytes.len();
+                if searched > MAX_LINE_BYTES {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!(
+                            "a line longer than {} MiB (read from a pipe or device, whose lines itc keeps in memory)",
+                            MAX_LINE_BYTES >> 20
+                        ),
+                    ));
+                }
                 if read_up_to(reader, &mut bytes, searched + block_bytes, hashed)? == 0 {
                     break searched;
                 }
@@ -486,8 +495,9 @@ impl Drop for Block {
     }
 }
 
-/// The longest line itc reads from a file it reads a line at a time
-/// (cassettes, a run's predictions on `--resume`): far beyond any line itc
+/// The longest line itc keeps in memory: of a file it reads a line at a
+/// time (cassettes, a run's predictions on `--resume`), or of an input read
+/// from a pipe or device rather than mapped. Far beyond any line itc
 /// writes, and small enough that a file with no line end (`/dev/zero`) is an
 /// error after this many bytes rather than an allocation of all memory.
 pub const MAX_LINE_BYTES: usize = 64 << 20;
@@ -540,6 +550,31 @@ pub fn read_line_capped(
         reader.consume(take);
         if ended {
             return Ok(LineRead::Ended);
+        }
+    }
+}
+
+/// Reads past the rest of the current line (its `\n` included) without
+/// keeping it; returns the bytes passed.
+pub fn skip_line(reader: &mut impl io::BufRead) -> io::Result<u64> {
+    let mut passed = 0u64;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(passed);
+        }
+        let (take, ended) = match memchr::memchr(b'\n', available) {
+            Some(i) => (i + 1, true),
+            None => (available.len(), false),
+        };
+        reader.consume(take);
+        passed += take as u64;
+        if ended {
+            return Ok(passed);
         }
     }
 }
@@ -825,5 +860,24 @@ mod tests {
             LineRead::TooLong
         );
         assert_eq!(line.len(), 4);
+    }
+
+    #[test]
+    fn a_device_with_no_line_end_is_an_error_not_all_memory() {
+        let reader: Box<dyn Read + Send> = Box::new(io::repeat(b'x'));
+        let source = Source::Read {
+            reader,
+            carry: Vec::new(),
+        };
+        let mut blocks = LineBlocks::new(Path::new("/dev/zero"), source, 1 << 20, false);
+        let error = blocks.next_block().err().expect("an error").to_string();
+        assert!(
+            error.starts_with("/dev/zero:1: a line longer than 64 MiB"),
+            "{error}"
+        );
+        let mut reader = io::BufReader::with_capacity(4, &b"abcdefgh\nz"[..]);
+        assert_eq!(skip_line(&mut reader).unwrap(), 9);
+        assert_eq!(skip_line(&mut reader).unwrap(), 1);
+        assert_eq!(skip_line(&mut reader).unwrap(), 0);
     }
 }
