@@ -494,4 +494,40 @@ mod tests {
         // A template's own dot segments are the template's business.
         assert!(endpoint_request(&tool("GET", "http://h/a/../{x}"), &call("[t(x='b')]")).is_ok());
     }
+
+    proptest::proptest! {
+        /// Whatever the values, a filled template keeps the template's
+        /// path segments and query parameters, each value comes back whole
+        /// from where it was put, or the call is refused for a dot segment.
+        #[test]
+        fn filled_templates_keep_their_shape(
+            id in "[a-z0-9./%&=;?#+ \\\\]{0,12}",
+            q in "[a-z0-9./%&=;?#+ \\\\]{0,12}",
+        ) {
+            let template = "http://h/api/{id}/info?q={q}&lang=en";
+            let mut arguments = Map::new();
+            arguments.insert("id".into(), Value::String(id.clone()));
+            arguments.insert("q".into(), Value::String(q.clone()));
+            match fill_placeholders(template, &mut arguments) {
+                Err(message) => {
+                    proptest::prop_assert!(id == "." || id == "..", "{}: {}", id, message);
+                }
+                Ok(filled) => {
+                    let url = reqwest::Url::parse(&filled).unwrap();
+                    let segments: Vec<String> = url
+                        .path_segments()
+                        .unwrap()
+                        .map(|s| percent_encoding::percent_decode_str(s).decode_utf8_lossy().into_owned())
+                        .collect();
+                    proptest::prop_assert_eq!(segments, vec!["api".to_string(), id, "info".to_string()]);
+                    let pairs: Vec<(String, String)> = url.query_pairs().into_owned().collect();
+                    proptest::prop_assert_eq!(
+                        pairs,
+                        vec![("q".to_string(), q), ("lang".to_string(), "en".to_string())]
+                    );
+                    proptest::prop_assert_eq!(url.fragment(), None);
+                }
+            }
+        }
+    }
 }

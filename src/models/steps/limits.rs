@@ -89,23 +89,23 @@ impl TaskBudget {
     }
 
     /// Counts an output against the task's bytes: an output that would pass
-    /// them is replaced by a tool error (whose own bytes are counted too, so
-    /// the total passes the bound by at most one such message).
+    /// them is replaced by a tool error, and the budget counts as spent (no
+    /// further call of the task is made), so a task makes at most one call
+    /// whose output it is not shown.
     pub fn take(&mut self, limits: &ToolLimits, output: ToolOutput) -> ToolOutput {
         let size = json_len(&output.value);
         if self.shown_bytes.saturating_add(size) <= limits.max_task_bytes {
             self.shown_bytes += size;
             return output;
         }
-        let replaced = ToolOutput {
+        self.shown_bytes = self.shown_bytes.max(limits.max_task_bytes);
+        ToolOutput {
             value: serde_json::json!({
                 "error": Bound::TaskBytes(limits.max_task_bytes).message(),
                 "bytes": size,
             }),
             ..output
-        };
-        self.shown_bytes = self.shown_bytes.saturating_add(json_len(&replaced.value));
-        replaced
+        }
     }
 }
 
