@@ -3,6 +3,8 @@
 //! scorer or make it take time out of proportion to the answer; the limits
 //! are those of `itc::spec::limits`. (No timings here: the work bounds are
 //! tested in the library and measured by `cargo bench --bench hostile`.)
+//! Nor may a symbolic link planted in a run directory make `itc` write
+//! outside it (issue 34).
 
 mod support;
 
@@ -169,6 +171,44 @@ fn eval_resume_scores_a_stored_deep_answer() {
         assert_eq!(s["extraction"], "nothing");
         assert_eq!(s["read_limits"]["too_deep"], true);
     }
+}
+
+/// `--resume` rewrites predictions.jsonl without its torn last line; its
+/// temporary file was `predictions.jsonl.tmp`, and a link planted under
+/// that name made itc write the predictions outside the run directory and
+/// then rename the link over predictions.jsonl.
+#[test]
+fn a_link_planted_in_a_run_directory_is_not_written_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let args = [
+        "eval",
+        "--run-dir",
+        run.to_str().unwrap(),
+        "--limit",
+        "3",
+        "--bootstrap",
+        "0",
+        "--no-progress",
+    ];
+    assert_ok(&itc(&args, &[]));
+    let predictions = run.join("predictions.jsonl");
+    let finished = std::fs::read_to_string(&predictions).unwrap();
+    let mut torn = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&predictions)
+        .unwrap();
+    std::io::Write::write_all(&mut torn, b"{\"task_id\": \"itc-00").unwrap();
+    let outside = dir.path().join("precious.txt");
+    std::fs::write(&outside, "keep me").unwrap();
+    std::os::unix::fs::symlink(&outside, run.join("predictions.jsonl.tmp")).unwrap();
+
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    assert_ok(&itc(&resume, &[]));
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me");
+    assert!(predictions.symlink_metadata().unwrap().is_file());
+    assert_eq!(std::fs::read_to_string(&predictions).unwrap(), finished);
 }
 
 #[test]

@@ -321,10 +321,10 @@ impl Manifest {
 
     /// Written through a temporary file, so a crash never leaves half a manifest.
     fn save(&self, path: &Path) -> anyhow::Result<()> {
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, serde_json::to_string_pretty(self)? + "\n")
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+        crate::util::atomic::write(
+            path,
+            (serde_json::to_string_pretty(self)? + "\n").as_bytes(),
+        )
     }
 }
 

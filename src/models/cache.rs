@@ -142,20 +142,12 @@ impl Cache {
         serde_json::from_slice(&bytes).ok()
     }
 
-    /// Stores a response.
+    /// Stores a response, whole or not at all ([`crate::util::atomic`]).
     pub fn put(&self, key: &str, entry: &CachedResponse) -> io::Result<()> {
         let path = self.path(key);
-        let parent = path.parent().expect("entry has a parent");
-        std::fs::create_dir_all(parent)?;
-        let tmp = parent.join(format!(
-            ".{key}.{}.{}.tmp",
-            std::process::id(),
-            fastrand::u64(..)
-        ));
-        std::fs::write(&tmp, serde_json::to_vec(entry)?)?;
-        std::fs::rename(&tmp, &path).inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
+        std::fs::create_dir_all(path.parent().expect("entry has a parent"))?;
+        crate::util::atomic::write(&path, &serde_json::to_vec(entry)?)
+            .map_err(|e| io::Error::other(format!("{e:#}")))
     }
 }
 

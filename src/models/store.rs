@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use crate::spec::records::{Prediction, Usage};
+use crate::util::atomic::AtomicFile;
 use crate::util::lines::{LineRead, MAX_LINE_BYTES, read_line_capped, skip_line};
 
 /// What an existing predictions file held when a run resumed.
@@ -269,22 +270,17 @@ fn complete_len(file: &mut File, len: u64) -> io::Result<u64> {
 /// Replaces the file with the lines at `places` (offset, length with its
 /// `\n`), read from `file`.
 fn rewrite(path: &Path, file: &mut File, places: &[(u64, usize)]) -> anyhow::Result<()> {
-    let tmp = path.with_extension("jsonl.tmp");
-    let writing = || format!("writing {}", tmp.display());
-    let mut out = io::BufWriter::new(File::create(&tmp).with_context(writing)?);
+    let mut out = AtomicFile::create(path)?;
     let mut bytes = Vec::new();
     for &(start, n) in places {
         bytes.resize(n, 0);
         file.seek(SeekFrom::Start(start))
             .and_then(|_| file.read_exact(&mut bytes))
             .with_context(|| format!("reading {}", path.display()))?;
-        out.write_all(&bytes).with_context(writing)?;
+        out.write_all(&bytes)
+            .with_context(|| format!("writing {}", path.display()))?;
     }
-    out.into_inner()
-        .map_err(|e| e.into_error())
-        .and_then(|f| f.sync_all())
-        .with_context(writing)?;
-    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))
+    out.commit()
 }
 
 #[cfg(test)]

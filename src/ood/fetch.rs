@@ -391,17 +391,6 @@ fn manual_instructions(files: &[ManifestFile], options: &FetchOptions) -> String
         .join("\n")
 }
 
-/// Removes a temporary file unless it was renamed into place.
-struct TempGuard(Option<PathBuf>);
-
-impl Drop for TempGuard {
-    fn drop(&mut self) {
-        if let Some(p) = self.0.take() {
-            let _ = std::fs::remove_file(p);
-        }
-    }
-}
-
 /// Downloads one file into place after checking it.
 async fn download(
     client: &reqwest::Client,
@@ -442,15 +431,9 @@ async fn download(
     tokio::fs::create_dir_all(parent)
         .await
         .with_context(|| format!("creating {}", parent.display()))?;
-    let name = dest
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = parent.join(format!(".{name}.part-{}", std::process::id()));
-    let mut guard = TempGuard(Some(temp.clone()));
-    let mut out = tokio::fs::File::create(&temp)
-        .await
-        .with_context(|| format!("creating {}", temp.display()))?;
+    // Removed when dropped, unless renamed into place.
+    let (out, temp) = crate::util::atomic::temporary_beside(&dest)?;
+    let mut out = tokio::fs::File::from_std(out);
     let mut hasher = Sha256::new();
     let mut size = 0u64;
     while let Some(chunk) = response.chunk().await.map_err(|e| transfer(&e))? {
@@ -474,10 +457,8 @@ async fn download(
         }
         .into());
     }
-    tokio::fs::rename(&temp, &dest)
-        .await
-        .with_context(|| format!("moving {} to {}", temp.display(), dest.display()))?;
-    guard.0 = None;
+    let moving = format!("moving {} to {}", temp.display(), dest.display());
+    temp.persist(&dest).map_err(|e| e.error).context(moving)?;
     Ok(dest)
 }
 

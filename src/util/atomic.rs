@@ -1,12 +1,51 @@
 //! Files that appear whole or not at all: written under a temporary name
 //! beside the target and renamed into place once complete, so a failed write
 //! (a full disk, a kill) never leaves a torn file that looks finished.
+//!
+//! Every temporary file itc writes beside a target is made here
+//! ([`temporary_beside`]): its name is random and it is created with
+//! `O_EXCL`, so no name can be guessed in advance and a symbolic link
+//! planted where it is created is never followed (nothing is written
+//! outside the folder through it). The rename into place replaces the
+//! target's directory entry: a target that is a symbolic link is replaced by
+//! the file, and the file the link pointed to is left alone.
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use tempfile::TempPath;
+
+/// A new temporary file in `target`'s folder, named `.<target name>.<random>.tmp`,
+/// created exclusively (never through a link) with the permissions a plain
+/// create would give. The [`TempPath`] removes it when dropped;
+/// [`TempPath::persist`] renames it onto the target.
+pub fn temporary_beside(target: &Path) -> anyhow::Result<(File, TempPath)> {
+    let name = target
+        .file_name()
+        .with_context(|| format!("{} names no file", target.display()))?;
+    let dir = match target.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut prefix = OsString::from(".");
+    prefix.push(name);
+    prefix.push(".");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let file = builder.tempfile_in(dir).with_context(|| {
+        format!(
+            "creating a temporary file in {} (for {})",
+            dir.display(),
+            target.display()
+        )
+    })?;
+    Ok(file.into_parts())
+}
 
 use super::csv_cell;
 
@@ -15,66 +54,47 @@ use super::csv_cell;
 /// temporary file.
 pub struct AtomicFile {
     target: PathBuf,
-    temporary: PathBuf,
-    writer: Option<BufWriter<File>>,
+    writer: BufWriter<File>,
+    temporary: TempPath,
 }
 
 impl AtomicFile {
-    /// Starts writing `target` (its folder must exist).
+    /// Starts writing `target` (its folder must exist) in a file from
+    /// [`temporary_beside`].
     pub fn create(target: &Path) -> anyhow::Result<AtomicFile> {
-        let name = target
-            .file_name()
-            .with_context(|| format!("{} names no file", target.display()))?;
-        let temporary = target.with_file_name(format!(
-            ".{}.{}.tmp",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        let file = File::create(&temporary).with_context(|| {
-            format!(
-                "creating {} (for {})",
-                temporary.display(),
-                target.display()
-            )
-        })?;
+        let (file, temporary) = temporary_beside(target)?;
         Ok(AtomicFile {
             target: target.to_path_buf(),
+            writer: BufWriter::new(file),
             temporary,
-            writer: Some(BufWriter::new(file)),
         })
     }
 
-    /// Flushes, syncs and renames the file into place. Errors name the
+    /// Flushes, syncs and renames the file into place (replacing a target
+    /// that is a symbolic link, not the file it points to). Errors name the
     /// target.
-    pub fn commit(mut self) -> anyhow::Result<()> {
-        let writer = self.writer.take().expect("not committed yet");
-        let finished = writer
+    pub fn commit(self) -> anyhow::Result<()> {
+        let AtomicFile {
+            target,
+            writer,
+            temporary,
+        } = self;
+        writer
             .into_inner()
             .map_err(|e| e.into_error())
             .and_then(|file| file.sync_all())
-            .and_then(|()| std::fs::rename(&self.temporary, &self.target));
-        if finished.is_err() {
-            let _ = std::fs::remove_file(&self.temporary);
-        }
-        finished.with_context(|| format!("writing {}", self.target.display()))
+            .and_then(|()| temporary.persist(&target).map_err(|e| e.error))
+            .with_context(|| format!("writing {}", target.display()))
     }
 }
 
 impl Write for AtomicFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.writer.as_mut().expect("not committed").write(buf)
+        self.writer.write(buf)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        self.writer.as_mut().expect("not committed").flush()
-    }
-}
-
-impl Drop for AtomicFile {
-    fn drop(&mut self) {
-        if self.writer.take().is_some() {
-            let _ = std::fs::remove_file(&self.temporary);
-        }
+        self.writer.flush()
     }
 }
 
@@ -194,6 +214,56 @@ mod tests {
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
+    /// Issue 34: the temporary file had a predictable name
+    /// (`.summary.json.<pid>.tmp`), and a symbolic link planted there made
+    /// itc write through it, outside its folder.
+    #[test]
+    fn links_planted_at_temporary_names_or_the_target_are_not_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("out");
+        std::fs::create_dir(&folder).unwrap();
+        let outside = dir.path().join("precious.txt");
+        std::fs::write(&outside, "keep me").unwrap();
+        let old_name = folder.join(format!(".summary.json.{}.tmp", std::process::id()));
+        std::os::unix::fs::symlink(&outside, &old_name).unwrap();
+        let target = folder.join("summary.json");
+        write(&target, b"{}").unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "{}");
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me");
+        assert!(old_name.symlink_metadata().unwrap().is_symlink());
+
+        // A target that is a link: the link is replaced, not written through.
+        let linked = folder.join("summary.csv");
+        std::os::unix::fs::symlink(&outside, &linked).unwrap();
+        write(&linked, b"model\n").unwrap();
+        assert!(linked.symlink_metadata().unwrap().is_file());
+        assert_eq!(std::fs::read_to_string(&linked).unwrap(), "model\n");
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep me");
+    }
+
+    #[test]
+    fn temporary_names_are_random_and_files_readable_as_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("task_scores.jsonl");
+        let (_, first) = temporary_beside(&target).unwrap();
+        let (_, second) = temporary_beside(&target).unwrap();
+        assert_ne!(first.to_path_buf(), second.to_path_buf());
+        let name = first.file_name().unwrap().to_str().unwrap().to_string();
+        assert!(
+            name.starts_with(".task_scores.jsonl.") && name.ends_with(".tmp"),
+            "{name}"
+        );
+        first.persist(&target).unwrap();
+        // The mode a plain create gives (0666 less the umask), not 0600.
+        let plain = dir.path().join("plain");
+        File::create(&plain).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| p.metadata().unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&target), mode(&plain));
+        drop(second);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
     #[test]
     fn errors_name_the_target() {
         let err = write(Path::new("/nonexistent-dir/summary.csv"), b"x").unwrap_err();
@@ -243,12 +313,12 @@ mod tests {
         let target = dir.path().join("by_kind.csv");
         let mut file = AtomicFile::create(&target).unwrap();
         // Point the writer at /dev/full to simulate the disk filling up.
-        file.writer = Some(BufWriter::new(
+        file.writer = BufWriter::new(
             std::fs::OpenOptions::new()
                 .write(true)
                 .open("/dev/full")
                 .unwrap(),
-        ));
+        );
         file.write_all(&[b'x'; 100_000]).ok();
         let err = file.commit().unwrap_err();
         let message = format!("{err:#}");
