@@ -2,10 +2,12 @@
 //! language, kind and gold calls, and each model's calls, scores and
 //! outcome, the place to see *why* a model failed.
 //!
-//! Queries and gold calls come from the task file an input names (a run's
-//! `tasks.jsonl`, or the task file in a score folder's manifest); a model's
-//! calls are read from its predictions as the scorer reads them. When a
-//! file is gone, its rows keep their scores and say what is missing.
+//! Queries and gold calls come from the task file an input's manifest
+//! names (a run directory from before manifests: its `tasks.jsonl`); a
+//! model's calls are read from its predictions as the scorer reads them.
+//! A file the manifest names is found from the folder and used only when it
+//! is the file scored ([`sources`]). When a file is gone or differs, its
+//! rows keep their scores and say what is missing, and the report says why.
 //!
 //! A page holds at most `itc report --browser-rows` rows (20,000 by
 //! default): the report's first tasks, each with every model's answer. A
@@ -17,11 +19,13 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use super::inputs::Input;
+use super::sources::{self, NotUsed};
+use crate::score::manifest::Manifest;
 use crate::spec::action::print_actions;
 use crate::spec::jsonl::{describe_error, for_each_line};
 use crate::spec::records::{Call, Prediction, Task, TaskScore};
@@ -117,22 +121,40 @@ pub struct Row {
     pub outcomes: Vec<Outcome>,
 }
 
-/// The task and prediction files an input names.
-fn sources(input: &Input) -> (Option<PathBuf>, Vec<PathBuf>) {
-    if let Some(m) = &input.manifest {
-        return (
-            Some(PathBuf::from(&m.tasks.path)),
-            m.predictions
-                .iter()
-                .map(|p| PathBuf::from(&p.path))
-                .collect(),
-        );
+/// Where an input's task and prediction files are read from.
+enum Sources<'a> {
+    /// The files its manifest names, each used only if it is the file that
+    /// was scored ([`sources::read_checked`]).
+    Manifest(&'a Manifest),
+    /// A run directory from before manifests: its own copies, if there.
+    Run {
+        tasks: Option<PathBuf>,
+        predictions: Option<PathBuf>,
+    },
+}
+
+impl Sources<'_> {
+    fn of(input: &Input) -> Sources<'_> {
+        if let Some(m) = &input.manifest {
+            return Sources::Manifest(m);
+        }
+        let run = |name: &str| Some(input.dir.join(name)).filter(|p| p.is_file());
+        Sources::Run {
+            tasks: run("tasks.jsonl"),
+            predictions: run("predictions.jsonl"),
+        }
     }
-    let run = |name: &str| Some(input.dir.join(name)).filter(|p| p.is_file());
-    (
-        run("tasks.jsonl"),
-        run("predictions.jsonl").into_iter().collect(),
-    )
+}
+
+/// What `each` collects from the lines of a file without a manifest to
+/// check it by (a line that cannot be read ends it: what was read so far).
+fn collect_unchecked<T: Default>(path: &Path, mut each: impl FnMut(&mut T, &str)) -> T {
+    let mut collected = T::default();
+    let _ = for_each_line(path, |_, line| {
+        each(&mut collected, line);
+        Ok(())
+    });
+    collected
 }
 
 /// The browser's rows, and how many of the report's tasks they show.
@@ -146,6 +168,9 @@ pub struct Browser {
     pub tasks: usize,
     /// Rows at most, as asked.
     pub max_rows: usize,
+    /// Per input (in order), the files its manifest names that were not
+    /// used, and why.
+    pub not_used: Vec<Vec<NotUsed>>,
 }
 
 /// How many of `tasks` tasks the browser shows for `models` models in at
@@ -155,22 +180,30 @@ pub fn tasks_shown(tasks: usize, models: usize, max_rows: usize) -> usize {
     (max_rows / models.max(1)).max(1).min(tasks)
 }
 
-/// The shown tasks by id, from a file that may be gone (a bad line is
-/// passed over; a file that cannot be read gives what was read of it).
-fn tasks_by_id(path: Option<PathBuf>, shown: &HashSet<&str>) -> HashMap<String, Task> {
-    let mut tasks = HashMap::new();
-    let Some(path) = path else {
-        return tasks;
-    };
-    let _ = for_each_line(&path, |_, line| {
+/// The shown tasks by id, from the input's task file when it is there
+/// and is the file scored (a bad line is passed over); else none, and why
+/// in `not_used`.
+fn tasks_by_id(
+    input: &Input,
+    shown: &HashSet<&str>,
+    not_used: &mut Vec<NotUsed>,
+) -> HashMap<String, Task> {
+    let each = |tasks: &mut HashMap<String, Task>, line: &str| {
         if let Ok(task) = serde_json::from_str::<Task>(line)
             && shown.contains(task.id.as_str())
         {
             tasks.entry(task.id.clone()).or_insert(task);
         }
-        Ok(())
-    });
-    tasks
+    };
+    match Sources::of(input) {
+        Sources::Manifest(m) => sources::read_checked(&input.dir, "tasks", &m.tasks, each)
+            .unwrap_or_else(|e| {
+                not_used.push(e);
+                HashMap::new()
+            }),
+        Sources::Run { tasks: Some(p), .. } => collect_unchecked(&p, each),
+        Sources::Run { tasks: None, .. } => HashMap::new(),
+    }
 }
 
 /// The two fields that say whether a prediction is shown.
@@ -183,28 +216,50 @@ struct PredictionKey<'a> {
 }
 
 /// Each (model, task id)'s calls as an action string for the shown tasks,
-/// from prediction files that may be gone, a line at a time; the first
+/// from the input's prediction files that are there and are the files
+/// scored (the others said in `not_used`), a line at a time; the first
 /// prediction of a pair counts, as in scoring.
 fn calls_by_pair(
-    paths: &[PathBuf],
+    input: &Input,
     tasks: &HashMap<String, Task>,
     shown: &HashSet<&str>,
+    not_used: &mut Vec<NotUsed>,
 ) -> HashMap<(String, String), String> {
-    let mut calls = HashMap::new();
-    for path in paths {
-        let _ = for_each_line(path, |_, line| {
-            if let Ok(key) = serde_json::from_str::<PredictionKey>(line)
-                && shown.contains(key.task_id.as_ref())
-                && !calls.contains_key(&(key.model.to_string(), key.task_id.to_string()))
-                && let Ok(p) = serde_json::from_str::<Prediction>(line)
-            {
-                calls.insert(
-                    (p.model.clone(), p.task_id.clone()),
-                    answer_calls(&p, tasks),
-                );
-            }
-            Ok(())
-        });
+    type Calls = HashMap<(String, String), String>;
+    let each = |calls: &mut Calls, line: &str| {
+        if let Ok(key) = serde_json::from_str::<PredictionKey>(line)
+            && shown.contains(key.task_id.as_ref())
+            && !calls.contains_key(&(key.model.to_string(), key.task_id.to_string()))
+            && let Ok(p) = serde_json::from_str::<Prediction>(line)
+        {
+            calls.insert(
+                (p.model.clone(), p.task_id.clone()),
+                answer_calls(&p, tasks),
+            );
+        }
+    };
+    let files: Vec<Calls> = match Sources::of(input) {
+        Sources::Manifest(m) => m
+            .predictions
+            .iter()
+            .enumerate()
+            .filter_map(|(i, digest)| {
+                let field = format!("predictions[{i}]");
+                sources::read_checked(&input.dir, &field, digest, each)
+                    .map_err(|e| not_used.push(e))
+                    .ok()
+            })
+            .collect(),
+        Sources::Run { predictions, .. } => predictions
+            .iter()
+            .map(|p| collect_unchecked(p, each))
+            .collect(),
+    };
+    let mut calls = Calls::new();
+    for file in files {
+        for (pair, answer) in file {
+            calls.entry(pair).or_insert(answer);
+        }
     }
     calls
 }
@@ -244,10 +299,12 @@ pub fn rows(
     let shown_ids = &task_ids[..tasks_shown(task_ids.len(), models, max_rows)];
     let shown: HashSet<&str> = shown_ids.iter().map(String::as_str).collect();
     let mut by_task: HashMap<&str, Vec<Row>> = HashMap::new();
+    let mut not_used = Vec::new();
     for (input, names) in inputs.iter().zip(names) {
-        let (task_file, prediction_files) = sources(input);
-        let tasks = tasks_by_id(task_file, &shown);
-        let calls = calls_by_pair(&prediction_files, &tasks, &shown);
+        let mut unused = Vec::new();
+        let tasks = tasks_by_id(input, &shown, &mut unused);
+        let calls = calls_by_pair(input, &tasks, &shown, &mut unused);
+        not_used.push(unused);
         let rename: HashMap<&str, &str> = names
             .iter()
             .map(|(a, b)| (a.as_str(), b.as_str()))
@@ -296,6 +353,7 @@ pub fn rows(
         tasks_shown: shown_ids.len(),
         tasks: task_ids.len(),
         max_rows,
+        not_used,
     })
 }
 

@@ -269,6 +269,33 @@ fn distinct(values: impl Iterator<Item = String>) -> Vec<String> {
     values.filter(|v| seen.insert(v.clone())).collect()
 }
 
+/// Says which files named by the inputs' manifests were not used, if any.
+fn not_used(page: &mut String, report: &Report) {
+    let items: Vec<String> = report
+        .inputs
+        .iter()
+        .flat_map(|i| {
+            i.files_not_used.iter().map(|n| {
+                format!(
+                    "<li>{}: <code>{}</code> names <code>{}</code>: {}</li>",
+                    escape(&i.dir),
+                    escape(&n.field),
+                    escape(&n.path),
+                    escape(&n.reason)
+                )
+            })
+        })
+        .collect();
+    if items.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        page,
+        "<div id=\"not-used\"><p>Not available below: these files named by the inputs' manifests are gone or are not the files that were scored, so their queries, gold calls or model calls are not shown (the scores are unaffected).</p><ul>{}</ul></div>",
+        items.concat()
+    );
+}
+
 fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
     let rows = &browser.rows;
     page.push_str("<h2>Tasks</h2>\n");
@@ -279,6 +306,7 @@ fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
             browser.tasks_shown, browser.tasks, browser.max_rows
         );
     }
+    not_used(page, report);
     page.push_str("<div class=\"filters\">");
     let models: Vec<String> = report.models.iter().map(|m| m.model.clone()).collect();
     select(page, "model", &models);

@@ -135,6 +135,32 @@ fn inputs(out: &mut String, report: &Report) {
         })
         .collect();
     table(out, 4, &["Folder", "Models", "Task set", "Manifest"], &rows);
+    not_used(out, report);
+}
+
+/// The files the inputs' manifests name that were not used, if any.
+fn not_used(out: &mut String, report: &Report) {
+    let lines: Vec<String> = report
+        .inputs
+        .iter()
+        .flat_map(|i| {
+            i.files_not_used.iter().map(|n| {
+                format!(
+                    "- {}: {} names {}: {}\n",
+                    escape(&i.dir),
+                    escape(&n.field),
+                    escape(&n.path),
+                    escape(&n.reason)
+                )
+            })
+        })
+        .collect();
+    if lines.is_empty() {
+        return;
+    }
+    out.push_str("**Files not used.** These files named by the inputs' manifests are gone or are not the files that were scored; `report.html`'s task browser shows \"not available\" for their queries, gold calls or model calls. The scores are unaffected.\n\n");
+    out.push_str(&lines.concat());
+    out.push('\n');
 }
 
 fn summary(out: &mut String, report: &Report) {

@@ -22,6 +22,7 @@ pub mod html;
 pub mod inputs;
 pub mod markdown;
 pub mod paired;
+pub mod sources;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -115,6 +116,11 @@ pub struct InputSummary {
     pub models: Vec<String>,
     /// The manifest copied into the report, if it had one.
     pub manifest: Option<String>,
+    /// The files its manifest names that the report did not use (gone, not
+    /// regular files, or not the files scored): the task browser shows "not
+    /// available" for what they hold.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files_not_used: Vec<sources::NotUsed>,
 }
 
 /// Makes the report: files in `options.out`, tables on `out`, notes on `err`.
@@ -154,7 +160,7 @@ pub fn report(
                 })?,
         ),
     };
-    let report = build(
+    let mut report = build(
         options,
         &inputs,
         &input_models,
@@ -176,6 +182,13 @@ pub fn report(
         .collect();
     let task_ids: Vec<String> = evaluation.tasks.iter().map(|t| t.id.clone()).collect();
     let browser = browser::rows(&inputs, &names, &task_ids, options.browser_rows)?;
+    for ((input, summary), not_used) in inputs.iter().zip(&mut report.inputs).zip(&browser.not_used)
+    {
+        for n in not_used {
+            writeln!(err, "{}", n.warning(&input.dir))?;
+        }
+        summary.files_not_used = not_used.clone();
+    }
     let _lock = FolderLock::acquire(&options.out, err)?;
     let files = write_files(&options.out, &inputs, &report, &evaluation, &browser)?;
     print(out, &report, options.wide)?;
@@ -277,6 +290,7 @@ fn build(
                 task_set_sha256: input.task_set.clone(),
                 models: models.clone(),
                 manifest: input.manifest.as_ref().map(|_| manifest_name(i, input)),
+                files_not_used: Vec::new(),
             })
             .collect(),
         tasks: evaluation.tasks.len(),

@@ -155,7 +155,7 @@ pub fn score(
             bootstrap_seed: args.scoring.seed,
         };
         let read = evaluation.prediction_files.clone();
-        let mut manifest = Manifest::new(started, &tasks, &evaluation.tasks, read, scoring)?;
+        let mut manifest = Manifest::new(started, dir, &tasks, &evaluation.tasks, read, scoring)?;
         manifest.eval = args.eval_record.clone();
         manifest.write(dir)?;
         files.push(MANIFEST_FILE.to_string());

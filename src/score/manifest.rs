@@ -7,8 +7,15 @@
 //! and seed), start and end times, and for `itc eval` the models' settings
 //! (the names of key variables, never keys) and the hashes of the prompt
 //! templates.
+//!
+//! A file's path is written as a reader of the folder finds it: relative to
+//! the folder holding the manifest (`tasks.jsonl` in a run directory,
+//! `../data/tasks.jsonl` beside a score folder), absolute when the two share
+//! nothing below the root, or `embedded:…` for a built-in file. Manifests
+//! written before this held the path as given on the command line, relative
+//! to the directory itc ran in; [`FileDigest::candidates`] still finds those.
 
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 use std::time::SystemTime;
 
 use anyhow::Context;
@@ -17,16 +24,23 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::spec::records::Task;
+use crate::util::embedded;
 use crate::util::hash::{sha256_file, to_hex};
 use crate::util::time::rfc3339;
 
 /// The file name in a score folder or run directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
 
+/// The largest `manifest.json` read (a manifest of thousands of prediction
+/// files is a few megabytes).
+const MAX_MANIFEST_BYTES: u64 = 64 << 20;
+
 /// A file and its SHA-256.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileDigest {
-    /// The path as given (or `embedded:…` for a built-in file).
+    /// Where the file is: relative to the folder holding the manifest,
+    /// absolute, or `embedded:…` for a built-in file (in manifests of older
+    /// versions: the path as given, relative to where itc ran).
     pub path: String,
     /// Lower-case hex SHA-256 of its bytes.
     pub sha256: String,
@@ -45,6 +59,62 @@ impl FileDigest {
             bytes,
         })
     }
+
+    /// The same file, its path as a reader of a manifest in `dir` finds it:
+    /// relative to `dir` when the two share a directory below the root,
+    /// else absolute; an embedded file's name as it is. `dir` must exist.
+    pub fn placed_in(self, dir: &Path) -> FileDigest {
+        if self.path.starts_with(embedded::PREFIX) {
+            return self;
+        }
+        let given = Path::new(&self.path);
+        let placed = relative_path(dir, given)
+            .or_else(|| std::path::absolute(given).ok())
+            .map_or_else(|| self.path.clone(), |p| p.display().to_string());
+        FileDigest {
+            path: placed,
+            ..self
+        }
+    }
+
+    /// Where a reader of the manifest in `dir` looks for the file, in this
+    /// order: an embedded or absolute path as it is; a relative path in
+    /// `dir`, then (a manifest of an older version) relative to the current
+    /// directory, then its file name in `dir` (an older run directory read
+    /// from elsewhere). Only a file with the recorded SHA-256 may be used.
+    pub fn candidates(&self, dir: &Path) -> Vec<PathBuf> {
+        let path = Path::new(&self.path);
+        if self.path.starts_with(embedded::PREFIX) || path.is_absolute() {
+            return vec![path.to_path_buf()];
+        }
+        let mut found = vec![dir.join(path), path.to_path_buf()];
+        if let Some(name) = path.file_name() {
+            found.push(dir.join(name));
+        }
+        let mut seen = std::collections::HashSet::new();
+        found.retain(|p| seen.insert(p.clone()));
+        found
+    }
+}
+
+/// `file` relative to the directory `dir` (both resolved, symbolic links
+/// too), or `None` when one cannot be resolved or they share only the root.
+fn relative_path(dir: &Path, file: &Path) -> Option<PathBuf> {
+    let dir = dir.canonicalize().ok()?;
+    let file = file.canonicalize().ok()?;
+    let d: Vec<Component> = dir.components().collect();
+    let f: Vec<Component> = file.components().collect();
+    let common = d.iter().zip(&f).take_while(|(a, b)| a == b).count();
+    let below_root = d
+        .iter()
+        .take(common)
+        .any(|c| matches!(c, Component::Normal(_)));
+    if !below_root {
+        return None;
+    }
+    let mut relative: PathBuf = d[common..].iter().map(|_| Component::ParentDir).collect();
+    relative.extend(&f[common..]);
+    Some(relative)
 }
 
 /// The settings that decide the numbers of a score.
@@ -86,10 +156,13 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// The manifest of a score of `predictions` (as they were read) against
-    /// `tasks`, started at `started` and finished now.
+    /// The manifest, to be written in `dir`, of a score of `predictions`
+    /// (as they were read) against `tasks`, started at `started` and
+    /// finished now; paths as a reader of `dir` finds them
+    /// ([`FileDigest::placed_in`]).
     pub fn new(
         started: SystemTime,
+        dir: &Path,
         tasks: &Path,
         task_set: &[Task],
         predictions: Vec<FileDigest>,
@@ -100,9 +173,9 @@ impl Manifest {
             command: std::env::args().collect(),
             started: rfc3339(started),
             finished: rfc3339(SystemTime::now()),
-            tasks: FileDigest::of(tasks)?,
+            tasks: FileDigest::of(tasks)?.placed_in(dir),
             task_set_sha256: task_set_sha256(task_set),
-            predictions,
+            predictions: predictions.into_iter().map(|p| p.placed_in(dir)).collect(),
             scoring,
             eval: None,
         })
@@ -116,15 +189,16 @@ impl Manifest {
     }
 
     /// Reads `manifest.json` from `dir`; `None` when there is none (a
-    /// folder written before manifests existed).
+    /// folder written before manifests existed). Anything but a regular
+    /// file of at most 64 MiB is refused.
     pub fn read(dir: &Path) -> anyhow::Result<Option<Manifest>> {
         let path = dir.join(MANIFEST_FILE);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match crate::util::regular::read_capped(&path, MAX_MANIFEST_BYTES) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         };
-        let manifest = serde_json::from_str(&text)
+        let manifest = serde_json::from_slice(&text)
             .with_context(|| format!("{}: not an itc manifest", path.display()))?;
         Ok(Some(manifest))
     }
@@ -158,7 +232,12 @@ mod tests {
             bootstrap_seed: 7,
         };
         let read = vec![FileDigest::of(&predictions).unwrap()];
-        let m = Manifest::new(SystemTime::now(), &tasks, &[], read, scoring).unwrap();
+        let m = Manifest::new(SystemTime::now(), dir.path(), &tasks, &[], read, scoring).unwrap();
+        // Paths are written relative to the folder of the manifest.
+        assert_eq!(
+            (m.tasks.path.as_str(), m.predictions[0].path.as_str()),
+            ("tasks.jsonl", "p.jsonl")
+        );
         assert_eq!(
             m.tasks.sha256,
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
@@ -171,6 +250,52 @@ mod tests {
         std::fs::write(dir.path().join(MANIFEST_FILE), "{}").unwrap();
         let err = Manifest::read(dir.path()).unwrap_err().to_string();
         assert!(err.contains("manifest.json: not an itc manifest"), "{err}");
+    }
+
+    #[test]
+    fn paths_are_placed_relative_to_the_folder_and_found_from_it() {
+        let root = tempfile::tempdir().unwrap();
+        let data = root.path().join("data/tasks.jsonl");
+        let out = root.path().join("runs/scored");
+        std::fs::create_dir_all(data.parent().unwrap()).unwrap();
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(&data, b"abc").unwrap();
+        let digest = FileDigest::of(&data).unwrap();
+        let placed = digest.clone().placed_in(&out);
+        assert_eq!(placed.path, "../../data/tasks.jsonl");
+        assert_eq!((&placed.sha256, placed.bytes), (&digest.sha256, 3));
+        let found = placed.candidates(&out);
+        assert_eq!(found[0], out.join("../../data/tasks.jsonl"));
+        assert_eq!(std::fs::read(&found[0]).unwrap(), b"abc");
+        // Older manifests' cwd-relative paths come after, then the file name
+        // in the folder; absolute and embedded paths are taken as they are.
+        assert_eq!(found[1], Path::new("../../data/tasks.jsonl"));
+        assert_eq!(found[2], out.join("tasks.jsonl"));
+        let embedded = FileDigest {
+            path: "embedded:datasets/sample/tasks.jsonl".into(),
+            ..digest.clone()
+        };
+        assert_eq!(embedded.clone().placed_in(&out), embedded);
+        assert_eq!(
+            embedded.candidates(&out),
+            [Path::new("embedded:datasets/sample/tasks.jsonl")]
+        );
+        let absolute = FileDigest {
+            path: "/dev/zero".into(),
+            ..digest
+        };
+        assert_eq!(absolute.candidates(&out), [Path::new("/dev/zero")]);
+        // Sharing only the root: absolute.
+        let elsewhere = FileDigest::of(Path::new("/dev/null")).unwrap();
+        assert_eq!(elsewhere.placed_in(&out).path, "/dev/null");
+    }
+
+    #[test]
+    fn a_manifest_that_is_not_a_regular_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(MANIFEST_FILE)).unwrap();
+        let err = format!("{:#}", Manifest::read(dir.path()).unwrap_err());
+        assert!(err.contains("not a regular file (a directory)"), "{err}");
     }
 
     #[test]

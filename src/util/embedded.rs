@@ -56,6 +56,11 @@ fn lookup(path: &Path) -> Option<&'static [u8]> {
     compressed(path.to_str()?.strip_prefix(PREFIX)?)
 }
 
+/// Whether `path` names an embedded file.
+pub fn is_embedded(path: &Path) -> bool {
+    lookup(path).is_some()
+}
+
 /// Whether `path` names an embedded file or an existing file.
 pub fn is_file(path: &Path) -> bool {
     lookup(path).is_some() || path.is_file()

@@ -37,7 +37,11 @@ pub fn sha256_hex_of_parts<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> Str
 /// Lower-case hex SHA-256 and length of a file's bytes, read in pieces (an
 /// embedded file's bytes as stored in the repository).
 pub fn sha256_file(path: &Path) -> io::Result<(String, u64)> {
-    let mut reader = embedded::open_bytes(path)?;
+    sha256_reader(embedded::open_bytes(path)?)
+}
+
+/// Lower-case hex SHA-256 and length of what a reader gives, read in pieces.
+pub fn sha256_reader(mut reader: impl Read) -> io::Result<(String, u64)> {
     let (mut hasher, mut length) = (Sha256::new(), 0);
     let mut buffer = vec![0; 1 << 16];
     loop {

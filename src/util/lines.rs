@@ -222,6 +222,17 @@ impl LineBlocks {
         Ok(LineBlocks::new(path, source, BLOCK_BYTES, hash))
     }
 
+    /// The lines of an open reader (a file opened with checks of its own,
+    /// perhaps limited with [`Read::take`]), named `path` in messages; with
+    /// `hash`, hashed as [`LineBlocks::open`] hashes.
+    pub fn from_reader(path: &Path, reader: Box<dyn Read + Send>, hash: bool) -> LineBlocks {
+        let source = Source::Read {
+            reader,
+            carry: Vec::new(),
+        };
+        LineBlocks::new(path, source, BLOCK_BYTES, hash)
+    }
+
     fn new(path: &Path, source: Source, block_bytes: usize, hash: bool) -> LineBlocks {
         LineBlocks {
             path: path.to_path_buf(),
