@@ -295,6 +295,77 @@ fn batch_errors_stay_typed_and_unknown_results_are_reported() {
     );
 }
 
+/// A result is taken only by the request whose whole `custom_id` it
+/// carries: the same key digits under another model or task are a `batch`
+/// error naming the file, line and field, and an id without every part
+/// itc writes is refused when the file is read.
+#[test]
+fn a_result_of_another_custom_id_is_not_taken() {
+    let (s, mut results) = emitted_and_answered();
+    let id = |i: usize| results[i]["custom_id"].as_str().unwrap().to_string();
+    let (first, second, third) = (id(0), id(1), id(2));
+    let part = |id: &str, n: usize| id.split("--").nth(n).unwrap().to_string();
+    // Another model's line, and another task's, with these requests' keys.
+    let other_model = format!("other--{}--s1--{}", part(&first, 1), part(&first, 3));
+    let other_task = format!("m--{}--s1--{}", part(&third, 1), part(&second, 3));
+    results[0]["custom_id"] = other_model.clone().into();
+    results[1]["custom_id"] = other_task.clone().into();
+    let path = s.path("results.jsonl");
+    write_lines(&path, &results);
+    let run = s.path("run");
+    let import = |run: &Path| {
+        s.eval(
+            "cache",
+            &[
+                "--run-dir",
+                run.to_str().unwrap(),
+                "--import-batch",
+                path.to_str().unwrap(),
+            ],
+        )
+    };
+    let out = import(&run);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains(
+            "2 request(s) met a batch result with their key digits but another custom_id"
+        ),
+        "{stderr}"
+    );
+    let predictions = lines(&run.join("predictions.jsonl"));
+    let of = |custom: &str| {
+        let task = part(custom, 1);
+        predictions
+            .iter()
+            .find(|p| p["task_id"] == task.as_str())
+            .unwrap()
+            .clone()
+    };
+    for (mine, line, theirs) in [(&first, 1, &other_model), (&second, 2, &other_task)] {
+        let p = of(mine);
+        assert_eq!(p["error_kind"], "batch", "{p}");
+        let why = p["error"].as_str().unwrap();
+        assert!(
+            why.contains(&format!(
+                "results.jsonl:{line}: field `custom_id`: `{theirs}` is not this request's `{mine}`"
+            )),
+            "{why}"
+        );
+    }
+    assert!(of(&third)["error"].is_null(), "its own line is taken");
+    // An id missing a part (here the model) is refused on reading.
+    results[0]["custom_id"] = format!("{}--s1--{}", part(&first, 1), part(&first, 3)).into();
+    write_lines(&path, &results);
+    let out = import(&s.path("run-2"));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("results.jsonl:1: field `custom_id`"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 /// A batch run again for its failures: whatever the order of the files,
 /// each request keeps its success over an error, and the repeats are told.
 #[test]

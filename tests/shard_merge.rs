@@ -303,3 +303,200 @@ fn shards_that_do_not_belong_together_are_refused_and_gaps_reported() {
         text(&out.stderr)
     );
 }
+
+/// Runs the sample set as shards 1/2 and 2/2 in `dir` (`s1`, `s2`).
+fn two_shards(dir: &Path) {
+    for k in 1..=2 {
+        let shard = dir.join(format!("s{k}"));
+        run(&[
+            "eval",
+            "--shard",
+            &format!("{k}/2"),
+            "--run-dir",
+            shard.to_str().unwrap(),
+            "--no-progress",
+        ]);
+    }
+}
+
+/// A copy of run directory `from` (its files) at `to`, `edit` applied.
+fn copy_run(from: &Path, to: &Path, edit: impl FnOnce(&Path)) {
+    std::fs::create_dir(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+    edit(to);
+}
+
+/// Rewrites the `task_ids` of a shard's `shard.json`.
+fn edit_task_ids(run: &Path, edit: impl FnOnce(&mut Vec<Value>)) {
+    let path = run.join("shard.json");
+    let mut record = json(&path);
+    edit(record["task_ids"].as_array_mut().unwrap());
+    std::fs::write(&path, record.to_string()).unwrap();
+}
+
+#[test]
+fn a_shortened_or_edited_selection_is_refused_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    two_shards(dir.path());
+    let ids: Vec<Value> = json(&at("s1/shard.json"))["task_ids"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let held = |run: &str| -> Vec<Value> {
+        read(&at(run).join("tasks.jsonl"))
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].clone())
+            .collect()
+    };
+    let (in_1, in_2) = (held("s1"), held("s2"));
+    let dropped = in_2[0].clone();
+    let shorten = |ids: &mut Vec<Value>| ids.retain(|id| *id != dropped);
+    // Two neighbours of the list from different shards, swapped: each
+    // shard's share is the same, the selection's order is not.
+    let at_swap = (0..ids.len() - 1)
+        .find(|&i| in_1.contains(&ids[i]) && in_2.contains(&ids[i + 1]))
+        .unwrap();
+    for (name, runs, edits, field) in [
+        // Shortened in every shard: shard 2 holds a task not listed.
+        (
+            "all-short",
+            ["s1", "s2"],
+            [true, true],
+            "shard.json: field `task_ids`",
+        ),
+        // Shortened in one shard: the shards disagree.
+        (
+            "first-short",
+            ["s1", "s2"],
+            [true, false],
+            "field `task_ids (shard.json)",
+        ),
+        (
+            "second-short",
+            ["s1", "s2"],
+            [false, true],
+            "field `task_ids (shard.json)",
+        ),
+    ] {
+        let mut given = Vec::new();
+        for (run, edit) in runs.iter().zip(edits) {
+            let copy = at(&format!("{name}-{run}"));
+            copy_run(&at(run), &copy, |to| {
+                if edit {
+                    edit_task_ids(to, shorten);
+                }
+            });
+            given.push(copy.display().to_string());
+        }
+        let out_dir = at(&format!("{name}-out"));
+        let mut args = vec!["merge"];
+        args.extend(given.iter().map(String::as_str));
+        args.extend(["-o", out_dir.to_str().unwrap()]);
+        let out = itc(&args, &[]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+        assert!(stderr.contains(field), "{name}: {stderr}");
+        assert!(!out_dir.join("predictions.jsonl").exists(), "{name}");
+    }
+    // The order changed (every shard's share the same): the list no longer
+    // hashes to `selection_sha256`.
+    let mut swapped = Vec::new();
+    for run in ["s1", "s2"] {
+        let copy = at(&format!("swapped-{run}"));
+        copy_run(&at(run), &copy, |to| {
+            edit_task_ids(to, |ids| ids.swap(at_swap, at_swap + 1))
+        });
+        swapped.push(copy.display().to_string());
+    }
+    let out_dir = at("swapped-out");
+    let out = itc(
+        &[
+            "merge",
+            &swapped[0],
+            &swapped[1],
+            "-o",
+            out_dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("shard.json: field `task_ids`")
+            && stderr.contains("do not hash to its `selection_sha256`"),
+        "{stderr}"
+    );
+    // The whole list, untouched, merges and says it was checked.
+    let whole = at("whole");
+    run(&[
+        "merge",
+        at("s1").to_str().unwrap(),
+        at("s2").to_str().unwrap(),
+        "-o",
+        whole.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        json(&whole.join("merge.json"))["selection_sha256_checked"],
+        true
+    );
+}
+
+#[test]
+fn predictions_of_a_model_not_in_models_json_are_left_out_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    two_shards(dir.path());
+    // Three of shard 1's predictions relabelled as a model the shards did
+    // not run: they must not stand in for the listed model's.
+    copy_run(&at("s1"), &at("s1-ghost"), |to| {
+        let path = to.join("predictions.jsonl");
+        let relabelled: String = read(&path)
+            .lines()
+            .enumerate()
+            .map(|(i, line)| {
+                let mut p: Value = serde_json::from_str(line).unwrap();
+                if i < 3 {
+                    p["model"] = "ghost".into();
+                }
+                p.to_string() + "\n"
+            })
+            .collect();
+        std::fs::write(&path, relabelled).unwrap();
+    });
+    let merged = at("merged");
+    let out = itc(
+        &[
+            "merge",
+            at("s1-ghost").to_str().unwrap(),
+            at("s2").to_str().unwrap(),
+            "-o",
+            merged.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("3 prediction(s) of model(s) not in models.json left out (ghost)")
+            && stderr.contains("3 prediction(s) missing"),
+        "{stderr}"
+    );
+    let record = json(&merged.join("merge.json"));
+    assert_eq!(
+        (
+            record["predictions_unlisted"].clone(),
+            record["models_unlisted"].clone(),
+            record["predictions_missing"].clone()
+        ),
+        (Value::from(3), serde_json::json!(["ghost"]), Value::from(3))
+    );
+    let predictions = read(&merged.join("predictions.jsonl"));
+    assert_eq!(predictions.lines().count(), 243 - 3);
+    assert!(!predictions.contains("\"ghost\""));
+}

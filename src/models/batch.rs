@@ -8,17 +8,20 @@
 //! reads) for OpenAI-compatible models, Anthropic's (`{"custom_id",
 //! "params"}`) for Anthropic models. A `custom_id` names the model, the task
 //! and the step, and ends with the first 16 hex digits of the request's cache
-//! key, which is how a result finds its request again (Anthropic allows
-//! 64 characters of `[A-Za-z0-9_-]`, so names are cut and cleaned).
+//! key (Anthropic allows 64 characters of `[A-Za-z0-9_-]`, so names are cut
+//! and cleaned). A result finds its request by the whole id: the key digits
+//! and the model, task and step before them.
 //!
 //! Importing reads OpenAI/vLLM batch output files and Anthropic batch
 //! results; a run with them answers each request from its result (then
 //! cached, so a later normal run sends nothing), an errored, expired or
 //! canceled result as a typed error, a request without a result as a
 //! `batch` error; no request is sent. Results that no request asked for
-//! are reported.
+//! are reported; a result with a request's key digits but another model,
+//! task or step is not taken: that request ends in a `batch` error naming
+//! the result's file, line and `custom_id`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -79,12 +82,35 @@ pub fn custom_id(model: &str, label: RequestLabel<'_>, key: &str) -> String {
     format!("{model}--{task}--{step}--{}", &key[..KEY_DIGITS])
 }
 
-/// The key digits a `custom_id` ends with.
-fn key_of(custom_id: &str) -> Option<u64> {
-    let (_, key) = custom_id.rsplit_once("--")?;
-    (key.len() == KEY_DIGITS && key.bytes().all(|b| b.is_ascii_hexdigit()))
-        .then(|| key_value(key))
+/// A `custom_id` as itc writes it (`MODEL--TASK--sSTEP--KEY16`, at most
+/// 64 characters of `[A-Za-z0-9_-]`): its key digits as a number, and
+/// what comes before them (model, task and step). `None` for anything else.
+fn parse_custom_id(custom_id: &str) -> Option<(u64, &str)> {
+    if custom_id.len() > MAX_CUSTOM_ID
+        || !custom_id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
+        return None;
+    }
+    let (label, key) = custom_id.rsplit_once("--")?;
+    let (names, step) = label.rsplit_once("--")?;
+    let step = step.strip_prefix('s')?;
+    let step_ok = !step.is_empty() && step.bytes().all(|b| b.is_ascii_digit());
+    let names_ok = names.contains("--");
+    let key_ok = key.len() == KEY_DIGITS && key.bytes().all(|b| b.is_ascii_hexdigit());
+    (step_ok && names_ok && key_ok)
+        .then(|| key_value(key).map(|key| (key, label)))
         .flatten()
+}
+
+/// A hash of the part of a `custom_id` before its key digits (model, task
+/// and step), to tell apart results whose key digits are the same.
+fn label_hash(label: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    label.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// The requests an emitting run collects. Each request's line is written
@@ -274,15 +300,18 @@ pub struct BatchResult {
     pub outcome: Result<Value, (ErrorKind, String)>,
 }
 
-/// The results of batch output files, by cache key digits. Only where each
-/// result's line is, and whether it succeeded, is kept (40 bytes, not the
-/// response): a line is read again and parsed when its request takes it, so
-/// a batch of a million answers does not have to fit in memory.
+/// The results of batch output files, one per `custom_id`, sorted by it
+/// (its key digits, then a hash of its model, task and step). Only where
+/// each result's line is, and whether it succeeded, is kept (48 bytes, not
+/// the response): a line is read again and parsed when its request takes
+/// it, so a batch of a million answers does not have to fit in memory.
 #[derive(Debug, Default)]
 pub struct BatchResults {
     files: Vec<ResultFile>,
-    by_key: HashMap<u64, ResultLine>,
-    used: Mutex<HashSet<u64>>,
+    lines: Vec<ResultLine>,
+    /// Indexes into `lines`.
+    used: Mutex<HashSet<usize>>,
+    foreign: Mutex<Foreign>,
     repeated: usize,
 }
 
@@ -293,56 +322,60 @@ struct ResultFile {
     file: Mutex<std::fs::File>,
 }
 
-/// Where a result is: its file (an index), line number, byte offset and
-/// length.
+/// Where a result is: its `custom_id` (key digits, hash of the rest), its
+/// file (an index), line number, byte offset and length.
 #[derive(Debug, Clone, Copy)]
 struct ResultLine {
-    file: usize,
-    number: usize,
+    id: (u64, u64),
     offset: u64,
+    number: usize,
     len: usize,
+    file: u32,
     succeeded: bool,
 }
+
+/// Results met by a request with the same key digits whose `custom_id`
+/// names another model, task or step.
+#[derive(Debug, Default)]
+struct Foreign {
+    count: usize,
+    /// The first few, as reported.
+    shown: Vec<String>,
+}
+
+/// How many foreign results are described in full.
+const FOREIGN_SHOWN: usize = 10;
 
 impl BatchResults {
     /// Reads OpenAI/vLLM batch output files and Anthropic batch results
     /// (JSON Lines; the format is told per line). A line that is neither,
-    /// or whose `custom_id` was not written by itc, is an error naming the
-    /// file and line. When several lines answer one request (a batch run
-    /// again for its failures), a success is kept over an error, and
-    /// otherwise the later line wins; such lines are counted.
+    /// or whose `custom_id` is not of the form itc writes
+    /// (`MODEL--TASK--sSTEP--KEY16`), is an error naming the file, line and
+    /// field. When several lines carry one `custom_id` (a batch run again
+    /// for its failures), a success is kept over an error, and otherwise
+    /// the later line wins; such lines are counted.
     pub fn load(paths: &[PathBuf]) -> anyhow::Result<BatchResults> {
-        let mut by_key: HashMap<u64, ResultLine> = HashMap::new();
-        let mut repeated = 0;
+        let mut lines = Vec::new();
         let mut files = Vec::new();
         for (index, path) in paths.iter().enumerate() {
+            let file = u32::try_from(index).context("--import-batch: too many files")?;
             crate::spec::jsonl::for_each_line_at(path, |number, offset, line| {
                 let result = parse_line(path, number, line)?;
-                let Some(key) = key_of(&result.custom_id) else {
+                let Some((key, label)) = parse_custom_id(&result.custom_id) else {
                     bail!(
-                        "{}:{number}: field `custom_id`: `{}` was not written by itc eval --emit-batch",
+                        "{}:{number}: field `custom_id`: `{}` was not written by itc eval --emit-batch (MODEL--TASK--sSTEP--KEY)",
                         path.display(),
                         crate::util::bounded::clip(&result.custom_id, MAX_CUSTOM_ID)
                     );
                 };
-                let place = ResultLine {
-                    file: index,
-                    number,
+                lines.push(ResultLine {
+                    id: (key, label_hash(label)),
                     offset,
+                    number,
                     len: line.len(),
+                    file,
                     succeeded: result.outcome.is_ok(),
-                };
-                match by_key.get_mut(&key) {
-                    Some(earlier) => {
-                        repeated += 1;
-                        if place.succeeded || !earlier.succeeded {
-                            *earlier = place;
-                        }
-                    }
-                    None => {
-                        by_key.insert(key, place);
-                    }
-                }
+                });
                 Ok(())
             })?;
             let file =
@@ -352,11 +385,25 @@ impl BatchResults {
                 file: Mutex::new(file),
             });
         }
+        // A stable sort: the lines of one id stay in the order read.
+        lines.sort_by_key(|line| line.id);
+        let read = lines.len();
+        lines.dedup_by(|later, earlier| {
+            if later.id != earlier.id {
+                return false;
+            }
+            if later.succeeded || !earlier.succeeded {
+                *earlier = *later;
+            }
+            true
+        });
+        lines.shrink_to_fit();
         Ok(BatchResults {
             files,
-            by_key,
+            repeated: read - lines.len(),
+            lines,
             used: Mutex::new(HashSet::new()),
-            repeated,
+            foreign: Mutex::new(Foreign::default()),
         })
     }
 
@@ -365,24 +412,75 @@ impl BatchResults {
         self.repeated
     }
 
-    /// The result for a request's cache key, marked as used. A line that
-    /// cannot be read again as it was (the file changed since) is a `batch`
-    /// error naming it.
-    pub fn take(&self, cache_key: &str) -> Option<BatchResult> {
+    /// The result for a request (its cache key and `custom_id`), marked as
+    /// used. A result with the request's key digits whose `custom_id` names
+    /// another model, task or step is not taken: the request gets a `batch`
+    /// error naming the result's file, line and `custom_id` (and it is
+    /// counted in [`BatchResults::foreign`]). A line that cannot be read
+    /// again as it was (the file changed since) is a `batch` error naming it.
+    pub fn take(&self, cache_key: &str, custom_id: &str) -> Option<BatchResult> {
         let key = key_value(cache_key.get(..KEY_DIGITS)?)?;
-        let place = *self.by_key.get(&key)?;
-        if let Ok(mut used) = self.used.lock() {
-            used.insert(key);
+        let label = custom_id.rsplit_once("--").map_or(custom_id, |(l, _)| l);
+        let first = self.lines.partition_point(|line| line.id.0 < key);
+        let same_key = self.lines[first..]
+            .iter()
+            .take_while(|line| line.id.0 == key)
+            .count();
+        if same_key == 0 {
+            return None;
         }
-        Some(self.read_again(place).unwrap_or_else(|e| BatchResult {
-            custom_id: String::new(),
-            outcome: Err((ErrorKind::Batch, format!("{e:#}"))),
-        }))
+        let wanted = (key, label_hash(label));
+        let at = first
+            + self.lines[first..first + same_key]
+                .iter()
+                .position(|line| line.id == wanted)
+                .unwrap_or(0);
+        if let Ok(mut used) = self.used.lock() {
+            used.insert(at);
+        }
+        let place = self.lines[at];
+        let found = match self.read_again(place) {
+            Ok(found) => found,
+            Err(e) => {
+                return Some(BatchResult {
+                    custom_id: String::new(),
+                    outcome: Err((ErrorKind::Batch, format!("{e:#}"))),
+                });
+            }
+        };
+        if parse_custom_id(&found.custom_id) == Some((key, label)) {
+            return Some(found);
+        }
+        let why = format!(
+            "{}:{}: field `custom_id`: `{}` is not this request's `{custom_id}` (the same key digits, another model, task or step)",
+            self.files[place.file as usize].path.display(),
+            place.number,
+            crate::util::bounded::clip(&found.custom_id, MAX_CUSTOM_ID)
+        );
+        if let Ok(mut foreign) = self.foreign.lock() {
+            foreign.count += 1;
+            if foreign.shown.len() < FOREIGN_SHOWN {
+                foreign.shown.push(why.clone());
+            }
+        }
+        Some(BatchResult {
+            custom_id: found.custom_id,
+            outcome: Err((ErrorKind::Batch, why)),
+        })
+    }
+
+    /// Requests that met only a result of another `custom_id` with their
+    /// key digits (not taken): how many, and the first few, described.
+    pub fn foreign(&self) -> (usize, Vec<String>) {
+        self.foreign
+            .lock()
+            .map(|f| (f.count, f.shown.clone()))
+            .unwrap_or_default()
     }
 
     fn read_again(&self, place: ResultLine) -> anyhow::Result<BatchResult> {
         use std::io::{Read, Seek, SeekFrom};
-        let source = &self.files[place.file];
+        let source = &self.files[place.file as usize];
         let mut bytes = vec![0; place.len];
         {
             let mut file = source
@@ -405,23 +503,24 @@ impl BatchResults {
         parse_line(&source.path, place.number, line)
     }
 
-    /// Results read.
+    /// Results read (one per `custom_id`).
     pub fn len(&self) -> usize {
-        self.by_key.len()
+        self.lines.len()
     }
 
     /// Whether no result was read.
     pub fn is_empty(&self) -> bool {
-        self.by_key.is_empty()
+        self.lines.is_empty()
     }
 
     /// The `custom_id`s of results no request asked for, sorted.
     pub fn unused(&self) -> Vec<String> {
         let used = self.used.lock().map(|u| u.clone()).unwrap_or_default();
         let mut ids: Vec<String> = self
-            .by_key
+            .lines
             .iter()
-            .filter(|(k, _)| !used.contains(*k))
+            .enumerate()
+            .filter(|(at, _)| !used.contains(at))
             .map(|(_, &place)| match self.read_again(place) {
                 Ok(result) => result.custom_id,
                 Err(e) => format!("{e:#}"),
@@ -537,14 +636,35 @@ mod tests {
             long.chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         );
+        let key_of = |id: &str| parse_custom_id(id).map(|(key, _)| key);
         assert_eq!(key_of(&long), Some(0x0123456789abcdef));
+        assert_eq!(
+            parse_custom_id(&id),
+            Some((0x0123456789abcdef, "qwen2_5_7b--itc-0010__--s2"))
+        );
         // The digits are a number: their case does not matter.
         assert_eq!(
             key_of("m--t--s1--0123456789ABCDEF"),
             Some(0x0123456789abcdef)
         );
-        assert_eq!(key_of("m--t--s1--0123456789abcdeg"), None);
-        assert_eq!(key_of("made-by-hand"), None);
+        // Every part is checked: model and task, step, key digits, length
+        // and characters.
+        for bad in [
+            "m--t--s1--0123456789abcdeg",
+            "made-by-hand",
+            "t--s1--0123456789abcdef",
+            "m--t--1--0123456789abcdef",
+            "m--t--s--0123456789abcdef",
+            "m--t--s1x--0123456789abcdef",
+            "m--t--s1--0123456789abcde",
+            "m.x--t--s1--0123456789abcdef",
+        ] {
+            assert_eq!(key_of(bad), None, "{bad}");
+        }
+        assert_eq!(
+            key_of(&format!("{}--t--s1--{}", "m".repeat(60), &KEY[..16])),
+            None
+        );
     }
 
     #[test]
@@ -589,7 +709,7 @@ mod tests {
         let results = BatchResults::load(std::slice::from_ref(&path)).unwrap();
         assert_eq!(results.len(), 2);
         let first = results
-            .take(&format!("{:016x}{}", 1, "0".repeat(48)))
+            .take(&format!("{:016x}{}", 1, "0".repeat(48)), &id(1))
             .unwrap();
         assert_eq!(first.custom_id, id(1));
         assert_eq!(first.outcome, Ok(json!({"choices": []})));
@@ -598,7 +718,7 @@ mod tests {
         // since gives a `batch` error naming it and the line, not a panic.
         std::fs::write(&path, "{}\n").unwrap();
         let gone = results
-            .take(&format!("{:016x}{}", 4, "0".repeat(48)))
+            .take(&format!("{:016x}{}", 4, "0".repeat(48)), &id(4))
             .unwrap();
         let (kind, why) = gone.outcome.unwrap_err();
         assert_eq!(kind, ErrorKind::Batch);
@@ -690,7 +810,7 @@ mod tests {
         assert_eq!((results.len(), results.repeated()), (4, 4));
         let outcome = |n: u8| {
             results
-                .take(&format!("{n:016x}{}", "0".repeat(48)))
+                .take(&format!("{n:016x}{}", "0".repeat(48)), &id(n))
                 .unwrap()
                 .outcome
                 .map(|body| body["text"].as_str().unwrap().to_string())
@@ -700,6 +820,47 @@ mod tests {
         assert_eq!(outcome(2), Ok("b".to_string()));
         assert_eq!(outcome(3), Ok("d".to_string()));
         assert_eq!(outcome(4), Err(ErrorKind::Server));
+    }
+
+    #[test]
+    fn a_result_is_taken_only_by_its_whole_custom_id() {
+        let key = format!("{:016x}{}", 7, "0".repeat(48));
+        let ok = |id: &str, text: &str| json!({"custom_id": id, "response": {"status_code": 200, "body": {"text": text}}, "error": null});
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.jsonl");
+        // Two requests with one body (so one key): each finds its own line.
+        let (a, b) = ("m--t1--s1--0000000000000007", "m--t2--s1--0000000000000007");
+        let text = ok(b, "b").to_string() + "\n" + &ok(a, "a").to_string() + "\n";
+        std::fs::write(&path, text).unwrap();
+        let results = BatchResults::load(std::slice::from_ref(&path)).unwrap();
+        assert_eq!((results.len(), results.repeated()), (2, 0));
+        let text_of = |id: &str| {
+            results.take(&key, id).unwrap().outcome.unwrap()["text"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!((text_of(a), text_of(b)), ("a".into(), "b".into()));
+        // Another model, task or step with the same key digits is not taken.
+        for mine in [
+            "n--t1--s1--0000000000000007",
+            "m--t3--s1--0000000000000007",
+            "m--t1--s2--0000000000000007",
+        ] {
+            let (kind, why) = results.take(&key, mine).unwrap().outcome.unwrap_err();
+            assert_eq!(kind, ErrorKind::Batch);
+            let named = [
+                "out.jsonl:1: field `custom_id`: `m--t2",
+                "out.jsonl:2: field `custom_id`: `m--t1",
+            ];
+            assert!(
+                named.iter().any(|n| why.contains(n))
+                    && why.contains(&format!("is not this request's `{mine}`")),
+                "{why}"
+            );
+        }
+        assert_eq!(results.foreign().0, 3);
+        assert!(results.take(&format!("{:016x}", 8), a).is_none());
     }
 
     #[test]

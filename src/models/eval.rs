@@ -473,10 +473,23 @@ fn emit_batch(
     Ok(())
 }
 
-/// Reports batch results that no request of the run asked for, and
-/// requests answered by several lines; returns the notes for `run.json`.
+/// Reports batch results that no request of the run asked for, requests
+/// answered by several lines, and requests that met only a result of
+/// another `custom_id`; returns the notes for `run.json`.
 fn import_warnings(results: &BatchResults, err: &mut dyn Write) -> anyhow::Result<Vec<String>> {
     let mut notes = Vec::new();
+    let (foreign, shown) = results.foreign();
+    if foreign > 0 {
+        let mut note = format!(
+            "{foreign} request(s) met a batch result with their key digits but another custom_id, not taken (a `batch` error): {}",
+            shown.join("; ")
+        );
+        if foreign > shown.len() {
+            note.push_str("; …");
+        }
+        writeln!(err, "warning: {note}")?;
+        notes.push(note);
+    }
     if results.repeated() > 0 {
         let note = format!(
             "{} batch result line(s) answered a request an earlier line had answered: a success was kept over an error, otherwise the later line",

@@ -265,7 +265,7 @@ fn batch_exchange(
                 "written to the batch file, not sent",
             ))
         }
-        Transport::Import(results) => match results.take(key) {
+        Transport::Import(results) => match results.take(key, &id) {
             None => Err(Failure::new(
                 ErrorKind::Batch,
                 format!("no result in the batch files for this request (custom_id {id})"),

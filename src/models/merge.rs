@@ -5,12 +5,18 @@
 //! The shards must be shares of the same selection of tasks (`shard.json`),
 //! run by the same models with the same settings (`models.json`) and asked
 //! the same way (`steps.json`); anything else is refused, naming the folder
-//! and the field. The tasks go back in the selection's order, so the merged
-//! task set hashes like a single run's. A shard that is missing, a task
-//! without a prediction, or a prediction found in two shards is reported
-//! (in `merge.json` and on stderr); of a repeated prediction an answer is
-//! kept over an error, otherwise the first. A merge missing anything still
-//! writes and scores what it has, and ends with [`MergeIncomplete`].
+//! and the field. The selection is checked before it is trusted: every
+//! shard records the same `task_ids`, each shard holds exactly its share of
+//! them (`tasks.jsonl`), and, when all its tasks are at hand, they hash to
+//! `selection_sha256` as when the shards were made. The tasks go back in
+//! the selection's order, so the merged task set hashes like a single
+//! run's. Only predictions of the models in `models.json` are merged and
+//! count. A shard that is missing, a task without a prediction, a
+//! prediction found in two shards, or predictions of a model not in
+//! `models.json` (left out) are reported (in `merge.json` and on stderr);
+//! of a repeated prediction an answer is kept over an error, otherwise the
+//! first. Such a merge still writes and scores what it has, and ends with
+//! [`MergeIncomplete`].
 
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
@@ -22,8 +28,9 @@ use serde_json::{Value, json};
 
 use super::eval::STEPS_FILE;
 use super::runner::predictions_path;
-use super::shard::{SHARD_FILE, ShardRecord};
+use super::shard::{SHARD_FILE, ShardRecord, shard_ids};
 use crate::score::files::{ScoreFilesOptions, ScoringOptions, score};
+use crate::score::manifest::task_set_sha256;
 use crate::spec::jsonl::{
     describe_error, for_each_line_at, read_records, write_lines, write_records,
 };
@@ -42,8 +49,8 @@ pub struct MergeOptions {
 }
 
 /// A merge that wrote and scored what it had, with shards, tasks or
-/// predictions missing: `itc` exits with status 3, as for a run whose
-/// tasks did not all succeed.
+/// predictions missing, repeated or left out: `itc` exits with status 3,
+/// as for a run whose tasks did not all succeed.
 #[derive(Debug, thiserror::Error)]
 #[error("the merge in {} is incomplete: {gaps} (see merge.json)", out.display())]
 pub struct MergeIncomplete {
@@ -112,6 +119,9 @@ fn check_alike(runs: &[ShardRun]) -> anyhow::Result<()> {
         if run.record.selection_sha256 != first.record.selection_sha256 {
             return Err(differs("selection_sha256 (shard.json): other tasks"));
         }
+        if run.record.task_ids != first.record.task_ids {
+            return Err(differs("task_ids (shard.json): another list of tasks"));
+        }
         if run.models != first.models {
             return Err(differs("models.json: the models or their settings"));
         }
@@ -122,7 +132,79 @@ fn check_alike(runs: &[ShardRun]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What the merge found missing or repeated.
+/// The selection's tasks found in the shards, in its order, once the
+/// recorded selection is checked (the shards agree on it, see
+/// [`check_alike`]): each shard must hold exactly its share of `task_ids`,
+/// and when every task is found they must hash to `selection_sha256` as
+/// when the shards were made. A shortened or edited list is refused, never
+/// followed. Also says whether the hash could be checked (not with tasks
+/// absent, where the shares are the check).
+fn check_selection(runs: &[ShardRun]) -> anyhow::Result<(Vec<Task>, bool)> {
+    let first = &runs[0];
+    for run in runs {
+        let share = shard_ids(&run.record.task_ids, run.record.shard);
+        if !share
+            .iter()
+            .copied()
+            .eq(run.tasks.iter().map(|t| t.id.as_str()))
+        {
+            bail!(
+                "{}: field `task_ids`: shard {} of these {} task(s) is not the {} task(s) of {}: the list or the tasks changed since the shard was run; only whole shards can be merged",
+                run.dir.join(SHARD_FILE).display(),
+                run.record.shard,
+                run.record.task_ids.len(),
+                run.tasks.len(),
+                run.dir.join("tasks.jsonl").display()
+            );
+        }
+    }
+    let mut by_id: HashMap<&str, &Task> = HashMap::new();
+    for run in runs {
+        for task in &run.tasks {
+            by_id.entry(task.id.as_str()).or_insert(task);
+        }
+    }
+    let ids = &first.record.task_ids;
+    let tasks: Vec<Task> = ids
+        .iter()
+        .filter_map(|id| by_id.get(id.as_str()).map(|t| (*t).clone()))
+        .collect();
+    let whole = tasks.len() == ids.len();
+    if whole && task_set_sha256(&tasks) != first.record.selection_sha256 {
+        bail!(
+            "{}: field `task_ids`: the {} task(s) listed (as found in the shards' tasks.jsonl) do not hash to its `selection_sha256`: the list or the tasks changed since the shards were made; only whole shards can be merged",
+            first.dir.join(SHARD_FILE).display(),
+            ids.len()
+        );
+    }
+    Ok((tasks, whole))
+}
+
+/// The names of the models the shards ran (`models.json`), in order.
+fn listed_models(run: &ShardRun) -> anyhow::Result<Vec<String>> {
+    let path = run.dir.join("models.json");
+    let Value::Array(models) = &run.models else {
+        bail!(
+            "{}: missing, or not a list of models: the shard's models are not known",
+            path.display()
+        );
+    };
+    models
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            m["name"]
+                .as_str()
+                .map(str::to_string)
+                .with_context(|| format!("{}: field `[{i}].name`: missing", path.display()))
+        })
+        .collect()
+}
+
+/// How many names of models not in `models.json` are shown.
+const UNLISTED_SHOWN: usize = 5;
+
+/// What the merge found missing, repeated or left out.
 #[derive(Debug, Default)]
 struct Gaps {
     shards_missing: Vec<usize>,
@@ -130,9 +212,29 @@ struct Gaps {
     tasks_missing: usize,
     predictions_missing: usize,
     predictions_repeated: usize,
+    /// Predictions of models not in `models.json`: not merged.
+    predictions_unlisted: usize,
+    /// The first few of those models' names.
+    models_unlisted: Vec<String>,
 }
 
 impl Gaps {
+    /// Counts a prediction of a model not in `models.json`.
+    fn unlisted(&mut self, model: &str) {
+        self.predictions_unlisted += 1;
+        // One more name than shown, to tell whether there are more.
+        if self.models_unlisted.len() <= UNLISTED_SHOWN
+            && !self.models_unlisted.iter().any(|m| m == model)
+        {
+            self.models_unlisted.push(model.to_string());
+        }
+    }
+
+    /// The names of models not in `models.json` to show.
+    fn unlisted_shown(&self) -> &[String] {
+        &self.models_unlisted[..self.models_unlisted.len().min(UNLISTED_SHOWN)]
+    }
+
     fn summary(&self) -> Option<String> {
         let mut parts = Vec::new();
         if !self.shards_missing.is_empty() {
@@ -159,6 +261,18 @@ impl Gaps {
                 self.predictions_repeated
             ));
         }
+        if self.predictions_unlisted > 0 {
+            let more = if self.models_unlisted.len() > UNLISTED_SHOWN {
+                ", …"
+            } else {
+                ""
+            };
+            parts.push(format!(
+                "{} prediction(s) of model(s) not in models.json left out ({}{more})",
+                self.predictions_unlisted,
+                self.unlisted_shown().join(", ")
+            ));
+        }
         (!parts.is_empty()).then(|| parts.join("; "))
     }
 }
@@ -180,6 +294,8 @@ pub fn merge(
         .map(|d| ShardRun::read(d))
         .collect::<anyhow::Result<_>>()?;
     check_alike(&runs)?;
+    let (tasks, selection_checked) = check_selection(&runs)?;
+    let listed = listed_models(&runs[0])?;
     let _lock = FolderLock::acquire(&options.out, err)?;
     if predictions_path(&options.out).exists() {
         bail!(
@@ -187,12 +303,11 @@ pub fn merge(
             options.out.display()
         );
     }
-    let mut gaps = Gaps::default();
-    let Joined {
-        tasks,
-        kept,
-        models,
-    } = join(&runs, &mut gaps)?;
+    let mut gaps = Gaps {
+        tasks_missing: runs[0].record.task_ids.len() - tasks.len(),
+        ..Gaps::default()
+    };
+    let kept = join(&runs, &tasks, &listed, &mut gaps)?;
     let dir = &options.out;
     write_records(&dir.join("tasks.jsonl"), &tasks)
         .with_context(|| format!("writing {}", dir.display()))?;
@@ -209,11 +324,14 @@ pub fn merge(
         "inputs": inputs,
         "shards": first.record.shard.count,
         "selection_sha256": first.record.selection_sha256,
+        "selection_sha256_checked": selection_checked,
         "shards_missing": gaps.shards_missing,
         "shards_repeated": gaps.shards_repeated,
         "tasks_missing": gaps.tasks_missing,
         "predictions_missing": gaps.predictions_missing,
         "predictions_repeated": gaps.predictions_repeated,
+        "predictions_unlisted": gaps.predictions_unlisted,
+        "models_unlisted": gaps.unlisted_shown(),
     });
     crate::util::atomic::write(&dir.join("merge.json"), pretty(&record)?.as_bytes())?;
     writeln!(
@@ -236,7 +354,7 @@ pub fn merge(
         eval_record: Some(
             json!({"models": first.models, "steps": first.steps, "merged_from": record["inputs"]}),
         ),
-        model_order: models,
+        model_order: listed,
     };
     score(&score_options, out, err)?;
     match gaps.summary() {
@@ -262,24 +380,21 @@ struct KeptLine {
     len: usize,
     /// Its task's place in the selection.
     task: usize,
-    /// Its model, as an index into the model names met.
+    /// Its model's place in `models.json`.
     model: usize,
     error: bool,
 }
 
-/// The merge's content: the tasks in the selection's order, and the
-/// predictions to keep in task, then model order.
-struct Joined {
-    tasks: Vec<Task>,
-    kept: Vec<KeptLine>,
-    /// The models of the shards' `models.json`, in order.
-    models: Vec<String>,
-}
-
-/// Joins the shards, counting what is missing or repeated in `gaps`. Each
-/// shard's predictions are read a line at a time; a bad line is named by
-/// file, line and field.
-fn join(runs: &[ShardRun], gaps: &mut Gaps) -> anyhow::Result<Joined> {
+/// The predictions to keep of the selection's `tasks` by the `listed`
+/// models, in task, then model order; what is missing, repeated or left out
+/// is counted in `gaps`. Each shard's predictions are read a line at a
+/// time; a bad line is named by file, line and field.
+fn join(
+    runs: &[ShardRun],
+    tasks: &[Task],
+    listed: &[String],
+    gaps: &mut Gaps,
+) -> anyhow::Result<Vec<KeptLine>> {
     let first = &runs[0].record;
     let mut seen_shards = HashSet::new();
     for run in runs {
@@ -290,100 +405,66 @@ fn join(runs: &[ShardRun], gaps: &mut Gaps) -> anyhow::Result<Joined> {
     gaps.shards_missing = (1..=first.shard.count)
         .filter(|k| !seen_shards.contains(k))
         .collect();
-    let mut by_id: HashMap<&str, &Task> = HashMap::new();
-    for run in runs {
-        for task in &run.tasks {
-            by_id.entry(task.id.as_str()).or_insert(task);
-        }
-    }
-    let tasks: Vec<Task> = first
-        .task_ids
-        .iter()
-        .filter_map(|id| by_id.get(id.as_str()).map(|t| (*t).clone()))
-        .collect();
-    gaps.tasks_missing = first.task_ids.len() - tasks.len();
     let order: HashMap<&str, usize> = tasks
         .iter()
         .enumerate()
         .map(|(i, t)| (t.id.as_str(), i))
         .collect();
-    let listed: Vec<String> = match &runs[0].models {
-        Value::Array(models) => models
-            .iter()
-            .filter_map(|m| m["name"].as_str().map(str::to_string))
-            .collect(),
-        _ => Vec::new(),
-    };
-    let mut names: Vec<String> = Vec::new();
+    let mut models: HashMap<&str, usize> = HashMap::new();
+    for (i, name) in listed.iter().enumerate() {
+        models.entry(name.as_str()).or_insert(i);
+    }
     let mut kept: Vec<KeptLine> = Vec::new();
-    {
-        let mut name_index: HashMap<String, usize> = HashMap::new();
-        let mut kept_index: HashMap<(usize, usize), usize> = HashMap::new();
-        for (shard, run) in runs.iter().enumerate() {
-            let path = predictions_path(&run.dir);
-            for_each_line_at(&path, |number, offset, line| {
-                let p: Prediction = serde_json::from_str(line)
-                    .map_err(|_| describe_error::<Prediction>(&path, number, line))?;
-                let Some(&task) = order.get(p.task_id.as_str()) else {
-                    return Ok(()); // not a task of the selection
-                };
-                let model = *name_index.entry(p.model.clone()).or_insert_with(|| {
-                    names.push(p.model);
-                    names.len() - 1
-                });
-                let line = KeptLine {
-                    shard,
-                    offset,
-                    len: line.len(),
-                    task,
-                    model,
-                    error: p.error.is_some(),
-                };
-                // A shard run twice (again after its errors): an answer is
-                // kept over an error, otherwise the first.
-                match kept_index.entry((model, task)) {
-                    Entry::Vacant(slot) => {
-                        slot.insert(kept.len());
-                        kept.push(line);
-                    }
-                    Entry::Occupied(slot) => {
-                        gaps.predictions_repeated += 1;
-                        let earlier = &mut kept[*slot.get()];
-                        if earlier.error && !line.error {
-                            *earlier = line;
-                        }
+    let mut kept_index: HashMap<(usize, usize), usize> = HashMap::new();
+    for (shard, run) in runs.iter().enumerate() {
+        let path = predictions_path(&run.dir);
+        for_each_line_at(&path, |number, offset, line| {
+            let p: Prediction = serde_json::from_str(line)
+                .map_err(|_| describe_error::<Prediction>(&path, number, line))?;
+            let Some(&task) = order.get(p.task_id.as_str()) else {
+                return Ok(()); // not a task of the selection
+            };
+            let Some(&model) = models.get(p.model.as_str()) else {
+                gaps.unlisted(&p.model);
+                return Ok(());
+            };
+            let line = KeptLine {
+                shard,
+                offset,
+                len: line.len(),
+                task,
+                model,
+                error: p.error.is_some(),
+            };
+            // A shard run twice (again after its errors): an answer is
+            // kept over an error, otherwise the first.
+            match kept_index.entry((model, task)) {
+                Entry::Vacant(slot) => {
+                    slot.insert(kept.len());
+                    kept.push(line);
+                }
+                Entry::Occupied(slot) => {
+                    gaps.predictions_repeated += 1;
+                    let earlier = &mut kept[*slot.get()];
+                    if earlier.error && !line.error {
+                        *earlier = line;
                     }
                 }
-                Ok(())
-            })
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "{e:#}\n(a shard cut off while writing ends in a torn line: `itc eval --resume --run-dir {} --shard {}/{}`, with that run's other settings, cuts it and finishes the shard; then merge again)",
-                    run.dir.display(),
-                    run.record.shard.index,
-                    run.record.shard.count
-                )
-            })?;
-        }
-    }
-    let rank: Vec<usize> = names
-        .iter()
-        .map(|name| {
-            listed
-                .iter()
-                .position(|m| m == name)
-                .unwrap_or(listed.len())
+            }
+            Ok(())
         })
-        .collect();
-    kept.sort_by(|a, b| {
-        (a.task, rank[a.model], &names[a.model]).cmp(&(b.task, rank[b.model], &names[b.model]))
-    });
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{e:#}\n(a shard cut off while writing ends in a torn line: `itc eval --resume --run-dir {} --shard {}/{}`, with that run's other settings, cuts it and finishes the shard; then merge again)",
+                run.dir.display(),
+                run.record.shard.index,
+                run.record.shard.count
+            )
+        })?;
+    }
+    kept.sort_by_key(|k| (k.task, k.model));
     gaps.predictions_missing = (tasks.len() * listed.len()).saturating_sub(kept.len());
-    Ok(Joined {
-        tasks,
-        kept,
-        models: listed,
-    })
+    Ok(kept)
 }
 
 /// Writes the kept predictions' lines, read again from the shards' files,

@@ -50,22 +50,37 @@ impl std::fmt::Display for Shard {
     }
 }
 
-/// The tasks of a shard, in their own order.
-pub fn shard_tasks(tasks: Vec<Task>, shard: Shard) -> Vec<Task> {
-    let mut ranked: Vec<(String, usize)> = tasks
-        .iter()
+/// Which of the ids (in their order) fall to `shard`.
+fn dealt<'a>(ids: impl Iterator<Item = &'a str>, shard: Shard) -> Vec<bool> {
+    let mut ranked: Vec<(String, usize)> = ids
         .enumerate()
-        .map(|(i, t)| (sha256_hex(t.id.as_bytes()), i))
+        .map(|(i, id)| (sha256_hex(id.as_bytes()), i))
         .collect();
     ranked.sort_unstable();
-    let mut mine = vec![false; tasks.len()];
+    let mut mine = vec![false; ranked.len()];
     for (rank, (_, i)) in ranked.into_iter().enumerate() {
         mine[i] = rank % shard.count == shard.index - 1;
     }
+    mine
+}
+
+/// The tasks of a shard, in their own order.
+pub fn shard_tasks(tasks: Vec<Task>, shard: Shard) -> Vec<Task> {
+    let mine = dealt(tasks.iter().map(|t| t.id.as_str()), shard);
     tasks
         .into_iter()
         .zip(mine)
         .filter_map(|(t, keep)| keep.then_some(t))
+        .collect()
+}
+
+/// The ids of a shard's tasks among a selection's `ids`, in their order:
+/// what [`shard_tasks`] keeps of tasks with these ids.
+pub fn shard_ids(ids: &[String], shard: Shard) -> Vec<&str> {
+    let mine = dealt(ids.iter().map(String::as_str), shard);
+    ids.iter()
+        .zip(mine)
+        .filter_map(|(id, keep)| keep.then_some(id.as_str()))
         .collect()
 }
 
@@ -179,6 +194,14 @@ mod tests {
         }
         seen.sort();
         let mut ids: Vec<String> = all.iter().map(|t| t.id.clone()).collect();
+        for index in 1..=3 {
+            let shard = Shard { index, count: 3 };
+            let share: Vec<String> = shard_tasks(all.clone(), shard)
+                .into_iter()
+                .map(|t| t.id)
+                .collect();
+            assert_eq!(shard_ids(&ids, shard), share, "the ids dealt alike");
+        }
         ids.sort();
         assert_eq!(seen, ids, "every task in exactly one shard");
         // The file's order does not change which shard a task is in.
