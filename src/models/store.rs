@@ -76,19 +76,12 @@ impl PredictionStore {
             }
             resumed = compact(path)?;
         }
-        let mut options = OpenOptions::new();
-        options.create(true).append(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::custom_flags(
-            &mut options,
-            libc::O_NOFOLLOW | libc::O_NONBLOCK,
-        );
-        let file = options
-            .open(path)
-            .with_context(|| format!("opening {}", path.display()))?;
-        if !file.metadata().is_ok_and(|m| m.is_file()) {
-            bail!(not_regular(path));
-        }
+        let file =
+            crate::util::regular::open_own(path, OpenOptions::new().create(true).append(true))
+                .map_err(|e| match e.kind() {
+                    io::ErrorKind::InvalidInput => anyhow::anyhow!(not_regular(path)),
+                    _ => anyhow::Error::new(e).context(format!("opening {}", path.display())),
+                })?;
         Ok((
             PredictionStore {
                 path: path.to_path_buf(),

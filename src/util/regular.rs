@@ -29,6 +29,24 @@ pub fn open(path: &Path) -> io::Result<(File, u64)> {
     Ok((file, meta.len()))
 }
 
+/// Opens `path` with `options` for a file itc writes, only when it is (or
+/// becomes) a regular file: a symbolic link is not followed, a FIFO does not
+/// block the open, and anything but a regular file is an error of kind
+/// [`io::ErrorKind::InvalidInput`].
+pub fn open_own(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(options, libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("not a regular file ({})", kind(meta.file_type())),
+        ));
+    }
+    Ok(file)
+}
+
 /// At most `max` bytes of the regular file at `path`; more is an error (of
 /// kind [`io::ErrorKind::FileTooLarge`]).
 pub fn read_capped(path: &Path, max: u64) -> io::Result<Vec<u8>> {

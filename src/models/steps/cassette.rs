@@ -137,17 +137,8 @@ impl Cassette {
         if mode != CassetteMode::Replay {
             options.append(true).create(true);
         }
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::custom_flags(
-            &mut options,
-            libc::O_NOFOLLOW | libc::O_NONBLOCK,
-        );
-        let file = options
-            .open(path)
+        let file = crate::util::regular::open_own(path, &mut options)
             .with_context(|| format!("opening the cassette {}", path.display()))?;
-        if !file.metadata().is_ok_and(|m| m.is_file()) {
-            anyhow::bail!("the cassette {} is not a regular file", path.display());
-        }
         let (places, whole) = read_places(path, &file, max_body_bytes)?;
         if mode != CassetteMode::Replay {
             repair_end(path, &file, whole)?;
