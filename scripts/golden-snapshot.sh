@@ -88,12 +88,12 @@ find . -type f ! -name '*.lock' ! -path './runs/*/cache/*' | sort | while read -
     *) cp "$f" "$out/files/$f" ;;
     esac
 done
-# Mask what changes from run to run: this folder, times, durations, the
+# Mask what changes from run to run: this folder, the binary's path, times, durations, the
 # latency and timing columns of the run tables, and the order predictions
 # were written in (workers finish in any order).
-python3 - "$out" "$work" <<'PY'
+python3 - "$out" "$work" "$itc" <<'PY'
 import json, os, re, sys
-out, work = sys.argv[1], sys.argv[2]
+out, work, itc = sys.argv[1], sys.argv[2], sys.argv[3]
 def cells(line, keep):
     parts = line.split("│")
     # parts[0] and parts[-1] are outside the table; keep the first `keep` cells
@@ -104,7 +104,7 @@ for root, _, names in os.walk(out):
         if name.endswith(".sha256"):
             continue
         text = open(path, encoding="utf-8", errors="surrogateescape").read()
-        text = text.replace(work, "<work>")
+        text = text.replace(work, "<work>").replace(itc, "<itc>")
         text = re.sub(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z?", "<time>", text)
         text = re.sub(r"\b[0-9]+(\.[0-9]+)? ?(ms|s|µs)\b", "<dur>", text)
         if name.endswith(".json") and "manifest" in path:

@@ -31,6 +31,7 @@ pub mod models;
 pub mod ood;
 pub mod perf;
 pub mod report;
+pub mod run;
 pub mod score;
 pub mod spec;
 pub mod util;

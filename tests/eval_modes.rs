@@ -212,7 +212,7 @@ fn anthropic_messages_over_loopback() {
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let report = runtime
-        .block_on(itc::models::run(
+        .block_on(itc::run::run(
             &generate(2),
             &[spec],
             &options(&dir.path().join("run"), None, false),
@@ -264,7 +264,7 @@ fn gemini_generate_content_over_loopback() {
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let report = runtime
-        .block_on(itc::models::run(
+        .block_on(itc::run::run(
             &generate(3),
             &[spec],
             &options(&dir.path().join("run"), None, false),

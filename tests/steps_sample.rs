@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use itc::models::steps::execute::endpoint_request;
+use itc::run::steps::execute::endpoint_request;
 use itc::spec::action::print_call;
 use itc::spec::records::{Call, Task};
 use itc::util::loopback::{Answer, LoopbackServer, Response, ServerOptions};

@@ -10,11 +10,11 @@ use super::flags::{CacheFlags, ScoringFlags};
 use crate::models::cache::CacheSetting;
 use crate::models::config::PromptStyle;
 use crate::models::config::{Backend, Mode};
-use crate::models::eval::{self, AdHocModel, BatchMode, EvalOptions, ModelOverrides, ModelSource};
-use crate::models::select::{Selection, parse_kind};
-use crate::models::shard::Shard;
-use crate::models::steps::{CassetteMode, StepMode, StepOptions};
 use crate::ood;
+use crate::run::eval::{self, AdHocModel, BatchMode, EvalOptions, ModelOverrides, ModelSource};
+use crate::run::select::{Selection, parse_kind};
+use crate::run::shard::Shard;
+use crate::run::steps::{CassetteMode, StepMode, StepOptions};
 
 value_enum!(Backend {
     Openai => "openai": "OpenAI-compatible Chat Completions (OpenAI, vLLM, SGLang, llama.cpp server, Ollama, OpenRouter, …)",

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::flags::ScoringFlags;
-use crate::models::merge::{self, MergeOptions};
+use crate::run::merge::{self, MergeOptions};
 
 /// Arguments of `itc merge`.
 #[derive(Debug, Clone, Args)]

@@ -145,10 +145,10 @@ impl Command {
 /// that failed). Usage errors exit with 2, as clap does.
 pub fn exit_status(error: &anyhow::Error) -> u8 {
     if error
-        .downcast_ref::<crate::models::eval::TasksFailed>()
+        .downcast_ref::<crate::run::eval::TasksFailed>()
         .is_some()
         || error
-            .downcast_ref::<crate::models::merge::MergeIncomplete>()
+            .downcast_ref::<crate::run::merge::MergeIncomplete>()
             .is_some()
     {
         EXIT_TASKS_FAILED

@@ -2,7 +2,7 @@
 
 use super::backend::{BackendApi, RequestSettings};
 use super::config::{Backend, ModelConfig};
-use super::{anthropic, gemini, openai};
+use super::providers::{anthropic, gemini, openai};
 
 /// The API of a configured model; `None` for the offline baseline.
 pub fn api_for(config: &ModelConfig) -> Option<Box<dyn BackendApi>> {

@@ -3,14 +3,15 @@
 //! send, the answer read from a response, and native calls in SPEC form.
 //!
 //! A backend only builds JSON and reads JSON; sending, retrying, caching
-//! and rate limiting are the runner's (see [`super::runner`]), so each
+//! and rate limiting are the runner's (see [`crate::run::runner`]), so each
 //! backend is a pair of pure functions tested on exact bodies.
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use super::config::{ApiKey, Backend, Mode, ModelConfig, PromptStyle};
 use super::prompt::{Prompt, prompt_for};
 use super::tools::NameMap;
+use crate::spec::action::print_call;
 use crate::spec::records::{Call, Task, Usage};
 
 /// The parts of a model's configuration that shape its requests.
@@ -153,8 +154,23 @@ impl ShownStep {
 
     /// The `Observation:` message of prompt and structured modes.
     pub fn observation(&self) -> String {
-        super::steps::replay::observation(&self.calls, &self.outputs)
+        observation(&self.calls, &self.outputs)
     }
+}
+
+/// The user message that shows a step's outputs in prompt and structured
+/// modes: `Observation: ` and a JSON list of `{"call", "output"}`.
+pub fn observation(calls: &[Call], outputs: &[Value]) -> String {
+    let items: Vec<Value> = calls
+        .iter()
+        .zip(outputs)
+        .map(|(call, output)| {
+            let mut printed = String::new();
+            print_call(call, &mut printed);
+            json!({"call": printed, "output": output})
+        })
+        .collect();
+    format!("Observation: {}", Value::Array(items))
 }
 
 /// A tool output as the text of a tool-result message: a string as it is,

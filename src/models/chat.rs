@@ -12,7 +12,7 @@ use super::exchange::{ModelContext, ModelSpec, exchange, http_client, open_cache
 use super::http::ErrorKind;
 
 /// A configured model answering free-form chats ([`Chat`]) with the same
-/// machinery as [`super::runner::run`]: its concurrency and rate limits, retries, and the
+/// machinery as [`crate::run::runner::run`]: its concurrency and rate limits, retries, and the
 /// response cache, so a repeated chat costs no request. The stages that
 /// build task sets (writing queries, judging, gold answers) use it.
 #[derive(Clone)]

@@ -394,7 +394,7 @@ pub struct ConfigFile {
     pub models: Vec<ModelConfig>,
     /// Credentials of the hosts executed calls may reach (SPEC §7).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub hosts: Vec<super::steps::hosts::HostCredential>,
+    pub hosts: Vec<super::hosts::HostCredential>,
 }
 
 impl ConfigFile {

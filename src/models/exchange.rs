@@ -3,11 +3,12 @@
 //! the cache, the HTTP client), sending one request through all of them
 //! (`exchange`), and the prediction an answer or a failure becomes.
 //!
-//! The runner ([`super::runner`]), step-by-step runs ([`super::steps`]) and
+//! The runner ([`crate::run::runner`]), step-by-step runs ([`crate::run::steps`]) and
 //! free-form chats ([`super::chat`]) all send requests through here.
 
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -19,11 +20,8 @@ use super::batch::{RequestLabel, Transport, custom_id};
 use super::cache::{Cache, CachedResponse, cache_key};
 use super::config::{ApiKey, ModelConfig, resolve_key};
 use super::http::{ErrorKind, Failure, send};
-use super::progress::InFlight;
 use super::ratelimit::RateLimiter;
 use super::retry::RetryPolicy;
-use super::stats::TaskTiming;
-use crate::spec::records::{Prediction, Task};
 
 /// A model ready to run: its configuration and its key, if it needs one.
 #[derive(Debug, Clone)]
@@ -46,28 +44,28 @@ impl ModelSpec {
 }
 
 /// Everything a task's worker needs about its model.
-pub(super) struct ModelContext {
-    pub(super) config: ModelConfig,
-    pub(super) key: Option<ApiKey>,
-    pub(super) api: Option<Box<dyn BackendApi>>,
+pub struct ModelContext {
+    pub config: ModelConfig,
+    pub key: Option<ApiKey>,
+    pub api: Option<Box<dyn BackendApi>>,
     limiter: RateLimiter,
-    pub(super) slots: Arc<Semaphore>,
+    pub slots: Arc<Semaphore>,
     retry: RetryPolicy,
     timeout: Duration,
-    pub(super) cache: Option<Cache>,
+    pub cache: Option<Cache>,
     client: reqwest::Client,
     /// The model's requests waiting on the server.
-    pub(super) in_flight: InFlight,
+    pub in_flight: InFlight,
     /// Whether requests are sent, written to a batch file or answered
     /// from batch results.
-    pub(super) transport: Transport,
+    pub transport: Transport,
 }
 
 impl ModelContext {
     /// The context of a model: its limits from its configuration, the
     /// cache, and the HTTP client for its server (`loopback_client` for a
     /// server on this machine, which must bypass any proxy).
-    pub(super) fn new(
+    pub fn new(
         spec: &ModelSpec,
         cache: Option<Cache>,
         client: &reqwest::Client,
@@ -92,25 +90,16 @@ impl ModelContext {
     }
 }
 
-/// A worker's result.
-pub(super) struct Outcome {
-    pub(super) prediction: Prediction,
-    pub(super) cache_hit: bool,
-    /// Where the task's time went and its requests sent (retries
-    /// included); none when its worker stopped without a result.
-    pub(super) timing: Option<TaskTiming>,
-}
-
 /// The HTTP client; `direct` ignores proxy settings (for loopback servers,
 /// which a proxy from `HTTP_PROXY` could not reach).
-pub(super) fn http_client(direct: bool) -> anyhow::Result<reqwest::Client> {
+pub fn http_client(direct: bool) -> anyhow::Result<reqwest::Client> {
     let builder = reqwest::Client::builder();
     let builder = if direct { builder.no_proxy() } else { builder };
     builder.build().context("building the HTTP client")
 }
 
 /// Opens the response cache of a directory, if one is given.
-pub(super) fn open_cache(dir: Option<&Path>) -> anyhow::Result<Option<Cache>> {
+pub fn open_cache(dir: Option<&Path>) -> anyhow::Result<Option<Cache>> {
     match dir {
         Some(dir) => {
             Ok(Some(Cache::open(dir).with_context(|| {
@@ -122,23 +111,23 @@ pub(super) fn open_cache(dir: Option<&Path>) -> anyhow::Result<Option<Cache>> {
 }
 
 /// What sending one request (with its retries) came to.
-pub(super) struct Exchange {
+pub struct Exchange {
     /// The answer and the latency of the request that gave it, or the last failure.
-    pub(super) result: Result<(Answer, u64), Failure>,
+    pub result: Result<(Answer, u64), Failure>,
     /// Requests sent (0 on a cache hit).
-    pub(super) requests: u32,
-    pub(super) cache_hit: bool,
+    pub requests: u32,
+    pub cache_hit: bool,
     /// Time waiting on the server, summed over the requests.
-    pub(super) server: Duration,
+    pub server: Duration,
     /// Time waiting for the rate limits and between retries.
-    pub(super) throttle: Duration,
+    pub throttle: Duration,
 }
 
 /// Sends a request: from the cache when it holds the answer, else to the
 /// server within the rate limits, retrying what can be retried (or, in a
 /// batch run, to the batch file or from the batch results; `label` names
 /// the task and step there).
-pub(super) async fn exchange(
+pub async fn exchange(
     context: &ModelContext,
     api: &dyn BackendApi,
     request: &ApiRequest,
@@ -308,53 +297,43 @@ fn batch_exchange(
     }
 }
 
-/// The prediction of an answer.
-pub(super) fn answer_prediction(
-    config: &ModelConfig,
-    task: &Task,
-    answer: Answer,
-    latency_ms: u64,
-    attempts: u32,
-) -> Prediction {
-    Prediction {
-        task_id: task.id.clone(),
-        model: config.name.clone(),
-        output: answer.output,
-        calls: answer.calls,
-        error: None,
-        reasoning: answer.reasoning,
-        latency_ms: Some(latency_ms),
-        usage: answer.usage,
-        steps: None,
-        error_kind: None,
-        attempts: Some(attempts),
+/// Counts the requests waiting on a server right now, and the most at
+/// once. Clones share the counts.
+#[derive(Debug, Clone, Default)]
+pub struct InFlight(Arc<Counts>);
+
+#[derive(Debug, Default)]
+struct Counts {
+    now: AtomicUsize,
+    most: AtomicUsize,
+}
+
+impl InFlight {
+    /// Counts one request in flight until the guard is dropped (which also
+    /// happens when the request's future is cancelled).
+    pub fn enter(&self) -> InFlightGuard {
+        let now = self.0.now.fetch_add(1, Ordering::SeqCst) + 1;
+        self.0.most.fetch_max(now, Ordering::SeqCst);
+        InFlightGuard(self.clone())
+    }
+
+    /// Requests in flight now.
+    pub fn now(&self) -> usize {
+        self.0.now.load(Ordering::SeqCst)
+    }
+
+    /// The most requests that were in flight at once.
+    pub fn most(&self) -> usize {
+        self.0.most.load(Ordering::SeqCst)
     }
 }
 
-/// The prediction of a failure (its message with any key masked).
-pub(super) fn error_prediction(
-    config: &ModelConfig,
-    task: &Task,
-    failure: &Failure,
-    attempts: u32,
-    key: Option<&ApiKey>,
-) -> Prediction {
-    let plural = if attempts == 1 { "" } else { "s" };
-    let message = format!(
-        "{} after {attempts} request{plural}: {}",
-        failure.kind, failure.message
-    );
-    Prediction {
-        task_id: task.id.clone(),
-        model: config.name.clone(),
-        output: None,
-        calls: None,
-        error: Some(key.map_or_else(|| message.clone(), |k| k.redact(&message))),
-        reasoning: None,
-        latency_ms: None,
-        usage: None,
-        steps: None,
-        error_kind: Some(failure.kind.as_str().to_string()),
-        attempts: Some(attempts),
+/// One request in flight, from [`InFlight::enter`] until dropped.
+#[derive(Debug)]
+pub struct InFlightGuard(InFlight);
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        self.0.0.now.fetch_sub(1, Ordering::SeqCst);
     }
 }

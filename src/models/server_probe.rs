@@ -29,7 +29,7 @@ use super::cache::{Cache, CachedResponse, cache_key};
 use super::config::{Backend, Mode};
 use super::exchange::ModelSpec;
 use super::http::{is_loopback, send};
-use super::openai::length_field;
+use super::providers::openai::length_field;
 use crate::spec::records::Task;
 use crate::util::runtime::{Threads, block_on};
 

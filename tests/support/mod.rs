@@ -12,7 +12,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use itc::models::{Backend, ModelConfig, ModelSpec, RunOptions, RunReport};
+use itc::models::{Backend, ModelConfig, ModelSpec};
+use itc::run::{RunOptions, RunReport};
 use itc::spec::records::Task;
 use itc::util::runtime::{Threads, block_on};
 
@@ -51,12 +52,9 @@ pub fn run_blocking(tasks: &[Task], models: &[ModelConfig], options: &RunOptions
         .cloned()
         .map(|m| ModelSpec::resolve(m).unwrap())
         .collect();
-    block_on(
-        Threads::Exactly(2),
-        itc::models::run(tasks, &specs, options),
-    )
-    .unwrap()
-    .unwrap()
+    block_on(Threads::Exactly(2), itc::run::run(tasks, &specs, options))
+        .unwrap()
+        .unwrap()
 }
 
 /// Run options for a run directory, with or without a cache.

@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
-use crate::models::{Backend, Mode, ModelConfig, ModelSpec, RunOptions, run_shared};
+use crate::models::{Backend, Mode, ModelConfig, ModelSpec};
+use crate::run::{RunOptions, run_shared};
 use crate::spec::records::Task;
 use crate::util::runtime::{Threads, block_on, runtime};
 

@@ -191,7 +191,7 @@ fn pieces_between(text: &str, mut cuts: Vec<Range<usize>>) -> Vec<Range<usize>> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::models::baseline::terms::normalize;
+    use crate::models::providers::baseline::terms::normalize;
 
     #[test]
     fn segments_cut_at_separators_in_several_scripts() {

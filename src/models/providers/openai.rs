@@ -3,14 +3,14 @@
 
 use serde_json::{Value, json};
 
-use super::backend::{
+use crate::models::backend::{
     Answer, ApiRequest, BackendApi, Chat, NativeTurn, RequestSettings, ShownStep, count,
     error_object, native_call, output_text,
 };
-use super::config::{ApiKey, Backend, Mode};
-use super::prompt::answer_schema_with_action_pattern;
-use super::reasoning::{join_reasoning, split_reasoning};
-use super::tools::{Dialect, NameMap, parameters_schema};
+use crate::models::config::{ApiKey, Backend, Mode};
+use crate::models::prompt::answer_schema_with_action_pattern;
+use crate::models::reasoning::{join_reasoning, split_reasoning};
+use crate::models::tools::{Dialect, NameMap, parameters_schema};
 use crate::spec::records::{Task, Usage};
 
 /// The Chat Completions backend.

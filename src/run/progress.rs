@@ -8,57 +8,16 @@
 
 use std::io::IsTerminal;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
+use crate::models::exchange::InFlight;
 use crate::spec::records::Prediction;
 
 /// The bar's layout; `{pace}` and `{in_flight}` are ours (see [`Progress::new`]).
 const TEMPLATE: &str =
     "{spinner} {elapsed_precise} [{bar:30}] {pos}/{len} {pace} · {in_flight} in flight · {msg}";
-
-/// Counts the requests waiting on a server right now, and the most at
-/// once. Clones share the counts.
-#[derive(Debug, Clone, Default)]
-pub struct InFlight(Arc<Counts>);
-
-#[derive(Debug, Default)]
-struct Counts {
-    now: AtomicUsize,
-    most: AtomicUsize,
-}
-
-impl InFlight {
-    /// Counts one request in flight until the guard is dropped (which also
-    /// happens when the request's future is cancelled).
-    pub fn enter(&self) -> InFlightGuard {
-        let now = self.0.now.fetch_add(1, Ordering::SeqCst) + 1;
-        self.0.most.fetch_max(now, Ordering::SeqCst);
-        InFlightGuard(self.clone())
-    }
-
-    /// Requests in flight now.
-    pub fn now(&self) -> usize {
-        self.0.now.load(Ordering::SeqCst)
-    }
-
-    /// The most requests that were in flight at once.
-    pub fn most(&self) -> usize {
-        self.0.most.load(Ordering::SeqCst)
-    }
-}
-
-/// One request in flight, from [`InFlight::enter`] until dropped.
-#[derive(Debug)]
-pub struct InFlightGuard(InFlight);
-
-impl Drop for InFlightGuard {
-    fn drop(&mut self) {
-        self.0.0.now.fetch_sub(1, Ordering::SeqCst);
-    }
-}
 
 /// How fast a run goes: tasks per second and the time left.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::config::ModelConfig;
 use super::progress::human;
+use crate::models::config::ModelConfig;
 use crate::spec::records::{Prediction, Usage};
 use crate::util::table::{ABSENT, Table};
 

@@ -15,19 +15,19 @@ use anyhow::Context;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use super::backend::Answer;
-use super::batch::{RequestLabel, Transport};
-use super::cache::Cache;
-use super::exchange::{
-    ModelContext, ModelSpec, Outcome, answer_prediction, error_prediction, exchange, http_client,
-    open_cache,
-};
-use super::http::{ErrorKind, Failure};
-use super::progress::{InFlight, Progress};
+use super::outcome::{Outcome, answer_prediction, error_prediction};
+use super::progress::Progress;
 use super::stats::{ModelStats, PredictionFigures, TaskTiming};
 use super::steps::StepRun;
 use super::steps::run::{answer_in_steps, baseline_in_steps};
 use super::store::{KeptPrediction, PredictionStore};
+use crate::models::backend::Answer;
+use crate::models::batch::{RequestLabel, Transport};
+use crate::models::cache::Cache;
+use crate::models::exchange::{
+    InFlight, ModelContext, ModelSpec, exchange, http_client, open_cache,
+};
+use crate::models::http::{ErrorKind, Failure};
 use crate::spec::records::Task;
 
 /// Where and how a run happens.
@@ -497,7 +497,7 @@ async fn answer(context: &ModelContext, task: &Task, steps: Option<&StepRun>) ->
 fn baseline(context: &ModelContext, task: &Task) -> Outcome {
     let started = Instant::now();
     let answer = Answer {
-        output: Some(crate::models::baseline::respond(task)),
+        output: Some(crate::models::providers::baseline::respond(task)),
         ..Answer::default()
     };
     let latency_ms = started.elapsed().as_millis() as u64;

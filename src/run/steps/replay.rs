@@ -11,7 +11,6 @@
 use serde_json::{Value, json};
 
 use crate::score::task::{GoldSide, ScoreOptions, aligned_pairs};
-use crate::spec::action::print_call;
 use crate::spec::records::{Call, Task};
 
 /// The output of a call that no recorded output answers.
@@ -47,24 +46,10 @@ pub fn replay_outputs(
     outputs
 }
 
-/// The user message that shows a step's outputs in prompt and structured
-/// modes: `Observation: ` and a JSON list of `{"call", "output"}`.
-pub fn observation(calls: &[Call], outputs: &[Value]) -> String {
-    let items: Vec<Value> = calls
-        .iter()
-        .zip(outputs)
-        .map(|(call, output)| {
-            let mut printed = String::new();
-            print_call(call, &mut printed);
-            json!({"call": printed, "output": output})
-        })
-        .collect();
-    format!("Observation: {}", Value::Array(items))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::backend::observation;
     use crate::spec::action::{Mode, parse_actions};
 
     fn nested() -> Task {

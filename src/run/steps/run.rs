@@ -14,16 +14,15 @@ use std::time::Instant;
 use super::{StepRun, TaskBudget};
 use crate::models::backend::{Answer, BackendApi, ShownStep};
 use crate::models::batch::RequestLabel;
-use crate::models::exchange::{
-    ModelContext, Outcome, answer_prediction, error_prediction, exchange,
-};
+use crate::models::exchange::{ModelContext, exchange};
 use crate::models::http::Failure;
-use crate::models::stats::TaskTiming;
+use crate::run::outcome::{Outcome, answer_prediction, error_prediction};
+use crate::run::stats::TaskTiming;
 use crate::spec::records::{Prediction, Step, Task, Usage};
 use crate::spec::response::read_prediction;
 
 /// Asks `task` step by step.
-pub(in crate::models) async fn answer_in_steps(
+pub(in crate::run) async fn answer_in_steps(
     context: &ModelContext,
     api: &dyn BackendApi,
     task: &Task,
@@ -135,13 +134,13 @@ fn failed(
 
 /// The offline baseline step by step: it answers everything in one step,
 /// whose calls get their outputs; nothing follows.
-pub(in crate::models) async fn baseline_in_steps(
+pub(in crate::run) async fn baseline_in_steps(
     context: &ModelContext,
     task: &Task,
     run: &StepRun,
 ) -> Outcome {
     let started = Instant::now();
-    let output = crate::models::baseline::respond(task);
+    let output = crate::models::providers::baseline::respond(task);
     let candidates: Vec<&str> = task.tools.iter().map(|t| t.name.as_str()).collect();
     let calls = read_prediction(Some(&output), None, &candidates).calls;
     let mut outputs = run

@@ -5,13 +5,13 @@
 
 use serde_json::{Value, json};
 
-use super::backend::{
+use crate::models::backend::{
     Answer, ApiRequest, BackendApi, Chat, NativeTurn, RequestSettings, ShownStep, count,
     error_object, native_call, output_text,
 };
-use super::config::{ApiKey, Backend, Mode};
-use super::reasoning::{join_reasoning, split_reasoning};
-use super::tools::{Dialect, NameMap, parameters_schema};
+use crate::models::config::{ApiKey, Backend, Mode};
+use crate::models::reasoning::{join_reasoning, split_reasoning};
+use crate::models::tools::{Dialect, NameMap, parameters_schema};
 use crate::spec::records::{Task, Usage};
 
 /// The API version header every request carries.

@@ -16,8 +16,8 @@ use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde_json::{Map, Value};
 
 use super::cassette::{Cassette, CassetteRequest, Recorded};
-use super::hosts::{HostKey, KeyPlace, host_matches};
 use super::{ToolOutput, arguments_json};
+use crate::models::hosts::{HostKey, KeyPlace, host_matches};
 use crate::spec::records::{Call, Task, Tool};
 
 /// Bytes that are escaped in a filled path segment.

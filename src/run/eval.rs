@@ -17,19 +17,19 @@ use anyhow::{Context, bail};
 
 use std::sync::Arc;
 
-use super::batch::{BatchResults, BatchSink, Transport};
-use super::cache::CacheSetting;
-use super::config::PromptStyle;
-use super::config::{Backend, ConfigFile, Mode, ModelConfig};
-use super::exchange::ModelSpec;
 use super::resume::{check_same_requests, merged, recorded_models};
 use super::runner::{RunOptions, RunReport, predictions_path, run_shared};
 use super::select::Selection;
-use super::server_probe::check_servers;
 use super::shard::{Shard, ShardRecord, record_shard, shard_tasks};
 use super::stats::run_table;
 use super::steps::{StepMode, StepOptions, StepRun};
 use super::store::check_start;
+use crate::models::batch::{BatchResults, BatchSink, Transport};
+use crate::models::cache::CacheSetting;
+use crate::models::config::PromptStyle;
+use crate::models::config::{Backend, ConfigFile, Mode, ModelConfig};
+use crate::models::exchange::ModelSpec;
+use crate::models::server_probe::check_servers;
 use crate::score::files::{OutputFormat, ScoreFilesOptions, ScoringOptions, score};
 use crate::spec::jsonl::{read_records, write_records};
 use crate::spec::records::Task;
@@ -551,7 +551,7 @@ fn eval_record(
     Ok(serde_json::json!({
         "models": recorded_models(run_dir)?,
         "steps": steps,
-        "prompt_templates": super::prompt::template_hashes(),
+        "prompt_templates": crate::models::prompt::template_hashes(),
         "benchmark": benchmark.map(|b| b.label()),
     }))
 }

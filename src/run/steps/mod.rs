@@ -6,14 +6,12 @@
 //! - [`simulate`]: a second model playing each tool from its documentation.
 //! - [`cassette`]: executed and simulated exchanges kept as JSON Lines, so
 //!   a run can be replayed with no network and no tool model.
-//! - [`hosts`]: credentials per host, from environment variables.
 //! - [`run`]: the conversation of one task through the runner's requests
 //!   (cache, retries, rate limits).
 //! - [`limits`]: what one answer can make a step and a task do.
 
 pub mod cassette;
 pub mod execute;
-pub mod hosts;
 pub mod limits;
 pub mod replay;
 pub mod run;
@@ -34,9 +32,9 @@ use crate::models::http::Failure;
 use crate::score::task::ScoreOptions;
 use crate::spec::records::{Call, Task};
 
+pub use crate::models::hosts::HostCredential;
 pub use cassette::{Cassette, CassetteMode};
 pub use execute::{ExecuteOptions, Executor};
-pub use hosts::HostCredential;
 pub use limits::{TaskBudget, ToolLimits};
 pub use simulate::Simulator;
 
@@ -222,7 +220,7 @@ impl StepRun {
 fn host_keys(
     models_file: Option<&Path>,
     hosts_file: Option<&Path>,
-) -> anyhow::Result<Vec<hosts::HostKey>> {
+) -> anyhow::Result<Vec<crate::models::hosts::HostKey>> {
     let mut keys = Vec::new();
     if let Some(path) = models_file {
         let file = ConfigFile::load(path)?;
@@ -231,7 +229,7 @@ fn host_keys(
         }
     }
     if let Some(path) = hosts_file {
-        let file = hosts::HostsFile::load(path)?;
+        let file = crate::models::hosts::HostsFile::load(path)?;
         for (i, host) in file.hosts.iter().enumerate() {
             keys.push(host.resolve(&format!("{}: hosts[{i}]", path.display()))?);
         }

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::{Context, bail};
 
-use super::config::ModelConfig;
+use crate::models::config::ModelConfig;
 
 /// The settings that shape a model's requests, each as its name and its
 /// value written for a message.

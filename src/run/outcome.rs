@@ -1,0 +1,68 @@
+//! What a task's worker ends with: its prediction (from an answer or a
+//! failure), whether the cache answered, and where its time went.
+
+use crate::models::backend::Answer;
+use crate::models::config::{ApiKey, ModelConfig};
+use crate::models::http::Failure;
+use crate::run::stats::TaskTiming;
+use crate::spec::records::{Prediction, Task};
+
+/// A worker's result.
+pub struct Outcome {
+    pub prediction: Prediction,
+    pub cache_hit: bool,
+    /// Where the task's time went and its requests sent (retries
+    /// included); none when its worker stopped without a result.
+    pub timing: Option<TaskTiming>,
+}
+
+/// The prediction of an answer.
+pub fn answer_prediction(
+    config: &ModelConfig,
+    task: &Task,
+    answer: Answer,
+    latency_ms: u64,
+    attempts: u32,
+) -> Prediction {
+    Prediction {
+        task_id: task.id.clone(),
+        model: config.name.clone(),
+        output: answer.output,
+        calls: answer.calls,
+        error: None,
+        reasoning: answer.reasoning,
+        latency_ms: Some(latency_ms),
+        usage: answer.usage,
+        steps: None,
+        error_kind: None,
+        attempts: Some(attempts),
+    }
+}
+
+/// The prediction of a failure (its message with any key masked).
+pub fn error_prediction(
+    config: &ModelConfig,
+    task: &Task,
+    failure: &Failure,
+    attempts: u32,
+    key: Option<&ApiKey>,
+) -> Prediction {
+    let plural = if attempts == 1 { "" } else { "s" };
+    let message = format!(
+        "{} after {attempts} request{plural}: {}",
+        failure.kind, failure.message
+    );
+    Prediction {
+        task_id: task.id.clone(),
+        model: config.name.clone(),
+        output: None,
+        calls: None,
+        error: Some(key.map_or_else(|| message.clone(), |k| k.redact(&message))),
+        reasoning: None,
+        latency_ms: None,
+        usage: None,
+        steps: None,
+        error_kind: Some(failure.kind.as_str().to_string()),
+        attempts: Some(attempts),
+    }
+}
