@@ -35,7 +35,7 @@ pub(super) fn find_on_path(name: &str) -> Option<PathBuf> {
 /// A wrk script sending the captured request: method, path, headers (wrk
 /// adds `Host` and `Content-Length` itself) and body.
 pub fn wrk_script(request: &CapturedRequest) -> String {
-    let mut script = String::from("-- written by itc bench-http: one request the harness sent\n");
+    let mut script = String::from("-- written by itc bench http: one request the harness sent\n");
     script.push_str(&format!(
         "wrk.method = {}\n",
         lua_string(request.method.as_bytes())
