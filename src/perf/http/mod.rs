@@ -315,7 +315,7 @@ impl Bench<'_> {
             wrk: None,
         };
         let server = &self.server;
-        let before = CpuSnapshot::take(server);
+        let before = CpuSnapshot::take(server.cpu_time());
         let first = server.completions();
         for r in 0..self.options.repeat {
             let sent = server.completions();
@@ -327,7 +327,7 @@ impl Bench<'_> {
             let _ = std::fs::remove_dir_all(&run_dir);
         }
         row.itc_cpu = before.per_request(
-            &CpuSnapshot::take(server),
+            &CpuSnapshot::take(server.cpu_time()),
             server.completions() - first,
             false,
         );

@@ -85,7 +85,7 @@ pub(super) fn run_wrk(
     seconds: u64,
 ) -> anyhow::Result<WrkResult> {
     let threads = connections.min(2);
-    let before = CpuSnapshot::take(server);
+    let before = CpuSnapshot::take(server.cpu_time());
     let output = Command::new(wrk)
         .arg(format!("-t{threads}"))
         .arg(format!("-c{connections}"))
@@ -106,7 +106,7 @@ pub(super) fn run_wrk(
     }
     let mut result =
         parse_wrk(&stdout).with_context(|| format!("reading wrk's output:\n{stdout}"))?;
-    result.cpu = before.per_request(&CpuSnapshot::take(server), result.requests, true);
+    result.cpu = before.per_request(&CpuSnapshot::take(server.cpu_time()), result.requests, true);
     Ok(result)
 }
 
