@@ -48,7 +48,7 @@ fn bytes(texts: &[String]) -> u64 {
 
 fn corpus() -> Synthetic {
     // 300 tasks × 4 models: every kind, language and answer style, in the
-    // proportions of `itc bench`.
+    // proportions of `itc bench scoring`.
     synthesize(&SynthSpec {
         tasks: 300,
         models: 4,

@@ -44,7 +44,7 @@ echo "pgo-build: 2/4 training run (target/pgo-work)"
 ood="$root/datasets/ood"
 (
     cd "$work"
-    "$gen" bench --generate-only --seed 7 --tasks 2000 --models 50 --dir train >/dev/null
+    "$gen" bench scoring --generate-only --seed 7 --tasks 2000 --models 50 --dir train >/dev/null
     set -- --tasks train/tasks.jsonl --predictions train/predictions.jsonl
     "$gen" score "$@" --threads 1 --out scored-1 >/dev/null 2>&1
     "$gen" score "$@" --threads 2 --out scored-2 >/dev/null 2>&1

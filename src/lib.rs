@@ -18,7 +18,8 @@
 //!   filtering, answers, split, pipeline (ITC §3).
 //! - [`ood`]: out-of-distribution sets: converters to SPEC tasks and the
 //!   official scorers of Seal-Tools and APIBench (`itc ood`, SPEC §5).
-//! - [`perf`]: synthetic inputs and the benchmarks (`itc bench`, `itc bench-http`).
+//! - [`perf`]: synthetic inputs and the benchmarks (`itc bench scoring`, `itc bench http`,
+//!   `itc bench soak`).
 //! - [`util`]: SHA-256 in hex, the async runtime.
 //!
 //! Dependencies run one way: `cli` → `build`, `ood` and `perf` → `models` → `score` → `spec`,

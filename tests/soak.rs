@@ -1,6 +1,8 @@
-//! `itc bench-soak`: a run against the fault-injecting loopback server,
+//! `itc bench soak`: a run against the fault-injecting loopback server,
 //! killed with SIGKILL and resumed, ends with every result once and the
-//! scores of a fault-free run; every kind of fault was injected.
+//! scores of a fault-free run; every kind of fault was injected. And the
+//! spellings of `itc bench`: its three benchmarks are subcommands, the old
+//! spellings still run, with a note naming the new one.
 
 mod support;
 
@@ -25,7 +27,8 @@ fn a_killed_and_resumed_run_under_faults_loses_and_repeats_nothing() {
     let soak = dir.path().join("soak");
     let out = itc(
         &[
-            "bench-soak",
+            "bench",
+            "soak",
             "--tasks",
             "3000",
             "--kills",
@@ -63,4 +66,89 @@ fn a_killed_and_resumed_run_under_faults_loses_and_repeats_nothing() {
     // The faulty run's predictions are all there, once each.
     let predictions = std::fs::read_to_string(soak.join("faulty/predictions.jsonl")).unwrap();
     assert_eq!(predictions.lines().count(), 3000);
+}
+
+/// The names the `Commands:` section of a help text lists.
+fn commands(help: &str) -> Vec<String> {
+    help.split("Commands:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no commands:\n{help}"))
+        .split("\n\n")
+        .next()
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_benchmarks_are_subcommands_of_bench_and_the_old_spellings_still_run() {
+    let top = itc(&["--help"], &[]);
+    assert!(top.status.success());
+    let names = commands(&text(&top.stdout));
+    assert!(names.contains(&"bench".to_string()), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n == "bench-http" || n == "bench-soak"),
+        "{names:?}"
+    );
+
+    let bench = itc(&["bench", "--help"], &[]);
+    assert!(bench.status.success());
+    let names = commands(&text(&bench.stdout));
+    for benchmark in ["scoring", "http", "soak"] {
+        assert!(names.contains(&benchmark.to_string()), "{names:?}");
+    }
+
+    // The old spellings: a note on stderr, then the benchmark as before.
+    let http = itc(
+        &[
+            "bench-http",
+            "--tasks",
+            "20",
+            "--concurrency",
+            "1",
+            "--repeat",
+            "1",
+            "--no-wrk",
+        ],
+        &[],
+    );
+    let (stdout, stderr) = (text(&http.stdout), text(&http.stderr));
+    assert!(http.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(
+        stderr.lines().next(),
+        Some("note: `itc bench-http` is now `itc bench http`"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.starts_with("itc bench http: 20 synthetic tasks"),
+        "{stdout}"
+    );
+
+    let scoring = itc(
+        &[
+            "bench",
+            "--tasks",
+            "50",
+            "--models",
+            "2",
+            "--repeat",
+            "1",
+            "--bootstrap",
+            "0",
+        ],
+        &[],
+    );
+    let (stdout, stderr) = (text(&scoring.stdout), text(&scoring.stderr));
+    assert!(scoring.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(
+        stderr.lines().next(),
+        Some("note: `itc bench` without a subcommand is now `itc bench scoring`"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.starts_with("itc bench scoring: 50 tasks x 2 models"),
+        "{stdout}"
+    );
 }

@@ -1,4 +1,4 @@
-//! `itc bench-http`: its arguments, turned into [`BenchHttpOptions`].
+//! `itc bench http`: its arguments, turned into [`BenchHttpOptions`].
 
 use std::io::Write;
 use std::sync::LazyLock;
@@ -14,7 +14,7 @@ static DEFAULT_CONCURRENCY: LazyLock<String> = LazyLock::new(|| {
     texts.join(",")
 });
 
-/// Arguments of `itc bench-http`.
+/// Arguments of `itc bench http`.
 #[derive(Debug, Clone, Args)]
 pub struct BenchHttpArgs {
     /// Synthetic tasks the harness runs at each concurrency (one request each).

@@ -1,4 +1,4 @@
-//! `itc bench-soak`: flags → [`SoakOptions`] → [`soak::run`].
+//! `itc bench soak`: flags → [`SoakOptions`] → [`soak::run`].
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -7,7 +7,7 @@ use clap::Args;
 
 use crate::perf::soak::{self, SoakOptions};
 
-/// Arguments of `itc bench-soak`.
+/// Arguments of `itc bench soak`.
 #[derive(Debug, Clone, Args)]
 pub struct BenchSoakArgs {
     /// Tasks of the run.

@@ -77,14 +77,16 @@ pub enum Command {
     /// Join the run directories of a run's shards (itc eval --shard K/N) into one and score it.
     #[command(after_help = examples::MERGE)]
     Merge(merge::MergeArgs),
-    /// Measure end-to-end scoring throughput and memory on synthetic inputs.
+    /// Benchmarks: scoring throughput and memory, HTTP requests per second, kill and resume under faults.
     #[command(after_help = examples::BENCH)]
-    Bench(bench::BenchArgs),
+    Bench(bench::BenchCommand),
+    // The old spellings of `itc bench http` and `itc bench soak`: still
+    // accepted, hidden from the help, with a note naming the new spelling.
     /// Measure the harness's requests per second against an instant loopback server, beside wrk.
-    #[command(after_help = examples::BENCH_HTTP)]
+    #[command(hide = true, after_help = examples::BENCH_HTTP)]
     BenchHttp(bench_http::BenchHttpArgs),
     /// Kill and resume a long run against a fault-injecting loopback server; check nothing is lost or repeated.
-    #[command(after_help = examples::BENCH_SOAK)]
+    #[command(hide = true, after_help = examples::BENCH_SOAK)]
     BenchSoak(bench_soak::BenchSoakArgs),
     /// Out-of-distribution sets: convert them to tasks, score with their official scorers.
     #[command(after_help = examples::OOD)]
@@ -123,9 +125,15 @@ impl Command {
             Command::Eval(args) => args.run(&mut UntilClosed::new(io::stdout()), &mut io::stderr()),
             Command::Report(args) => args.run(&mut out(), &mut err()),
             Command::Merge(args) => args.run(&mut out(), &mut err()),
-            Command::Bench(args) => args.run(&mut out()),
-            Command::BenchHttp(args) => args.run(&mut out()),
-            Command::BenchSoak(args) => args.run(&mut out()),
+            Command::Bench(args) => args.run(&mut out(), &mut io::stderr()),
+            Command::BenchHttp(args) => {
+                renamed(&mut err(), "bench-http", "bench http");
+                args.run(&mut out())
+            }
+            Command::BenchSoak(args) => {
+                renamed(&mut err(), "bench-soak", "bench soak");
+                args.run(&mut out())
+            }
             Command::Ood(args) => args.run(&mut out(), &mut err()),
             Command::Catalog(args) => args.run(&mut out(), &mut err()),
             Command::Sample(args) => args.run(&mut out(), &mut err()),
@@ -136,6 +144,13 @@ impl Command {
             Command::Pipeline(args) => args.run(&mut out(), &mut err()),
         }
     }
+}
+
+/// Prints the note of a command's old spelling (`itc bench-http`) that names
+/// the new one (`itc bench http`). A note that cannot be written does not
+/// stop the command.
+fn renamed(err: &mut dyn io::Write, old: &str, new: &str) {
+    let _ = writeln!(err, "note: `itc {old}` is now `itc {new}`");
 }
 
 /// The exit status of a command that failed: [`EXIT_TASKS_FAILED`] for a

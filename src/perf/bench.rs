@@ -1,4 +1,4 @@
-//! `itc bench`: end-to-end scoring throughput and memory on synthetic inputs.
+//! `itc bench scoring`: end-to-end scoring throughput and memory on synthetic inputs.
 //!
 //! Generates a task file and a prediction file with [`crate::perf::synth`], then
 //! runs the library path of `itc score` on them several times
@@ -15,7 +15,7 @@
 //! before and after scoring. The generator streams its output, so it holds
 //! little, and on Linux the peak is reset (`/proc/self/clear_refs`) before
 //! scoring so the figure is the scorer's own. For an outside measurement,
-//! `itc bench --generate-only --dir D` writes the files and prints the
+//! `itc bench scoring --generate-only --dir D` writes the files and prints the
 //! `/usr/bin/time -v itc score …` command to run on them.
 //!
 //! Scoring runs on one thread unless `--threads` says more (the lines are
@@ -36,7 +36,7 @@ use crate::spec::jsonl::read_records;
 use crate::spec::records::{Extraction, Task};
 use crate::util::lock::create_fresh_dir;
 
-/// Options of `itc bench`.
+/// Options of `itc bench scoring`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BenchOptions {
     /// Number of synthetic tasks.
@@ -187,7 +187,7 @@ fn print_header(out: &mut dyn Write, options: &BenchOptions) -> anyhow::Result<(
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     writeln!(
         out,
-        "itc bench: {} tasks x {} models = {} predictions (seed {})",
+        "itc bench scoring: {} tasks x {} models = {} predictions (seed {})",
         options.tasks,
         options.models,
         thousands(options.tasks * options.models),
@@ -436,7 +436,7 @@ fn print_memory(
     )?;
     writeln!(
         out,
-        "  peak while scoring {} predictions: {} (for an outside figure: itc bench --generate-only, then /usr/bin/time -v itc score)",
+        "  peak while scoring {} predictions: {} (for an outside figure: itc bench scoring --generate-only, then /usr/bin/time -v itc score)",
         thousands(files.prediction_count),
         mib(a.peak_kb)
     )?;

@@ -1,5 +1,6 @@
-//! Performance: synthetic inputs, `itc bench` (scoring throughput and memory)
-//! and `itc bench-http` (requests per second against a loopback server).
+//! Performance: synthetic inputs, `itc bench scoring` (scoring throughput and
+//! memory), `itc bench http` (requests per second against a loopback server)
+//! and `itc bench soak` (a run killed and resumed under faults).
 //!
 //! Uses [`crate::models`], [`crate::score`] and [`crate::spec`].
 

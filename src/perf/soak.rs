@@ -1,4 +1,4 @@
-//! `itc bench-soak`: a long run against a fault-injecting loopback server,
+//! `itc bench soak`: a long run against a fault-injecting loopback server,
 //! killed with SIGKILL at random moments and resumed until it finishes, then
 //! checked against a fault-free run of the same tasks.
 //!

@@ -9,6 +9,7 @@ pub mod aggregate;
 pub mod bootstrap;
 pub mod files;
 pub mod manifest;
+pub mod outcome;
 pub mod report;
 pub mod steps;
 pub mod stream;

@@ -18,7 +18,7 @@
 //! Format match needs every step in the strict format; language match is
 //! judged on the Thoughts of all steps together.
 
-use crate::score::stream::TaskOutcome;
+use crate::score::outcome::TaskOutcome;
 use crate::score::task::{GoldSide, ScoreOptions, aligned_pairs, score_calls};
 use crate::spec::language::LanguageDetector;
 use crate::spec::limits::ReadLimits;

@@ -6,7 +6,8 @@
 //!
 //! - [`value`]: [`PyValue`] and [`PyStr`] (code points, lone surrogates
 //!   allowed), Python's `==` and dict insertion.
-//! - [`repr`]: `str()` and `repr()`, `repr(float)` included.
+//! - [`repr`]: `str()` and `repr()`, `repr(float)` included; the JSON of a
+//!   value for reports ([`PyValue::to_json`]).
 //! - `printable`: the code points `repr()` escapes (`str.isprintable`).
 //! - [`json`]: `json.loads` (CPython's C scanner) and `json.loads(json.dumps(x))`.
 //! - [`literal`]: `eval` of a Python literal (gold answers).

@@ -1,8 +1,10 @@
 //! Python's `str()` and `repr()` of a [`PyValue`], `repr(float)` included,
-//! character for character: the official scorers compare these texts.
+//! character for character: the official scorers compare these texts. And
+//! [`PyValue::to_json`], which writes non-string keys and non-finite floats
+//! with them.
 
 use super::printable::NON_PRINTABLE;
-use super::value::PyValue;
+use super::value::{PyValue, to_utf8};
 
 /// Python's `str(value)`.
 pub fn py_str(v: &PyValue) -> Vec<u32> {
@@ -137,6 +139,45 @@ fn bytes_repr_into(bytes: &[u8], out: &mut Vec<u32>) {
         }
     }
     out.push(u32::from(quote));
+}
+
+// Here rather than in `value`: the JSON of a value takes the `str()` of a
+// key that is not a string and the `repr()` of a float JSON cannot hold.
+impl PyValue {
+    /// Converts to a `serde_json` value (for reports): tuples become lists,
+    /// non-finite floats become `{"__float__": "nan"}`-style objects.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value as J;
+        match self {
+            PyValue::None => J::Null,
+            PyValue::Bool(b) => J::Bool(*b),
+            PyValue::Int(text) => text
+                .parse::<i64>()
+                .map(J::from)
+                .unwrap_or_else(|_| J::String(text.clone())),
+            PyValue::Float(x) => serde_json::Number::from_f64(*x)
+                .map(J::Number)
+                .unwrap_or_else(|| serde_json::json!({ "__float__": float_repr(*x) })),
+            PyValue::Str(s) => J::String(s.to_string_lossy()),
+            PyValue::List(items) | PyValue::Tuple(items) | PyValue::Set(items) => {
+                J::Array(items.iter().map(PyValue::to_json).collect())
+            }
+            PyValue::Dict(entries) => J::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| {
+                        let key = match k {
+                            PyValue::Str(s) => s.to_string_lossy(),
+                            other => String::from_utf8_lossy(&to_utf8(&py_str(other))).into(),
+                        };
+                        (key, v.to_json())
+                    })
+                    .collect(),
+            ),
+            PyValue::Bytes(b) => J::String(String::from_utf8_lossy(b).into()),
+            PyValue::Complex(x) => J::String(format!("{}j", float_repr(*x))),
+        }
+    }
 }
 
 /// Python's `repr(float)`: the shortest text that reads back as the same

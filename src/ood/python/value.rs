@@ -8,8 +8,6 @@
 
 use std::fmt;
 
-use super::repr::{float_repr, py_str};
-
 /// A Python `str`: a sequence of code points, lone surrogates allowed.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct PyStr(pub Vec<u32>);
@@ -122,41 +120,6 @@ impl PyValue {
     /// The value of a string key in a dict.
     pub fn get_str(&self, key: &str) -> Option<&PyValue> {
         self.get(&PyValue::Str(PyStr::new(key)))
-    }
-
-    /// Converts to a `serde_json` value (for reports): tuples become lists,
-    /// non-finite floats become `{"__float__": "nan"}`-style objects.
-    pub fn to_json(&self) -> serde_json::Value {
-        use serde_json::Value as J;
-        match self {
-            PyValue::None => J::Null,
-            PyValue::Bool(b) => J::Bool(*b),
-            PyValue::Int(text) => text
-                .parse::<i64>()
-                .map(J::from)
-                .unwrap_or_else(|_| J::String(text.clone())),
-            PyValue::Float(x) => serde_json::Number::from_f64(*x)
-                .map(J::Number)
-                .unwrap_or_else(|| serde_json::json!({ "__float__": float_repr(*x) })),
-            PyValue::Str(s) => J::String(s.to_string_lossy()),
-            PyValue::List(items) | PyValue::Tuple(items) | PyValue::Set(items) => {
-                J::Array(items.iter().map(PyValue::to_json).collect())
-            }
-            PyValue::Dict(entries) => J::Object(
-                entries
-                    .iter()
-                    .map(|(k, v)| {
-                        let key = match k {
-                            PyValue::Str(s) => s.to_string_lossy(),
-                            other => String::from_utf8_lossy(&to_utf8(&py_str(other))).into(),
-                        };
-                        (key, v.to_json())
-                    })
-                    .collect(),
-            ),
-            PyValue::Bytes(b) => J::String(String::from_utf8_lossy(b).into()),
-            PyValue::Complex(x) => J::String(format!("{}j", float_repr(*x))),
-        }
     }
 }
 

@@ -86,7 +86,7 @@ pub(super) fn run_reqwest(
         body: request.body.clone(),
     };
     let left = Arc::new(AtomicU64::new(requests));
-    let before = CpuSnapshot::take(server);
+    let before = CpuSnapshot::take(server.cpu_time());
     let started = Instant::now();
     let failures: u64 = runtime.block_on(async {
         let mut loops = tokio::task::JoinSet::new();
@@ -103,7 +103,7 @@ pub(super) fn run_reqwest(
     anyhow::ensure!(failures == 0, "reqwest alone: {failures} request(s) failed");
     Ok(ClientRun {
         requests_per_sec: requests as f64 / elapsed.as_secs_f64().max(1e-9),
-        cpu: before.per_request(&CpuSnapshot::take(server), requests, false),
+        cpu: before.per_request(&CpuSnapshot::take(server.cpu_time()), requests, false),
     })
 }
 

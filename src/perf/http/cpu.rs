@@ -6,8 +6,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use super::server::{InstantServer, lock};
-
 /// Clock ticks per second of `/proc` CPU times (`USER_HZ`, 100 on Linux).
 const TICKS_PER_SECOND: u64 = 100;
 
@@ -34,13 +32,16 @@ impl ThreadCpuClock {
     /// Adds the calling thread to the set.
     pub(super) fn register_current_thread(&self) {
         if let Ok(link) = std::fs::read_link("/proc/thread-self") {
-            lock(&self.stat_files).push(Path::new("/proc").join(link).join("stat"));
+            self.stat_files
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(Path::new("/proc").join(link).join("stat"));
         }
     }
 
     /// CPU time of the registered threads so far (`None` when none is).
     pub(super) fn total(&self) -> Option<Duration> {
-        let stat_files = lock(&self.stat_files);
+        let stat_files = self.stat_files.lock().unwrap_or_else(|p| p.into_inner());
         if stat_files.is_empty() {
             return None;
         }
@@ -60,11 +61,12 @@ pub(super) struct CpuSnapshot {
 }
 
 impl CpuSnapshot {
-    /// The counters now.
-    pub(super) fn take(server: &InstantServer) -> CpuSnapshot {
+    /// The counters now; `server` is the server's CPU time so far
+    /// ([`InstantServer::cpu_time`](super::InstantServer::cpu_time)).
+    pub(super) fn take(server: Option<Duration>) -> CpuSnapshot {
         CpuSnapshot {
             process: process_cpu(),
-            server: server.cpu_time(),
+            server,
             machine: machine_cpu(),
         }
     }

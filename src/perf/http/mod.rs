@@ -1,4 +1,4 @@
-//! `itc bench-http`: the harness's own overhead against an instant loopback
+//! `itc bench http`: the harness's own overhead against an instant loopback
 //! server, side by side with `wrk` against the same server.
 //!
 //! An [`InstantServer`] on `127.0.0.1` (its own thread and tokio runtime,
@@ -52,7 +52,7 @@ use client::{run_itc, run_reqwest};
 use cpu::CpuSnapshot;
 use wrk::{find_on_path, run_wrk};
 
-/// What `itc bench-http` measures, and how.
+/// What `itc bench http` measures, and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BenchHttpOptions {
     /// Synthetic tasks the harness runs at each concurrency (one request each).
@@ -221,7 +221,7 @@ fn start(
     let server = InstantServer::start(options.server_threads)?;
     writeln!(
         out,
-        "itc bench-http: {} synthetic tasks (generated in {:.2} s), instant server at {} ({} thread{})",
+        "itc bench http: {} synthetic tasks (generated in {:.2} s), instant server at {} ({} thread{})",
         options.tasks,
         generated.as_secs_f64(),
         server.base_url(),
@@ -315,7 +315,7 @@ impl Bench<'_> {
             wrk: None,
         };
         let server = &self.server;
-        let before = CpuSnapshot::take(server);
+        let before = CpuSnapshot::take(server.cpu_time());
         let first = server.completions();
         for r in 0..self.options.repeat {
             let sent = server.completions();
@@ -327,7 +327,7 @@ impl Bench<'_> {
             let _ = std::fs::remove_dir_all(&run_dir);
         }
         row.itc_cpu = before.per_request(
-            &CpuSnapshot::take(server),
+            &CpuSnapshot::take(server.cpu_time()),
             server.completions() - first,
             false,
         );

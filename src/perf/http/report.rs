@@ -1,4 +1,4 @@
-//! The summary `itc bench-http` prints once every concurrency is measured:
+//! The summary `itc bench http` prints once every concurrency is measured:
 //! the rates table, the CPU table, what each column means, and warnings
 //! where other processes disturbed the figures.
 

@@ -35,7 +35,7 @@ pub(super) fn find_on_path(name: &str) -> Option<PathBuf> {
 /// A wrk script sending the captured request: method, path, headers (wrk
 /// adds `Host` and `Content-Length` itself) and body.
 pub fn wrk_script(request: &CapturedRequest) -> String {
-    let mut script = String::from("-- written by itc bench-http: one request the harness sent\n");
+    let mut script = String::from("-- written by itc bench http: one request the harness sent\n");
     script.push_str(&format!(
         "wrk.method = {}\n",
         lua_string(request.method.as_bytes())
@@ -85,7 +85,7 @@ pub(super) fn run_wrk(
     seconds: u64,
 ) -> anyhow::Result<WrkResult> {
     let threads = connections.min(2);
-    let before = CpuSnapshot::take(server);
+    let before = CpuSnapshot::take(server.cpu_time());
     let output = Command::new(wrk)
         .arg(format!("-t{threads}"))
         .arg(format!("-c{connections}"))
@@ -106,7 +106,7 @@ pub(super) fn run_wrk(
     }
     let mut result =
         parse_wrk(&stdout).with_context(|| format!("reading wrk's output:\n{stdout}"))?;
-    result.cpu = before.per_request(&CpuSnapshot::take(server), result.requests, true);
+    result.cpu = before.per_request(&CpuSnapshot::take(server.cpu_time()), result.requests, true);
     Ok(result)
 }
 

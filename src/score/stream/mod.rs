@@ -19,6 +19,7 @@ mod outcomes;
 mod parallel;
 mod view;
 
+pub use crate::score::outcome::TaskOutcome;
 pub use outcomes::Outcomes;
 
 use crate::score::manifest::FileDigest;
@@ -26,9 +27,7 @@ use crate::score::steps::score_steps_in;
 use crate::score::task::{GoldSide, ScoreOptions, score_calls};
 use crate::spec::jsonl::{RecordError, describe_error, for_each_line_hashed, read_records};
 use crate::spec::language::LanguageDetector;
-use crate::spec::records::{
-    Call, Counts, Extraction, LanguageOutcome, Prediction, Prf, Step, StepFigures, Task, TaskScore,
-};
+use crate::spec::records::{Call, Extraction, Prediction, Step, Task, TaskScore};
 use crate::spec::response::read_prediction;
 use crate::util::bounded::{FirstFew, clip};
 use view::{TaskCopy, TaskView, TaskViews};
@@ -43,80 +42,6 @@ pub struct EvalOptions {
     /// Threads that parse and score prediction lines; 0 or 1 scores on the
     /// calling thread. Results are identical for any number (see `parallel`).
     pub threads: usize,
-}
-
-/// The reduced score of one model on one task.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct TaskOutcome {
-    /// Strict format match.
-    pub format_match: bool,
-    /// Language check outcome.
-    pub language: LanguageOutcome,
-    /// Detected language code.
-    pub detected_language: Option<&'static str>,
-    /// How calls were read.
-    pub extraction: Extraction,
-    /// Selection P/R/F1.
-    pub selection: Prf,
-    /// Invocation P/R/F1.
-    pub invocation: Prf,
-    /// Counts behind the metrics.
-    pub counts: Counts,
-    /// The reading limits the answer reached.
-    pub read_limits: crate::spec::limits::ReadLimits,
-    /// The step-by-step figures of an answer given in steps (SPEC §6).
-    pub steps: Option<StepFigures>,
-}
-
-impl TaskOutcome {
-    /// A task without an answer (errored or missing): zero on every metric,
-    /// whatever the gold, with the gold counts kept for micro recall.
-    pub fn unanswered(task: &Task, extraction: Extraction) -> TaskOutcome {
-        let gold_triples = task
-            .gold
-            .calls
-            .iter()
-            .map(|c| c.arguments.len().max(1) as u32)
-            .sum();
-        TaskOutcome {
-            format_match: false,
-            language: LanguageOutcome::Undetectable,
-            detected_language: None,
-            extraction,
-            selection: Prf::default(),
-            invocation: Prf::default(),
-            counts: Counts {
-                sel_gold: task.gold.calls.len() as u32,
-                inv_gold: gold_triples,
-                mis: task.gold.calls.len() as u32,
-                ..Counts::default()
-            },
-            read_limits: Default::default(),
-            steps: None,
-        }
-    }
-
-    /// Whether an answer was obtained.
-    pub fn answered(&self) -> bool {
-        !matches!(self.extraction, Extraction::Error | Extraction::Missing)
-    }
-
-    /// The outcome a written task score records (`itc report` rebuilds
-    /// aggregates from `task_scores.jsonl`). The detected language is left
-    /// out: no aggregate uses it.
-    pub fn from_score(score: &TaskScore) -> TaskOutcome {
-        TaskOutcome {
-            format_match: score.format_match,
-            language: score.language_outcome,
-            detected_language: None,
-            extraction: score.extraction,
-            selection: score.selection,
-            invocation: score.invocation,
-            counts: score.counts,
-            read_limits: score.read_limits,
-            steps: score.steps,
-        }
-    }
 }
 
 /// Scores one response (text and/or native calls) for a task on its own:
@@ -588,6 +513,7 @@ impl<'t> Scorer<'t> {
 mod tests {
     use super::*;
     use crate::score::aggregate::{AggregateOptions, aggregate};
+    use crate::spec::records::LanguageOutcome;
 
     #[test]
     fn listed_models_come_first_in_their_order_and_the_rest_keep_theirs() {
