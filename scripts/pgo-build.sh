@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds a profile-guided (PGO) release binary of itc: docs/performance-log.md,
-# "A profile-guided build" (figures), and README, "Performance".
+# "A profile-guided build" (figures), and docs/performance.md.
 #
 #   scripts/pgo-build.sh          (writes target/pgo/release/itc)
 #

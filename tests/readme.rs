@@ -1,13 +1,78 @@
-//! The README works from a clone: it sends readers to no file outside the
-//! repository, every repository path it names exists, and the shipped
+//! The README and the chapters in `docs/` work from a clone: they send
+//! readers to no file outside the repository, every repository path they
+//! name exists, every relative Markdown link resolves to a file, and every
+//! chapter can be reached by links from the README. And the shipped
 //! pipeline's model file points at the port `scripts/local-llm.sh` serves on.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-fn readme() -> String {
-    std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap()
+/// The documentation, as paths relative to the repository root: `README.md`
+/// and every `docs/*.md`, sorted.
+fn documents() -> Vec<String> {
+    let mut docs: Vec<String> = std::fs::read_dir(Path::new(ROOT).join("docs"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    docs.sort();
+    docs.insert(0, "README.md".to_string());
+    docs
+}
+
+fn read(doc: &str) -> String {
+    std::fs::read_to_string(Path::new(ROOT).join(doc)).unwrap()
+}
+
+/// The folder holding `doc` (a path relative to the root; "" for the root).
+fn folder_of(doc: &str) -> &str {
+    doc.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// `path` read from folder `dir` (both relative to the root), as a path
+/// relative to the root with `.` and `..` resolved; `None` when it climbs
+/// out of the repository.
+fn resolve(dir: &str, path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            _ => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+fn is_path_char(c: char) -> bool {
+    c.is_alphanumeric() || "/._-*<>".contains(c)
+}
+
+/// Paths with `../` in `text`, a document in folder `dir`, that lead out of
+/// the repository (in the README at the root, any `../` does).
+fn references_outside(dir: &str, text: &str) -> Vec<String> {
+    let mut outside = Vec::new();
+    for (i, _) in text.match_indices("../") {
+        let start = text[..i]
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !is_path_char(*c))
+            .map_or(0, |(j, c)| j + c.len_utf8());
+        let end = i + text[i..]
+            .find(|c| !is_path_char(c))
+            .unwrap_or(text.len() - i);
+        let path = &text[start..end];
+        if resolve(dir, path).is_none() && !outside.iter().any(|p| p == path) {
+            outside.push(path.to_string());
+        }
+    }
+    outside
 }
 
 /// Paths the README names under the repository's own folders (words starting
@@ -77,30 +142,117 @@ fn exists(pattern: &str) -> bool {
     matches(Path::new(ROOT), &parts)
 }
 
-#[test]
-fn the_readme_needs_nothing_outside_the_repository() {
-    let text = readme();
-    let outside: Vec<&str> = text.lines().filter(|l| l.contains("../")).collect();
-    assert!(
-        outside.is_empty(),
-        "README lines pointing outside the repository: {outside:#?}"
-    );
+/// The targets of the relative Markdown links `[text](path)` and
+/// `[text](path#anchor)` (and images `![text](path)`) in `text`, without
+/// their anchors; web and mail links, pure `#anchor` links and fenced code
+/// blocks are left out.
+fn relative_links(text: &str) -> Vec<String> {
+    let mut links = Vec::new();
+    let mut in_fence = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence {
+            continue;
+        }
+        for (i, _) in line.match_indices("](") {
+            let rest = &line[i + 2..];
+            let Some(close) = rest.find(')') else {
+                continue;
+            };
+            // `(path "title")`: the path is the first word
+            let target = rest[..close].split_whitespace().next().unwrap_or("");
+            let external = ["http://", "https://", "mailto:"]
+                .iter()
+                .any(|scheme| target.starts_with(scheme));
+            let path = target.split('#').next().unwrap();
+            if !external && !path.is_empty() {
+                links.push(path.to_string());
+            }
+        }
+    }
+    links
+}
+
+/// The relative links of `text`, the document `doc`, that lead to nothing:
+/// resolved from the document's folder, they leave the repository or name
+/// no file or folder.
+fn broken_links(doc: &str, text: &str) -> Vec<String> {
+    relative_links(text)
+        .into_iter()
+        .filter(|link| {
+            resolve(folder_of(doc), link).is_none_or(|path| !Path::new(ROOT).join(path).exists())
+        })
+        .collect()
+}
+
+/// The documents reachable from `start` by following relative links to
+/// Markdown files, given each document's path and text.
+fn reachable(start: &str, docs: &[(String, String)]) -> BTreeSet<String> {
+    let mut seen = BTreeSet::from([start.to_string()]);
+    let mut queue = vec![start.to_string()];
+    while let Some(doc) = queue.pop() {
+        let Some((_, text)) = docs.iter().find(|(d, _)| *d == doc) else {
+            continue;
+        };
+        for link in relative_links(text) {
+            let Some(target) = resolve(folder_of(&doc), &link) else {
+                continue;
+            };
+            if target.ends_with(".md") && seen.insert(target.clone()) {
+                queue.push(target);
+            }
+        }
+    }
+    seen
 }
 
 #[test]
-fn every_repository_path_the_readme_names_exists() {
-    let text = readme();
-    let paths = repository_paths(&text);
-    assert!(
-        paths.len() > 20,
-        "found only {} paths: {paths:?}",
-        paths.len()
+fn the_readme_and_docs_need_nothing_outside_the_repository() {
+    let docs = documents();
+    assert!(docs.len() > 10, "found only {docs:?}");
+    for doc in &docs {
+        let outside = references_outside(folder_of(doc), &read(doc));
+        assert!(
+            outside.is_empty(),
+            "{doc} points outside the repository: {outside:#?}"
+        );
+    }
+}
+
+#[test]
+fn the_outside_check_rejects_paths_that_leave_the_repository() {
+    let text = "see ../README.md, (../src/main.rs) and ../../etc/passwd or runs/../x";
+    assert_eq!(references_outside("docs", text), ["../../etc/passwd"]);
+    assert_eq!(
+        references_outside("", text),
+        ["../README.md", "../src/main.rs", "../../etc/passwd"]
     );
-    let missing: Vec<&String> = paths.iter().filter(|p| !exists(p)).collect();
-    assert!(
-        missing.is_empty(),
-        "README names paths that do not exist: {missing:#?}"
-    );
+    assert_eq!(resolve("docs", "../src/./main.rs").unwrap(), "src/main.rs");
+}
+
+#[test]
+fn every_repository_path_the_readme_and_docs_name_exists() {
+    let mut total = 0;
+    for doc in documents() {
+        let paths = repository_paths(&read(&doc));
+        if doc == "README.md" {
+            assert!(
+                paths.len() > 5,
+                "found only {} paths: {paths:?}",
+                paths.len()
+            );
+        }
+        total += paths.len();
+        let missing: Vec<&String> = paths.iter().filter(|p| !exists(p)).collect();
+        assert!(
+            missing.is_empty(),
+            "{doc} names paths that do not exist: {missing:#?}"
+        );
+    }
+    assert!(total > 100, "found only {total} paths in all documents");
 }
 
 #[test]
@@ -110,6 +262,88 @@ fn the_path_scanner_finds_paths_and_rejects_missing_ones() {
     assert!(exists("datasets/sample/predictions/*.jsonl"));
     assert!(exists("prompts/generate_<kind>.jinja"));
     assert!(!exists("datasets/sample/no-such-file.jsonl"));
+}
+
+#[test]
+fn every_relative_link_in_the_readme_and_docs_resolves() {
+    let mut total = 0;
+    for doc in documents() {
+        let text = read(&doc);
+        total += relative_links(&text).len();
+        let broken = broken_links(&doc, &text);
+        assert!(
+            broken.is_empty(),
+            "{doc} links to files that do not exist: {broken:#?}"
+        );
+    }
+    assert!(total > 50, "found only {total} relative links");
+}
+
+#[test]
+fn the_link_checker_finds_links_and_rejects_missing_targets() {
+    let text = "\
+[SPEC](SPEC.md), [a section](scoring.md#metrics \"title\"), ![a picture](../reports/sample/report.png)
+[web](https://example.org/x.md) [mail](mailto:a@b.c) [here](#metrics)
+[gone](no-such-chapter.md#x) [up](../../outside.md) [code](../src/spec/action.rs)
+```
+[in a fence](not-a-link.md)
+```
+";
+    assert_eq!(
+        relative_links(text),
+        [
+            "SPEC.md",
+            "scoring.md",
+            "../reports/sample/report.png",
+            "no-such-chapter.md",
+            "../../outside.md",
+            "../src/spec/action.rs",
+        ]
+    );
+    assert_eq!(
+        broken_links("docs/x.md", text),
+        ["no-such-chapter.md", "../../outside.md"]
+    );
+    // the same links read from the root miss differently
+    assert!(broken_links("README.md", text).contains(&"SPEC.md".to_string()));
+}
+
+#[test]
+fn every_chapter_is_reachable_from_the_readme() {
+    let docs: Vec<(String, String)> = documents()
+        .into_iter()
+        .map(|doc| {
+            let text = read(&doc);
+            (doc, text)
+        })
+        .collect();
+    let seen = reachable("README.md", &docs);
+    let unreachable: Vec<&String> = docs
+        .iter()
+        .map(|(doc, _)| doc)
+        .filter(|doc| !seen.contains(*doc))
+        .collect();
+    assert!(
+        unreachable.is_empty(),
+        "chapters no link from README.md leads to: {unreachable:#?}"
+    );
+}
+
+#[test]
+fn the_reachability_check_finds_a_chapter_nothing_links_to() {
+    let doc = |path: &str, text: &str| (path.to_string(), text.to_string());
+    let docs = [
+        doc("README.md", "[contents](docs/README.md)"),
+        doc("docs/README.md", "[a](a.md) [back](../README.md)"),
+        doc("docs/a.md", "[b](b.md#x) [contents](README.md)"),
+        doc("docs/b.md", "nothing"),
+        doc("docs/orphan.md", "[a](a.md)"),
+    ];
+    let seen = reachable("README.md", &docs);
+    assert_eq!(
+        seen.into_iter().collect::<Vec<_>>(),
+        ["README.md", "docs/README.md", "docs/a.md", "docs/b.md"]
+    );
 }
 
 #[test]
