@@ -78,11 +78,14 @@ fn references_outside(dir: &str, text: &str) -> Vec<String> {
 /// Paths the README names under the repository's own folders (words starting
 /// with one of these prefixes, up to a character that cannot be in a path).
 fn repository_paths(text: &str) -> Vec<String> {
-    const PREFIXES: [&str; 6] = [
+    const PREFIXES: [&str; 9] = [
+        "benches/",
         "datasets/",
         "docs/",
+        "fuzz/",
         "prompts/",
         "scripts/",
+        "src/",
         "tests/",
         "vendor/",
     ];
