@@ -1,4 +1,4 @@
-//! `itc eval`: flags → [`EvalOptions`] → [`eval::eval`], or, with
+//! `itc eval`: flags → [`EvalOptions`] → [`run::eval`], or, with
 //! `--dataset`, [`ood::benchmark::eval_dataset`].
 
 use std::io::Write;
@@ -11,10 +11,10 @@ use crate::models::cache::CacheSetting;
 use crate::models::config::PromptStyle;
 use crate::models::config::{Backend, Mode};
 use crate::ood;
-use crate::run::eval::{self, AdHocModel, BatchMode, EvalOptions, ModelOverrides, ModelSource};
 use crate::run::select::{Selection, parse_kind};
 use crate::run::shard::Shard;
 use crate::run::steps::{CassetteMode, StepMode, StepOptions};
+use crate::run::{self, AdHocModel, BatchMode, EvalOptions, ModelOverrides, ModelSource};
 
 value_enum!(Backend {
     Openai => "openai": "OpenAI-compatible Chat Completions (OpenAI, vLLM, SGLang, llama.cpp server, Ollama, OpenRouter, …)",
@@ -305,7 +305,7 @@ impl EvalArgs {
                 };
                 ood::benchmark::eval_dataset(&options, &dataset, out, err)
             }
-            None => eval::eval(&options, out, err),
+            None => run::eval(&options, out, err),
         }
     }
 

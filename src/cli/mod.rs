@@ -159,9 +159,7 @@ fn renamed(err: &mut dyn io::Write, old: &str, new: &str) {
 /// [`EXIT_ERROR`] for anything else (bad input, a refused setting, a write
 /// that failed). Usage errors exit with 2, as clap does.
 pub fn exit_status(error: &anyhow::Error) -> u8 {
-    if error
-        .downcast_ref::<crate::run::eval::TasksFailed>()
-        .is_some()
+    if error.downcast_ref::<crate::run::TasksFailed>().is_some()
         || error
             .downcast_ref::<crate::run::merge::MergeIncomplete>()
             .is_some()

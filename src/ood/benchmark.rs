@@ -1,12 +1,12 @@
 //! `itc eval --dataset`: an OOD benchmark run like any task file, with its
 //! conversion before and its official scorer after (`OodRun` implements
-//! [`crate::run::eval::Benchmark`]).
+//! [`crate::run::Benchmark`]).
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use super::eval::OodRun;
-use crate::run::eval::{EvalOptions, eval_models};
+use crate::run::{EvalOptions, eval_models};
 
 /// Which benchmark to run and where its files are.
 #[derive(Debug, Clone, PartialEq)]

@@ -25,7 +25,7 @@ use super::score::{APIBENCH_GROUPS, FRACTIONS, SEAL_GROUPS, SEAL_HEADER};
 use super::{Hub, answers, apibench, fetch, seal_tools};
 use crate::models::config::ModelConfig;
 use crate::models::config::PromptStyle;
-use crate::run::eval::{Benchmark, check_prompt_styles};
+use crate::run::{Benchmark, check_prompt_styles};
 use crate::score::files::OutputFormat;
 use crate::spec::jsonl::{read_records, write_records};
 use crate::spec::records::{Prediction, Task};

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 
-use super::eval::STEPS_FILE;
+use super::claim::STEPS_FILE;
 use super::runner::predictions_path;
 use super::shard::{SHARD_FILE, ShardRecord, shard_ids};
 use crate::score::files::{ScoreFilesOptions, ScoringOptions, score};

@@ -1,0 +1,120 @@
+//! A run through a batch engine: `--emit-batch DIR` writes every request
+//! of the run to batch files instead of sending it; `--import-batch FILE…`
+//! answers the run's requests from the results (the warnings for results
+//! no request took are here). The files' formats are
+//! [`crate::models::batch`]'s.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+
+use super::runner::{RunOptions, run_shared};
+use super::steps::StepRun;
+use crate::models::batch::{BatchResults, BatchSink, Transport};
+use crate::models::config::Backend;
+use crate::models::exchange::ModelSpec;
+use crate::spec::records::Task;
+use crate::util::lock::FolderLock;
+use crate::util::runtime::{Threads, block_on};
+
+/// `--emit-batch DIR`: runs the tasks with every request written to a batch
+/// file instead of sent (a step-by-step task stops at its first request the
+/// cache cannot answer), then writes the files. No prediction is kept.
+pub fn emit_batch(
+    dir: &Path,
+    tasks: Vec<Task>,
+    specs: &[ModelSpec],
+    cache_dir: Option<PathBuf>,
+    step_run: Option<StepRun>,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
+    if specs.iter().all(|s| s.config.backend == Backend::Baseline) {
+        bail!("--emit-batch: the offline baseline sends no requests; give a model of an API");
+    }
+    if let Some(gemini) = specs.iter().find(|s| s.config.backend == Backend::Gemini) {
+        bail!(
+            "--emit-batch: model `{}` is a Gemini model; batch files are written for OpenAI-compatible and Anthropic models",
+            gemini.config.name
+        );
+    }
+    let _lock = FolderLock::acquire(dir, err)?;
+    let sink = Arc::new(BatchSink::default());
+    // The runner's predictions of an emitting run are thrown away.
+    let scratch = dir.join(".emit-run");
+    let _ = std::fs::remove_dir_all(&scratch);
+    let run_options = RunOptions {
+        run_dir: scratch.clone(),
+        cache_dir,
+        resume: false,
+        show_progress: false,
+        steps: step_run.map(Arc::new),
+        transport: Transport::Emit(Arc::clone(&sink)),
+    };
+    block_on(
+        Threads::PerCore,
+        run_shared(Arc::new(tasks), specs, &run_options),
+    )??;
+    std::fs::remove_dir_all(&scratch).with_context(|| format!("removing {}", scratch.display()))?;
+    let files = sink.write(dir)?;
+    if files.is_empty() {
+        writeln!(
+            err,
+            "--emit-batch: every request is answered by the cache; nothing to send"
+        )?;
+    }
+    for (path, count) in files {
+        writeln!(err, "wrote {count} request(s) to {}", path.display())?;
+    }
+    Ok(())
+}
+
+/// Reports batch results that no request of the run asked for, requests
+/// answered by several lines, and requests that met only a result of
+/// another `custom_id`; returns the notes for `run.json`.
+pub fn import_warnings(results: &BatchResults, err: &mut dyn Write) -> anyhow::Result<Vec<String>> {
+    let mut notes = Vec::new();
+    let (foreign, shown) = results.foreign();
+    if foreign > 0 {
+        let mut note = format!(
+            "{foreign} request(s) met a batch result with their key digits but another custom_id, not taken (a `batch` error): {}",
+            shown.join("; ")
+        );
+        if foreign > shown.len() {
+            note.push_str("; …");
+        }
+        writeln!(err, "warning: {note}")?;
+        notes.push(note);
+    }
+    if results.repeated() > 0 {
+        let note = format!(
+            "{} batch result line(s) answered a request an earlier line had answered: a success was kept over an error, otherwise the later line",
+            results.repeated()
+        );
+        writeln!(err, "warning: {note}")?;
+        notes.push(note);
+    }
+    let unused = results.unused();
+    if unused.is_empty() {
+        return Ok(notes);
+    }
+    const SHOWN: usize = 10;
+    let mut note = format!(
+        "{} of {} batch result(s) matched no request of this run: {}",
+        unused.len(),
+        results.len(),
+        unused
+            .iter()
+            .take(SHOWN)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if unused.len() > SHOWN {
+        note.push_str(", …");
+    }
+    writeln!(err, "warning: {note}")?;
+    notes.push(note);
+    Ok(notes)
+}

@@ -1,0 +1,37 @@
+//! The [`Benchmark`] trait: tasks that bring their own preparation and
+//! official scorer into `itc eval --dataset`; `crate::ood` implements it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::score::files::OutputFormat;
+use crate::spec::records::Task;
+
+/// Tasks that bring their own preparation and official scoring: an OOD
+/// benchmark (`itc eval --dataset`, implemented in `crate::ood`).
+pub trait Benchmark {
+    /// How messages name the task source, e.g. `--dataset seal-tools`.
+    fn label(&self) -> String;
+    /// Every task of the benchmark (the run's selection comes later).
+    fn tasks(&self) -> Vec<Task>;
+    /// Records where the benchmark's files came from in the run directory.
+    fn write_info(&self, run_dir: &Path) -> anyhow::Result<()>;
+    /// The prediction file to score with SPEC §3 (benchmark-format answers
+    /// read into SPEC calls).
+    fn scoring_predictions(
+        &self,
+        run_dir: &Path,
+        tasks_path: &Path,
+        predictions: &Path,
+    ) -> anyhow::Result<PathBuf>;
+    /// Scores with the benchmark's official scorer and prints the result.
+    fn official(
+        &self,
+        run_dir: &Path,
+        tasks_path: &Path,
+        predictions: &Path,
+        format: OutputFormat,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> anyhow::Result<()>;
+}
