@@ -11,9 +11,12 @@
 //! - [`report`]: comparing runs (`itc report`): several run directories and
 //!   score folders in one report, paired bootstrap comparisons, rankings,
 //!   Markdown, CSV, Parquet and JSON.
-//! - [`models`]: running models on tasks: configuration, prompts, backends,
-//!   HTTP, retries, rate limits, cache, prediction store, runner; the offline
-//!   baseline (`itc eval`).
+//! - [`run`]: running an evaluation (`itc eval`): choosing the tasks,
+//!   claiming the run directory, feeding the workers, storing predictions,
+//!   summarising; step-by-step runs, batch files, shards and their merge.
+//! - [`models`]: talking to one model: configuration, prompts, the model
+//!   interface and its providers (OpenAI-compatible, Anthropic, Gemini, the
+//!   offline baseline), HTTP, retries, rate limits, the response cache.
 //! - [`build`]: building task sets: catalog, sampling, confusion, generation,
 //!   filtering, answers, split, pipeline (ITC §3).
 //! - [`ood`]: out-of-distribution sets: converters to SPEC tasks and the
@@ -22,8 +25,9 @@
 //!   `itc bench soak`).
 //! - [`util`]: SHA-256 in hex, the async runtime.
 //!
-//! Dependencies run one way: `cli` → `build`, `ood` and `perf` → `models` → `score` → `spec`,
-//! and `cli` → `report` → `score` (`build` → `report` for the catalog's chart);
+//! Dependencies run one way: `cli` → `ood` and `perf` → `run` → `models` → `score` → `spec`,
+//! `cli` → `build` → `models` (the chats of the model stages), and
+//! `cli` → `report` → `score` (`build` → `report` for the catalog's chart);
 //! every folder may use `util`, which uses nothing of the crate.
 
 pub mod build;

@@ -11,10 +11,11 @@ use crate::models::cache::CacheSetting;
 use crate::models::config::PromptStyle;
 use crate::models::config::{Backend, Mode};
 use crate::ood;
-use crate::run::select::{Selection, parse_kind};
+use crate::run::select::Selection;
 use crate::run::shard::Shard;
 use crate::run::steps::{CassetteMode, StepMode, StepOptions};
 use crate::run::{self, AdHocModel, BatchMode, EvalOptions, ModelOverrides, ModelSource};
+use crate::spec::records::TaskKind;
 
 value_enum!(Backend {
     Openai => "openai": "OpenAI-compatible Chat Completions (OpenAI, vLLM, SGLang, llama.cpp server, Ollama, OpenRouter, …)",
@@ -359,7 +360,7 @@ impl EvalArgs {
             kinds: self
                 .kinds
                 .iter()
-                .map(|k| parse_kind(k))
+                .map(|k| TaskKind::from_name(k))
                 .collect::<anyhow::Result<_>>()?,
             languages: self
                 .languages

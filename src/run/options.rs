@@ -113,7 +113,7 @@ pub struct EvalOptions {
     /// Settings replacing the models' own.
     pub overrides: ModelOverrides,
     /// Task file (JSONL, SPEC §0); `None`: the sample set. Ignored when a
-    /// [`Benchmark`] brings the tasks.
+    /// [`Benchmark`](super::Benchmark) brings the tasks.
     pub tasks: Option<PathBuf>,
     /// The subset of the tasks to run.
     pub selection: Selection,
@@ -190,7 +190,7 @@ pub fn default_cache_dir(run_dir: &Path) -> PathBuf {
 
 /// Rejects benchmark prompt styles where they cannot work: the baseline
 /// answers in the ITC format only, other formats need the prompt mode and,
-/// without a [`Benchmark`], have no official scorer to read them.
+/// without a [`Benchmark`](super::Benchmark), have no official scorer to read them.
 pub fn check_prompt_styles(models: &[ModelConfig], with_benchmark: bool) -> anyhow::Result<()> {
     for m in models {
         let style = m.prompt_style;

@@ -19,17 +19,6 @@ pub struct Selection {
     pub limit: Option<usize>,
 }
 
-/// Reads a task kind name (`single`, `no_tool`, …).
-pub fn parse_kind(name: &str) -> anyhow::Result<TaskKind> {
-    TaskKind::ALL
-        .into_iter()
-        .find(|k| k.as_str() == name.trim())
-        .ok_or_else(|| {
-            let names: Vec<&str> = TaskKind::ALL.iter().map(|k| k.as_str()).collect();
-            anyhow::anyhow!("unknown task kind `{name}` (kinds: {})", names.join(", "))
-        })
-}
-
 impl Selection {
     /// Applies the selection. Later tasks repeating an earlier id are
     /// dropped (their count is returned), as the scorer ignores them too.
@@ -138,9 +127,9 @@ mod tests {
             ..Selection::default()
         };
         assert!(bad.apply(tasks()).unwrap_err().to_string().contains("zz"));
-        assert_eq!(parse_kind("no_tool").unwrap(), TaskKind::NoTool);
+        assert_eq!(TaskKind::from_name("no_tool").unwrap(), TaskKind::NoTool);
         assert!(
-            parse_kind("triple")
+            TaskKind::from_name("triple")
                 .unwrap_err()
                 .to_string()
                 .contains("single, repeated")

@@ -95,6 +95,17 @@ impl TaskKind {
             TaskKind::NoTool => "no_tool",
         }
     }
+
+    /// Reads a task kind name (`single`, `no_tool`, …; spaces around it ignored).
+    pub fn from_name(name: &str) -> anyhow::Result<TaskKind> {
+        TaskKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == name.trim())
+            .ok_or_else(|| {
+                let names: Vec<&str> = TaskKind::ALL.iter().map(|k| k.as_str()).collect();
+                anyhow::anyhow!("unknown task kind `{name}` (kinds: {})", names.join(", "))
+            })
+    }
 }
 
 impl fmt::Display for TaskKind {

@@ -833,7 +833,7 @@ pub fn plan_from_args(args: &GenerateOptions) -> anyhow::Result<Vec<Unit>> {
     let kinds = args
         .kinds
         .iter()
-        .map(|k| crate::run::select::parse_kind(k).map_err(|e| anyhow::anyhow!("--kinds: {e}")))
+        .map(|k| TaskKind::from_name(k).map_err(|e| anyhow::anyhow!("--kinds: {e}")))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let options = PlanOptions {
         kinds,

@@ -6,7 +6,7 @@
 //! `POST …/chat/completions` at once with the same small completion: a
 //! strict ITC answer. The benchmark then, at each concurrency,
 //!
-//! 1. runs the real runner ([`crate::models::run_shared`], called as `itc eval`
+//! 1. runs the real runner ([`crate::run::run_shared`], called as `itc eval`
 //!    calls it: prompt mode, no cache, no progress bar, `predictions.jsonl`
 //!    written to a temporary run directory) on N synthetic tasks
 //!    ([`crate::perf::synth`]) a few times, and counts requests per second over

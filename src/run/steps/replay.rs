@@ -6,7 +6,7 @@
 //! it aligns with (§3 alignment, within that step); a call with no aligned
 //! gold call, or past the gold's steps, gets [`no_recorded_output`]. In
 //! prompt and structured modes the outputs are shown as one user message,
-//! [`observation`].
+//! [`observation`](crate::models::backend::observation).
 
 use serde_json::{Value, json};
 
