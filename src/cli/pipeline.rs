@@ -10,7 +10,7 @@ use crate::build::pipeline::{self, PipelineOptions};
 /// Arguments of `itc pipeline`.
 #[derive(Debug, Clone, Args)]
 pub struct PipelineArgs {
-    /// Pipeline file (TOML; see the README for every key).
+    /// Pipeline file (TOML; see docs/building-task-sets.md for every key).
     #[arg(long)]
     pub config: PathBuf,
     /// Run the stages that need no model and write the model stages'

@@ -189,7 +189,7 @@ pub struct ModelConfig {
     #[serde(default, skip_serializing_if = "PromptStyle::is_itc")]
     pub prompt_style: PromptStyle,
     /// A minijinja template replacing the system prompt of the *prompt* and
-    /// *structured* modes in the ITC style (see the README for its variables).
+    /// *structured* modes in the ITC style (see docs/running-models.md for its variables).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system_prompt: Option<PathBuf>,
     /// The text of `system_prompt`, read and checked by [`ModelConfig::load_system_prompt`].
