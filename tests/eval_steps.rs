@@ -340,6 +340,11 @@ fn replay_shows_recorded_outputs_as_observations_and_tool_messages() {
         // shown output. Means over 6 tasks: 100, (5 + 2/3) / 6, (5 + 5/6) / 6.
         let s = summary(&run);
         assert_eq!(headline(&s), [100.0, 94.44, 97.22], "{mode}: {s}");
+        // Later steps are new requests, not retries: nothing failed here.
+        let figures = read_json(&run.join("run.json"));
+        let m = &figures["models"][0];
+        assert!(m["requests"].as_u64().unwrap() > 6, "{mode}: {m}");
+        assert_eq!(m["retries"], 0, "{mode}: {m}");
         assert_eq!(s["step_tasks"], 6);
         assert!(s.get("executed_calls").is_none(), "replay executes nothing");
         assert!(

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -45,15 +45,24 @@ impl ModelSpec {
 
 /// Everything a task's worker needs about its model.
 pub struct ModelContext {
+    /// The model's configuration.
     pub config: ModelConfig,
+    /// Its API key, if it needs one.
     pub key: Option<ApiKey>,
+    /// Its provider; `None` for the offline baseline.
     pub api: Option<Box<dyn BackendApi>>,
     limiter: RateLimiter,
+    /// One permit per request the model may have in flight.
     pub slots: Arc<Semaphore>,
     retry: RetryPolicy,
     timeout: Duration,
+    /// The response cache, if the run has one.
     pub cache: Option<Cache>,
     client: reqwest::Client,
+    /// Whether any request of this session got a response from the server
+    /// (of any status): until one does, a server that cannot be reached
+    /// ends the run instead of being retried.
+    reached: AtomicBool,
     /// The model's requests waiting on the server.
     pub in_flight: InFlight,
     /// Whether requests are sent, written to a batch file or answered
@@ -86,6 +95,7 @@ impl ModelContext {
             client: if loopback { loopback_client } else { client }.clone(),
             in_flight: InFlight::default(),
             transport,
+            reached: AtomicBool::new(false),
         }
     }
 }
@@ -183,6 +193,9 @@ pub async fn exchange(
             }
             body
         });
+        if !matches!(&result, Err(f) if f.unreachable) {
+            context.reached.store(true, Ordering::SeqCst);
+        }
         let took = sent.elapsed();
         server += took;
         let latency_ms = took.as_millis() as u64;
@@ -210,7 +223,15 @@ pub async fn exchange(
             Err(failure) => failure,
         };
         context.limiter.settle(estimate, 0);
-        if !failure.kind.retryable() || attempt >= context.retry.max_attempts {
+        // A server never reached in this session is not retried: the
+        // caller stops the run. Once it has answered, a refused connection
+        // is a failure like any other.
+        let never_reached = failure.unreachable && !context.reached.load(Ordering::SeqCst);
+        let failure = Failure {
+            unreachable: never_reached,
+            ..failure
+        };
+        if never_reached || !failure.kind.retryable() || attempt >= context.retry.max_attempts {
             return Exchange {
                 result: Err(failure),
                 requests: attempt,

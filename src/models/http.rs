@@ -74,6 +74,9 @@ pub struct Failure {
     pub message: String,
     /// How long the server asked us to wait (`Retry-After`).
     pub retry_after: Option<Duration>,
+    /// The server was not reached at all: the connection was refused or its
+    /// host name does not resolve (no response of any kind came back).
+    pub unreachable: bool,
 }
 
 impl Failure {
@@ -83,6 +86,7 @@ impl Failure {
             kind,
             message: message.into(),
             retry_after: None,
+            unreachable: false,
         }
     }
 }
@@ -147,10 +151,10 @@ pub async fn send(
         }
         builder = builder.header(*name, value);
     }
-    let response = builder
-        .send()
-        .await
-        .map_err(|e| Failure::new(transport_kind(&e), describe(&e)))?;
+    let response = builder.send().await.map_err(|e| Failure {
+        unreachable: e.is_connect() && !e.is_timeout(),
+        ..Failure::new(transport_kind(&e), describe(&e))
+    })?;
     let status = response.status();
     let retry_after = response
         .headers()
@@ -173,6 +177,7 @@ pub async fn send(
             kind,
             message: format!("HTTP {status}: {}", clip(text.trim(), 300)),
             retry_after,
+            unreachable: false,
         });
     }
     serde_json::from_slice(&bytes).map_err(|e| {

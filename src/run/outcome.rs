@@ -9,11 +9,37 @@ use crate::spec::records::{Prediction, Task};
 
 /// A worker's result.
 pub struct Outcome {
+    /// The task's prediction.
     pub prediction: Prediction,
+    /// Whether the response cache answered every request of the task.
     pub cache_hit: bool,
     /// Where the task's time went and its requests sent (retries
     /// included); none when its worker stopped without a result.
     pub timing: Option<TaskTiming>,
+    /// Why the run must stop instead of keeping this prediction: the
+    /// model's server was never reached ([`stop_for_unreachable`]).
+    pub stop: Option<String>,
+}
+
+/// The message that stops a run when `failure` says the model's server was
+/// never reached in this session (connection refused, a host name that does
+/// not resolve): the run goes no further, since every task would fail the
+/// same way and be scored as if the model had answered badly.
+pub fn stop_for_unreachable(
+    config: &ModelConfig,
+    failure: &Failure,
+    key: Option<&ApiKey>,
+) -> Option<String> {
+    if !failure.unreachable {
+        return None;
+    }
+    let message = format!(
+        "model `{}`: its server at {} cannot be reached ({}). Nothing was scored: start the server (or correct the base URL) and run again; predictions already written are kept, and --resume continues",
+        config.name,
+        config.effective_base_url(),
+        failure.message
+    );
+    Some(key.map_or_else(|| message.clone(), |k| k.redact(&message)))
 }
 
 /// The prediction of an answer.

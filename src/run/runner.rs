@@ -15,7 +15,7 @@ use anyhow::Context;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use super::outcome::{Outcome, answer_prediction, error_prediction};
+use super::outcome::{Outcome, answer_prediction, error_prediction, stop_for_unreachable};
 use super::progress::Progress;
 use super::stats::{ModelStats, PredictionFigures, TaskTiming};
 use super::steps::StepRun;
@@ -357,10 +357,13 @@ impl Collector {
         for done in batch {
             self.progress.record(&done.outcome.prediction);
             let s = &mut self.session[done.model];
-            let requests = done.outcome.timing.map_or(0, |t| t.requests);
+            let (requests, retries) = done
+                .outcome
+                .timing
+                .map_or((0, 0), |t| (t.requests, t.retries));
             s.0 += u64::from(requests);
             s.1 += u64::from(done.outcome.cache_hit);
-            s.2 += u64::from(requests.saturating_sub(1));
+            s.2 += u64::from(retries);
             self.timings[done.model].extend(done.outcome.timing);
             self.predictions[done.model].add(&done.outcome.prediction);
         }
@@ -391,7 +394,15 @@ impl Collector {
                     }
                     // One result per spawned worker, so nothing is ever dropped here.
                     batch.retain(|done| expected.remove(&(done.model, done.task)));
+                    // A server never reached stops the run; what it failed is not kept.
+                    let stop = batch.iter().find_map(|done| done.outcome.stop.clone());
+                    batch.retain(|done| done.outcome.stop.is_none());
                     self.record(batch)?;
+                    if let Some(stop) = stop {
+                        workers.abort_all();
+                        self.progress.finish();
+                        anyhow::bail!(stop);
+                    }
                 }
                 _ = &mut interrupt => {
                     workers.abort_all();
@@ -443,6 +454,7 @@ impl Collector {
                 prediction,
                 cache_hit: false,
                 timing: None,
+                stop: None,
             };
             self.record(vec![Done {
                 model: m,
@@ -468,16 +480,20 @@ async fn answer(context: &ModelContext, task: &Task, steps: Option<&StepRun>) ->
         step: 0,
     };
     let exchange = exchange(context, api.as_ref(), &api.build(task), Some(label)).await;
-    let prediction = match exchange.result {
-        Ok((answer, latency_ms)) => {
-            answer_prediction(&context.config, task, answer, latency_ms, exchange.requests)
-        }
-        Err(failure) => error_prediction(
-            &context.config,
-            task,
-            &failure,
-            exchange.requests,
-            context.key.as_ref(),
+    let (prediction, stop) = match exchange.result {
+        Ok((answer, latency_ms)) => (
+            answer_prediction(&context.config, task, answer, latency_ms, exchange.requests),
+            None,
+        ),
+        Err(failure) => (
+            error_prediction(
+                &context.config,
+                task,
+                &failure,
+                exchange.requests,
+                context.key.as_ref(),
+            ),
+            stop_for_unreachable(&context.config, &failure, context.key.as_ref()),
         ),
     };
     Outcome {
@@ -487,8 +503,10 @@ async fn answer(context: &ModelContext, task: &Task, steps: Option<&StepRun>) ->
             server: exchange.server,
             throttle: exchange.throttle,
             requests: exchange.requests,
+            retries: exchange.requests.saturating_sub(1),
             ..TaskTiming::default()
         }),
+        stop,
     }
 }
 
@@ -505,6 +523,7 @@ fn baseline(context: &ModelContext, task: &Task) -> Outcome {
         prediction: answer_prediction(&context.config, task, answer, latency_ms, 0),
         cache_hit: false,
         timing: Some(TaskTiming::default()),
+        stop: None,
     }
 }
 

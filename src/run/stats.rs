@@ -168,6 +168,9 @@ pub struct TaskTiming {
     pub total: Duration,
     /// Requests sent (0 for the cache and the offline baseline).
     pub requests: u32,
+    /// Of those, requests that repeated a failed one (a step-by-step
+    /// task's later steps are new requests, not retries).
+    pub retries: u32,
 }
 
 impl ModelStats {
@@ -369,6 +372,7 @@ mod tests {
             throttle: ms(throttle),
             total: ms(total),
             requests,
+            retries: requests.saturating_sub(1),
         };
         // One slot: each task waits for the ones before it; the third
         // retried once after a 30 ms back-off; the last came from the cache.

@@ -16,7 +16,7 @@ use crate::models::backend::{Answer, BackendApi, ShownStep};
 use crate::models::batch::RequestLabel;
 use crate::models::exchange::{ModelContext, exchange};
 use crate::models::http::Failure;
-use crate::run::outcome::{Outcome, answer_prediction, error_prediction};
+use crate::run::outcome::{Outcome, answer_prediction, error_prediction, stop_for_unreachable};
 use crate::run::stats::TaskTiming;
 use crate::spec::records::{Prediction, Step, Task, Usage};
 use crate::spec::response::read_prediction;
@@ -49,6 +49,7 @@ pub(in crate::run) async fn answer_in_steps(
         timing.server += exchange.server;
         timing.throttle += exchange.throttle;
         timing.requests += exchange.requests;
+        timing.retries += exchange.requests.saturating_sub(1);
         all_cached &= exchange.cache_hit;
         let (answer, latency_ms) = match exchange.result {
             Ok(done) => done,
@@ -89,6 +90,11 @@ pub(in crate::run) async fn answer_in_steps(
         });
         if let Some(failure) = failure {
             let steps = with_outputs(steps, shown);
+            // A tool that fails ends its task; only the model's own server stops the run.
+            let failure = Failure {
+                unreachable: false,
+                ..failure
+            };
             return failed(context, task, &failure, steps, timing);
         }
     }
@@ -97,6 +103,7 @@ pub(in crate::run) async fn answer_in_steps(
         prediction: totals.prediction(context, task, steps, timing.requests),
         cache_hit: all_cached,
         timing: Some(timing),
+        stop: None,
     }
 }
 
@@ -129,6 +136,7 @@ fn failed(
         prediction,
         cache_hit: false,
         timing: Some(timing),
+        stop: stop_for_unreachable(&context.config, failure, context.key.as_ref()),
     }
 }
 
@@ -169,6 +177,7 @@ pub(in crate::run) async fn baseline_in_steps(
         prediction,
         cache_hit: false,
         timing: Some(TaskTiming::default()),
+        stop: None,
     }
 }
 
