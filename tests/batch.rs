@@ -424,6 +424,40 @@ fn a_retried_batch_keeps_each_success_over_an_error() {
 }
 
 #[test]
+fn emitting_needs_no_key_and_sending_names_the_missing_one() {
+    let s = Setup::new("http://127.0.0.1:9/v1");
+    std::fs::write(
+        &s.config,
+        "[[models]]\nname = \"claude\"\nbackend = \"anthropic\"\nmodel_id = \"claude-x\"\napi_key_env = \"ITC_TEST_KEY_NEVER_SET\"\n",
+    )
+    .unwrap();
+    let batch = s.path("batch");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            "--config",
+            s.config.to_str().unwrap(),
+            "--tasks",
+            s.tasks.to_str().unwrap(),
+            "--no-progress",
+            "--no-cache",
+        ];
+        args.extend_from_slice(extra);
+        itc(&args, &[])
+    };
+    let out = run(&["--emit-batch", batch.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(lines(&batch.join("claude.anthropic.jsonl")).len(), TASKS);
+    let out = run(&["--run-dir", s.path("sent").to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("ITC_TEST_KEY_NEVER_SET"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn anthropic_models_get_message_batches_both_ways() {
     let s = Setup::new("http://127.0.0.1:9/v1");
     std::fs::write(

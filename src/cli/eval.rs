@@ -1,6 +1,7 @@
 //! `itc eval`: flags → [`EvalOptions`] → [`run::eval`], or, with
 //! `--dataset`, [`ood::benchmark::eval_dataset`].
 
+use anyhow::bail;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -96,6 +97,51 @@ pub struct StepFlags {
 }
 
 impl StepFlags {
+    /// The step flags given that the run's step mode never uses: every
+    /// one without `--steps`, the tool flags in replay runs, the hosts'
+    /// outside execute runs, the tool model's outside simulate runs.
+    fn unused(&self) -> Vec<&'static str> {
+        let mode = self.step_mode.unwrap_or_default();
+        let stepwise = mode != StepMode::Single;
+        let tools = matches!(mode, StepMode::Execute | StepMode::Simulate);
+        let given = [
+            ("--max-steps", self.max_steps.is_some(), stepwise),
+            (
+                "--max-calls-per-step",
+                self.max_calls_per_step.is_some(),
+                stepwise,
+            ),
+            (
+                "--max-task-tool-bytes",
+                self.max_task_tool_bytes.is_some(),
+                stepwise,
+            ),
+            ("--max-step-ms", self.max_step_ms.is_some(), stepwise),
+            ("--tool-timeout-ms", self.tool_timeout_ms.is_some(), tools),
+            ("--max-tool-bytes", self.max_tool_bytes.is_some(), tools),
+            (
+                "--allow-host",
+                !self.allow_hosts.is_empty(),
+                mode == StepMode::Execute,
+            ),
+            (
+                "--hosts",
+                self.hosts_file.is_some(),
+                mode == StepMode::Execute,
+            ),
+            (
+                "--tool-model",
+                self.tool_model.is_some(),
+                mode == StepMode::Simulate,
+            ),
+        ];
+        given
+            .into_iter()
+            .filter(|(_, set, used)| *set && !used)
+            .map(|(flag, _, _)| flag)
+            .collect()
+    }
+
     /// The library's step options.
     pub fn options(&self) -> StepOptions {
         let defaults = StepOptions::default();
@@ -270,8 +316,20 @@ pub struct EvalArgs {
 }
 
 impl EvalArgs {
-    /// The library's options.
+    /// The library's options; flags the run would not use are refused.
     pub fn options(&self) -> anyhow::Result<EvalOptions> {
+        let unused = self.steps.unused();
+        if !unused.is_empty() {
+            let run = match self.steps.step_mode.unwrap_or_default() {
+                StepMode::Single => "a single-shot run (no --steps)".to_string(),
+                mode => format!("a run with --steps {}", mode.as_str()),
+            };
+            bail!(
+                "{}: not used by {run} (see `itc eval --help`); drop {}",
+                unused.join(", "),
+                if unused.len() == 1 { "it" } else { "them" }
+            );
+        }
         Ok(EvalOptions {
             models: self.model_source(),
             overrides: self.overrides(),
@@ -390,6 +448,92 @@ mod tests {
 
     fn model_configs(args: &EvalArgs) -> anyhow::Result<Vec<ModelConfig>> {
         args.options()?.model_configs()
+    }
+
+    #[test]
+    fn flags_the_run_would_not_use_are_refused() {
+        let refused = |args: &[&str]| match parse(args).unwrap().options() {
+            Ok(_) => panic!("{args:?} accepted"),
+            Err(e) => e.to_string(),
+        };
+        let message = refused(&["--max-steps", "3", "--cassette", "c.jsonl"]);
+        assert!(
+            message.starts_with("--max-steps: not used by a single-shot run"),
+            "{message}"
+        );
+        let message = refused(&[
+            "--steps",
+            "replay",
+            "--allow-host",
+            "h",
+            "--tool-model",
+            "t",
+            "--config",
+            "m.toml",
+        ]);
+        assert!(
+            message
+                .starts_with("--allow-host, --tool-model: not used by a run with --steps replay"),
+            "{message}"
+        );
+        assert!(
+            refused(&[
+                "--steps",
+                "execute",
+                "--tool-model",
+                "t",
+                "--config",
+                "m.toml"
+            ])
+            .starts_with("--tool-model")
+        );
+        assert!(refused(&["--steps", "simulate", "--hosts", "h.toml"]).starts_with("--hosts"));
+        // What each mode uses is accepted.
+        for args in [
+            &["--steps", "replay", "--max-steps", "3"][..],
+            &[
+                "--steps",
+                "execute",
+                "--allow-host",
+                "h",
+                "--tool-timeout-ms",
+                "5",
+            ],
+            &[
+                "--steps",
+                "simulate",
+                "--tool-model",
+                "t",
+                "--config",
+                "m.toml",
+                "--max-tool-bytes",
+                "9",
+            ],
+        ] {
+            assert!(parse(args).unwrap().options().is_ok(), "{args:?}");
+        }
+    }
+
+    #[test]
+    fn model_settings_without_a_model_are_refused() {
+        let error = model_configs(&parse(&["--mode", "native", "--temperature", "0.5"]).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with("--mode, --temperature: the offline baseline sends no request"),
+            "{error}"
+        );
+        // The baseline's workers still honour --concurrency; a model takes every setting.
+        assert!(model_configs(&parse(&["--concurrency", "2"]).unwrap()).is_ok());
+        let args = [
+            "--backend",
+            "openai",
+            "--model-id",
+            "x",
+            "--temperature",
+            "0.5",
+        ];
+        assert!(model_configs(&parse(&args).unwrap()).is_ok());
     }
 
     #[test]

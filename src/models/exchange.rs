@@ -35,11 +35,18 @@ pub struct ModelSpec {
 impl ModelSpec {
     /// Validates a configuration and reads its key from the environment
     /// (an error naming the variable when it is missing).
-    pub fn resolve(mut config: ModelConfig) -> anyhow::Result<ModelSpec> {
+    pub fn resolve(config: ModelConfig) -> anyhow::Result<ModelSpec> {
+        let mut spec = ModelSpec::resolve_without_key(config)?;
+        spec.key = resolve_key(&spec.config)?;
+        Ok(spec)
+    }
+
+    /// Validates a configuration without reading its key: for requests
+    /// that are written to batch files, never sent.
+    pub fn resolve_without_key(mut config: ModelConfig) -> anyhow::Result<ModelSpec> {
         config.validate(&format!("model `{}`", config.name))?;
         config.load_system_prompt()?;
-        let key = resolve_key(&config)?;
-        Ok(ModelSpec { config, key })
+        Ok(ModelSpec { config, key: None })
     }
 }
 

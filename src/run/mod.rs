@@ -82,9 +82,14 @@ pub fn eval_models(
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let started = SystemTime::now();
+    // Batch files are written, not sent: no key is needed for them.
+    let resolve = match options.batch {
+        BatchMode::Emit(_) => ModelSpec::resolve_without_key,
+        _ => ModelSpec::resolve,
+    };
     let specs: Vec<ModelSpec> = configs
         .into_iter()
-        .map(ModelSpec::resolve)
+        .map(resolve)
         .collect::<anyhow::Result<_>>()?;
     let chosen = tasks::choose_tasks(options, benchmark, err)?;
     let run_dir = claim::planned_run_dir(options, &specs)?;

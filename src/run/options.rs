@@ -80,6 +80,31 @@ pub struct ModelOverrides {
 }
 
 impl ModelOverrides {
+    /// The flags of the settings given that the offline baseline never
+    /// uses (all but `--concurrency`, which still bounds its workers, and
+    /// `--prompt-style`, which [`check_prompt_styles`] judges).
+    pub fn unused_by_baseline(&self) -> Vec<&'static str> {
+        let given = [
+            ("--mode", self.mode.is_some()),
+            ("--system-prompt", self.system_prompt.is_some()),
+            ("--temperature", self.temperature.is_some()),
+            ("--max-tokens", self.max_tokens.is_some()),
+            ("--rpm", self.rpm.is_some()),
+            ("--tpm", self.tpm.is_some()),
+            ("--price-input", self.price_input.is_some()),
+            ("--price-output", self.price_output.is_some()),
+            ("--timeout-ms", self.timeout_ms.is_some()),
+            ("--max-attempts", self.max_attempts.is_some()),
+            ("--retry-base-ms", self.retry_base_ms.is_some()),
+            ("--retry-cap-ms", self.retry_cap_ms.is_some()),
+        ];
+        given
+            .into_iter()
+            .filter(|(_, set)| *set)
+            .map(|(flag, _)| flag)
+            .collect()
+    }
+
     /// Replaces the model's settings with the given ones.
     pub fn apply(&self, m: &mut ModelConfig) {
         if let Some(v) = self.mode {
@@ -158,6 +183,19 @@ impl EvalOptions {
             }
             ModelSource::Baseline => vec![ModelConfig::new("baseline", Backend::Baseline)],
         };
+        let unused = self.overrides.unused_by_baseline();
+        if !unused.is_empty() && models.iter().all(|m| m.backend == Backend::Baseline) {
+            bail!(
+                "{}: the offline baseline sends no request, so {} nothing; give a model (--backend …, or --config FILE) or drop {}",
+                unused.join(", "),
+                if unused.len() == 1 {
+                    "this flag changes"
+                } else {
+                    "these flags change"
+                },
+                if unused.len() == 1 { "it" } else { "them" }
+            );
+        }
         for model in &mut models {
             self.overrides.apply(model);
             model.validate(&format!("model `{}`", model.name))?;
