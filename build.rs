@@ -1,9 +1,12 @@
 //! Compresses the data files `itc` carries inside the binary (the sample set
 //! and the OOD fallback copies; read through `src/util/embedded.rs`) into
 //! `OUT_DIR`, and writes there the table `embedded.rs` that includes them.
+//! Also names the git commit the binary is built from (`ITC_GIT_COMMIT`,
+//! read by `src/util/version.rs`).
 
 use std::io::Write;
 use std::path::Path;
+use std::process::Command;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -33,15 +36,19 @@ fn main() {
     let out = std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR");
     let out = Path::new(&out);
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rustc-env=ITC_GIT_COMMIT={}", git_commit());
     let mut table = String::from("&[\n");
     for path in FILES {
         println!("cargo:rerun-if-changed={path}");
-        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let mut gz = GzEncoder::new(Vec::new(), Compression::default());
-        gz.write_all(&bytes).expect("compressing in memory");
         let target = out.join(format!("{}.gz", path.replace('/', "--")));
-        std::fs::write(&target, gz.finish().expect("compressing in memory"))
-            .unwrap_or_else(|e| panic!("{}: {e}", target.display()));
+        // A new commit re-runs this script; files compressed since they last changed stay.
+        if !is_newer(&target, Path::new(path)) {
+            let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let mut gz = GzEncoder::new(Vec::new(), Compression::default());
+            gz.write_all(&bytes).expect("compressing in memory");
+            std::fs::write(&target, gz.finish().expect("compressing in memory"))
+                .unwrap_or_else(|e| panic!("{}: {e}", target.display()));
+        }
         table += &format!(
             "    ({path:?}, include_bytes!({:?})),\n",
             target.to_str().expect("OUT_DIR is UTF-8")
@@ -49,4 +56,37 @@ fn main() {
     }
     table += "]\n";
     std::fs::write(out.join("embedded.rs"), table).expect("writing embedded.rs");
+}
+
+/// Whether `target` exists and was written after `source` last changed.
+fn is_newer(target: &Path, source: &Path) -> bool {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    matches!((modified(target), modified(source)), (Some(t), Some(s)) if t > s)
+}
+
+/// The commit the binary is built from: `ITC_GIT_COMMIT` when set (a build
+/// from a source archive), else git's `HEAD` (12 hex digits), else
+/// `unknown`. The script runs again when `HEAD` moves.
+fn git_commit() -> String {
+    println!("cargo:rerun-if-env-changed=ITC_GIT_COMMIT");
+    if let Ok(commit) = std::env::var("ITC_GIT_COMMIT") {
+        return commit;
+    }
+    let git = |args: &[&str]| -> Option<String> {
+        let out = Command::new("git").args(args).output().ok()?;
+        let text = String::from_utf8(out.stdout).ok()?;
+        out.status.success().then(|| text.trim().to_string())
+    };
+    // HEAD, the branch it names, and packed refs: any of them moves with a commit.
+    for name in ["HEAD", "packed-refs"] {
+        if let Some(path) = git(&["rev-parse", "--git-path", name]) {
+            println!("cargo:rerun-if-changed={path}");
+        }
+    }
+    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"])
+        && let Some(path) = git(&["rev-parse", "--git-path", &branch])
+    {
+        println!("cargo:rerun-if-changed={path}");
+    }
+    git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".to_string())
 }

@@ -107,6 +107,8 @@ for root, _, names in os.walk(out):
         text = text.replace(work, "<work>").replace(itc, "<itc>")
         text = re.sub(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z?", "<time>", text)
         text = re.sub(r"\b[0-9]+(\.[0-9]+)? ?(ms|s|µs)\b", "<dur>", text)
+        text = re.sub(r'"itc_commit": "[^"]*"', '"itc_commit": <commit>', text)
+        text = re.sub(r'\(commit [0-9a-f]+\)', '(commit <commit>)', text)
         if name.endswith(".json") and "manifest" in path:
             text = re.sub(r'"(sha256|bytes)": ?("[0-9a-f]+"|[0-9]+)', r'"\1": <n>', text)
         if name == "run.json" or name.endswith(".jsonl"):

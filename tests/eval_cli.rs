@@ -527,3 +527,75 @@ fn a_custom_system_prompt_reaches_the_server_and_a_broken_one_stops_the_run() {
     assert!(stderr.contains("system_prompt"), "{stderr}");
     assert_eq!(server.log().len(), 4, "no request for a broken template");
 }
+
+#[test]
+fn requests_state_a_temperature_and_the_run_records_who_answered() {
+    let server = ScriptedServer::start(|_| {
+        Reply::Json(json!({
+            "id": "x",
+            "model": "served-model-7",
+            "system_fingerprint": "fp_abc123",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                "message": {"role": "assistant", "content": "{\"Thought\": \"t\", \"Action\": \"[]\"}"}}],
+        }))
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let out = itc(
+        &[
+            "eval",
+            "--backend",
+            "openai",
+            "--base-url",
+            &server.base_url(),
+            "--model-id",
+            "asked-model",
+            "--limit",
+            "3",
+            "--run-dir",
+            run.to_str().unwrap(),
+            "--no-progress",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // No temperature given: every request states 0, never the server's default.
+    let bodies: Vec<serde_json::Value> = server
+        .log()
+        .iter()
+        .map(|l| serde_json::from_str(&l.body).unwrap())
+        .collect();
+    assert_eq!(bodies.len(), 3);
+    assert!(
+        bodies.iter().all(|b| b["temperature"] == json!(0.0)),
+        "{bodies:?}"
+    );
+    // The settings sent are recorded, and so is who answered.
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(run.join(name)).unwrap()).unwrap()
+    };
+    assert_eq!(read("models.json")[0]["temperature"], json!(0.0));
+    let manifest = read("manifest.json");
+    assert_eq!(manifest["eval"]["models"][0]["temperature"], json!(0.0));
+    let figures = &read("run.json")["models"][0];
+    assert_eq!(figures["served_models"], json!({"served-model-7": 3}));
+    assert_eq!(figures["system_fingerprints"], json!({"fp_abc123": 3}));
+    // The manifest names the build, as `itc --version` does.
+    let version = text(&itc(&["--version"], &[]).stdout);
+    let commit = manifest["itc_commit"].as_str().unwrap();
+    assert_eq!(
+        version.trim(),
+        format!(
+            "itc {} (commit {commit})",
+            manifest["itc_version"].as_str().unwrap()
+        )
+    );
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output();
+    match head {
+        Ok(head) if head.status.success() => assert_eq!(commit, text(&head.stdout).trim()),
+        _ => assert_eq!(commit, "unknown"),
+    }
+}

@@ -300,6 +300,10 @@ pub struct StageRecord {
     pub models: Vec<(String, StageStats)>,
     /// Wall time of the last run, in seconds.
     pub seconds: f64,
+    /// The itc version and git commit that ran it (`VERSION (commit …)`;
+    /// empty in manifests written before it was recorded).
+    #[serde(default)]
+    pub itc: String,
 }
 
 /// `manifest.json`: the finished stages.
@@ -738,6 +742,7 @@ pub fn run(
                 outputs,
                 models,
                 seconds,
+                itc: crate::util::version::LONG_VERSION.to_string(),
             },
         );
         // Saved after every stage: a later failure keeps the earlier ones done.

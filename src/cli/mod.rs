@@ -55,7 +55,7 @@ pub mod score;
 
 /// International Tool Calling benchmark harness.
 #[derive(Debug, Parser)]
-#[command(name = "itc", version, about, after_help = examples::ITC)]
+#[command(name = "itc", version = crate::util::version::LONG_VERSION, about, after_help = examples::ITC)]
 pub struct Cli {
     /// The command to run.
     #[command(subcommand)]

@@ -116,6 +116,36 @@ pub struct Answer {
     /// The assistant message as the backend takes it back in a
     /// conversation, when the answer made native calls (SPEC §6).
     pub native: Option<NativeTurn>,
+    /// The model that answered, as the response names it.
+    pub served: Served,
+}
+
+/// The model that answered, as the response names it: a server may run
+/// another model, or another build of it, than the id a request asked for.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Served {
+    /// The model id the server reports (OpenAI's and Anthropic's `model`,
+    /// Gemini's `modelVersion`).
+    pub model: Option<String>,
+    /// The build of the serving system (OpenAI's `system_fingerprint`).
+    pub fingerprint: Option<String>,
+}
+
+impl Served {
+    /// The served model at `model` and the fingerprint at `fingerprint`
+    /// (JSON pointers) of a response body; a value that is not a string
+    /// counts as absent.
+    pub fn read(body: &Value, model: &str, fingerprint: Option<&str>) -> Served {
+        let text = |pointer: &str| {
+            body.pointer(pointer)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        Served {
+            model: text(model),
+            fingerprint: fingerprint.and_then(text),
+        }
+    }
 }
 
 /// An answer's native calls as a step-by-step run sends them back: the
@@ -274,6 +304,15 @@ pub fn error_object(body: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn who_answered_is_read_from_strings_only() {
+        let body = json!({"model": "served-7", "system_fingerprint": "fp_1", "modelVersion": 3});
+        let served = Served::read(&body, "/model", Some("/system_fingerprint"));
+        assert_eq!(served.model.as_deref(), Some("served-7"));
+        assert_eq!(served.fingerprint.as_deref(), Some("fp_1"));
+        assert_eq!(Served::read(&body, "/modelVersion", None), Served::default());
+    }
     use crate::spec::records::Value as V;
     use serde_json::json;
 

@@ -153,6 +153,11 @@ impl fmt::Display for Mode {
     }
 }
 
+/// The temperature of a model whose configuration sets none: greedy
+/// decoding, so that a server's own default sampling never decides a
+/// benchmark's numbers.
+pub const DEFAULT_TEMPERATURE: f64 = 0.0;
+
 fn default_max_tokens() -> u32 {
     1024
 }
@@ -199,7 +204,10 @@ pub struct ModelConfig {
     /// `models.json` so that a resumed run notices an edited template.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system_prompt_sha256: Option<String>,
-    /// Sampling temperature; not sent when absent.
+    /// Sampling temperature. Absent in a file or from the flags, a model of
+    /// an API gets [`DEFAULT_TEMPERATURE`] when it is resolved
+    /// ([`ModelSpec::resolve`](super::exchange::ModelSpec::resolve)), so
+    /// every request states one and a run records it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f64>,
     /// Answer length limit, in tokens.

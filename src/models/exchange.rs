@@ -18,7 +18,7 @@ use super::api::api_for;
 use super::backend::{Answer, ApiRequest, BackendApi};
 use super::batch::{RequestLabel, Transport, custom_id};
 use super::cache::{Cache, CachedResponse, cache_key};
-use super::config::{ApiKey, ModelConfig, resolve_key};
+use super::config::{ApiKey, Backend, DEFAULT_TEMPERATURE, ModelConfig, resolve_key};
 use super::http::{ErrorKind, Failure, send};
 use super::ratelimit::RateLimiter;
 use super::retry::RetryPolicy;
@@ -33,8 +33,9 @@ pub struct ModelSpec {
 }
 
 impl ModelSpec {
-    /// Validates a configuration and reads its key from the environment
-    /// (an error naming the variable when it is missing).
+    /// Validates a configuration, gives a model of an API the
+    /// [`DEFAULT_TEMPERATURE`] when it sets none, and reads its key from the
+    /// environment (an error naming the variable when it is missing).
     pub fn resolve(config: ModelConfig) -> anyhow::Result<ModelSpec> {
         let mut spec = ModelSpec::resolve_without_key(config)?;
         spec.key = resolve_key(&spec.config)?;
@@ -45,6 +46,9 @@ impl ModelSpec {
     /// that are written to batch files, never sent.
     pub fn resolve_without_key(mut config: ModelConfig) -> anyhow::Result<ModelSpec> {
         config.validate(&format!("model `{}`", config.name))?;
+        if config.backend != Backend::Baseline {
+            config.temperature.get_or_insert(DEFAULT_TEMPERATURE);
+        }
         config.load_system_prompt()?;
         Ok(ModelSpec { config, key: None })
     }

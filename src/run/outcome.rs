@@ -1,7 +1,7 @@
 //! What a task's worker ends with: its prediction (from an answer or a
 //! failure), whether the cache answered, and where its time went.
 
-use crate::models::backend::Answer;
+use crate::models::backend::{Answer, Served};
 use crate::models::config::{ApiKey, ModelConfig};
 use crate::models::http::Failure;
 use crate::run::stats::TaskTiming;
@@ -19,6 +19,8 @@ pub struct Outcome {
     /// Why the run must stop instead of keeping this prediction: the
     /// model's server was never reached ([`stop_for_unreachable`]).
     pub stop: Option<String>,
+    /// The model that answered, as the (last) response named it.
+    pub served: Served,
 }
 
 /// The message that stops a run when `failure` says the model's server was

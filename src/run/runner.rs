@@ -21,7 +21,7 @@ use super::stats::{ModelStats, PredictionFigures, TaskTiming};
 use super::steps::StepRun;
 use super::steps::run::{answer_in_steps, baseline_in_steps};
 use super::store::{KeptPrediction, PredictionStore};
-use crate::models::backend::Answer;
+use crate::models::backend::{Answer, Served};
 use crate::models::batch::{RequestLabel, Transport};
 use crate::models::cache::Cache;
 use crate::models::exchange::{
@@ -147,15 +147,19 @@ pub async fn run_shared(
         session,
         earlier,
         timings,
+        served,
         ..
     } = collector;
 
     let stats: Vec<ModelStats> = models
         .iter()
         .zip(predictions)
+        .zip(served)
         .enumerate()
-        .map(|(m, (spec, figures))| {
+        .map(|(m, ((spec, figures), served))| {
             let mut figures = figures.stats(&spec.config, tasks.len());
+            figures.served_models = served.served_models;
+            figures.system_fingerprints = served.system_fingerprints;
             figures.resumed = earlier[m];
             (figures.requests, figures.cache_hits, figures.retries) = session[m];
             figures.set_timings(&timings[m], in_flight[m].most());
@@ -311,6 +315,9 @@ struct Collector {
     earlier: Vec<usize>,
     /// Per model: where the time of this session's tasks went.
     timings: Vec<Vec<TaskTiming>>,
+    /// Per model: who answered this session's tasks (the served-model and
+    /// fingerprint counts of [`ModelStats`]).
+    served: Vec<ModelStats>,
 }
 
 impl Collector {
@@ -345,6 +352,7 @@ impl Collector {
             ),
             session: vec![(0, 0, 0); models.len()],
             timings: vec![Vec::new(); models.len()],
+            served: vec![ModelStats::default(); models.len()],
             earlier: predictions.iter().map(PredictionFigures::len).collect(),
             predictions,
         }
@@ -365,6 +373,7 @@ impl Collector {
             s.1 += u64::from(done.outcome.cache_hit);
             s.2 += u64::from(retries);
             self.timings[done.model].extend(done.outcome.timing);
+            self.served[done.model].add_served(&done.outcome.served);
             self.predictions[done.model].add(&done.outcome.prediction);
         }
         Ok(())
@@ -455,6 +464,7 @@ impl Collector {
                 cache_hit: false,
                 timing: None,
                 stop: None,
+                served: Served::default(),
             };
             self.record(vec![Done {
                 model: m,
@@ -480,11 +490,14 @@ async fn answer(context: &ModelContext, task: &Task, steps: Option<&StepRun>) ->
         step: 0,
     };
     let exchange = exchange(context, api.as_ref(), &api.build(task), Some(label)).await;
+    let mut served = Served::default();
     let (prediction, stop) = match exchange.result {
-        Ok((answer, latency_ms)) => (
-            answer_prediction(&context.config, task, answer, latency_ms, exchange.requests),
-            None,
-        ),
+        Ok((mut answer, latency_ms)) => {
+            served = std::mem::take(&mut answer.served);
+            let requests = exchange.requests;
+            let prediction = answer_prediction(&context.config, task, answer, latency_ms, requests);
+            (prediction, None)
+        }
         Err(failure) => (
             error_prediction(
                 &context.config,
@@ -507,6 +520,7 @@ async fn answer(context: &ModelContext, task: &Task, steps: Option<&StepRun>) ->
             ..TaskTiming::default()
         }),
         stop,
+        served,
     }
 }
 
@@ -524,6 +538,7 @@ fn baseline(context: &ModelContext, task: &Task) -> Outcome {
         cache_hit: false,
         timing: Some(TaskTiming::default()),
         stop: None,
+        served: Served::default(),
     }
 }
 

@@ -9,6 +9,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::progress::human;
+use crate::models::backend::Served;
 use crate::models::config::ModelConfig;
 use crate::spec::records::{Prediction, Usage};
 use crate::util::table::{ABSENT, Table};
@@ -112,7 +113,8 @@ pub struct ModelStats {
     pub requests: u64,
     /// Answers taken from the response cache in this session.
     pub cache_hits: u64,
-    /// Requests beyond the first for a task, in this session.
+    /// Requests that repeated a failed one, in this session (a step-by-step
+    /// task's later steps are new requests, not retries).
     pub retries: u64,
     /// Median latency of answered tasks, in milliseconds.
     pub latency_p50_ms: Option<u64>,
@@ -151,6 +153,30 @@ pub struct ModelStats {
     pub task_total_ms: u64,
     /// Most requests of the model waiting on the server at once.
     pub in_flight_max: usize,
+    /// The model ids the server's responses named, with the answers that
+    /// named each, in this session (a server may serve another model than
+    /// the id asked for).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub served_models: BTreeMap<String, u64>,
+    /// The serving systems' fingerprints the responses gave (OpenAI's
+    /// `system_fingerprint`), with the answers that gave each, in this session.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub system_fingerprints: BTreeMap<String, u64>,
+}
+
+impl ModelStats {
+    /// Counts who answered one task.
+    pub fn add_served(&mut self, served: &Served) {
+        if let Some(model) = &served.model {
+            *self.served_models.entry(model.clone()).or_default() += 1;
+        }
+        if let Some(fingerprint) = &served.fingerprint {
+            *self
+                .system_fingerprints
+                .entry(fingerprint.clone())
+                .or_default() += 1;
+        }
+    }
 }
 
 /// Where one task's time went in this session, from the moment the run

@@ -133,6 +133,10 @@ pub struct ScoringRecord {
 pub struct Manifest {
     /// The version of itc that wrote it.
     pub itc_version: String,
+    /// The git commit that itc was built from (absent in manifests written
+    /// before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub itc_commit: Option<String>,
     /// The command line, program name first.
     pub command: Vec<String>,
     /// When the command started (RFC 3339, UTC).
@@ -169,7 +173,8 @@ impl Manifest {
         scoring: ScoringRecord,
     ) -> anyhow::Result<Manifest> {
         Ok(Manifest {
-            itc_version: env!("CARGO_PKG_VERSION").to_string(),
+            itc_version: crate::util::version::VERSION.to_string(),
+            itc_commit: Some(crate::util::version::COMMIT.to_string()),
             command: std::env::args().collect(),
             started: rfc3339(started),
             finished: rfc3339(SystemTime::now()),

@@ -23,3 +23,4 @@ pub mod slug;
 pub mod table;
 pub mod time;
 pub mod toml_file;
+pub mod version;

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::models::backend::{
-    Answer, ApiRequest, BackendApi, Chat, NativeTurn, RequestSettings, ShownStep, count,
+    Answer, ApiRequest, BackendApi, Chat, NativeTurn, RequestSettings, Served, ShownStep, count,
     error_object, native_call, output_text,
 };
 use crate::models::config::{ApiKey, Backend, Mode};
@@ -153,6 +153,7 @@ impl BackendApi for Anthropic {
             reasoning: join_reasoning(thinking),
             usage,
             native,
+            served: Served::read(body, "/model", None),
         })
     }
 

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::models::backend::{
-    Answer, ApiRequest, BackendApi, Chat, NativeTurn, RequestSettings, ShownStep, count,
+    Answer, ApiRequest, BackendApi, Chat, NativeTurn, RequestSettings, Served, ShownStep, count,
     error_object, native_call,
 };
 use crate::models::config::{ApiKey, Backend, Mode};
@@ -169,6 +169,7 @@ impl BackendApi for Gemini {
             reasoning: join_reasoning(thoughts),
             usage,
             native,
+            served: Served::read(body, "/modelVersion", None),
         })
     }
 

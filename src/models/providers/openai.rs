@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::models::backend::{
-    Answer, ApiRequest, BackendApi, Chat, NativeTurn, RequestSettings, ShownStep, count,
+    Answer, ApiRequest, BackendApi, Chat, NativeTurn, RequestSettings, Served, ShownStep, count,
     error_object, native_call, output_text,
 };
 use crate::models::config::{ApiKey, Backend, Mode};
@@ -180,6 +180,7 @@ impl BackendApi for OpenAi {
             reasoning,
             usage,
             native,
+            served: Served::read(body, "/model", Some("/system_fingerprint")),
         })
     }
 

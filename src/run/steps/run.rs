@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use super::{StepRun, TaskBudget};
-use crate::models::backend::{Answer, BackendApi, ShownStep};
+use crate::models::backend::{Answer, BackendApi, Served, ShownStep};
 use crate::models::batch::RequestLabel;
 use crate::models::exchange::{ModelContext, exchange};
 use crate::models::http::Failure;
@@ -37,6 +37,7 @@ pub(in crate::run) async fn answer_in_steps(
     let mut totals = Totals::default();
     let mut budget = TaskBudget::default();
     let mut all_cached = true;
+    let mut served = Served::default();
     for step in 0..run.step_limit(task) {
         let mut request = api.build(task);
         api.append_steps(&mut request.body, &shown);
@@ -51,7 +52,7 @@ pub(in crate::run) async fn answer_in_steps(
         timing.requests += exchange.requests;
         timing.retries += exchange.requests.saturating_sub(1);
         all_cached &= exchange.cache_hit;
-        let (answer, latency_ms) = match exchange.result {
+        let (mut answer, latency_ms) = match exchange.result {
             Ok(done) => done,
             Err(failure) => {
                 let steps = with_outputs(steps, shown);
@@ -59,6 +60,7 @@ pub(in crate::run) async fn answer_in_steps(
             }
         };
         totals.add(&answer, latency_ms);
+        served = std::mem::take(&mut answer.served);
         let calls = read_prediction(
             answer.output.as_deref(),
             answer.calls.as_deref(),
@@ -104,6 +106,7 @@ pub(in crate::run) async fn answer_in_steps(
         cache_hit: all_cached,
         timing: Some(timing),
         stop: None,
+        served,
     }
 }
 
@@ -137,6 +140,7 @@ fn failed(
         cache_hit: false,
         timing: Some(timing),
         stop: stop_for_unreachable(&context.config, failure, context.key.as_ref()),
+        served: Served::default(),
     }
 }
 
@@ -178,6 +182,7 @@ pub(in crate::run) async fn baseline_in_steps(
         cache_hit: false,
         timing: Some(TaskTiming::default()),
         stop: None,
+        served: Served::default(),
     }
 }
 
