@@ -423,27 +423,22 @@ fn a_run_directory_is_never_overwritten_without_resume() {
     let predictions = read_predictions(&run_dir.join("predictions.jsonl"));
     assert_eq!(predictions.len(), 6);
 
-    // A resumed run may not send other requests: a changed answer length is
-    // refused, naming the field, and nothing in the directory changes.
+    // A setting the baseline never sends (an answer length) is refused,
+    // naming the flag, and nothing in the directory changes. (Settings a
+    // resumed model may not change: tests/eval_faults.rs and src/run/resume.rs.)
     let files = |name: &str| std::fs::read(run_dir.join(name)).unwrap();
     let (models, stored) = (files("models.json"), files("predictions.jsonl"));
     let changed = run(args(&["--resume", "--max-tokens", "64"]));
     assert!(!changed.status.success());
     let message = text(&changed.stderr);
     assert!(
-        message.contains("model `baseline` was run with max_tokens 1024, now 64"),
+        message.contains("--max-tokens: the offline baseline sends no request"),
         "{message}"
     );
     assert_eq!(files("models.json"), models);
     assert_eq!(files("predictions.jsonl"), stored);
     // Pacing may change.
-    let paced = run(args(&[
-        "--resume",
-        "--concurrency",
-        "3",
-        "--timeout-ms",
-        "5000",
-    ]));
+    let paced = run(args(&["--resume", "--concurrency", "3"]));
     assert!(paced.status.success(), "{}", text(&paced.stderr));
 }
 
@@ -580,6 +575,33 @@ fn requests_state_a_temperature_and_the_run_records_who_answered() {
     let figures = &read("run.json")["models"][0];
     assert_eq!(figures["served_models"], json!({"served-model-7": 3}));
     assert_eq!(figures["system_fingerprints"], json!({"fp_abc123": 3}));
+    // The recorded temperature is a setting a resumed run may not change.
+    let resumed = itc(
+        &[
+            "eval",
+            "--backend",
+            "openai",
+            "--base-url",
+            &server.base_url(),
+            "--model-id",
+            "asked-model",
+            "--limit",
+            "3",
+            "--run-dir",
+            run.to_str().unwrap(),
+            "--no-progress",
+            "--resume",
+            "--temperature",
+            "0.5",
+        ],
+        &[],
+    );
+    assert!(!resumed.status.success());
+    let message = text(&resumed.stderr);
+    assert!(
+        message.contains("was run with temperature 0.0, now 0.5"),
+        "{message}"
+    );
     // The manifest names the build, as `itc --version` does.
     let version = text(&itc(&["--version"], &[]).stdout);
     let commit = manifest["itc_commit"].as_str().unwrap();

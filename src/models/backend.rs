@@ -311,7 +311,10 @@ mod tests {
         let served = Served::read(&body, "/model", Some("/system_fingerprint"));
         assert_eq!(served.model.as_deref(), Some("served-7"));
         assert_eq!(served.fingerprint.as_deref(), Some("fp_1"));
-        assert_eq!(Served::read(&body, "/modelVersion", None), Served::default());
+        assert_eq!(
+            Served::read(&body, "/modelVersion", None),
+            Served::default()
+        );
     }
     use crate::spec::records::Value as V;
     use serde_json::json;
