@@ -238,3 +238,177 @@ fn toolalpaca_fixture() {
         ("page".into(), Value::Int(2))
     );
 }
+
+/// A value with its references written as the `$N.field` placeholders a
+/// model answers with.
+fn as_placeholders(value: &Value) -> Value {
+    match value {
+        Value::Ref(r) => Value::Str(r.placeholder()),
+        Value::List(items) => Value::List(items.iter().map(as_placeholders).collect()),
+        Value::Dict(entries) => Value::Dict(
+            entries
+                .iter()
+                .map(|(k, v)| (k.clone(), as_placeholders(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// How many `<…>` texts (placeholders that are no reference) a value holds.
+fn kept_as_text(value: &Value) -> usize {
+    match value {
+        Value::Str(s) => usize::from(s.starts_with('<') && s.ends_with('>')),
+        Value::List(items) | Value::Tuple(items) => items.iter().map(kept_as_text).sum(),
+        Value::Dict(entries) => entries.iter().map(|(_, v)| kept_as_text(v)).sum(),
+        _ => 0,
+    }
+}
+
+fn has_reference(value: &Value) -> bool {
+    match value {
+        Value::Ref(_) => true,
+        Value::List(items) | Value::Tuple(items) => items.iter().any(has_reference),
+        Value::Dict(entries) => entries.iter().any(|(_, v)| has_reference(v)),
+        _ => false,
+    }
+}
+
+/// The tasks of the shipped ToolAlpaca file whose golden answer takes a
+/// value from an earlier step's output (`${field from action}`, `action`
+/// an earlier step's `Action`), read from the file itself.
+fn toolalpaca_tasks_with_references(file: &Path) -> usize {
+    let apis: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let answers = apis
+        .iter()
+        .flat_map(|api| api["Golden_Answers"].as_array().unwrap());
+    answers
+        .filter(|answer| {
+            let steps = answer.as_array().unwrap();
+            steps.iter().enumerate().any(|(s, step)| {
+                let input = step["Action_Input"].as_str().unwrap_or_default();
+                input.split("${").skip(1).any(|rest| {
+                    let body = &rest[..rest.find(['}', ',']).unwrap_or(rest.len())];
+                    body.rsplit_once(" from ").is_some_and(|(_, action)| {
+                        steps[..s].iter().any(|e| e["Action"] == action.trim())
+                    })
+                })
+            })
+        })
+        .count()
+}
+
+/// The shipped ToolAlpaca set: every `${…}` is read (none is left in a gold
+/// call, and no call loses its arguments to one), each task with a
+/// reference is nested and only those, the references are SPEC references
+/// (an answer writing them as `$N.field` scores full invocation F1), and
+/// each placeholder that is no reference is named in a warning.
+#[test]
+fn toolalpaca_references_become_nested_tasks() {
+    let dir = tempfile::tempdir().unwrap();
+    let tasks_file = dir.path().join("tasks.jsonl");
+    let source = root().join("datasets/ood/toolalpaca/eval_simulated.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args(["ood", "convert", "toolalpaca", "--input"])
+        .arg(&source)
+        .arg("-o")
+        .arg(&tasks_file)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("not JSON"), "{stderr}");
+    let (tasks, _) = itc::spec::jsonl::read_records::<Task>(&tasks_file, false).unwrap();
+    let calls = || tasks.iter().flat_map(|t| &t.gold.calls);
+    for c in calls() {
+        let json = serde_json::to_string(&c.arguments.iter().collect::<Vec<_>>()).unwrap();
+        assert!(!json.contains("${"), "{}: {json}", c.name);
+    }
+    // Calls without arguments are only those the file gives none.
+    let raw: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(&source).unwrap()).unwrap();
+    let no_input = raw
+        .iter()
+        .flat_map(|api| api["Golden_Answers"].as_array().unwrap())
+        .flat_map(|answer| answer.as_array().unwrap())
+        .filter(|step| {
+            let input = step["Action_Input"].as_str().unwrap().trim();
+            input.is_empty()
+                || serde_json::from_str::<serde_json::Value>(input).ok()
+                    == Some(serde_json::json!({}))
+        })
+        .count();
+    assert_eq!(calls().filter(|c| c.arguments.is_empty()).count(), no_input);
+
+    let with_reference: Vec<&Task> = tasks
+        .iter()
+        .filter(|t| {
+            t.gold
+                .calls
+                .iter()
+                .any(|c| c.arguments.iter().any(|(_, v)| has_reference(v)))
+        })
+        .collect();
+    let nested = tasks.iter().filter(|t| t.kind == TaskKind::Nested).count();
+    assert!(!with_reference.is_empty());
+    assert_eq!(nested, with_reference.len());
+    assert!(with_reference.iter().all(|t| t.kind == TaskKind::Nested));
+    assert_eq!(nested, toolalpaca_tasks_with_references(&source));
+
+    // Placeholders that name no earlier output: kept as `<…>` text, each with a warning.
+    let kept: usize = calls()
+        .flat_map(|c| &c.arguments)
+        .map(|(_, v)| kept_as_text(v))
+        .sum();
+    let warned = stderr.matches("is not a reference").count();
+    assert!(warned > 0);
+    assert_eq!(kept, warned, "{stderr}");
+    assert!(stderr.contains("eval_simulated.json: API "), "{stderr}");
+    assert!(
+        stderr.contains(": step 1 (managePermissions): field Action_Input: `${some permission}`")
+    );
+
+    // An answer writing each reference as `$N.field` scores full marks.
+    let nested_file = dir.path().join("nested.jsonl");
+    let predictions = dir.path().join("predictions.jsonl");
+    let (mut task_lines, mut prediction_lines) = (String::new(), String::new());
+    for t in &with_reference {
+        task_lines += &format!("{}\n", serde_json::to_string(t).unwrap());
+        let answer: Vec<itc::spec::records::Call> = t
+            .gold
+            .calls
+            .iter()
+            .map(|c| {
+                let arguments = c
+                    .arguments
+                    .iter()
+                    .map(|(k, v)| (k.clone(), as_placeholders(v)))
+                    .collect();
+                itc::spec::records::Call::new(c.name.clone(), arguments)
+            })
+            .collect();
+        let output = serde_json::json!({"Thought": "look it up",
+            "Action": itc::spec::action::print_actions(&answer)});
+        let line =
+            serde_json::json!({"task_id": t.id, "model": "refs", "output": output.to_string()});
+        prediction_lines += &format!("{line}\n");
+    }
+    std::fs::write(&nested_file, task_lines).unwrap();
+    std::fs::write(&predictions, prediction_lines).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args(["score", "--format", "json", "--bootstrap", "0", "--tasks"])
+        .arg(&nested_file)
+        .arg("--predictions")
+        .arg(&predictions)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["n"].as_u64(), Some(with_reference.len() as u64));
+    assert_eq!(report["invocation"]["f1"].as_f64(), Some(100.0), "{report}");
+}

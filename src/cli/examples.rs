@@ -12,6 +12,7 @@ Examples:
   itc eval --run-dir runs/ab --resume --config models.toml --models a,b
   itc report runs/baseline runs/ab  # compare runs: paired differences, ranking, files in reports/
   itc pipeline --config datasets/pipeline/pipeline.toml --dry-run
+  itc datasets                  # every dataset: size, licence, cached or built in, how to run it
 
 Each command has its own examples: itc help eval, itc help score, …";
 
@@ -80,6 +81,13 @@ Examples:
   itc ood score seal-tools --compat official --gold datasets/ood/seal-tools/test_in_domain.json --predictions seal.raw.jsonl
   itc ood fetch apibench";
 
+/// `itc datasets --help`.
+pub const DATASETS: &str = "\
+Examples:
+  itc datasets                                    # a table: size, licence, source, cached, command
+  itc datasets --format json
+  itc datasets --cache-dir /data/itc-cache/ood    # look in another fetch cache";
+
 /// `itc catalog --help`.
 pub const CATALOG: &str = "\
 Examples:
@@ -122,7 +130,7 @@ Examples:
 
 /// Every example text, for the test that parses them.
 #[cfg(test)]
-const ALL: [&str; 17] = [
+const ALL: [&str; 18] = [
     ITC,
     SCORE,
     REPORT,
@@ -133,6 +141,7 @@ const ALL: [&str; 17] = [
     BENCH_HTTP,
     BENCH_SOAK,
     OOD,
+    DATASETS,
     CATALOG,
     SAMPLE,
     CONFUSE,

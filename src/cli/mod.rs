@@ -41,6 +41,7 @@ pub mod bench_http;
 pub mod bench_soak;
 pub mod catalog;
 pub mod confuse;
+pub mod datasets;
 pub mod eval;
 mod examples;
 pub mod filter;
@@ -88,6 +89,9 @@ pub enum Command {
     /// Kill and resume a long run against a fault-injecting loopback server; check nothing is lost or repeated.
     #[command(hide = true, after_help = examples::BENCH_SOAK)]
     BenchSoak(bench_soak::BenchSoakArgs),
+    /// List the datasets itc knows: size, licence, source, built in or cached, and the command that runs each.
+    #[command(after_help = examples::DATASETS)]
+    Datasets(datasets::DatasetsArgs),
     /// Out-of-distribution sets: convert them to tasks, score with their official scorers.
     #[command(after_help = examples::OOD)]
     Ood(ood::OodArgs),
@@ -134,6 +138,7 @@ impl Command {
                 renamed(&mut err(), "bench-soak", "bench soak");
                 args.run(&mut out())
             }
+            Command::Datasets(args) => args.run(&mut out()),
             Command::Ood(args) => args.run(&mut out(), &mut err()),
             Command::Catalog(args) => args.run(&mut out(), &mut err()),
             Command::Sample(args) => args.run(&mut out(), &mut err()),

@@ -13,6 +13,7 @@
 //! - [`python`]: the Python semantics the official scorers depend on: values, `str()`/`repr()`,
 //!   `json.loads`, literal `eval`, tree-sitter parse trees.
 //! - [`fetch`]: `itc ood fetch`: the public files, pinned and hash-checked, into a cache.
+//! - [`listing`]: `itc datasets`: every dataset itc knows, its size, licence, origin and command.
 //! - [`dataset`]: the datasets `itc eval --dataset` runs: names, files, conversion.
 //! - [`eval`]: what `itc eval --dataset` adds to a run: benchmark-format answers read as SPEC calls, official scores.
 //! - [`answers`]: Gorilla and Seal-Tools answers to SPEC calls, and SPEC calls to their formats.
@@ -25,6 +26,7 @@ pub mod convert;
 pub mod dataset;
 pub mod eval;
 pub mod fetch;
+pub mod listing;
 pub mod nexusraven;
 pub mod python;
 pub mod report;

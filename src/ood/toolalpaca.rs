@@ -7,6 +7,12 @@
 //! cookie parameters kept), the category is the API's `Category`, and the
 //! gold calls are `Golden_Answers[i]` (each `Action` with its `Action_Input`
 //! JSON as arguments).
+//!
+//! ToolAlpaca writes a value taken from an earlier call's output as
+//! `${animeId from searchAnime}`; it becomes the SPEC §3 reference
+//! `{"$ref": "<k>.animeId"}` to the last earlier gold call of that name, and
+//! its task is `nested`. A placeholder that names no earlier output
+//! (`${start date}`) becomes the text `<start date>`, with a warning.
 
 use std::path::{Path, PathBuf};
 
@@ -63,23 +69,164 @@ fn tools_of(
     Ok(tools)
 }
 
+/// What a `${…}` placeholder of a golden answer's `Action_Input` stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Placeholder {
+    /// `${animeId from searchAnime}`: a field of an earlier call's output
+    /// (the last earlier call named `action`).
+    Output {
+        /// The field, as written (`animeId`, `holidayId name`).
+        field: String,
+        /// The earlier call's name.
+        action: String,
+    },
+    /// `${start date}`: a value the answer has to supply, which the gold
+    /// does not know.
+    Open,
+}
+
+impl Placeholder {
+    /// Reads a placeholder's text (between `${` and `}`).
+    fn read(text: &str) -> Placeholder {
+        match text.rsplit_once(" from ") {
+            Some((field, action)) if !field.trim().is_empty() && !action.trim().is_empty() => {
+                Placeholder::Output {
+                    field: field.trim().to_string(),
+                    action: action.trim().to_string(),
+                }
+            }
+            _ => Placeholder::Open,
+        }
+    }
+}
+
+/// The JSON value that stands for the placeholder `${text}` in a call after
+/// `earlier`: a SPEC reference `{"$ref": "<k>.<field>"}` to the last earlier
+/// call named as its source, else (with a warning naming the record) the
+/// text `<text>`, which no answer is expected to write.
+fn placeholder_value(text: &str, earlier: &[Call], at: &str, warnings: &mut Vec<String>) -> J {
+    let why = match Placeholder::read(text) {
+        Placeholder::Output { field, action } => {
+            let call = earlier.iter().rposition(|c| c.name == action);
+            let first = field.split_whitespace().next().unwrap_or_default();
+            let is_name = first.chars().all(|c| c.is_alphanumeric() || c == '_');
+            match call {
+                Some(k) if is_name => {
+                    if first != field {
+                        warnings.push(format!(
+                            "{at}: `${{{text}}}`: field `{field}` read as `{first}`"
+                        ));
+                    }
+                    return serde_json::json!({"$ref": format!("{k}.{first}")});
+                }
+                Some(_) => format!("`{field}` is not a field name"),
+                None => format!("no earlier gold call is named {action}"),
+            }
+        }
+        Placeholder::Open => "it names no earlier call's output".to_string(),
+    };
+    warnings.push(format!(
+        "{at}: `${{{text}}}` is not a reference ({why}); kept as the text `<{text}>`"
+    ));
+    J::String(format!("<{text}>"))
+}
+
+/// `Action_Input` with its `${…}` placeholders replaced by JSON values
+/// ([`placeholder_value`]), so that it reads as JSON. ToolAlpaca writes them
+/// bare (`{"animeId": ${animeId from searchAnime}}`), as a whole string
+/// (`"${string}"`), with a stray quote after (`${end date}"`) or without
+/// their closing brace (`${userId from authenticateUser, …`): a placeholder
+/// ends at `}`, `,`, `"`, `]` or a line end. One inside a longer string
+/// becomes text.
+fn replace_placeholders(
+    input: &str,
+    earlier: &[Call],
+    at: &str,
+    warnings: &mut Vec<String>,
+) -> String {
+    let bytes = input.as_bytes();
+    let (mut out, mut copied, mut i, mut in_string) = (String::new(), 0, 0, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 2,
+            b'"' => {
+                in_string = !in_string;
+                i += 1;
+            }
+            b'$' if bytes.get(i + 1) == Some(&b'{') => {
+                let start = i + 2;
+                let end = input[start..]
+                    .find(['}', ',', '"', ']', '\n'])
+                    .map_or(input.len(), |e| start + e);
+                let mut next = end + usize::from(input[end..].starts_with('}'));
+                let value = placeholder_value(input[start..end].trim(), earlier, at, warnings);
+                let closes = input[next..].starts_with('"');
+                if in_string && input[..i].ends_with('"') && closes {
+                    // The whole string: the value replaces it, quotes and all.
+                    out.push_str(&input[copied..i - 1]);
+                    out.push_str(&value.to_string());
+                    next += 1;
+                    in_string = false;
+                } else if in_string {
+                    let text = match &value {
+                        J::String(t) => t.clone(),
+                        other => {
+                            warnings.push(format!(
+                                "{at}: `${{{}}}` inside a longer text is kept as text",
+                                &input[start..end]
+                            ));
+                            format!("<{}>", other["$ref"].as_str().unwrap_or_default())
+                        }
+                    };
+                    let quoted = J::String(text).to_string();
+                    out.push_str(&input[copied..i]);
+                    out.push_str(&quoted[1..quoted.len() - 1]);
+                } else {
+                    out.push_str(&input[copied..i]);
+                    out.push_str(&value.to_string());
+                    // A bare value is never followed by `"`: a stray quote.
+                    next += usize::from(closes);
+                }
+                i = next;
+                copied = next;
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&input[copied.min(input.len())..]);
+    out
+}
+
 /// The gold calls of one golden answer: each step's `Action` with its
-/// `Action_Input` JSON object as arguments (no arguments when it is not one).
+/// `Action_Input` JSON object as arguments (no arguments when it is not
+/// one, with a warning). Its `${field from action}` references to earlier
+/// outputs become SPEC references `{"$ref": "<k>.<field>"}`.
 fn gold_calls(answer: &J, tools: &[Tool], at: &str, warnings: &mut Vec<String>) -> Vec<Call> {
     let mut calls = Vec::new();
-    for step in answer.as_array().into_iter().flatten() {
+    for (s, step) in answer.as_array().into_iter().flatten().enumerate() {
         let name = step["Action"].as_str().unwrap_or_default().to_string();
+        let step_at = format!("{at}: step {s} ({name}): field Action_Input");
         let input = match &step["Action_Input"] {
             J::String(s) if s.trim().is_empty() => J::Object(Default::default()),
-            J::String(s) => serde_json::from_str(s).unwrap_or_else(|_| {
-                warnings.push(format!("{at}: Action_Input of {name} is not JSON"));
-                J::Object(Default::default())
-            }),
+            J::String(s) => {
+                let text = replace_placeholders(s, &calls, &step_at, warnings);
+                serde_json::from_str(&text).unwrap_or_else(|e| {
+                    warnings.push(format!(
+                        "{step_at}: not JSON ({e}); the call keeps no arguments"
+                    ));
+                    J::Object(Default::default())
+                })
+            }
             other => other.clone(),
         };
         let arguments: Vec<(String, Value)> = match serde_json::from_value::<Value>(input) {
             Ok(Value::Dict(entries)) => entries,
-            _ => Vec::new(),
+            _ => {
+                warnings.push(format!(
+                    "{step_at}: not a JSON object; the call keeps no arguments"
+                ));
+                Vec::new()
+            }
         };
         if !tools.iter().any(|t| t.name == name) {
             warnings.push(format!(
@@ -91,9 +238,24 @@ fn gold_calls(answer: &J, tools: &[Tool], at: &str, warnings: &mut Vec<String>) 
     calls
 }
 
-/// A task's kind from its gold calls.
+/// Whether a value is or holds a reference to an earlier output.
+fn has_reference(value: &Value) -> bool {
+    match value {
+        Value::Ref(_) => true,
+        Value::List(items) | Value::Tuple(items) => items.iter().any(has_reference),
+        Value::Dict(entries) => entries.iter().any(|(_, v)| has_reference(v)),
+        _ => false,
+    }
+}
+
+/// A task's kind from its gold calls: `nested` when a call takes a value
+/// from an earlier call's output.
 fn kind_of(calls: &[Call]) -> TaskKind {
+    let nested = calls
+        .iter()
+        .any(|c| c.arguments.iter().any(|(_, v)| has_reference(v)));
     match calls.len() {
+        _ if nested => TaskKind::Nested,
         0 => TaskKind::NoTool,
         1 => TaskKind::Single,
         _ if calls.iter().all(|c| c.name == calls[0].name) => TaskKind::Repeated,
@@ -263,6 +425,78 @@ mod tests {
                 .required_parameters
                 .iter()
                 .any(|p| p.name == call.arguments[0].0)
+        );
+    }
+    /// The gold calls of one golden answer given as `(Action, Action_Input)`.
+    fn calls_of(steps: &[(&str, &str)]) -> (Vec<Call>, Vec<String>) {
+        let answer: Vec<J> = steps
+            .iter()
+            .map(|(a, i)| serde_json::json!({"Action": a, "Action_Input": i}))
+            .collect();
+        let mut warnings = Vec::new();
+        let calls = gold_calls(&J::Array(answer), &[], "eval.json: API 0", &mut warnings);
+        // No tools here: leave out the warnings saying so.
+        warnings.retain(|w| !w.ends_with("is not a function of the API"));
+        (calls, warnings)
+    }
+
+    fn reference(call: usize, field: &str) -> Value {
+        Value::Ref(crate::spec::reference::Reference {
+            call,
+            field: field.into(),
+        })
+    }
+
+    /// `${field from action}` is a reference to the last earlier call of
+    /// that name, in every way ToolAlpaca writes it; the task is nested.
+    #[test]
+    fn placeholders_of_earlier_outputs_become_references() {
+        let (calls, warnings) = calls_of(&[
+            ("authenticateUser", r#"{"email": "a@b.c"}"#),
+            ("searchUser", r#"{"query": "x"}"#),
+            ("authenticateUser", r#"{"email": "d@e.f"}"#),
+            (
+                "getUserProfile",
+                r#"{"userId": ${userId from authenticateUser, "token": "${token from searchUser}", "ids": [${id from searchUser}], "n": 2}"#,
+            ),
+        ]);
+        assert_eq!(warnings, Vec::<String>::new());
+        assert_eq!(
+            calls[3].arguments,
+            vec![
+                ("userId".into(), reference(2, "userId")),
+                ("token".into(), reference(1, "token")),
+                ("ids".into(), Value::List(vec![reference(1, "id")])),
+                ("n".into(), Value::Int(2)),
+            ]
+        );
+        assert_eq!(kind_of(&calls), TaskKind::Nested);
+        assert_eq!(kind_of(&calls[..3]), TaskKind::Parallel);
+    }
+
+    /// A placeholder that names no earlier output keeps its argument, as
+    /// text no answer writes, with a warning naming the record and step.
+    #[test]
+    fn other_placeholders_are_kept_as_text_with_a_warning() {
+        let (calls, warnings) = calls_of(&[(
+            "search",
+            r#"{"from": ${start date}", "id": ${id from later}, "note": "on ${day} at 5", "q": "$5 {x}"}"#,
+        )]);
+        let text = |t: &str| Value::Str(t.into());
+        assert_eq!(
+            calls[0].arguments,
+            vec![
+                ("from".into(), text("<start date>")),
+                ("id".into(), text("<id from later>")),
+                ("note".into(), text("on <day> at 5")),
+                ("q".into(), text("$5 {x}")),
+            ]
+        );
+        assert_eq!(kind_of(&calls), TaskKind::Single);
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert!(
+            warnings[1].starts_with("eval.json: API 0: step 0 (search): field Action_Input: `${id from later}` is not a reference (no earlier gold call is named later)"),
+            "{warnings:?}"
         );
     }
 }
