@@ -208,7 +208,7 @@ fn charts_section(page: &mut String, report: &Report) -> anyhow::Result<()> {
     figure(
         page,
         "chart-significance",
-        "Selection F1, row − column (percentage points); * p < 0.05",
+        "Selection F1, row − column (percentage points); * Holm-adjusted p < 0.05",
         &charts::significance_matrix(report)?,
     );
     Ok(())
@@ -217,7 +217,7 @@ fn charts_section(page: &mut String, report: &Report) -> anyhow::Result<()> {
 fn ranking(page: &mut String, report: &Report) {
     let _ = writeln!(
         page,
-        "<h2>Ranking by {}</h2>\n<p>Models whose difference from the first model of their group is not significant (p ≥ 0.05) share its rank.</p>\n<table id=\"ranking\"><thead><tr><th>Rank</th><th>Model</th><th>{}</th></tr></thead><tbody>",
+        "<h2>Ranking by {}</h2>\n<p>Models whose difference from the first model of their group is not significant (Holm-adjusted p ≥ 0.05 over every pair on this metric) share its rank.</p>\n<table id=\"ranking\"><thead><tr><th>Rank</th><th>Model</th><th>{}</th></tr></thead><tbody>",
         report.rank_by.label(),
         report.rank_by.label()
     );
@@ -234,18 +234,19 @@ fn ranking(page: &mut String, report: &Report) {
     if report.comparisons.is_empty() {
         return;
     }
-    page.push_str("<h2>Paired comparisons</h2>\n<table id=\"comparisons\"><thead><tr><th>A</th><th>B</th><th>Metric</th><th>A − B</th><th>95% CI</th><th>p</th></tr></thead><tbody>\n");
+    page.push_str("<h2>Paired comparisons</h2>\n<table id=\"comparisons\"><thead><tr><th>A</th><th>B</th><th>Metric</th><th>A − B</th><th>95% CI</th><th>p</th><th>p (Holm)</th></tr></thead><tbody>\n");
     for c in &report.comparisons {
         let _ = writeln!(
             page,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{:+.2}</td><td class=\"n\">[{:.2}, {:.2}]</td><td class=\"n\">{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{:+.2}</td><td class=\"n\">[{:.2}, {:.2}]</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             escape(&c.a),
             escape(&c.b),
             c.metric.label(),
             c.diff,
             c.ci.lo,
             c.ci.hi,
-            escape(&p_text(c.p_value, report.resamples))
+            escape(&p_text(c.p_value, report.resamples)),
+            escape(&p_text(c.p_holm, report.resamples))
         );
     }
     page.push_str("</tbody></table>\n");

@@ -240,7 +240,7 @@ fn summary(out: &mut String, report: &Report) {
 fn ranking(out: &mut String, report: &Report) {
     let _ = writeln!(
         out,
-        "## Ranking by {}\n\nModels whose difference from the first model of their group is not significant (p ≥ 0.05) share its rank.\n",
+        "## Ranking by {}\n\nModels whose difference from the first model of their group is not significant (Holm-adjusted p ≥ 0.05 over every pair on this metric) share its rank.\n",
         report.rank_by.label()
     );
     let rows: Vec<Vec<String>> = report
@@ -254,6 +254,7 @@ fn ranking(out: &mut String, report: &Report) {
 fn comparisons(out: &mut String, report: &Report) {
     if !report.comparisons.is_empty() {
         out.push_str("## Paired comparisons (A − B, percentage points)\n\n");
+        out.push_str("p: two-sided paired-bootstrap p-value; p (Holm): adjusted by Holm–Bonferroni over the comparisons of the same metric in this report. Significant: p (Holm) < 0.05.\n\n");
         let rows: Vec<Vec<String>> = report
             .comparisons
             .iter()
@@ -265,6 +266,7 @@ fn comparisons(out: &mut String, report: &Report) {
                     format!("{:+.2}", c.diff),
                     format!("[{:.2}, {:.2}]", c.ci.lo, c.ci.hi),
                     p_text(c.p_value, report.resamples),
+                    p_text(c.p_holm, report.resamples),
                     if c.significant() { "yes" } else { "no" }.into(),
                 ]
             })
@@ -272,7 +274,16 @@ fn comparisons(out: &mut String, report: &Report) {
         table(
             out,
             3,
-            &["A", "B", "Metric", "A − B", "95% CI", "p", "Significant"],
+            &[
+                "A",
+                "B",
+                "Metric",
+                "A − B",
+                "95% CI",
+                "p",
+                "p (Holm)",
+                "Significant",
+            ],
             &rows,
         );
     }

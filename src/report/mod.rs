@@ -40,7 +40,7 @@ use crate::util::atomic;
 use crate::util::lock::FolderLock;
 use crate::util::table::{Table, num};
 use inputs::{Input, TaskChoice, check_task_sets, unique_names};
-use paired::{Comparison, Metric, PairedScores, Ranked, pairs, rank};
+use paired::{Comparison, Metric, PairedScores, Ranked, family, pairs, rank};
 
 /// What `itc report` combines and where it writes.
 #[derive(Debug, Clone, PartialEq)]
@@ -276,10 +276,26 @@ fn build(
     let models = aggregate_with(evaluation, true, Some(&bootstrap));
     let runs = &evaluation.models;
     let paired = PairedScores::new(runs, &bootstrap);
-    let comparisons = pairs(runs.len(), baseline)
-        .into_iter()
-        .flat_map(|(a, b)| Metric::ALL.map(|m| paired.compare(a, b, m)))
-        .collect();
+    // One family per metric, each Holm-adjusted; listed pair by pair.
+    let compared = pairs(runs.len(), baseline);
+    let mut families = Metric::ALL.map(|m| family(&paired, &compared, m).into_iter());
+    let mut comparisons = Vec::with_capacity(compared.len() * Metric::ALL.len());
+    for _ in &compared {
+        comparisons.extend(families.iter_mut().map(|f| f.next().expect("one a pair")));
+    }
+    // The ranking compares every pair on its metric: the report's own
+    // family when it compared every pair, else a family of its own.
+    let ranking = if baseline.is_none() {
+        let own: Vec<Comparison> = comparisons
+            .iter()
+            .filter(|c| c.metric == options.rank_by)
+            .cloned()
+            .collect();
+        rank(&paired, options.rank_by, &own)
+    } else {
+        let every = family(&paired, &pairs(runs.len(), None), options.rank_by);
+        rank(&paired, options.rank_by, &every)
+    };
     Report {
         inputs: inputs
             .iter()
@@ -300,7 +316,7 @@ fn build(
         models,
         comparisons,
         rank_by: options.rank_by,
-        ranking: rank(&paired, options.rank_by),
+        ranking,
     }
 }
 
@@ -364,7 +380,7 @@ fn print(out: &mut dyn Write, report: &Report, wide: bool) -> anyhow::Result<()>
     writeln!(out, "{}", error_table(&report.models, wide))?;
     writeln!(
         out,
-        "Ranking by {} (models whose difference is not significant at p < 0.05 share a rank)\n",
+        "Ranking by {} (models whose difference is not significant at Holm-adjusted p < 0.05 share a rank)\n",
         report.rank_by.label()
     )?;
     let mut t = Table::new(["Rank", "Model", report.rank_by.label()]);
@@ -384,7 +400,9 @@ fn print(out: &mut dyn Write, report: &Report, wide: bool) -> anyhow::Result<()>
 }
 
 fn comparison_table(comparisons: &[Comparison], resamples: usize, wide: bool) -> String {
-    let mut t = Table::new(["A", "B", "Metric", "A − B", "95% CI", "p", "Sig."]);
+    let mut t = Table::new([
+        "A", "B", "Metric", "A − B", "95% CI", "p", "p (Holm)", "Sig.",
+    ]);
     for c in comparisons {
         t.push([
             c.a.clone(),
@@ -393,6 +411,7 @@ fn comparison_table(comparisons: &[Comparison], resamples: usize, wide: bool) ->
             num(c.diff),
             format!("{} to {}", num(c.ci.lo), num(c.ci.hi)),
             markdown::p_text(c.p_value, resamples),
+            markdown::p_text(c.p_holm, resamples),
             if c.significant() { "yes" } else { "no" }.to_string(),
         ]);
     }
