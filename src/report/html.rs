@@ -90,9 +90,11 @@ fn ci_text(value: f64, ci: Option<Interval>) -> String {
 pub fn render(report: &Report, browser: &Browser) -> anyhow::Result<String> {
     let mut page =
         String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    page.push_str("<title>itc report</title>\n<style>");
-    page.push_str(STYLE);
-    page.push_str("</style>\n</head>\n<body>\n<h1>Tool-calling report</h1>\n");
+    let title = escape(&report.title);
+    let _ = write!(
+        page,
+        "<title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{title}</h1>\n"
+    );
     let _ = writeln!(
         page,
         "<p id=\"about\">{} task(s){}, {} model(s) from {} input(s). Rates in %; 95% intervals from a seeded paired bootstrap ({} resamples, seed {}).</p>",

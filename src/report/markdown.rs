@@ -92,7 +92,7 @@ fn headline_row(label: Vec<String>, s: &Summary) -> Vec<String> {
 
 /// The whole report as Markdown.
 pub fn render(report: &Report) -> String {
-    let mut out = String::from("# Tool-calling report\n\n");
+    let mut out = format!("# {}\n\n", escape(&report.title));
     let _ = writeln!(
         out,
         "{} task(s){}, {} model(s). Rates in %; 95% intervals from a seeded paired Poisson bootstrap ({} resamples, seed {}).\n",

@@ -37,7 +37,7 @@ use crate::score::report::{error_table, main_table};
 use crate::score::stream::{Evaluation, ModelRun, Outcomes, TaskOutcome};
 use crate::spec::records::{Extraction, Task};
 use crate::util::atomic;
-use crate::util::lock::FolderLock;
+use crate::util::lock::{FolderLock, create_fresh_dir};
 use crate::util::table::{Table, num};
 use inputs::{Input, TaskChoice, check_task_sets, unique_names};
 use paired::{Comparison, Metric, PairedScores, Ranked, family, pairs, rank};
@@ -47,8 +47,14 @@ use paired::{Comparison, Metric, PairedScores, Ranked, family, pairs, rank};
 pub struct ReportOptions {
     /// Run directories and score folders.
     pub inputs: Vec<PathBuf>,
-    /// Output folder.
-    pub out: PathBuf,
+    /// Output folder; `None`: a new folder `reports/report-<UTC time>`
+    /// ([`DEFAULT_PARENT`]), `-2`, `-3`, … when that name is taken.
+    pub out: Option<PathBuf>,
+    /// Write into an `out` that holds an earlier report (else refused).
+    pub force: bool,
+    /// The title of `report.html` and `report.md` ([`DEFAULT_TITLE`] when
+    /// `None`).
+    pub title: Option<String>,
     /// Compare every model with this one only (default: every pair).
     pub baseline: Option<String>,
     /// Compare inputs scored on different task sets, on the tasks they share.
@@ -70,7 +76,9 @@ impl Default for ReportOptions {
         let aggregate = AggregateOptions::default();
         ReportOptions {
             inputs: Vec::new(),
-            out: PathBuf::from("reports"),
+            out: None,
+            force: false,
+            title: None,
             baseline: None,
             allow_different_tasks: false,
             rank_by: Metric::InvocationF1,
@@ -82,9 +90,17 @@ impl Default for ReportOptions {
     }
 }
 
+/// The folder in which a report without `--out` gets a new folder.
+pub const DEFAULT_PARENT: &str = "reports";
+
+/// The title of a report without `--title`.
+pub const DEFAULT_TITLE: &str = "Tool-calling report";
+
 /// Everything a report says, as written to `report.json`.
 #[derive(Debug, Serialize)]
 pub struct Report {
+    /// Its title (`--title`).
+    pub title: String,
     /// The inputs: folder, task-set hash, models (as named in the report).
     pub inputs: Vec<InputSummary>,
     /// Tasks compared.
@@ -189,17 +205,42 @@ pub fn report(
         }
         summary.files_not_used = not_used.clone();
     }
-    let _lock = FolderLock::acquire(&options.out, err)?;
-    let files = write_files(&options.out, &inputs, &report, &evaluation, &browser)?;
+    let dir = output_dir(options)?;
+    let _lock = FolderLock::acquire(&dir, err)?;
+    if !options.force && holds_report(&dir) {
+        bail!(
+            "{} holds an earlier report; pass --force to overwrite it, or name another --out",
+            dir.display()
+        );
+    }
+    let files = write_files(&dir, &inputs, &report, &evaluation, &browser)?;
     print(out, &report, options.wide)?;
-    writeln!(
-        err,
-        "wrote {} in {}",
-        files.join(", "),
-        options.out.display()
-    )?;
+    writeln!(err, "wrote {} in {}", files.join(", "), dir.display())?;
     Ok(())
 }
+
+/// The folder to write: `--out` as given, else a new folder under
+/// [`DEFAULT_PARENT`], claimed by creating it.
+fn output_dir(options: &ReportOptions) -> anyhow::Result<PathBuf> {
+    match &options.out {
+        Some(dir) => Ok(dir.clone()),
+        None => {
+            let stamp = crate::util::time::timestamp(std::time::SystemTime::now());
+            create_fresh_dir(&Path::new(DEFAULT_PARENT).join(format!("report-{stamp}")))
+        }
+    }
+}
+
+/// Whether `dir` holds a report written earlier: any of the files only a
+/// report writes.
+pub fn holds_report(dir: &Path) -> bool {
+    REPORT_FILES
+        .iter()
+        .any(|name| dir.join(name).symlink_metadata().is_ok())
+}
+
+/// The files that mark a folder as holding a report.
+const REPORT_FILES: [&str; 4] = ["report.json", "report.md", "report.html", "report.tex"];
 
 fn names(runs: &[ModelRun]) -> Vec<&str> {
     runs.iter().map(|r| r.model.as_str()).collect()
@@ -297,6 +338,10 @@ fn build(
         rank(&paired, options.rank_by, &every)
     };
     Report {
+        title: options
+            .title
+            .clone()
+            .unwrap_or_else(|| DEFAULT_TITLE.to_string()),
         inputs: inputs
             .iter()
             .zip(input_models)
