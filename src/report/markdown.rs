@@ -107,6 +107,7 @@ pub fn render(report: &Report) -> String {
         report.seed
     );
     inputs(&mut out, report);
+    settings(&mut out, report);
     summary(&mut out, report);
     ranking(&mut out, report);
     comparisons(&mut out, report);
@@ -136,6 +137,23 @@ fn inputs(out: &mut String, report: &Report) {
         .collect();
     table(out, 4, &["Folder", "Models", "Task set", "Manifest"], &rows);
     not_used(out, report);
+}
+
+/// Each model's settings as its input records them.
+fn settings(out: &mut String, report: &Report) {
+    out.push_str("## Models\n\nEach model's settings as its input records them; — where unknown. Times in UTC.\n\n");
+    let rows: Vec<Vec<String>> = report
+        .settings
+        .iter()
+        .map(|s| {
+            let mut row = vec![escape(&s.model)];
+            row.extend(super::settings::cells(s).iter().map(|c| escape(c)));
+            row
+        })
+        .collect();
+    let mut header = vec!["Model"];
+    header.extend(super::settings::HEADER);
+    table(out, header.len(), &header, &rows);
 }
 
 /// The files the inputs' manifests name that were not used, if any.

@@ -22,6 +22,7 @@ pub mod html;
 pub mod inputs;
 pub mod markdown;
 pub mod paired;
+pub mod settings;
 pub mod sources;
 
 use std::collections::HashMap;
@@ -113,6 +114,8 @@ pub struct Report {
     pub seed: u64,
     /// Per model: headline numbers, intervals, breakdowns.
     pub models: Vec<ModelReport>,
+    /// Per model (as `models`): its settings, as its input records them.
+    pub settings: Vec<settings::ModelSettings>,
     /// Paired comparisons, per pair and metric.
     pub comparisons: Vec<Comparison>,
     /// The metric of the ranking.
@@ -359,6 +362,19 @@ fn build(
         resamples: bootstrap.resamples(),
         seed: options.seed,
         models,
+        settings: inputs
+            .iter()
+            .zip(input_models)
+            .flat_map(|(input, named)| {
+                let names: Vec<(String, String)> = input
+                    .models
+                    .iter()
+                    .cloned()
+                    .zip(named.iter().cloned())
+                    .collect();
+                settings::of_input(input, &names)
+            })
+            .collect(),
         comparisons,
         rank_by: options.rank_by,
         ranking,
