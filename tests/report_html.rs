@@ -278,3 +278,148 @@ fn the_catalog_long_tail_page_works_in_a_real_browser() {
     );
     assert!(!console.contains("Uncaught"), "{console}");
 }
+
+/// A script that measures every text of every chart against its SVG and
+/// the SVG against its figure, and writes what sticks out into
+/// `<pre id="layout">` as JSON: `{"texts": [...], "outside": [...]}`.
+const MEASURE: &str = r#"<script>
+(function () {
+  var texts = [], outside = [];
+  function out(a, b) {
+    return a.left < b.left - 0.5 || a.right > b.right + 0.5 ||
+      a.top < b.top - 0.5 || a.bottom > b.bottom + 0.5;
+  }
+  document.querySelectorAll('figure.chart').forEach(function (figure) {
+    var svg = figure.querySelector('svg');
+    var box = svg.getBoundingClientRect();
+    if (out(box, figure.getBoundingClientRect())) { outside.push(figure.id + ': the svg'); }
+    svg.querySelectorAll('text').forEach(function (t) {
+      var r = t.getBoundingClientRect();
+      var label = t.textContent.trim();
+      texts.push(figure.id + ': ' + label);
+      if (r.width === 0 || out(r, box)) {
+        outside.push(figure.id + ': ' + label + ' at ' +
+          [r.left, r.right, r.top, r.bottom].map(Math.round).join(',') + ' in ' +
+          [box.left, box.right, box.top, box.bottom].map(Math.round).join(','));
+      }
+    });
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'layout';
+  pre.textContent = JSON.stringify({texts: texts, outside: outside});
+  document.body.appendChild(pre);
+})();
+</script>"#;
+
+/// The layout measured by [`MEASURE`] on a copy of `page`: every chart
+/// text, and those outside their chart.
+fn measure(browser: &Path, profile: &Path, page: &Path) -> (Vec<String>, Vec<String>) {
+    let html = std::fs::read_to_string(page).unwrap();
+    let measured = page.with_file_name("measured.html");
+    std::fs::write(
+        &measured,
+        html.replace("</body>", &format!("{MEASURE}</body>")),
+    )
+    .unwrap();
+    let url = format!("file://{}", measured.display());
+    let (dom, console) = browse(browser, profile, &url, "--dump-dom");
+    assert!(!console.contains("Uncaught"), "{console}");
+    let json = dom
+        .split("<pre id=\"layout\">")
+        .nth(1)
+        .and_then(|r| r.split("</pre>").next())
+        .expect("the script ran");
+    let json = json
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let list = |k: &str| -> Vec<String> {
+        v[k].as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    };
+    (list("texts"), list("outside"))
+}
+
+#[test]
+fn chart_labels_and_legends_stay_inside_their_charts() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name);
+    let run = |args: &[&str]| {
+        let out = itc(args, &[]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    };
+    // Two models (few bars: the narrowest charts), one with a long name;
+    // then the sample's six.
+    let (a, b) = (p("a"), p("a-model-with-a-rather-long-name"));
+    for run_dir in [&a, &b] {
+        let dir = run_dir.to_str().unwrap();
+        run(&["eval", "--run-dir", dir, "--limit", "30", "--no-progress"]);
+    }
+    run(&["score", "--out", p("scored").to_str().unwrap()]);
+    let two = p("two");
+    let six = p("six");
+    run(&[
+        "report",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        two.to_str().unwrap(),
+    ]);
+    run(&[
+        "eval",
+        "--run-dir",
+        p("baseline").to_str().unwrap(),
+        "--no-progress",
+    ]);
+    run(&[
+        "report",
+        p("scored").to_str().unwrap(),
+        p("baseline").to_str().unwrap(),
+        "--out",
+        six.to_str().unwrap(),
+    ]);
+    for report in [&two, &six] {
+        let (texts, outside) = measure(&browser, &p("profile"), &report.join("report.html"));
+        assert!(outside.is_empty(), "{}: {outside:#?}", report.display());
+        // Every legend label is drawn (and so was measured above).
+        for label in [
+            "selection F1",
+            "invocation F1",
+            "hallucinated tool",
+            "missed tool",
+            "extra tool",
+            "incorrect value",
+            "missing value",
+            "extra value",
+        ] {
+            let chart = if label.ends_with("F1") {
+                "chart-f1"
+            } else {
+                "chart-errors"
+            };
+            assert!(
+                texts.contains(&format!("{chart}: {label}")),
+                "{label} in {chart}: {texts:?}"
+            );
+        }
+    }
+    // The error chart says what its bars measure.
+    let html = std::fs::read_to_string(two.join("report.html")).unwrap();
+    let errors = html.split("<figure id=\"chart-errors\"").nth(1).unwrap();
+    let caption = errors
+        .split("<figcaption>")
+        .nth(1)
+        .unwrap()
+        .split("</figcaption>")
+        .next()
+        .unwrap();
+    assert!(caption.contains("bars in % of the model"), "{caption}");
+}

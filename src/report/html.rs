@@ -319,7 +319,7 @@ fn charts_section(page: &mut String, report: &Report) -> anyhow::Result<()> {
     figure(
         page,
         "chart-errors",
-        "Shares of the six error types per model (selection and invocation errors, half each)",
+        "Error types per model; bars in % of the model's errors: the lower half the selection errors (hallucinated, missed, extra tool) by their shares of them, the upper half the invocation errors (incorrect, missing, extra value) by theirs",
         &charts::error_bars(models)?,
     );
     figure(
