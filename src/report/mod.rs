@@ -10,7 +10,8 @@
 //! 3. [`paired`]: paired-bootstrap differences with intervals and p-values,
 //!    and a ranking in which models that do not differ significantly share
 //!    a rank.
-//! 4. Write it: terminal tables, Markdown ([`markdown`]), CSV and Parquet in
+//! 4. Write it: terminal tables, Markdown ([`markdown`]), LaTeX tables
+//!    ([`latex`]), CSV and Parquet in
 //!    long form ([`frames`]), JSON, one self-contained HTML page with SVG
 //!    charts ([`charts`]) and a per-task browser ([`browser`], [`html`]),
 //!    and the inputs' manifests. The same inputs give byte-identical files.
@@ -20,6 +21,7 @@ pub mod charts;
 pub mod frames;
 pub mod html;
 pub mod inputs;
+pub mod latex;
 pub mod markdown;
 pub mod paired;
 pub mod settings;
@@ -417,6 +419,8 @@ fn write_files(
     written.push("report.json".into());
     atomic::write(&dir.join("report.md"), markdown::render(report).as_bytes())?;
     written.push("report.md".into());
+    atomic::write(&dir.join("report.tex"), latex::render(report).as_bytes())?;
+    written.push("report.tex".into());
     atomic::write(
         &dir.join("report.html"),
         html::render(report, browser)?.as_bytes(),
