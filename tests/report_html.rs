@@ -137,6 +137,7 @@ fn the_html_report_works_in_a_real_browser() {
     assert!(dom.contains("<td dir=\"auto\" lang=\"ar\">"));
     assert!(!console.contains("Uncaught"), "{console}");
     assert!(!console.contains(":ERROR:CONSOLE"), "{console}");
+    what_the_markdown_has_and_more(&dom, &out, &p("baseline"));
 
     // Filtered from the address: one model's wrong values.
     let filtered = format!("{url}#model=sloppy-small&outcome=wrong_value");
@@ -181,6 +182,119 @@ fn the_html_report_works_in_a_real_browser() {
         png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 10_000,
         "{} bytes",
         png.len()
+    );
+}
+
+/// The rows of the table `id` of a dumped DOM, each as its cells' text.
+fn table_rows(dom: &str, id: &str) -> Vec<Vec<String>> {
+    let table = dom
+        .split(&format!("<table id=\"{id}\">"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no table {id}"));
+    let body = table.split("</table>").next().unwrap();
+    let body = body.split("<tbody>").nth(1).unwrap();
+    body.split("<tr")
+        .skip(1)
+        .map(|row| {
+            row.split("<td")
+                .skip(1)
+                .map(|cell| {
+                    let inner = cell.split_once('>').unwrap().1;
+                    inner.split("</td>").next().unwrap().to_string()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The page shows each model's settings, Table 3, every breakdown, the
+/// Holm-adjusted p-values and each answer's Thought and raw text, as the
+/// report's files have them.
+fn what_the_markdown_has_and_more(dom: &str, out: &Path, baseline: &Path) {
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let models = report["models"].as_array().unwrap();
+    let settings = table_rows(dom, "settings");
+    assert_eq!(settings.len(), models.len());
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(baseline.join("manifest.json")).unwrap())
+            .unwrap();
+    for (row, m) in settings.iter().zip(models) {
+        assert_eq!(row[0], m["model"].as_str().unwrap());
+        if m["model"] == "baseline" {
+            // Backend, model id, mode, asked; the run's start.
+            assert_eq!(row[1..5], ["baseline", "—", "prompt", "single"]);
+            assert_eq!(row[6], "itc eval");
+            assert_eq!(row[8], manifest["started"].as_str().unwrap());
+        } else {
+            assert_eq!(row[1], "—", "a score folder records no backend");
+            assert_eq!(row[6], "itc score");
+        }
+    }
+    let errors = table_rows(dom, "errors");
+    for (row, m) in errors.iter().zip(models) {
+        let s = &m["summary"];
+        let want = [
+            &s["selection_errors"]["hall"],
+            &s["selection_errors"]["mis"],
+            &s["selection_errors"]["ex"],
+            &s["invocation_errors"]["incor"],
+            &s["invocation_errors"]["miss"],
+            &s["invocation_errors"]["ext"],
+        ]
+        .map(|v| format!("{:.2}", v.as_f64().unwrap()));
+        assert_eq!(row[1..], want, "{}", row[0]);
+    }
+    for (d, dimension) in ["kind", "language", "country", "category"]
+        .iter()
+        .enumerate()
+    {
+        let rows = table_rows(dom, &format!("by-{dimension}"));
+        let groups: usize = models
+            .iter()
+            .map(|m| m["breakdowns"][d]["groups"].as_array().unwrap().len())
+            .sum();
+        assert!(groups > models.len(), "{dimension}");
+        assert_eq!(rows.len(), groups, "{dimension}");
+    }
+    let comparisons = table_rows(dom, "comparisons");
+    assert_eq!(
+        comparisons.len(),
+        report["comparisons"].as_array().unwrap().len()
+    );
+    for (row, c) in comparisons
+        .iter()
+        .zip(report["comparisons"].as_array().unwrap())
+    {
+        let p_holm = c["p_holm"].as_f64().unwrap();
+        assert!(p_holm >= c["p_value"].as_f64().unwrap() && p_holm <= 1.0);
+        if p_holm > 0.0 {
+            assert_eq!(row[6], format!("{p_holm:.4}"));
+        }
+    }
+    // The baseline's first answer: its Thought and its raw text, escaped.
+    let first = std::fs::read_to_string(baseline.join("predictions.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    let raw = first["output"].as_str().unwrap();
+    let thought: serde_json::Value = serde_json::from_str(raw).unwrap();
+    let row = dom
+        .split(&format!("<tr data-model=\"baseline\""))
+        .map(|r| r.split("</tr>").next().unwrap())
+        .find(|r| r.contains(&format!("<td>{}</td>", first["task_id"].as_str().unwrap())))
+        .expect("the baseline's first answer");
+    let escape = |t: &str| {
+        t.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let thought = escape(thought["Thought"].as_str().unwrap());
+    assert!(
+        row.contains(&format!(">{thought}</td>")),
+        "{thought}\n{row}"
+    );
+    assert!(
+        row.contains(&format!("<code>{}</code>", escape(raw).replace('"', "\""))),
+        "{row}"
     );
 }
 
