@@ -39,8 +39,8 @@ body { font-family: 'Noto Sans', 'Noto Sans CJK SC', 'DejaVu Sans', sans-serif; 
 h1 { font-size: 24px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; font-size: 13px; } td, th { border: 1px solid #ddd; padding: 3px 6px; }
 th { background: #f3f3f3; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
-figure { display: inline-block; margin: 8px 16px 8px 0; vertical-align: top; }
-figcaption { font-size: 13px; color: #555; }
+figure { display: inline-table; margin: 8px 16px 8px 0; vertical-align: top; }
+figcaption { display: table-caption; caption-side: bottom; font-size: 13px; color: #555; }
 #browser td { vertical-align: top; max-width: 420px; } code { font-size: 12px; white-space: pre-wrap; word-break: break-word; }
 .tag { display: inline-block; font-size: 11px; padding: 0 4px; margin: 1px; border-radius: 3px; background: #eee; }
 .tag.correct { background: #c8e6c9; } .filters label { margin-right: 12px; font-size: 13px; }
