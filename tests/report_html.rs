@@ -278,7 +278,7 @@ fn what_the_markdown_has_and_more(dom: &str, out: &Path, baseline: &Path) {
     let raw = first["output"].as_str().unwrap();
     let thought: serde_json::Value = serde_json::from_str(raw).unwrap();
     let row = dom
-        .split(&format!("<tr data-model=\"baseline\""))
+        .split("<tr data-model=\"baseline\"")
         .map(|r| r.split("</tr>").next().unwrap())
         .find(|r| r.contains(&format!("<td>{}</td>", first["task_id"].as_str().unwrap())))
         .expect("the baseline's first answer");
@@ -293,7 +293,7 @@ fn what_the_markdown_has_and_more(dom: &str, out: &Path, baseline: &Path) {
         "{thought}\n{row}"
     );
     assert!(
-        row.contains(&format!("<code>{}</code>", escape(raw).replace('"', "\""))),
+        row.contains(&format!("<code>{}</code>", escape(raw))),
         "{row}"
     );
 }

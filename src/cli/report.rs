@@ -23,7 +23,7 @@ pub struct ReportArgs {
     /// from any day or machine).
     #[arg(required = true, num_args = 1..)]
     pub inputs: Vec<PathBuf>,
-    /// Output folder (default: a new folder reports/report-<UTC time>). One
+    /// Output folder (default: a new folder reports/report-TIME, TIME in UTC). One
     /// that holds an earlier report is refused unless --force.
     #[arg(long)]
     pub out: Option<PathBuf>,
