@@ -222,11 +222,70 @@ fn a_report_compares_runs_and_writes_the_same_bytes_twice() {
     );
     assert!(markdown.contains("## By language"), "{markdown}");
 
-    // The same inputs: byte-identical files.
+    // An earlier report is never overwritten silently: refused, naming
+    // --force, and nothing changed.
     let first = files(&out);
     assert!(first.len() >= 12, "{:?}", first.keys());
-    ok(&args);
+    let refused = itc(&args, &[]);
+    assert_eq!(refused.status.code(), Some(1));
+    let message = text(&refused.stderr);
+    assert!(
+        message.contains("holds an earlier report") && message.contains("--force"),
+        "{message}"
+    );
     assert_eq!(files(&out), first);
+    // With --force, the same inputs: byte-identical files.
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    ok(&forced);
+    assert_eq!(files(&out), first);
+}
+
+/// `itc report` without `--out`, run in `cwd`.
+fn report_in(cwd: &Path, inputs: &[&Path], extra: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_itc"))
+        .current_dir(cwd)
+        .arg("report")
+        .args(inputs)
+        .args(extra)
+        .output()
+        .expect("itc runs")
+}
+
+#[test]
+fn without_out_each_report_gets_a_fresh_folder() {
+    let i = inputs();
+    let cwd = i.dir.path().join("work");
+    fs::create_dir(&cwd).unwrap();
+    let mut folders = Vec::new();
+    for round in 0..3 {
+        let out = report_in(
+            &cwd,
+            &[&i.baseline],
+            &["--title", &format!("Round {round}")],
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let made: Vec<PathBuf> = fs::read_dir(cwd.join("reports"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| !folders.contains(p))
+            .collect();
+        assert_eq!(made.len(), 1, "{made:?}");
+        let name = made[0].file_name().unwrap().to_str().unwrap().to_string();
+        assert!(name.starts_with("report-20"), "{name}");
+        assert!(text(&out.stderr).contains(&name), "{}", text(&out.stderr));
+        folders.push(made[0].clone());
+    }
+    // Each keeps its own report, with its own title.
+    for (round, folder) in folders.iter().enumerate() {
+        let title = format!("Round {round}");
+        let md = fs::read_to_string(folder.join("report.md")).unwrap();
+        assert!(md.starts_with(&format!("# {title}\n")), "{md}");
+        let html = fs::read_to_string(folder.join("report.html")).unwrap();
+        assert!(html.contains(&format!("<title>{title}</title>")));
+        assert!(html.contains(&format!("<h1>{title}</h1>")));
+        assert_eq!(json(&folder.join("report.json"))["title"], title.as_str());
+    }
 }
 
 fn read_csv(p: &Path) -> DataFrame {

@@ -137,6 +137,7 @@ fn the_html_report_works_in_a_real_browser() {
     assert!(dom.contains("<td dir=\"auto\" lang=\"ar\">"));
     assert!(!console.contains("Uncaught"), "{console}");
     assert!(!console.contains(":ERROR:CONSOLE"), "{console}");
+    what_the_markdown_has_and_more(&dom, &out, &p("baseline"));
 
     // Filtered from the address: one model's wrong values.
     let filtered = format!("{url}#model=sloppy-small&outcome=wrong_value");
@@ -181,6 +182,119 @@ fn the_html_report_works_in_a_real_browser() {
         png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 10_000,
         "{} bytes",
         png.len()
+    );
+}
+
+/// The rows of the table `id` of a dumped DOM, each as its cells' text.
+fn table_rows(dom: &str, id: &str) -> Vec<Vec<String>> {
+    let table = dom
+        .split(&format!("<table id=\"{id}\">"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no table {id}"));
+    let body = table.split("</table>").next().unwrap();
+    let body = body.split("<tbody>").nth(1).unwrap();
+    body.split("<tr")
+        .skip(1)
+        .map(|row| {
+            row.split("<td")
+                .skip(1)
+                .map(|cell| {
+                    let inner = cell.split_once('>').unwrap().1;
+                    inner.split("</td>").next().unwrap().to_string()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The page shows each model's settings, Table 3, every breakdown, the
+/// Holm-adjusted p-values and each answer's Thought and raw text, as the
+/// report's files have them.
+fn what_the_markdown_has_and_more(dom: &str, out: &Path, baseline: &Path) {
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let models = report["models"].as_array().unwrap();
+    let settings = table_rows(dom, "settings");
+    assert_eq!(settings.len(), models.len());
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(baseline.join("manifest.json")).unwrap())
+            .unwrap();
+    for (row, m) in settings.iter().zip(models) {
+        assert_eq!(row[0], m["model"].as_str().unwrap());
+        if m["model"] == "baseline" {
+            // Backend, model id, mode, asked; the run's start.
+            assert_eq!(row[1..5], ["baseline", "—", "prompt", "single"]);
+            assert_eq!(row[6], "itc eval");
+            assert_eq!(row[8], manifest["started"].as_str().unwrap());
+        } else {
+            assert_eq!(row[1], "—", "a score folder records no backend");
+            assert_eq!(row[6], "itc score");
+        }
+    }
+    let errors = table_rows(dom, "errors");
+    for (row, m) in errors.iter().zip(models) {
+        let s = &m["summary"];
+        let want = [
+            &s["selection_errors"]["hall"],
+            &s["selection_errors"]["mis"],
+            &s["selection_errors"]["ex"],
+            &s["invocation_errors"]["incor"],
+            &s["invocation_errors"]["miss"],
+            &s["invocation_errors"]["ext"],
+        ]
+        .map(|v| format!("{:.2}", v.as_f64().unwrap()));
+        assert_eq!(row[1..], want, "{}", row[0]);
+    }
+    for (d, dimension) in ["kind", "language", "country", "category"]
+        .iter()
+        .enumerate()
+    {
+        let rows = table_rows(dom, &format!("by-{dimension}"));
+        let groups: usize = models
+            .iter()
+            .map(|m| m["breakdowns"][d]["groups"].as_array().unwrap().len())
+            .sum();
+        assert!(groups > models.len(), "{dimension}");
+        assert_eq!(rows.len(), groups, "{dimension}");
+    }
+    let comparisons = table_rows(dom, "comparisons");
+    assert_eq!(
+        comparisons.len(),
+        report["comparisons"].as_array().unwrap().len()
+    );
+    for (row, c) in comparisons
+        .iter()
+        .zip(report["comparisons"].as_array().unwrap())
+    {
+        let p_holm = c["p_holm"].as_f64().unwrap();
+        assert!(p_holm >= c["p_value"].as_f64().unwrap() && p_holm <= 1.0);
+        if p_holm > 0.0 {
+            assert_eq!(row[6], format!("{p_holm:.4}"));
+        }
+    }
+    // The baseline's first answer: its Thought and its raw text, escaped.
+    let first = std::fs::read_to_string(baseline.join("predictions.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    let raw = first["output"].as_str().unwrap();
+    let thought: serde_json::Value = serde_json::from_str(raw).unwrap();
+    let row = dom
+        .split("<tr data-model=\"baseline\"")
+        .map(|r| r.split("</tr>").next().unwrap())
+        .find(|r| r.contains(&format!("<td>{}</td>", first["task_id"].as_str().unwrap())))
+        .expect("the baseline's first answer");
+    let escape = |t: &str| {
+        t.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let thought = escape(thought["Thought"].as_str().unwrap());
+    assert!(
+        row.contains(&format!(">{thought}</td>")),
+        "{thought}\n{row}"
+    );
+    assert!(
+        row.contains(&format!("<code>{}</code>", escape(raw))),
+        "{row}"
     );
 }
 
@@ -277,4 +391,149 @@ fn the_catalog_long_tail_page_works_in_a_real_browser() {
         "{global:?}"
     );
     assert!(!console.contains("Uncaught"), "{console}");
+}
+
+/// A script that measures every text of every chart against its SVG and
+/// the SVG against its figure, and writes what sticks out into
+/// `<pre id="layout">` as JSON: `{"texts": [...], "outside": [...]}`.
+const MEASURE: &str = r#"<script>
+(function () {
+  var texts = [], outside = [];
+  function out(a, b) {
+    return a.left < b.left - 0.5 || a.right > b.right + 0.5 ||
+      a.top < b.top - 0.5 || a.bottom > b.bottom + 0.5;
+  }
+  document.querySelectorAll('figure.chart').forEach(function (figure) {
+    var svg = figure.querySelector('svg');
+    var box = svg.getBoundingClientRect();
+    if (out(box, figure.getBoundingClientRect())) { outside.push(figure.id + ': the svg'); }
+    svg.querySelectorAll('text').forEach(function (t) {
+      var r = t.getBoundingClientRect();
+      var label = t.textContent.trim();
+      texts.push(figure.id + ': ' + label);
+      if (r.width === 0 || out(r, box)) {
+        outside.push(figure.id + ': ' + label + ' at ' +
+          [r.left, r.right, r.top, r.bottom].map(Math.round).join(',') + ' in ' +
+          [box.left, box.right, box.top, box.bottom].map(Math.round).join(','));
+      }
+    });
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'layout';
+  pre.textContent = JSON.stringify({texts: texts, outside: outside});
+  document.body.appendChild(pre);
+})();
+</script>"#;
+
+/// The layout measured by [`MEASURE`] on a copy of `page`: every chart
+/// text, and those outside their chart.
+fn measure(browser: &Path, profile: &Path, page: &Path) -> (Vec<String>, Vec<String>) {
+    let html = std::fs::read_to_string(page).unwrap();
+    let measured = page.with_file_name("measured.html");
+    std::fs::write(
+        &measured,
+        html.replace("</body>", &format!("{MEASURE}</body>")),
+    )
+    .unwrap();
+    let url = format!("file://{}", measured.display());
+    let (dom, console) = browse(browser, profile, &url, "--dump-dom");
+    assert!(!console.contains("Uncaught"), "{console}");
+    let json = dom
+        .split("<pre id=\"layout\">")
+        .nth(1)
+        .and_then(|r| r.split("</pre>").next())
+        .expect("the script ran");
+    let json = json
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let list = |k: &str| -> Vec<String> {
+        v[k].as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    };
+    (list("texts"), list("outside"))
+}
+
+#[test]
+fn chart_labels_and_legends_stay_inside_their_charts() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name);
+    let run = |args: &[&str]| {
+        let out = itc(args, &[]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    };
+    // Two models (few bars: the narrowest charts), one with a long name;
+    // then the sample's six.
+    let (a, b) = (p("a"), p("a-model-with-a-rather-long-name"));
+    for run_dir in [&a, &b] {
+        let dir = run_dir.to_str().unwrap();
+        run(&["eval", "--run-dir", dir, "--limit", "30", "--no-progress"]);
+    }
+    run(&["score", "--out", p("scored").to_str().unwrap()]);
+    let two = p("two");
+    let six = p("six");
+    run(&[
+        "report",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        two.to_str().unwrap(),
+    ]);
+    run(&[
+        "eval",
+        "--run-dir",
+        p("baseline").to_str().unwrap(),
+        "--no-progress",
+    ]);
+    run(&[
+        "report",
+        p("scored").to_str().unwrap(),
+        p("baseline").to_str().unwrap(),
+        "--out",
+        six.to_str().unwrap(),
+    ]);
+    for report in [&two, &six] {
+        let (texts, outside) = measure(&browser, &p("profile"), &report.join("report.html"));
+        assert!(outside.is_empty(), "{}: {outside:#?}", report.display());
+        // Every legend label is drawn (and so was measured above).
+        for label in [
+            "selection F1",
+            "invocation F1",
+            "hallucinated tool",
+            "missed tool",
+            "extra tool",
+            "incorrect value",
+            "missing value",
+            "extra value",
+        ] {
+            let chart = if label.ends_with("F1") {
+                "chart-f1"
+            } else {
+                "chart-errors"
+            };
+            assert!(
+                texts.contains(&format!("{chart}: {label}")),
+                "{label} in {chart}: {texts:?}"
+            );
+        }
+    }
+    // The error chart says what its bars measure.
+    let html = std::fs::read_to_string(two.join("report.html")).unwrap();
+    let errors = html.split("<figure id=\"chart-errors\"").nth(1).unwrap();
+    let caption = errors
+        .split("<figcaption>")
+        .nth(1)
+        .unwrap()
+        .split("</figcaption>")
+        .next()
+        .unwrap();
+    assert!(caption.contains("bars in % of the model"), "{caption}");
 }

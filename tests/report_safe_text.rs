@@ -21,6 +21,10 @@ const COUNTRY: &str = "@SUM(1+1)";
 const LANGUAGE: &str = "+en";
 const NEGATIVE_TEXT: &str = "-3";
 const TAB_CATEGORY: &str = "\tTab";
+/// A Thought that would be markup if it were not escaped.
+const HOSTILE_THOUGHT: &str =
+    "</code></td><script>alert(1)</script><img src=x onerror=alert(2)> Leeds";
+const HOSTILE_TITLE: &str = "<i>Study</i> & \"co\"";
 
 /// Two tasks with hostile breakdown keys, answered by two hostile models
 /// (the first, in the report's order, wrong; the second right).
@@ -41,8 +45,12 @@ fn write_inputs(dir: &Path) -> (String, String) {
         task("t3", "Weather", "GB"),
     ];
     let answer = |tool: &str| {
-        json!({"Thought": "The user wants the forecast for Leeds.", "Action": format!("[{tool}(city='Leeds')]")})
-            .to_string()
+        let thought = if tool == "fr_weather" {
+            HOSTILE_THOUGHT
+        } else {
+            "The user wants the forecast for Leeds."
+        };
+        json!({"Thought": thought, "Action": format!("[{tool}(city='Leeds')]")}).to_string()
     };
     let mut predictions = Vec::new();
     for id in ["t1", "t2", "t3"] {
@@ -147,7 +155,14 @@ fn hostile_text_is_escaped_in_markdown_and_neutralised_in_csv() {
         "--out",
         scored_arg,
     ]);
-    ok(&["report", scored_arg, "--out", report_arg]);
+    ok(&[
+        "report",
+        scored_arg,
+        "--out",
+        report_arg,
+        "--title",
+        HOSTILE_TITLE,
+    ]);
 
     let markdown = fs::read_to_string(report.join("report.md")).unwrap();
     assert!(!markdown.contains("<script"), "{markdown}");
@@ -158,6 +173,32 @@ fn hostile_text_is_escaped_in_markdown_and_neutralised_in_csv() {
     );
     assert!(markdown.contains(r"| =cmd\|' /C calc'!A0 |"), "{markdown}");
     assert_tables_whole(&markdown);
+    assert!(
+        markdown.starts_with("# &lt;i&gt;Study&lt;/i&gt; &amp; \"co\"\n"),
+        "{markdown}"
+    );
+
+    // The page: the hostile answer and names are text, never markup. The
+    // page's own script is its only one; no image, no italics.
+    let html = fs::read_to_string(report.join("report.html")).unwrap();
+    assert_eq!(html.matches("<script").count(), 1);
+    for markup in ["<img", "<i>", "</code></td><script"] {
+        assert!(!html.contains(markup), "{markup}");
+    }
+    let thought = "&lt;/code&gt;&lt;/td&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; Leeds";
+    assert!(
+        html.contains(&format!(">{thought}</td>")),
+        "the Thought, escaped"
+    );
+    assert!(
+        html.contains(&format!("<code>{{&quot;Thought&quot;:&quot;{thought}")),
+        "the raw answer, escaped"
+    );
+    assert!(html.contains("<title>&lt;i&gt;Study&lt;/i&gt; &amp; &quot;co&quot;</title>"));
+    assert!(
+        html.contains("&lt;script&gt;alert(1)&lt;/script&gt;|x\ny"),
+        "the model name"
+    );
 
     let dangerous = ['=', '+', '-', '@', '\t', '\r'];
     let mut csv_files = 0;

@@ -136,4 +136,10 @@ fn step_predictions_score_with_the_outputs_they_were_shown() {
         "ine_codigo_municipio(nombre=&#39;Zaragoza&#39;)] → [aemet_prediccion_municipio(municipio=&#39;{code}&#39;)] → []"
     );
     assert!(html.contains(&shown), "the browser shows each step's calls");
+    // The page has the step table too, and each step's raw answer.
+    assert!(
+        html.contains("<tr><td>stepwise</td><td class=\"n\">1</td><td class=\"n\">100.00</td>"),
+        "the page's step table"
+    );
+    assert!(html.contains("<code>step 1: "), "each step's raw answer");
 }

@@ -23,9 +23,17 @@ pub struct ReportArgs {
     /// from any day or machine).
     #[arg(required = true, num_args = 1..)]
     pub inputs: Vec<PathBuf>,
-    /// Output folder.
-    #[arg(long, default_value_os_t = ReportOptions::default().out)]
-    pub out: PathBuf,
+    /// Output folder (default: a new folder reports/report-TIME, TIME in UTC). One
+    /// that holds an earlier report is refused unless --force.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Overwrite the earlier report in --out.
+    #[arg(long)]
+    pub force: bool,
+    /// The title of report.html and report.md (default: "Tool-calling
+    /// report").
+    #[arg(long)]
+    pub title: Option<String>,
     /// Compare every model with this one only (default: every pair).
     #[arg(long)]
     pub baseline: Option<String>,
@@ -59,6 +67,8 @@ impl ReportArgs {
         ReportOptions {
             inputs: self.inputs.clone(),
             out: self.out.clone(),
+            force: self.force,
+            title: self.title.clone(),
             baseline: self.baseline.clone(),
             allow_different_tasks: self.allow_different_tasks,
             rank_by: self.rank_by,

@@ -113,6 +113,11 @@ pub struct Row {
     pub gold: Option<String>,
     /// The model's calls as an action string (`None`: predictions gone).
     pub calls: Option<String>,
+    /// The model's raw answer, at most [`RAW_CHARS`] characters (`None`:
+    /// predictions gone, or no text: an error, native calls alone).
+    pub raw: Option<String>,
+    /// The Thought read from it: the text whose language is checked.
+    pub thought: Option<String>,
     /// Selection F1 in percent.
     pub selection_f1: f64,
     /// Invocation F1 in percent.
@@ -215,7 +220,34 @@ struct PredictionKey<'a> {
     model: Cow<'a, str>,
 }
 
-/// Each (model, task id)'s calls as an action string for the shown tasks,
+/// What the browser shows of one prediction.
+#[derive(Debug, Clone, PartialEq)]
+struct Answer {
+    /// Its calls as an action string, or its error.
+    calls: String,
+    /// Its raw text, clipped.
+    raw: Option<String>,
+    /// Its Thought, clipped.
+    thought: Option<String>,
+}
+
+/// Characters of a raw answer or Thought shown at most (the rest: `…`),
+/// so that a model that rambles does not swell the page.
+pub const RAW_CHARS: usize = 2_000;
+
+/// `text` cut to [`RAW_CHARS`] characters; `None` when empty.
+fn clipped(text: &str) -> Option<String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    match text.char_indices().nth(RAW_CHARS) {
+        Some((at, _)) => Some(format!("{}…", &text[..at])),
+        None => Some(text.to_string()),
+    }
+}
+
+/// Each (model, task id)'s answer (calls, raw text, Thought) for the shown tasks,
 /// from the input's prediction files that are there and are the files
 /// scored (the others said in `not_used`), a line at a time; the first
 /// prediction of a pair counts, as in scoring.
@@ -224,18 +256,15 @@ fn calls_by_pair(
     tasks: &HashMap<String, Task>,
     shown: &HashSet<&str>,
     not_used: &mut Vec<NotUsed>,
-) -> HashMap<(String, String), String> {
-    type Calls = HashMap<(String, String), String>;
+) -> HashMap<(String, String), Answer> {
+    type Calls = HashMap<(String, String), Answer>;
     let each = |calls: &mut Calls, line: &str| {
         if let Ok(key) = serde_json::from_str::<PredictionKey>(line)
             && shown.contains(key.task_id.as_ref())
             && !calls.contains_key(&(key.model.to_string(), key.task_id.to_string()))
             && let Ok(p) = serde_json::from_str::<Prediction>(line)
         {
-            calls.insert(
-                (p.model.clone(), p.task_id.clone()),
-                answer_calls(&p, tasks),
-            );
+            calls.insert((p.model.clone(), p.task_id.clone()), answer_of(&p, tasks));
         }
     };
     let files: Vec<Calls> = match Sources::of(input) {
@@ -265,24 +294,61 @@ fn calls_by_pair(
 }
 
 /// A prediction's calls as an action string (a step-by-step answer's
-/// steps joined by arrows), or its error.
-fn answer_calls(p: &Prediction, tasks: &HashMap<String, Task>) -> String {
+/// steps joined by arrows) or its error, its raw text and its Thought (a
+/// step-by-step answer's steps one a line, numbered).
+fn answer_of(p: &Prediction, tasks: &HashMap<String, Task>) -> Answer {
     let candidates: Vec<&str> = tasks
         .get(&p.task_id)
         .map(|t| t.tools.iter().map(|tool| tool.name.as_str()).collect())
         .unwrap_or_default();
+    // Calls, raw text and Thought of one response.
     let read = |output: Option<&str>, calls: Option<&[Call]>| {
-        read_prediction(output, calls, &candidates).calls
+        let read = read_prediction(output, calls, &candidates);
+        (
+            print_actions(&read.calls),
+            output.unwrap_or("").to_string(),
+            read.language_text.trim().to_string(),
+        )
     };
     match (&p.steps, &p.error) {
         // A step-by-step answer: the calls of every step, one list a step.
-        (Some(steps), _) if !steps.is_empty() => steps
-            .iter()
-            .map(|s| print_actions(&read(s.output.as_deref(), s.calls.as_deref())))
-            .collect::<Vec<_>>()
-            .join(" → "),
-        (_, Some(e)) => format!("(error: {e})"),
-        _ => print_actions(&read(p.output.as_deref(), p.calls.as_deref())),
+        (Some(steps), _) if !steps.is_empty() => {
+            let each: Vec<(String, String, String)> = steps
+                .iter()
+                .map(|s| read(s.output.as_deref(), s.calls.as_deref()))
+                .collect();
+            let numbered = |pick: fn(&(String, String, String)) -> &String| {
+                let lines: Vec<String> = each
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| !pick(e).is_empty())
+                    .map(|(i, e)| format!("step {}: {}", i + 1, pick(e)))
+                    .collect();
+                clipped(&lines.join("\n"))
+            };
+            Answer {
+                calls: each
+                    .iter()
+                    .map(|e| e.0.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" → "),
+                raw: numbered(|e| &e.1),
+                thought: numbered(|e| &e.2),
+            }
+        }
+        (_, Some(e)) => Answer {
+            calls: format!("(error: {e})"),
+            raw: p.output.as_deref().and_then(clipped),
+            thought: None,
+        },
+        _ => {
+            let (calls, raw, thought) = read(p.output.as_deref(), p.calls.as_deref());
+            Answer {
+                calls,
+                raw: clipped(&raw),
+                thought: clipped(&thought),
+            }
+        }
     }
 }
 
@@ -323,6 +389,7 @@ pub fn rows(
                 return Ok(());
             }
             let task = tasks.get(&s.task_id);
+            let answer = calls.get(&(s.model.clone(), s.task_id.clone()));
             let row = Row {
                 task_id: s.task_id.clone(),
                 model: rename
@@ -333,7 +400,9 @@ pub fn rows(
                 language: s.language.clone(),
                 query: task.map(|t| t.query.clone()),
                 gold: task.map(|t| print_actions(&t.gold.calls)),
-                calls: calls.get(&(s.model.clone(), s.task_id.clone())).cloned(),
+                calls: answer.map(|a| a.calls.clone()),
+                raw: answer.and_then(|a| a.raw.clone()),
+                thought: answer.and_then(|a| a.thought.clone()),
                 selection_f1: 100.0 * s.selection.f1,
                 invocation_f1: 100.0 * s.invocation.f1,
                 outcomes: Outcome::of(&s),
@@ -372,6 +441,33 @@ struct ScoreKey<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn raw_answers_and_thoughts_are_kept_and_clipped() {
+        let p: Prediction = serde_json::from_value(serde_json::json!({
+            "task_id": "t", "model": "m",
+            "output": "{\"Thought\": \"<b>Look</b> it up.\", \"Action\": \"[search(q='x')]\"}",
+        }))
+        .unwrap();
+        let a = answer_of(&p, &HashMap::new());
+        assert_eq!(a.calls, "[search(q='x')]");
+        assert_eq!(a.thought.as_deref(), Some("<b>Look</b> it up."));
+        assert_eq!(a.raw.as_deref(), p.output.as_deref());
+        let long = "é".repeat(RAW_CHARS + 5);
+        let clip = clipped(&long).unwrap();
+        assert_eq!(clip.chars().count(), RAW_CHARS + 1);
+        assert!(clip.ends_with('…'));
+        assert_eq!(clipped("  \n"), None);
+        let failed: Prediction = serde_json::from_value(serde_json::json!({
+            "task_id": "t", "model": "m", "output": null, "error": "timeout",
+        }))
+        .unwrap();
+        let a = answer_of(&failed, &HashMap::new());
+        assert_eq!(
+            (a.calls.as_str(), a.raw, a.thought),
+            ("(error: timeout)", None, None)
+        );
+    }
 
     #[test]
     fn the_first_tasks_that_fit_are_shown_and_always_one() {

@@ -74,12 +74,68 @@ fn slot_width(width: u32, slots: usize) -> f64 {
     f64::from(width - 80) / slots.max(1) as f64
 }
 
+/// Width in pixels of `text` at `size` px, estimated generously: a
+/// sans-serif character is on average well under 0.62 of the size wide
+/// (wide letters and CJK characters excepted, and labels are cut short).
+fn text_width(text: &str, size: u32) -> f64 {
+    text.chars().count() as f64 * f64::from(size) * 0.62
+}
+
+/// Height of the plot area of the bar charts.
+const PLOT_HEIGHT: f64 = 250.0;
+
+/// The frame of a bar chart: its width and height, the plot's left, top
+/// and bottom, and where the legend's entries go. The width fits the bars
+/// (`slot` px a model) and the widest legend entry; the legend wraps into
+/// as many rows as it needs above the plot; the bottom leaves room for the
+/// longest model name under it.
+struct Frame {
+    width: u32,
+    height: u32,
+    left: f64,
+    top: f64,
+    bottom: f64,
+    legend: Vec<(i32, i32)>,
+}
+
+impl Frame {
+    fn new(names: &[&str], slot: u32, legend: &[(&str, RGBColor)]) -> Frame {
+        let left = 60.0;
+        let widest = legend
+            .iter()
+            .map(|(label, _)| legend_entry_width(label))
+            .fold(0.0, f64::max);
+        let width = (80 + slot * names.len() as u32).max((left + widest + 20.0).ceil() as u32);
+        let places = legend_places(legend, left, f64::from(width) - 10.0);
+        let rows = places
+            .last()
+            .map_or(0, |&(_, y)| (y - LEGEND_TOP) / LEGEND_ROW + 1);
+        let top = f64::from(LEGEND_TOP + LEGEND_ROW * rows) + 12.0;
+        let longest = names
+            .iter()
+            .map(|n| text_width(&short(n, NAME_CHARS), 11))
+            .fold(0.0, f64::max);
+        let bottom = top + PLOT_HEIGHT;
+        Frame {
+            width,
+            height: (bottom + 8.0 + longest + 10.0).ceil() as u32,
+            left,
+            top,
+            bottom,
+            legend: places,
+        }
+    }
+}
+
 /// Grouped bars of selection and invocation F1 per model with whiskers.
 pub fn f1_bars(models: &[ModelReport]) -> anyhow::Result<String> {
-    let (width, height) = (160 + 90 * models.len() as u32, 360);
+    let entries = [("selection F1", SELECTION), ("invocation F1", INVOCATION)];
+    let names: Vec<&str> = models.iter().map(|m| m.model.as_str()).collect();
+    let frame = Frame::new(&names, 90, &entries);
+    let (width, height) = (frame.width, frame.height);
     svg(width, height, |root| {
         let slot = slot_width(width, models.len());
-        let (left, top, bottom) = (60.0, 30.0, f64::from(height) - 90.0);
+        let (left, top, bottom) = (frame.left, frame.top, frame.bottom);
         let y = |v: f64| bottom - (bottom - top) * v.clamp(0.0, 100.0) / 100.0;
         axis(root, (left, top, bottom), width, 100.0, "")?;
         for (i, m) in models.iter().enumerate() {
@@ -121,11 +177,7 @@ pub fn f1_bars(models: &[ModelReport]) -> anyhow::Result<String> {
             }
             name_under(root, &m.model, x0 + slot / 2.0, bottom + 8.0)?;
         }
-        legend(
-            root,
-            &[("selection F1", SELECTION), ("invocation F1", INVOCATION)],
-            left,
-        )
+        legend(root, &entries, &frame.legend)
     })
 }
 
@@ -157,11 +209,18 @@ fn axis(
     Ok(())
 }
 
+/// Characters of a model name under the bars at most.
+const NAME_CHARS: usize = 18;
+
 /// A model name under a bar group, turned so long names fit.
 fn name_under(root: &Area, name: &str, x: f64, y: f64) -> anyhow::Result<()> {
     let style = text(11, HPos::Right, VPos::Center).transform(FontTransform::Rotate270);
-    root.draw(&Text::new(short(name, 18), (x as i32, y as i32), style))
-        .map_err(draw_error)
+    root.draw(&Text::new(
+        short(name, NAME_CHARS),
+        (x as i32, y as i32),
+        style,
+    ))
+    .map_err(draw_error)
 }
 
 /// At most `n` characters, an ellipsis when cut.
@@ -173,32 +232,59 @@ fn short(name: &str, n: usize) -> String {
     }
 }
 
-fn legend(root: &Area, entries: &[(&str, RGBColor)], left: f64) -> anyhow::Result<()> {
-    let mut x = left as i32;
-    for (label, color) in entries {
-        root.draw(&Rectangle::new([(x, 8), (x + 12, 20)], color.filled()))
+/// The top of the legend's first row, and the height of a row.
+const LEGEND_TOP: i32 = 8;
+const LEGEND_ROW: i32 = 20;
+
+/// The width a legend entry takes: its swatch, its label and a gap.
+fn legend_entry_width(label: &str) -> f64 {
+    16.0 + text_width(label, 12) + 14.0
+}
+
+/// Where each legend entry goes (its swatch's top left): in a row from
+/// `left`, a new row when the next entry would pass `right`.
+fn legend_places(entries: &[(&str, RGBColor)], left: f64, right: f64) -> Vec<(i32, i32)> {
+    let (mut x, mut y) = (left, LEGEND_TOP);
+    let mut places = Vec::with_capacity(entries.len());
+    for (label, _) in entries {
+        let w = legend_entry_width(label);
+        if x > left && x + w > right {
+            (x, y) = (left, y + LEGEND_ROW);
+        }
+        places.push((x as i32, y));
+        x += w;
+    }
+    places
+}
+
+fn legend(root: &Area, entries: &[(&str, RGBColor)], places: &[(i32, i32)]) -> anyhow::Result<()> {
+    for ((label, color), &(x, y)) in entries.iter().zip(places) {
+        root.draw(&Rectangle::new([(x, y), (x + 12, y + 12)], color.filled()))
             .map_err(draw_error)?;
         root.draw(&Text::new(
             label.to_string(),
-            (x + 16, 14),
+            (x + 16, y + 6),
             text(12, HPos::Left, VPos::Center),
         ))
         .map_err(draw_error)?;
-        x += 20 + 8 * label.chars().count() as i32;
     }
     Ok(())
 }
 
-/// Stacked bars of the six error types' shares per model (selection errors
-/// and invocation errors each sum to 100; both stacks are halved so that a
-/// bar sums to 100).
+/// Stacked bars of the six error types' shares per model, in % of the
+/// model's errors: selection errors and invocation errors each sum to 100
+/// within their group; both stacks are halved so that a bar sums to 100
+/// (the selection types the lower half, the invocation types the upper).
 pub fn error_bars(models: &[ModelReport]) -> anyhow::Result<String> {
-    let (width, height) = (160 + 70 * models.len() as u32, 380);
+    let entries: Vec<(&str, RGBColor)> = ERROR_TYPES.iter().copied().zip(ERROR_COLORS).collect();
+    let names: Vec<&str> = models.iter().map(|m| m.model.as_str()).collect();
+    let frame = Frame::new(&names, 70, &entries);
+    let (width, height) = (frame.width, frame.height);
     svg(width, height, |root| {
         let slot = slot_width(width, models.len());
-        let (left, top, bottom) = (60.0, 50.0, f64::from(height) - 90.0);
+        let (left, top, bottom) = (frame.left, frame.top, frame.bottom);
         let y = |v: f64| bottom - (bottom - top) * v / 100.0;
-        axis(root, (left, top, bottom), width, 100.0, "")?;
+        axis(root, (left, top, bottom), width, 100.0, "%")?;
         for (i, m) in models.iter().enumerate() {
             let (s, v) = (&m.summary.selection_errors, &m.summary.invocation_errors);
             let shares = [s.hall, s.mis, s.ex, v.incor, v.miss, v.ext].map(|x| x / 2.0);
@@ -218,11 +304,7 @@ pub fn error_bars(models: &[ModelReport]) -> anyhow::Result<String> {
             }
             name_under(root, &m.model, (x0 + x1) / 2.0, bottom + 8.0)?;
         }
-        let entries: Vec<(&str, RGBColor)> =
-            ERROR_TYPES.iter().copied().zip(ERROR_COLORS).collect();
-        legend(root, &entries[..3], left)?;
-        let lower = root.margin(22, 0, 0, 0);
-        legend(&lower, &entries[3..], left)
+        legend(root, &entries, &frame.legend)
     })
 }
 
@@ -308,7 +390,7 @@ pub fn breakdown_heatmap(models: &[ModelReport], dimension: Dimension) -> anyhow
 }
 
 /// Selection-F1 difference row − column for every pair compared; a `*`
-/// marks p < 0.05.
+/// marks a Holm-adjusted p < 0.05.
 pub fn significance_matrix(report: &Report) -> anyhow::Result<String> {
     let names: Vec<String> = report.models.iter().map(|m| m.model.clone()).collect();
     // Looked up once per cell: 200 models make 40,000 cells and 79,600
@@ -324,7 +406,7 @@ pub fn significance_matrix(report: &Report) -> anyhow::Result<String> {
             .or_insert((c.diff, c.significant()));
         selection
             .entry((c.b.as_str(), c.a.as_str()))
-            .or_insert((-c.diff, c.significant()));
+            .or_insert((0.0 - c.diff, c.significant()));
     }
     let find = |a: &str, b: &str| selection.get(&(a, b)).copied();
     heatmap(
@@ -353,7 +435,21 @@ pub fn significance_matrix(report: &Report) -> anyhow::Result<String> {
 /// and after biased sampling.
 pub fn long_tail(countries: &[(String, f64, Option<f64>)]) -> anyhow::Result<String> {
     let sampled = countries.iter().any(|c| c.2.is_some());
-    let (width, height) = (120 + 16 * countries.len() as u32, 380);
+    let mut entries = vec![("share of the catalog's APIs", SELECTION)];
+    if sampled {
+        entries.push(("share of the sampled APIs", INVOCATION));
+    }
+    let widest = entries
+        .iter()
+        .map(|(l, _)| legend_entry_width(l))
+        .fold(0.0, f64::max);
+    let width = (120 + 16 * countries.len() as u32).max((80.0 + widest).ceil() as u32);
+    let places = legend_places(&entries, 60.0, f64::from(width) - 10.0);
+    let rows = places
+        .last()
+        .map_or(1, |&(_, y)| (y - LEGEND_TOP) / LEGEND_ROW + 1);
+    let legend_height = f64::from(LEGEND_ROW * rows);
+    let height = 360 + legend_height as u32;
     let top_share = countries
         .iter()
         .map(|c| c.1.max(c.2.unwrap_or(0.0)))
@@ -362,7 +458,7 @@ pub fn long_tail(countries: &[(String, f64, Option<f64>)]) -> anyhow::Result<Str
     let ceiling = (top_share / 10.0).ceil() * 10.0;
     svg(width, height, |root| {
         let slot = slot_width(width, countries.len());
-        let (left, top, bottom) = (60.0, 40.0, f64::from(height) - 60.0);
+        let (left, top, bottom) = (60.0, 20.0 + legend_height, f64::from(height) - 60.0);
         let y = |v: f64| bottom - (bottom - top) * v / ceiling;
         axis(root, (left, top, bottom), width, ceiling, "%")?;
         for (i, (code, catalog, sample)) in countries.iter().enumerate() {
@@ -379,10 +475,6 @@ pub fn long_tail(countries: &[(String, f64, Option<f64>)]) -> anyhow::Result<Str
             }
             name_under(root, code, x0 + slot / 2.0, bottom + 6.0)?;
         }
-        let mut entries = vec![("share of the catalog's APIs", SELECTION)];
-        if sampled {
-            entries.push(("share of the sampled APIs", INVOCATION));
-        }
-        legend(root, &entries, left)
+        legend(root, &entries, &places)
     })
 }

@@ -218,6 +218,10 @@ pub fn comparisons(report: &Report) -> anyhow::Result<DataFrame> {
             c.iter().map(|c| c.p_value).collect::<Vec<_>>(),
         ),
         Column::new(
+            "p_holm".into(),
+            c.iter().map(|c| c.p_holm).collect::<Vec<_>>(),
+        ),
+        Column::new(
             "significant".into(),
             c.iter().map(|c| c.significant()).collect::<Vec<_>>(),
         ),

@@ -14,6 +14,7 @@ use super::Report;
 use super::browser::{Browser, Outcome};
 use super::charts;
 use super::markdown::p_text;
+use super::settings;
 use crate::score::aggregate::Dimension;
 use crate::score::bootstrap::Interval;
 
@@ -38,8 +39,8 @@ body { font-family: 'Noto Sans', 'Noto Sans CJK SC', 'DejaVu Sans', sans-serif; 
 h1 { font-size: 24px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; font-size: 13px; } td, th { border: 1px solid #ddd; padding: 3px 6px; }
 th { background: #f3f3f3; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
-figure { display: inline-block; margin: 8px 16px 8px 0; vertical-align: top; }
-figcaption { font-size: 13px; color: #555; }
+figure { display: inline-table; margin: 8px 16px 8px 0; vertical-align: top; }
+figcaption { display: table-caption; caption-side: bottom; font-size: 13px; color: #555; }
 #browser td { vertical-align: top; max-width: 420px; } code { font-size: 12px; white-space: pre-wrap; word-break: break-word; }
 .tag { display: inline-block; font-size: 11px; padding: 0 4px; margin: 1px; border-radius: 3px; background: #eee; }
 .tag.correct { background: #c8e6c9; } .filters label { margin-right: 12px; font-size: 13px; }
@@ -90,9 +91,11 @@ fn ci_text(value: f64, ci: Option<Interval>) -> String {
 pub fn render(report: &Report, browser: &Browser) -> anyhow::Result<String> {
     let mut page =
         String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    page.push_str("<title>itc report</title>\n<style>");
-    page.push_str(STYLE);
-    page.push_str("</style>\n</head>\n<body>\n<h1>Tool-calling report</h1>\n");
+    let title = escape(&report.title);
+    let _ = write!(
+        page,
+        "<title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{title}</h1>\n"
+    );
     let _ = writeln!(
         page,
         "<p id=\"about\">{} task(s){}, {} model(s) from {} input(s). Rates in %; 95% intervals from a seeded paired bootstrap ({} resamples, seed {}).</p>",
@@ -108,8 +111,12 @@ pub fn render(report: &Report, browser: &Browser) -> anyhow::Result<String> {
         report.seed
     );
     summary(&mut page, report);
+    settings_section(&mut page, report);
+    steps_section(&mut page, report);
+    errors_section(&mut page, report);
     charts_section(&mut page, report)?;
     ranking(&mut page, report);
+    breakdowns_section(&mut page, report);
     browser_section(&mut page, report, browser);
     page.push_str("<script>");
     page.push_str(SCRIPT);
@@ -170,6 +177,128 @@ fn summary(page: &mut String, report: &Report) {
     page.push_str("</tbody></table>\n");
 }
 
+/// A table of text cells: `id`, the header, rows whose first `text` cells
+/// are text (escaped here) and the rest numbers (right-aligned, as given).
+fn table(page: &mut String, id: &str, header: &[&str], text: usize, rows: &[Vec<String>]) {
+    let _ = write!(page, "<table id=\"{id}\"><thead><tr>");
+    for h in header {
+        let _ = write!(page, "<th>{}</th>", escape(h));
+    }
+    page.push_str("</tr></thead><tbody>\n");
+    for row in rows {
+        page.push_str("<tr>");
+        for (i, cell) in row.iter().enumerate() {
+            if i < text {
+                let _ = write!(page, "<td>{}</td>", escape(cell));
+            } else {
+                let _ = write!(page, "<td class=\"n\">{cell}</td>");
+            }
+        }
+        page.push_str("</tr>\n");
+    }
+    page.push_str("</tbody></table>\n");
+}
+
+/// Each model's settings as its input records them ("—": not recorded).
+fn settings_section(page: &mut String, report: &Report) {
+    page.push_str("<h2>Models</h2>\n<p>Each model's settings as its input records them (an <code>itc eval</code> run's manifest or <code>models.json</code>; an <code>itc score</code> folder records only when it was scored); — where unknown. Times in UTC.</p>\n");
+    let mut header = vec!["Model"];
+    header.extend(settings::HEADER);
+    header.push("Input");
+    let rows: Vec<Vec<String>> = report
+        .settings
+        .iter()
+        .map(|s| {
+            let mut row = vec![s.model.clone()];
+            row.extend(settings::cells(s));
+            row.push(s.input.clone());
+            row
+        })
+        .collect();
+    table(page, "settings", &header, header.len(), &rows);
+}
+
+/// Step-by-step figures, when some model answered step by step.
+fn steps_section(page: &mut String, report: &Report) {
+    if !report.models.iter().any(|m| m.summary.step_tasks > 0) {
+        return;
+    }
+    page.push_str(
+        "<h2>Step by step</h2>\n<p>Each step's calls against the same gold step (SPEC §6).</p>\n",
+    );
+    let executed = report.models.iter().any(|m| m.summary.execution.is_some());
+    let mut header = vec!["Model", "Tasks in steps", "Step F1"];
+    if executed {
+        header.extend(["Calls executed", "Tasks executed"]);
+    }
+    let rows: Vec<Vec<String>> = report
+        .models
+        .iter()
+        .map(|m| {
+            let s = &m.summary;
+            let mut row = vec![
+                m.model.clone(),
+                s.step_tasks.to_string(),
+                s.step_f1.map_or_else(|| "—".into(), |f| format!("{f:.2}")),
+            ];
+            if executed {
+                row.extend(crate::score::report::execution_cells(s).map(|c| escape(&c)));
+            }
+            row
+        })
+        .collect();
+    table(page, "steps", &header, 1, &rows);
+}
+
+/// ITC Table 3: the error types' shares of each group's errors.
+fn errors_section(page: &mut String, report: &Report) {
+    page.push_str("<h2>Error analysis (ITC Table 3)</h2>\n<p>Shares of each group's errors, %: the three selection error types sum to 100, and so do the three invocation error types (0 when a model made none).</p>\n");
+    let rows: Vec<Vec<String>> = report
+        .models
+        .iter()
+        .map(|m| {
+            let (s, i) = (&m.summary.selection_errors, &m.summary.invocation_errors);
+            let mut row = vec![m.model.clone()];
+            row.extend([s.hall, s.mis, s.ex, i.incor, i.miss, i.ext].map(|x| format!("{x:.2}")));
+            row
+        })
+        .collect();
+    let mut header = vec!["Model"];
+    header.extend(charts::ERROR_TYPES);
+    table(page, "errors", &header, 1, &rows);
+}
+
+/// Every breakdown (kind, language, country, category) as a table.
+fn breakdowns_section(page: &mut String, report: &Report) {
+    let Some(first) = report.models.first() else {
+        return;
+    };
+    for (d, b) in first.breakdowns.iter().enumerate() {
+        let name = b.dimension.as_str();
+        let _ = writeln!(page, "<h2>By {name}</h2>");
+        let rows: Vec<Vec<String>> = report
+            .models
+            .iter()
+            .flat_map(|m| {
+                m.breakdowns[d].groups.iter().map(|(group, s)| {
+                    let ci = s.ci;
+                    vec![
+                        m.model.clone(),
+                        group.clone(),
+                        s.n.to_string(),
+                        ci_text(s.selection.f1, ci.map(|c| c.selection_f1)),
+                        ci_text(s.invocation.f1, ci.map(|c| c.invocation_f1)),
+                        ci_text(s.lm, ci.map(|c| c.lm)),
+                        ci_text(s.fm, ci.map(|c| c.fm)),
+                    ]
+                })
+            })
+            .collect();
+        let header = ["Model", name, "Tasks", "Sel. F1", "Inv. F1", "LM", "FM"];
+        table(page, &format!("by-{name}"), &header, 2, &rows);
+    }
+}
+
 fn figure(page: &mut String, id: &str, caption: &str, svg: &str) {
     let _ = writeln!(
         page,
@@ -190,7 +319,7 @@ fn charts_section(page: &mut String, report: &Report) -> anyhow::Result<()> {
     figure(
         page,
         "chart-errors",
-        "Shares of the six error types per model (selection and invocation errors, half each)",
+        "Error types per model; bars in % of the model's errors: the lower half the selection errors (hallucinated, missed, extra tool) by their shares of them, the upper half the invocation errors (incorrect, missing, extra value) by theirs",
         &charts::error_bars(models)?,
     );
     figure(
@@ -208,7 +337,7 @@ fn charts_section(page: &mut String, report: &Report) -> anyhow::Result<()> {
     figure(
         page,
         "chart-significance",
-        "Selection F1, row − column (percentage points); * p < 0.05",
+        "Selection F1, row − column (percentage points); * Holm-adjusted p < 0.05",
         &charts::significance_matrix(report)?,
     );
     Ok(())
@@ -217,7 +346,7 @@ fn charts_section(page: &mut String, report: &Report) -> anyhow::Result<()> {
 fn ranking(page: &mut String, report: &Report) {
     let _ = writeln!(
         page,
-        "<h2>Ranking by {}</h2>\n<p>Models whose difference from the first model of their group is not significant (p ≥ 0.05) share its rank.</p>\n<table id=\"ranking\"><thead><tr><th>Rank</th><th>Model</th><th>{}</th></tr></thead><tbody>",
+        "<h2>Ranking by {}</h2>\n<p>Models whose difference from the first model of their group is not significant (Holm-adjusted p ≥ 0.05 over every pair on this metric) share its rank.</p>\n<table id=\"ranking\"><thead><tr><th>Rank</th><th>Model</th><th>{}</th></tr></thead><tbody>",
         report.rank_by.label(),
         report.rank_by.label()
     );
@@ -234,18 +363,19 @@ fn ranking(page: &mut String, report: &Report) {
     if report.comparisons.is_empty() {
         return;
     }
-    page.push_str("<h2>Paired comparisons</h2>\n<table id=\"comparisons\"><thead><tr><th>A</th><th>B</th><th>Metric</th><th>A − B</th><th>95% CI</th><th>p</th></tr></thead><tbody>\n");
+    page.push_str("<h2>Paired comparisons</h2>\n<table id=\"comparisons\"><thead><tr><th>A</th><th>B</th><th>Metric</th><th>A − B</th><th>95% CI</th><th>p</th><th>p (Holm)</th></tr></thead><tbody>\n");
     for c in &report.comparisons {
         let _ = writeln!(
             page,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{:+.2}</td><td class=\"n\">[{:.2}, {:.2}]</td><td class=\"n\">{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{:+.2}</td><td class=\"n\">[{:.2}, {:.2}]</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             escape(&c.a),
             escape(&c.b),
             c.metric.label(),
             c.diff,
             c.ci.lo,
             c.ci.hi,
-            escape(&p_text(c.p_value, report.resamples))
+            escape(&p_text(c.p_value, report.resamples)),
+            escape(&p_text(c.p_holm, report.resamples))
         );
     }
     page.push_str("</tbody></table>\n");
@@ -296,6 +426,17 @@ fn not_used(page: &mut String, report: &Report) {
     );
 }
 
+/// A Thought (plain text) or what stands in for it: "none" when the
+/// answer is there without one, "not available" when the predictions are
+/// gone.
+fn answer_text(text: &Option<String>, answered: bool) -> String {
+    match (text, answered) {
+        (Some(t), _) => escape(t),
+        (None, true) => "<em>none</em>".to_string(),
+        (None, false) => "<em>not available</em>".to_string(),
+    }
+}
+
 fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
     let rows = &browser.rows;
     page.push_str("<h2>Tasks</h2>\n");
@@ -324,7 +465,7 @@ fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
         .collect();
     select(page, "outcome", &outcomes);
     page.push_str(" <span id=\"browser-count\"></span></div>\n");
-    page.push_str("<table id=\"browser\"><thead><tr><th>Task</th><th>Model</th><th>Kind</th><th>Language</th><th>Query</th><th>Gold calls</th><th>Model's calls</th><th>Sel. F1</th><th>Inv. F1</th><th>Outcome</th></tr></thead><tbody>\n");
+    page.push_str("<table id=\"browser\"><thead><tr><th>Task</th><th>Model</th><th>Kind</th><th>Language</th><th>Query</th><th>Gold calls</th><th>Model's calls</th><th>Thought</th><th>Raw answer</th><th>Sel. F1</th><th>Inv. F1</th><th>Outcome</th></tr></thead><tbody>\n");
     let missing = "<em>not available</em>".to_string();
     for r in rows {
         let outcomes: Vec<&str> = r.outcomes.iter().map(|o| o.as_str()).collect();
@@ -338,7 +479,7 @@ fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
         };
         let _ = writeln!(
             page,
-            "<tr data-model=\"{m}\" data-kind=\"{k}\" data-language=\"{l}\" data-outcomes=\"{o}\"><td>{t}</td><td>{m}</td><td>{k}</td><td>{l}</td><td dir=\"auto\" lang=\"{l}\">{q}</td><td>{g}</td><td>{c}</td><td class=\"n\">{s:.0}</td><td class=\"n\">{i:.0}</td><td>{tags}</td></tr>",
+            "<tr data-model=\"{m}\" data-kind=\"{k}\" data-language=\"{l}\" data-outcomes=\"{o}\"><td>{t}</td><td>{m}</td><td>{k}</td><td>{l}</td><td dir=\"auto\" lang=\"{l}\">{q}</td><td>{g}</td><td>{c}</td><td dir=\"auto\">{th}</td><td>{raw}</td><td class=\"n\">{s:.0}</td><td class=\"n\">{i:.0}</td><td>{tags}</td></tr>",
             m = escape(&r.model),
             k = r.kind,
             l = escape(&r.language),
@@ -347,6 +488,11 @@ fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
             q = r.query.as_deref().map_or(missing.clone(), escape),
             g = code(&r.gold),
             c = code(&r.calls),
+            th = answer_text(&r.thought, r.calls.is_some()),
+            raw = match &r.raw {
+                Some(raw) => format!("<code>{}</code>", escape(raw)),
+                None => answer_text(&None, r.calls.is_some()),
+            },
             s = r.selection_f1,
             i = r.invocation_f1,
         );

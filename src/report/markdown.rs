@@ -92,7 +92,7 @@ fn headline_row(label: Vec<String>, s: &Summary) -> Vec<String> {
 
 /// The whole report as Markdown.
 pub fn render(report: &Report) -> String {
-    let mut out = String::from("# Tool-calling report\n\n");
+    let mut out = format!("# {}\n\n", escape(&report.title));
     let _ = writeln!(
         out,
         "{} task(s){}, {} model(s). Rates in %; 95% intervals from a seeded paired Poisson bootstrap ({} resamples, seed {}).\n",
@@ -107,6 +107,7 @@ pub fn render(report: &Report) -> String {
         report.seed
     );
     inputs(&mut out, report);
+    settings(&mut out, report);
     summary(&mut out, report);
     ranking(&mut out, report);
     comparisons(&mut out, report);
@@ -136,6 +137,23 @@ fn inputs(out: &mut String, report: &Report) {
         .collect();
     table(out, 4, &["Folder", "Models", "Task set", "Manifest"], &rows);
     not_used(out, report);
+}
+
+/// Each model's settings as its input records them.
+fn settings(out: &mut String, report: &Report) {
+    out.push_str("## Models\n\nEach model's settings as its input records them; — where unknown. Times in UTC.\n\n");
+    let rows: Vec<Vec<String>> = report
+        .settings
+        .iter()
+        .map(|s| {
+            let mut row = vec![escape(&s.model)];
+            row.extend(super::settings::cells(s).iter().map(|c| escape(c)));
+            row
+        })
+        .collect();
+    let mut header = vec!["Model"];
+    header.extend(super::settings::HEADER);
+    table(out, header.len(), &header, &rows);
 }
 
 /// The files the inputs' manifests name that were not used, if any.
@@ -240,7 +258,7 @@ fn summary(out: &mut String, report: &Report) {
 fn ranking(out: &mut String, report: &Report) {
     let _ = writeln!(
         out,
-        "## Ranking by {}\n\nModels whose difference from the first model of their group is not significant (p ≥ 0.05) share its rank.\n",
+        "## Ranking by {}\n\nModels whose difference from the first model of their group is not significant (Holm-adjusted p ≥ 0.05 over every pair on this metric) share its rank.\n",
         report.rank_by.label()
     );
     let rows: Vec<Vec<String>> = report
@@ -254,6 +272,7 @@ fn ranking(out: &mut String, report: &Report) {
 fn comparisons(out: &mut String, report: &Report) {
     if !report.comparisons.is_empty() {
         out.push_str("## Paired comparisons (A − B, percentage points)\n\n");
+        out.push_str("p: two-sided paired-bootstrap p-value; p (Holm): adjusted by Holm–Bonferroni over the comparisons of the same metric in this report. Significant: p (Holm) < 0.05.\n\n");
         let rows: Vec<Vec<String>> = report
             .comparisons
             .iter()
@@ -265,6 +284,7 @@ fn comparisons(out: &mut String, report: &Report) {
                     format!("{:+.2}", c.diff),
                     format!("[{:.2}, {:.2}]", c.ci.lo, c.ci.hi),
                     p_text(c.p_value, report.resamples),
+                    p_text(c.p_holm, report.resamples),
                     if c.significant() { "yes" } else { "no" }.into(),
                 ]
             })
@@ -272,7 +292,16 @@ fn comparisons(out: &mut String, report: &Report) {
         table(
             out,
             3,
-            &["A", "B", "Metric", "A − B", "95% CI", "p", "Significant"],
+            &[
+                "A",
+                "B",
+                "Metric",
+                "A − B",
+                "95% CI",
+                "p",
+                "p (Holm)",
+                "Significant",
+            ],
             &rows,
         );
     }

@@ -10,7 +10,8 @@
 //! 3. [`paired`]: paired-bootstrap differences with intervals and p-values,
 //!    and a ranking in which models that do not differ significantly share
 //!    a rank.
-//! 4. Write it: terminal tables, Markdown ([`markdown`]), CSV and Parquet in
+//! 4. Write it: terminal tables, Markdown ([`markdown`]), LaTeX tables
+//!    ([`latex`]), CSV and Parquet in
 //!    long form ([`frames`]), JSON, one self-contained HTML page with SVG
 //!    charts ([`charts`]) and a per-task browser ([`browser`], [`html`]),
 //!    and the inputs' manifests. The same inputs give byte-identical files.
@@ -20,8 +21,10 @@ pub mod charts;
 pub mod frames;
 pub mod html;
 pub mod inputs;
+pub mod latex;
 pub mod markdown;
 pub mod paired;
+pub mod settings;
 pub mod sources;
 
 use std::collections::HashMap;
@@ -37,18 +40,24 @@ use crate::score::report::{error_table, main_table};
 use crate::score::stream::{Evaluation, ModelRun, Outcomes, TaskOutcome};
 use crate::spec::records::{Extraction, Task};
 use crate::util::atomic;
-use crate::util::lock::FolderLock;
+use crate::util::lock::{FolderLock, create_fresh_dir};
 use crate::util::table::{Table, num};
 use inputs::{Input, TaskChoice, check_task_sets, unique_names};
-use paired::{Comparison, Metric, PairedScores, Ranked, pairs, rank};
+use paired::{Comparison, Metric, PairedScores, Ranked, family, pairs, rank};
 
 /// What `itc report` combines and where it writes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReportOptions {
     /// Run directories and score folders.
     pub inputs: Vec<PathBuf>,
-    /// Output folder.
-    pub out: PathBuf,
+    /// Output folder; `None`: a new folder `reports/report-<UTC time>`
+    /// ([`DEFAULT_PARENT`]), `-2`, `-3`, … when that name is taken.
+    pub out: Option<PathBuf>,
+    /// Write into an `out` that holds an earlier report (else refused).
+    pub force: bool,
+    /// The title of `report.html` and `report.md` ([`DEFAULT_TITLE`] when
+    /// `None`).
+    pub title: Option<String>,
     /// Compare every model with this one only (default: every pair).
     pub baseline: Option<String>,
     /// Compare inputs scored on different task sets, on the tasks they share.
@@ -70,7 +79,9 @@ impl Default for ReportOptions {
         let aggregate = AggregateOptions::default();
         ReportOptions {
             inputs: Vec::new(),
-            out: PathBuf::from("reports"),
+            out: None,
+            force: false,
+            title: None,
             baseline: None,
             allow_different_tasks: false,
             rank_by: Metric::InvocationF1,
@@ -82,9 +93,17 @@ impl Default for ReportOptions {
     }
 }
 
+/// The folder in which a report without `--out` gets a new folder.
+pub const DEFAULT_PARENT: &str = "reports";
+
+/// The title of a report without `--title`.
+pub const DEFAULT_TITLE: &str = "Tool-calling report";
+
 /// Everything a report says, as written to `report.json`.
 #[derive(Debug, Serialize)]
 pub struct Report {
+    /// Its title (`--title`).
+    pub title: String,
     /// The inputs: folder, task-set hash, models (as named in the report).
     pub inputs: Vec<InputSummary>,
     /// Tasks compared.
@@ -97,6 +116,8 @@ pub struct Report {
     pub seed: u64,
     /// Per model: headline numbers, intervals, breakdowns.
     pub models: Vec<ModelReport>,
+    /// Per model (as `models`): its settings, as its input records them.
+    pub settings: Vec<settings::ModelSettings>,
     /// Paired comparisons, per pair and metric.
     pub comparisons: Vec<Comparison>,
     /// The metric of the ranking.
@@ -189,17 +210,42 @@ pub fn report(
         }
         summary.files_not_used = not_used.clone();
     }
-    let _lock = FolderLock::acquire(&options.out, err)?;
-    let files = write_files(&options.out, &inputs, &report, &evaluation, &browser)?;
+    let dir = output_dir(options)?;
+    let _lock = FolderLock::acquire(&dir, err)?;
+    if !options.force && holds_report(&dir) {
+        bail!(
+            "{} holds an earlier report; pass --force to overwrite it, or name another --out",
+            dir.display()
+        );
+    }
+    let files = write_files(&dir, &inputs, &report, &evaluation, &browser)?;
     print(out, &report, options.wide)?;
-    writeln!(
-        err,
-        "wrote {} in {}",
-        files.join(", "),
-        options.out.display()
-    )?;
+    writeln!(err, "wrote {} in {}", files.join(", "), dir.display())?;
     Ok(())
 }
+
+/// The folder to write: `--out` as given, else a new folder under
+/// [`DEFAULT_PARENT`], claimed by creating it.
+fn output_dir(options: &ReportOptions) -> anyhow::Result<PathBuf> {
+    match &options.out {
+        Some(dir) => Ok(dir.clone()),
+        None => {
+            let stamp = crate::util::time::timestamp(std::time::SystemTime::now());
+            create_fresh_dir(&Path::new(DEFAULT_PARENT).join(format!("report-{stamp}")))
+        }
+    }
+}
+
+/// Whether `dir` holds a report written earlier: any of the files only a
+/// report writes.
+pub fn holds_report(dir: &Path) -> bool {
+    REPORT_FILES
+        .iter()
+        .any(|name| dir.join(name).symlink_metadata().is_ok())
+}
+
+/// The files that mark a folder as holding a report.
+const REPORT_FILES: [&str; 4] = ["report.json", "report.md", "report.html", "report.tex"];
 
 fn names(runs: &[ModelRun]) -> Vec<&str> {
     runs.iter().map(|r| r.model.as_str()).collect()
@@ -276,11 +322,31 @@ fn build(
     let models = aggregate_with(evaluation, true, Some(&bootstrap));
     let runs = &evaluation.models;
     let paired = PairedScores::new(runs, &bootstrap);
-    let comparisons = pairs(runs.len(), baseline)
-        .into_iter()
-        .flat_map(|(a, b)| Metric::ALL.map(|m| paired.compare(a, b, m)))
-        .collect();
+    // One family per metric, each Holm-adjusted; listed pair by pair.
+    let compared = pairs(runs.len(), baseline);
+    let mut families = Metric::ALL.map(|m| family(&paired, &compared, m).into_iter());
+    let mut comparisons = Vec::with_capacity(compared.len() * Metric::ALL.len());
+    for _ in &compared {
+        comparisons.extend(families.iter_mut().map(|f| f.next().expect("one a pair")));
+    }
+    // The ranking compares every pair on its metric: the report's own
+    // family when it compared every pair, else a family of its own.
+    let ranking = if baseline.is_none() {
+        let own: Vec<Comparison> = comparisons
+            .iter()
+            .filter(|c| c.metric == options.rank_by)
+            .cloned()
+            .collect();
+        rank(&paired, options.rank_by, &own)
+    } else {
+        let every = family(&paired, &pairs(runs.len(), None), options.rank_by);
+        rank(&paired, options.rank_by, &every)
+    };
     Report {
+        title: options
+            .title
+            .clone()
+            .unwrap_or_else(|| DEFAULT_TITLE.to_string()),
         inputs: inputs
             .iter()
             .zip(input_models)
@@ -298,9 +364,22 @@ fn build(
         resamples: bootstrap.resamples(),
         seed: options.seed,
         models,
+        settings: inputs
+            .iter()
+            .zip(input_models)
+            .flat_map(|(input, named)| {
+                let names: Vec<(String, String)> = input
+                    .models
+                    .iter()
+                    .cloned()
+                    .zip(named.iter().cloned())
+                    .collect();
+                settings::of_input(input, &names)
+            })
+            .collect(),
         comparisons,
         rank_by: options.rank_by,
-        ranking: rank(&paired, options.rank_by),
+        ranking,
     }
 }
 
@@ -340,6 +419,8 @@ fn write_files(
     written.push("report.json".into());
     atomic::write(&dir.join("report.md"), markdown::render(report).as_bytes())?;
     written.push("report.md".into());
+    atomic::write(&dir.join("report.tex"), latex::render(report).as_bytes())?;
+    written.push("report.tex".into());
     atomic::write(
         &dir.join("report.html"),
         html::render(report, browser)?.as_bytes(),
@@ -364,7 +445,7 @@ fn print(out: &mut dyn Write, report: &Report, wide: bool) -> anyhow::Result<()>
     writeln!(out, "{}", error_table(&report.models, wide))?;
     writeln!(
         out,
-        "Ranking by {} (models whose difference is not significant at p < 0.05 share a rank)\n",
+        "Ranking by {} (models whose difference is not significant at Holm-adjusted p < 0.05 share a rank)\n",
         report.rank_by.label()
     )?;
     let mut t = Table::new(["Rank", "Model", report.rank_by.label()]);
@@ -384,7 +465,9 @@ fn print(out: &mut dyn Write, report: &Report, wide: bool) -> anyhow::Result<()>
 }
 
 fn comparison_table(comparisons: &[Comparison], resamples: usize, wide: bool) -> String {
-    let mut t = Table::new(["A", "B", "Metric", "A − B", "95% CI", "p", "Sig."]);
+    let mut t = Table::new([
+        "A", "B", "Metric", "A − B", "95% CI", "p", "p (Holm)", "Sig.",
+    ]);
     for c in comparisons {
         t.push([
             c.a.clone(),
@@ -393,6 +476,7 @@ fn comparison_table(comparisons: &[Comparison], resamples: usize, wide: bool) ->
             num(c.diff),
             format!("{} to {}", num(c.ci.lo), num(c.ci.hi)),
             markdown::p_text(c.p_value, resamples),
+            markdown::p_text(c.p_holm, resamples),
             if c.significant() { "yes" } else { "no" }.to_string(),
         ]);
     }

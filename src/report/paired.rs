@@ -13,10 +13,22 @@
 //! difference is the difference of two sums ([`PairedScores`]); one within
 //! 10⁻⁹ of zero counts as zero (a tie), not as a float's rounding.
 //!
+//! A report makes many comparisons, and at p < 0.05 one in twenty pairs
+//! that do not differ would look different by chance. So the p-values of
+//! one metric's comparisons in one report (its *family*) are also adjusted
+//! by Holm–Bonferroni ([`holm`]): sorted ascending, the i-th smallest of m
+//! (from 0) is multiplied by m − i, each kept at least as large as the one
+//! before, and capped at 1. A comparison is significant when its adjusted
+//! p-value is below 0.05; this keeps the chance of any false "significant"
+//! in the family at 5%.
+//!
 //! The ranking sorts models by a metric; going down the list, a model
 //! shares the rank of the first model of the current group unless it is
-//! significantly worse than it (p < 0.05), in which case it opens a new
+//! significantly worse than it (Holm-adjusted p < 0.05 in the family of
+//! every pair of models on that metric), in which case it opens a new
 //! group whose rank is its position (1, 1, 3, …).
+
+use std::collections::HashMap;
 
 use serde::Serialize;
 
@@ -77,7 +89,7 @@ impl Metric {
     }
 
     /// Its position in [`Metric::ALL`].
-    fn position(self) -> usize {
+    pub fn position(self) -> usize {
         match self {
             Metric::SelectionF1 => 0,
             Metric::InvocationF1 => 1,
@@ -121,15 +133,49 @@ pub struct Comparison {
     /// Two-sided bootstrap p-value; 0 when no resample falls on the other
     /// side of zero (p below 1 / resamples).
     pub p_value: f64,
+    /// `p_value` adjusted by Holm–Bonferroni over its family: every
+    /// comparison of the same metric in the report ([`holm`]).
+    pub p_holm: f64,
     /// Tasks compared.
     pub tasks: usize,
 }
 
 impl Comparison {
-    /// Whether the difference is significant at [`ALPHA`].
+    /// Whether the difference is significant at [`ALPHA`], by the
+    /// Holm-adjusted p-value.
     pub fn significant(&self) -> bool {
-        self.p_value < ALPHA
+        self.p_holm < ALPHA
     }
+}
+
+/// Holm–Bonferroni adjusted p-values, in the order given: sorted
+/// ascending, the i-th smallest of m (from 0) becomes (m − i)·p, raised to
+/// the largest such value before it (so the order is kept) and capped at 1.
+pub fn holm(p_values: &[f64]) -> Vec<f64> {
+    let m = p_values.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&x, &y| p_values[x].total_cmp(&p_values[y]).then(x.cmp(&y)));
+    let mut adjusted = vec![0.0; m];
+    let mut running: f64 = 0.0;
+    for (i, &index) in order.iter().enumerate() {
+        running = running.max(((m - i) as f64 * p_values[index]).min(1.0));
+        adjusted[index] = running;
+    }
+    adjusted
+}
+
+/// The comparisons of `pairs` on `metric`, one family: their p-values
+/// Holm-adjusted together.
+pub fn family(scores: &PairedScores, pairs: &[(usize, usize)], metric: Metric) -> Vec<Comparison> {
+    let mut compared: Vec<Comparison> = pairs
+        .iter()
+        .map(|&(a, b)| scores.compare(a, b, metric))
+        .collect();
+    let raw: Vec<f64> = compared.iter().map(|c| c.p_value).collect();
+    for (c, p) in compared.iter_mut().zip(holm(&raw)) {
+        c.p_holm = p;
+    }
+    compared
 }
 
 /// Every model's scores on every metric, ready to be compared in pairs.
@@ -215,6 +261,7 @@ impl<'a> PairedScores<'a> {
             diff: 100.0 * observed,
             ci: percentile_interval(resampled),
             p_value,
+            p_holm: p_value,
             tasks: n,
         }
     }
@@ -255,9 +302,22 @@ pub struct Ranked {
     pub score: f64,
 }
 
-/// Ranks the runs on `metric` (see the module documentation).
-pub fn rank(scores: &PairedScores, metric: Metric) -> Vec<Ranked> {
+/// Ranks the runs on `metric` (see the module documentation). `family`
+/// holds the comparisons of every pair of runs on `metric`, Holm-adjusted
+/// together ([`family`] of [`pairs`] without a baseline); a pair missing
+/// from it is compared alone.
+pub fn rank(scores: &PairedScores, metric: Metric, family: &[Comparison]) -> Vec<Ranked> {
     let runs = scores.runs;
+    let adjusted: HashMap<(&str, &str), f64> = family
+        .iter()
+        .filter(|c| c.metric == metric)
+        .flat_map(|c| {
+            [
+                ((c.a.as_str(), c.b.as_str()), c.p_holm),
+                ((c.b.as_str(), c.a.as_str()), c.p_holm),
+            ]
+        })
+        .collect();
     let mut order: Vec<(usize, f64)> = (0..runs.len())
         .map(|i| (i, scores.mean(i, metric)))
         .collect();
@@ -270,8 +330,12 @@ pub fn rank(scores: &PairedScores, metric: Metric) -> Vec<Ranked> {
             1
         } else {
             let (lead_index, _) = order[leader];
-            let gap = scores.compare(lead_index, index, metric);
-            if gap.significant() {
+            let key = (runs[lead_index].model.as_str(), runs[index].model.as_str());
+            let p = match adjusted.get(&key) {
+                Some(&p) => p,
+                None => scores.compare(lead_index, index, metric).p_holm,
+            };
+            if p < ALPHA {
                 leader = position;
                 position + 1
             } else {
@@ -363,12 +427,76 @@ mod tests {
         let c = paired.compare(2, 0, Metric::InvocationF1);
         assert_eq!(c.diff, 100.0);
         assert_eq!(c.p_value, 0.0);
-        let ranked = rank(&paired, Metric::InvocationF1);
+        let all = family(&paired, &pairs(3, None), Metric::InvocationF1);
+        let ranked = rank(&paired, Metric::InvocationF1, &all);
         let places: Vec<(usize, &str)> =
             ranked.iter().map(|r| (r.rank, r.model.as_str())).collect();
         assert_eq!(places, [(1, "strong"), (1, "near"), (3, "weak")]);
         assert_eq!(pairs(3, None), [(0, 1), (0, 2), (1, 2)]);
         assert_eq!(pairs(3, Some(1)), [(0, 1), (2, 1)]);
+    }
+
+    #[test]
+    fn holm_by_hand() {
+        // Sorted: 0.005·4 = 0.02, 0.01·3 = 0.03, 0.03·2 = 0.06, 0.04·1 = 0.04
+        // raised to 0.06 to keep the order.
+        let adjusted = holm(&[0.01, 0.04, 0.03, 0.005]);
+        let expected = [0.03, 0.06, 0.06, 0.02];
+        for (a, e) in adjusted.iter().zip(expected) {
+            assert!((a - e).abs() < 1e-12, "{adjusted:?}");
+        }
+        // Three raw p-values below 0.05, none after adjustment.
+        let adjusted = holm(&[0.02, 0.03, 0.04]);
+        assert!(adjusted.iter().all(|&p| p >= ALPHA), "{adjusted:?}");
+        // Capped at 1; one comparison is its own family; 0 stays 0.
+        assert_eq!(holm(&[0.5, 0.6, 0.0]), [1.0, 1.0, 0.0]);
+        assert_eq!(holm(&[0.2]), [0.2]);
+        assert!(holm(&[]).is_empty());
+    }
+
+    #[test]
+    fn holm_keeps_the_order_never_lowers_and_caps_at_one() {
+        for seed in 0..50 {
+            let raw: Vec<f64> = scores(1 + seed as usize % 17, seed)
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (v * 0.13 + i as f64 * 0.007) % 1.0)
+                .collect();
+            let adjusted = holm(&raw);
+            let m = raw.len() as f64;
+            for (i, (&p, &a)) in raw.iter().zip(&adjusted).enumerate() {
+                assert!(
+                    a >= p && a <= 1.0 && a <= (m * p).min(1.0) + 1e-12,
+                    "{raw:?}"
+                );
+                for (j, &q) in raw.iter().enumerate() {
+                    if p < q {
+                        assert!(a <= adjusted[j], "{i} {j} {raw:?} {adjusted:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_ranking_follows_the_adjusted_p_values() {
+        let tasks = 200;
+        let bootstrap = Bootstrap::new(tasks, 1000, 7);
+        let runs = [
+            run("weak", &vec![0.0; tasks]),
+            run("strong", &vec![1.0; tasks]),
+        ];
+        let paired = PairedScores::new(&runs, &bootstrap);
+        let mut all = family(&paired, &pairs(2, None), Metric::InvocationF1);
+        assert_eq!((all[0].p_value, all[0].p_holm), (0.0, 0.0));
+        let split = rank(&paired, Metric::InvocationF1, &all);
+        assert_eq!((split[0].rank, split[1].rank), (1, 2));
+        // The same raw p-value, but adjusted above 0.05: one rank.
+        all[0].p_holm = 0.2;
+        assert!(!all[0].significant());
+        let shared = rank(&paired, Metric::InvocationF1, &all);
+        assert_eq!((shared[0].rank, shared[1].rank), (1, 1));
+        assert_eq!(shared[0].model, "strong");
     }
 
     /// Seeded pseudo-random values in [0, 1): a few fractions, ones and

@@ -1,0 +1,218 @@
+//! `report.tex`: Table 2 and Table 3 as booktabs tables. Model names full
+//! of LaTeX's special characters go through `itc score --out` and `itc
+//! report`; the file must stay well-formed (balanced braces, every row as
+//! many cells as its table has columns, each table's three rules), name
+//! every model escaped, carry the intervals, and, when `pdflatex` is
+//! installed, compile.
+
+mod support;
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{Value, json};
+use support::{itc, text};
+
+/// Every special character of LaTeX, and a plain name beside it.
+const NASTY: &str = r"a&b%c$d#e_f{g}h~i^j\k <|>";
+const PLAIN: &str = "plain-model";
+
+fn ok(args: &[&str]) {
+    let output = itc(args, &[]);
+    assert!(
+        output.status.success(),
+        "itc {}\n{}",
+        args.join(" "),
+        text(&output.stderr)
+    );
+}
+
+/// Two tasks answered by the two models (the nasty one wrong once).
+fn write_inputs(dir: &Path) -> (String, String) {
+    let task = |id: &str| {
+        json!({
+            "id": id, "kind": "single", "language": "en", "country": "GB", "category": "Weather",
+            "query": "What is the weather in Leeds tomorrow?",
+            "tools": [{"name": "uk_weather", "required_parameters": [{"name": "city", "type": "string"}]},
+                      {"name": "fr_weather", "required_parameters": [{"name": "ville", "type": "string"}]}],
+            "gold": {"thought": "Use the UK forecast.", "calls": [{"name": "uk_weather", "arguments": {"city": "Leeds"}}]}
+        })
+        .to_string()
+    };
+    let mut predictions = Vec::new();
+    for id in ["t1", "t2"] {
+        for model in [NASTY, PLAIN] {
+            let tool = if model == NASTY && id == "t1" {
+                "fr_weather"
+            } else {
+                "uk_weather"
+            };
+            let output = json!({"Thought": "Leeds.", "Action": format!("[{tool}(city='Leeds')]")});
+            predictions.push(
+                json!({"task_id": id, "model": model, "output": output.to_string()}).to_string(),
+            );
+        }
+    }
+    let (t, p) = (dir.join("tasks.jsonl"), dir.join("predictions.jsonl"));
+    fs::write(&t, [task("t1"), task("t2")].join("\n") + "\n").unwrap();
+    fs::write(&p, predictions.join("\n") + "\n").unwrap();
+    (t.to_str().unwrap().into(), p.to_str().unwrap().into())
+}
+
+/// Braces of `tex` outside comments and escapes (`\{`, `\}`) balance, and
+/// never close more than are open.
+fn assert_balanced(tex: &str) {
+    let mut depth = 0i64;
+    for line in tex.lines().filter(|l| !l.starts_with('%')) {
+        let mut chars = line.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => {
+                    chars.next();
+                }
+                '%' => panic!("an unescaped % comments out the rest of {line:?}"),
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+            assert!(depth >= 0, "a brace closed before it opened: {line:?}");
+        }
+    }
+    assert_eq!(depth, 0, "unbalanced braces");
+}
+
+/// Cells of a row: unescaped `&`s plus one.
+fn cells(row: &str) -> usize {
+    let mut count = 1;
+    let mut chars = row.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '&' => count += 1,
+            _ => {}
+        }
+    }
+    count
+}
+
+/// Each table's column count and rows (header first).
+fn tables(tex: &str) -> Vec<(usize, Vec<String>)> {
+    tex.split("\\begin{tabular}{")
+        .skip(1)
+        .map(|t| {
+            let spec = t.split('}').next().unwrap();
+            assert!(spec.chars().all(|c| c == 'l' || c == 'r'), "{spec}");
+            let body = t.split("\\end{tabular}").next().unwrap();
+            for rule in ["\\toprule", "\\midrule", "\\bottomrule"] {
+                assert_eq!(body.matches(rule).count(), 1, "{rule} in {body}");
+            }
+            let rows = body
+                .lines()
+                .filter(|l| l.ends_with("\\\\"))
+                .map(str::to_string)
+                .collect();
+            (spec.len(), rows)
+        })
+        .collect()
+}
+
+#[test]
+fn report_tex_is_well_formed_and_escapes_model_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tasks, predictions) = write_inputs(dir.path());
+    let (scored, report) = (dir.path().join("scored"), dir.path().join("report"));
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    ok(&[
+        "score",
+        "--tasks",
+        &tasks,
+        "--predictions",
+        &predictions,
+        "--out",
+        &s(&scored),
+    ]);
+    ok(&[
+        "report",
+        &s(&scored),
+        "--out",
+        &s(&report),
+        "--title",
+        "Study #1: 100% & more",
+    ]);
+    let tex = fs::read_to_string(report.join("report.tex")).unwrap();
+    let summary: Value =
+        serde_json::from_str(&fs::read_to_string(report.join("report.json")).unwrap()).unwrap();
+    let models = summary["models"].as_array().unwrap();
+    assert_eq!(models.len(), 2);
+
+    assert_balanced(&tex);
+    let found = tables(&tex);
+    assert_eq!(found.len(), 2, "Table 2 and Table 3");
+    for (columns, rows) in &found {
+        assert_eq!(rows.len(), 1 + models.len(), "{rows:?}");
+        for row in rows {
+            assert_eq!(cells(row), *columns, "{row}");
+        }
+    }
+    assert_eq!(found[0].0, 6);
+    assert_eq!(found[1].0, 7);
+    // Every model in both tables, escaped; nothing of the raw name left.
+    let escaped = r"a\&b\%c\$d\#e\_f\{g\}h\textasciitilde{}i\textasciicircum{}j\textbackslash{}k \textless{}\textbar{}\textgreater{}";
+    for (_, rows) in &found {
+        for m in models {
+            let name = m["model"].as_str().unwrap();
+            let cell = if name == NASTY { escaped } else { name };
+            assert!(
+                rows.iter().any(|r| r.starts_with(&format!("{cell} & "))),
+                "{name}: {rows:?}"
+            );
+        }
+    }
+    assert!(!tex.contains(NASTY));
+    assert!(
+        tex.contains(r"\caption{Study \#1: 100\% \& more: "),
+        "{tex}"
+    );
+    // Table 2 carries each rate's interval, as report.json has it.
+    let plain = models.iter().find(|m| m["model"] == PLAIN).unwrap();
+    let lm = &plain["summary"]["ci"]["lm"];
+    let cell = format!(
+        "{:.2} {{\\scriptsize [{:.2}, {:.2}]}}",
+        plain["summary"]["lm"].as_f64().unwrap(),
+        lm["lo"].as_f64().unwrap(),
+        lm["hi"].as_f64().unwrap()
+    );
+    assert!(
+        found[0].1[1..].iter().any(|r| r.contains(&cell)),
+        "{cell}\n{tex}"
+    );
+
+    compile_if_possible(&report);
+}
+
+/// Compiles `report.tex` in a minimal document with `pdflatex`, when it is
+/// installed (Debian: texlive-latex-base and texlive-latex-recommended).
+fn compile_if_possible(report: &Path) {
+    if Command::new("pdflatex").arg("--version").output().is_err() {
+        eprintln!("skipped compiling: no pdflatex");
+        return;
+    }
+    let doc = "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs}\n\\begin{document}\n\\input{report.tex}\n\\end{document}\n";
+    fs::write(report.join("paper.tex"), doc).unwrap();
+    let out = Command::new("pdflatex")
+        .current_dir(report)
+        .args(["-interaction=nonstopmode", "-halt-on-error", "paper.tex"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let log = fs::read_to_string(report.join("paper.log")).unwrap();
+    assert!(!log.contains("! "), "{log}");
+    assert!(
+        fs::read(report.join("paper.pdf"))
+            .unwrap()
+            .starts_with(b"%PDF")
+    );
+}
