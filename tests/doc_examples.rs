@@ -214,8 +214,7 @@ fn split_words(text: &str) -> (Vec<String>, String) {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut quote: Option<char> = None;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
+    for (i, c) in text.char_indices() {
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
             (Some(_), c) => word.get_or_insert_with(String::new).push(c),
@@ -336,6 +335,7 @@ fn expand_glob(dir: &Path, word: &str) -> Vec<String> {
 /// What running a document's examples came to.
 #[derive(Debug, Default)]
 struct Outcome {
+    /// `itc` commands run, whatever their outcome.
     ran: usize,
     skipped: BTreeMap<&'static str, usize>,
     failures: Vec<String>,
@@ -360,12 +360,15 @@ fn run_examples(doc: &str, examples: &[Example]) -> Outcome {
             *outcome.skipped.entry(need.name()).or_default() += 1;
             continue;
         }
+        outcome.ran += usize::from(example.is_itc());
         let before = server.requests();
-        if let Err(why) = run_one(root, example, &server.base_url()) {
+        let started = std::time::Instant::now();
+        let result = run_one(root, example, &server.base_url());
+        println!("{place}: {:.1} s", started.elapsed().as_secs_f64());
+        if let Err(why) = result {
             outcome.failures.push(format!("{place}: {why}"));
             continue;
         }
-        outcome.ran += usize::from(example.is_itc());
         let local = example.needs.contains(&Need::LocalModel);
         if !local && server.requests() > before {
             outcome.failures.push(format!(
@@ -589,5 +592,99 @@ fn no_two_examples_write_the_same_file_for_different_things() {
     assert!(
         shared.is_empty(),
         "outputs written by different commands: {shared:#?}"
+    );
+}
+
+#[test]
+fn markers_reach_their_command_or_their_paragraph() {
+    let doc = "\
+text
+```sh
+# needs: local model (a server)
+itc eval --limit 5 \\
+    --run-dir work/a   # a comment, no marker
+itc eval --run-dir work/b   # long: minutes
+# a description
+itc eval --run-dir work/c   # needs: paid API; needs: network
+
+itc score --out work/d
+```
+```toml
+itc = \"not a command\"
+```
+";
+    let found = examples(doc);
+    let summary: Vec<(usize, &str, Vec<Need>)> = found
+        .iter()
+        .map(|e| (e.line, e.text.as_str(), e.needs.clone()))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (
+                4,
+                "itc eval --limit 5 --run-dir work/a",
+                vec![Need::LocalModel]
+            ),
+            (
+                6,
+                "itc eval --run-dir work/b",
+                vec![Need::Long, Need::LocalModel]
+            ),
+            (
+                8,
+                "itc eval --run-dir work/c",
+                vec![Need::PaidApi, Need::Network, Need::LocalModel]
+            ),
+            (10, "itc score --out work/d", vec![]),
+        ]
+    );
+    assert_eq!(found[0].outputs(), ["work/a"]);
+    assert_eq!(found[2].skipped_by(), Some(Need::PaidApi));
+    assert_eq!(found[0].skipped_by(), None);
+    assert!(Need::in_comment(" longest first").is_empty());
+}
+
+#[test]
+fn words_group_quotes_and_stop_at_a_comment() {
+    let (words, comment) = split_words(r#"KEY=x itc a 'b c' "d#e" f#g # note"#);
+    assert_eq!(words, ["KEY=x", "itc", "a", "b c", "d#e", "f#g"]);
+    assert_eq!(comment, " note");
+    assert_eq!(
+        with_server(
+            "--base-url http://127.0.0.1:8000/v1 http://127.0.0.1:x/v1",
+            "U"
+        ),
+        "--base-url U http://127.0.0.1:x/v1"
+    );
+}
+
+#[test]
+fn a_failing_or_misplaced_example_is_reported_with_its_line_and_command() {
+    let doc = "\
+```sh
+itc score --out work/ok
+itc eval --no-such-flag
+itc score --out scores
+itc eval --config datasets/models/local.toml --models smol --limit 1 --run-dir work/m
+```
+";
+    let outcome = run_examples("docs/x.md", &examples(doc));
+    assert_eq!(outcome.ran, 4);
+    let [flag, place, server] = &outcome.failures[..] else {
+        panic!("three failures expected: {:#?}", outcome.failures);
+    };
+    assert!(
+        flag.starts_with("docs/x.md:3: `itc eval --no-such-flag`: exit status"),
+        "{flag}"
+    );
+    assert!(
+        place.starts_with("docs/x.md:4: `itc score --out scores`: writes scores, outside"),
+        "{place}"
+    );
+    assert!(
+        server.starts_with("docs/x.md:5: ")
+            && server.ends_with("but is not marked `# needs: local model`"),
+        "{server}"
     );
 }
