@@ -2,7 +2,8 @@
 //! readers to no file outside the repository, every repository path they
 //! name exists, every relative Markdown link resolves to a file, and every
 //! chapter can be reached by links from the README. And the shipped
-//! pipeline's model file points at the port `scripts/local-llm.sh` serves on.
+//! model files for a local server (the pipeline's, `datasets/models/local.toml`)
+//! point at the port `scripts/local-llm.sh` serves on.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -350,9 +351,19 @@ fn the_reachability_check_finds_a_chapter_nothing_links_to() {
 }
 
 #[test]
-fn the_pipeline_models_point_at_the_local_server_port() {
-    let models =
-        std::fs::read_to_string(Path::new(ROOT).join("datasets/pipeline/models.toml")).unwrap();
+fn the_shipped_local_models_point_at_the_local_server_port() {
+    for file in [
+        "datasets/pipeline/models.toml",
+        "datasets/models/local.toml",
+    ] {
+        check_local_port(file);
+    }
+}
+
+/// Every `base_url` of the model file `file` is the URL of the server
+/// `scripts/local-llm.sh` starts.
+fn check_local_port(file: &str) {
+    let models = std::fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
     let script = std::fs::read_to_string(Path::new(ROOT).join("scripts/local-llm.sh")).unwrap();
     let port = script
         .lines()
@@ -367,6 +378,6 @@ fn the_pipeline_models_point_at_the_local_server_port() {
         .collect();
     assert!(!urls.is_empty());
     for line in urls {
-        assert!(line.contains(&url), "{line} is not {url}");
+        assert!(line.contains(&url), "{file}: {line} is not {url}");
     }
 }
