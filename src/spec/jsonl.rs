@@ -169,7 +169,8 @@ pub fn write_lines<T>(
     mut encode: impl FnMut(&T, &mut Vec<u8>) -> serde_json::Result<()>,
 ) -> io::Result<()> {
     // Whole or not at all: a full disk leaves no torn file under `path`.
-    let mut out = AtomicFile::create(path).map_err(io::Error::other)?;
+    // `{:#}`: the cause (a missing folder, a read-only disk) with the context.
+    let mut out = AtomicFile::create(path).map_err(|e| io::Error::other(format!("{e:#}")))?;
     let write_error =
         |e: io::Error| io::Error::new(e.kind(), format!("writing {}: {e}", path.display()));
     // Records are encoded into memory and written in large pieces: the
@@ -193,6 +194,15 @@ pub fn write_lines<T>(
 mod tests {
     use super::*;
     use crate::spec::records::Task;
+
+    #[test]
+    fn a_file_in_a_missing_folder_says_why_it_cannot_be_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("missing").join("p.jsonl");
+        let error = write_records::<Task>(&path, &[]).unwrap_err().to_string();
+        assert!(error.contains("creating a temporary file in"), "{error}");
+        assert!(error.contains("No such file or directory"), "{error}");
+    }
 
     #[test]
     fn invalid_utf8_names_file_and_line() {
