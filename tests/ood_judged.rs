@@ -56,7 +56,11 @@ fn toolalpaca_7b_statistics_are_recounted_from_the_judge_texts() {
                "response": {"Yes": 68, "No": 28, "Uncertain": 3}, "both": 60})
     );
     // Nothing differs from the stored statistics, nothing is unreadable.
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -67,7 +71,14 @@ fn toolalpaca_table_prints_percent_of_all_tasks() {
     );
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    for want in ["Procedure", "Response", "Overall", "63.00", "68.00", "60.00"] {
+    for want in [
+        "Procedure",
+        "Response",
+        "Overall",
+        "63.00",
+        "68.00",
+        "60.00",
+    ] {
         assert!(text.contains(want), "{want} missing from\n{text}");
     }
 }
@@ -88,7 +99,10 @@ fn toolalpaca_labels_are_not_read_from_the_stored_fields() {
         ]
     });
     std::fs::write(&path, entries.to_string()).unwrap();
-    let out = itc(&["toolalpaca", "--format", "json"], &[("--evaluations", path)]);
+    let out = itc(
+        &["toolalpaca", "--format", "json"],
+        &[("--evaluations", path)],
+    );
     let lines = json_lines(&out);
     assert_eq!(
         lines[0],
@@ -97,14 +111,21 @@ fn toolalpaca_labels_are_not_read_from_the_stored_fields() {
                "response": {"Yes": 1, "No": 0, "Uncertain": 1}, "both": 0})
     );
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("unreadable") && err.contains("process 1"), "{err}");
+    assert!(
+        err.contains("unreadable") && err.contains("process 1"),
+        "{err}"
+    );
 }
 
 #[test]
 fn toolalpaca_malformed_entry_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.json");
-    std::fs::write(&path, r#"{"Api": [{"id": 4, "input": "q", "output": ["x"]}]}"#).unwrap();
+    std::fs::write(
+        &path,
+        r#"{"Api": [{"id": 4, "input": "q", "output": ["x"]}]}"#,
+    )
+    .unwrap();
     let out = itc(&["toolalpaca"], &[("--evaluations", path)]);
     assert!(!out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
@@ -130,17 +151,31 @@ fn preference_file(ext: &str) -> PathBuf {
 fn stabletoolbench_sopr_and_sowr_from_json_and_csv() {
     for ext in ["json", "csv"] {
         let out = itc(
-            &["stabletoolbench", "--compat", "official", "--format", "json"],
             &[
-                ("--pass-rate-results", pass_rate_file("virtual_chatgpt_cot", ext)),
-                ("--pass-rate-results", pass_rate_file("virtual_chatgpt_dfs", ext)),
+                "stabletoolbench",
+                "--compat",
+                "official",
+                "--format",
+                "json",
+            ],
+            &[
+                (
+                    "--pass-rate-results",
+                    pass_rate_file("virtual_chatgpt_cot", ext),
+                ),
+                (
+                    "--pass-rate-results",
+                    pass_rate_file("virtual_chatgpt_dfs", ext),
+                ),
                 ("--preference-results", preference_file(ext)),
             ],
         );
         let lines = json_lines(&out);
         assert_eq!(lines.len(), 3, "{ext}");
         let pick = |l: &J, keys: &[&str]| -> J {
-            keys.iter().map(|k| (k.to_string(), l[*k].clone())).collect()
+            keys.iter()
+                .map(|k| (k.to_string(), l[*k].clone()))
+                .collect()
         };
         let pr = ["sopr", "sopr_std", "runs", "queries"];
         assert_eq!(
@@ -166,24 +201,39 @@ fn stabletoolbench_table_prints_one_decimal() {
     let out = itc(
         &["stabletoolbench", "--compat", "official", "--wide"],
         &[
-            ("--pass-rate-results", pass_rate_file("virtual_chatgpt_cot", "csv")),
+            (
+                "--pass-rate-results",
+                pass_rate_file("virtual_chatgpt_cot", "csv"),
+            ),
             ("--preference-results", preference_file("json")),
         ],
     );
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("66.7 ± 0.0") && text.contains("100.0"), "{text}");
+    assert!(
+        text.contains("66.7 ± 0.0") && text.contains("100.0"),
+        "{text}"
+    );
 }
 
 #[test]
 fn stabletoolbench_reference_flag_flips_the_preference() {
     // With the DFS run as the reference, CoT loses every query.
     let out = itc(
-        &["stabletoolbench", "--format", "json", "--reference", "virtual_chatgpt_dfs"],
+        &[
+            "stabletoolbench",
+            "--format",
+            "json",
+            "--reference",
+            "virtual_chatgpt_dfs",
+        ],
         &[("--preference-results", preference_file("json"))],
     );
     let lines = json_lines(&out);
-    assert_eq!((lines[0]["sowr"].clone(), lines[0]["wins"].clone()), (json!(0.0), json!(0)));
+    assert_eq!(
+        (lines[0]["sowr"].clone(), lines[0]["wins"].clone()),
+        (json!(0.0), json!(0))
+    );
 }
 
 #[test]
@@ -198,5 +248,8 @@ fn stabletoolbench_malformed_file_names_file_and_entry() {
     let out = itc(&["stabletoolbench"], &[("--pass-rate-results", path)]);
     assert!(!out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("G1_x_a.json: query 13") && err.contains("is_solved"), "{err}");
+    assert!(
+        err.contains("G1_x_a.json: query 13") && err.contains("is_solved"),
+        "{err}"
+    );
 }

@@ -10,7 +10,7 @@
 //!   (`.json`), or the label `1` (reference more votes), `2` (candidate
 //!   more), `3` (equal) (`.csv`); SoWR = 100 × (wins + ties / 2) / queries.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -94,25 +94,13 @@ fn one_decimal(x: f64) -> f64 {
 
 /// SoPR from each query's run statuses (`file` names the source).
 pub fn pass_rate(file: &str, queries: &[QueryRuns]) -> PassRate {
-    let runs: BTreeSet<&str> = queries
-        .iter()
-        .flat_map(|q| q.iter().map(|(r, _)| r.as_str()))
-        .collect();
+    // Each run's total in one pass: a query missing from a run adds nothing.
+    let mut totals: BTreeMap<&str, f64> = BTreeMap::new();
+    for (run, status) in queries.iter().flatten() {
+        *totals.entry(run.as_str()).or_default() += status.score();
+    }
     let n = queries.len().max(1) as f64;
-    let scores: Vec<f64> = runs
-        .iter()
-        .map(|run| {
-            let total: f64 = queries
-                .iter()
-                .map(|q| {
-                    q.iter()
-                        .find(|(r, _)| r == run)
-                        .map_or(0.0, |(_, s)| s.score())
-                })
-                .sum();
-            total / n
-        })
-        .collect();
+    let scores: Vec<f64> = totals.values().map(|t| t / n).collect();
     let r = scores.len().max(1) as f64;
     let mean = scores.iter().sum::<f64>() / r;
     let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / r;
@@ -120,7 +108,7 @@ pub fn pass_rate(file: &str, queries: &[QueryRuns]) -> PassRate {
         file: file.to_string(),
         sopr: one_decimal(100.0 * mean),
         sopr_std: one_decimal(100.0 * var.sqrt()),
-        runs: runs.len(),
+        runs: scores.len(),
         queries: queries.len(),
     }
 }
@@ -256,7 +244,9 @@ fn runs_of_literal(text: &str) -> Result<QueryRuns, String> {
                 PyValue::Str(s) => s.to_string_lossy(),
                 _ => return Err(bad()),
             };
-            let PyValue::Str(s) = v else { return Err(bad()) };
+            let PyValue::Str(s) = v else {
+                return Err(bad());
+            };
             let s = s.to_string_lossy();
             AnswerStatus::parse(&s)
                 .map(|st| (run.clone(), st))
@@ -336,11 +326,7 @@ fn pick_reference<'a>(
     }
 }
 
-fn json_outcome(
-    entry: &Value,
-    reference: Option<&str>,
-    stem: &str,
-) -> Result<Outcome, String> {
+fn json_outcome(entry: &Value, reference: Option<&str>, stem: &str) -> Result<Outcome, String> {
     let Some(map) = entry.as_object() else {
         return Err("not an object of model → votes".into());
     };
@@ -441,7 +427,10 @@ pub fn run(options: &StabletoolbenchScoreOptions, out: &mut dyn Write) -> anyhow
     let mut wins = Vec::new();
     for path in &options.preference_results {
         let source = path.display().to_string();
-        let stem = path.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default();
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy())
+            .unwrap_or_default();
         let outcomes = read_preference(
             &read_file(path)?,
             &source,
@@ -535,7 +524,10 @@ mod tests {
 
     #[test]
     fn a_tie_counts_half() {
-        let w = win_rate("f", &[Outcome::Win, Outcome::Tie, Outcome::Loss, Outcome::Tie]);
+        let w = win_rate(
+            "f",
+            &[Outcome::Win, Outcome::Tie, Outcome::Loss, Outcome::Tie],
+        );
         assert_eq!((w.wins, w.ties, w.queries, w.sowr), (1, 2, 4, 50.0));
         assert_eq!(Outcome::from_votes(1, 1), Outcome::Tie);
         assert_eq!(Outcome::from_votes(2, 1), Outcome::Win);
@@ -558,14 +550,20 @@ mod tests {
         let e = read_pass_rate(r#"{"5": {"is_solved": {"0": "Maybe"}}}"#, "a.json", false)
             .unwrap_err()
             .to_string();
-        assert!(e.contains("a.json: query 5") && e.contains("is_solved"), "{e}");
+        assert!(
+            e.contains("a.json: query 5") && e.contains("is_solved"),
+            "{e}"
+        );
         let e = read_pass_rate(r#"{"5": {"query": "x"}}"#, "a.json", false).unwrap_err();
         assert!(e.to_string().contains("query 5"), "{e}");
         let csv = "query_id\tis_solved\n1\t{0: 'AnswerStatus.Solved'}\n2\tnot a dict\n";
         let e = read_pass_rate(csv, "b.csv", true).unwrap_err().to_string();
         assert!(e.contains("b.csv: line 3 (query 2)"), "{e}");
         let e = read_pass_rate("query_id\n1\n", "c.csv", true).unwrap_err();
-        assert!(e.to_string().contains("c.csv: line 1: no `is_solved`"), "{e}");
+        assert!(
+            e.to_string().contains("c.csv: line 1: no `is_solved`"),
+            "{e}"
+        );
         let csv = "query_id\tpreference_label\tref_model\n1\t4\tr\n";
         let e = read_preference(csv, "d.csv", true, None, "d").unwrap_err();
         assert!(e.to_string().contains("d.csv: line 2 (query 1)"), "{e}");
@@ -577,7 +575,10 @@ mod tests {
     fn tsv_quotes_span_lines_and_escape_quotes() {
         let rows = parse_tsv("a\tb\r\n\"x\ny\"\t\"say \"\"hi\"\"\"\nlast\t", "t").unwrap();
         assert_eq!(rows.len(), 3);
-        assert_eq!(rows[1], (2, vec!["x\ny".to_string(), "say \"hi\"".to_string()]));
+        assert_eq!(
+            rows[1],
+            (2, vec!["x\ny".to_string(), "say \"hi\"".to_string()])
+        );
         assert_eq!(rows[2], (4, vec!["last".to_string(), String::new()]));
     }
 

@@ -148,10 +148,7 @@ pub fn entry_verdict(entry: &Value) -> Result<Verdict, String> {
         Some(Value::String(s)) => s.as_str(),
         Some(Value::Null) | None => "",
         Some(v) => {
-            return Err(format!(
-                "field `output` is {}, not a string",
-                json_kind(v)
-            ));
+            return Err(format!("field `output` is {}, not a string", json_kind(v)));
         }
     };
     let (process, response) = read_labels(output);
@@ -215,7 +212,10 @@ pub fn statistics_of(text: &str, source: &str) -> anyhow::Result<(Statistics, Op
         };
         for (i, entry) in list.iter().enumerate() {
             let verdict = entry_verdict(entry).map_err(|e| {
-                let id = entry.get("id").map(|v| format!(" (id {v})")).unwrap_or_default();
+                let id = entry
+                    .get("id")
+                    .map(|v| format!(" (id {v})"))
+                    .unwrap_or_default();
                 anyhow::anyhow!("{source}: API `{api}`, entry {}{id}: {e}", i + 1)
             })?;
             stats.add(verdict);
@@ -236,7 +236,8 @@ pub struct ToolalpacaScoreOptions {
 }
 
 fn read_file(path: &Path) -> anyhow::Result<String> {
-    crate::util::embedded::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+    crate::util::embedded::read_to_string(path)
+        .with_context(|| format!("reading {}", path.display()))
 }
 
 /// Runs `itc ood score toolalpaca`: one result per file on `out`; unreadable
@@ -397,7 +398,9 @@ mod tests {
         let e = statistics_of(text, "f.json").unwrap_err().to_string();
         assert!(e.contains("f.json") && e.contains("`Cats`") && e.contains("entry 2"));
         assert!(e.contains("(id 5)") && e.contains("`output`"), "{e}");
-        let e = statistics_of(r#"{"Cats": 3}"#, "g.json").unwrap_err().to_string();
+        let e = statistics_of(r#"{"Cats": 3}"#, "g.json")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("g.json") && e.contains("`Cats`"), "{e}");
         assert!(statistics_of("[1]", "h.json").is_err());
     }
