@@ -253,3 +253,15 @@ fn stabletoolbench_malformed_file_names_file_and_entry() {
         "{err}"
     );
 }
+
+#[test]
+fn stabletoolbench_hostile_csv_is_an_error_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deep.csv");
+    let deep = "{0:".repeat(100_000);
+    std::fs::write(&path, format!("query_id\tis_solved\n7\t{deep}\n")).unwrap();
+    let out = itc(&["stabletoolbench"], &[("--pass-rate-results", path)]);
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("deep.csv: line 2 (query 7)"), "{err}");
+}
