@@ -14,6 +14,8 @@ use crate::ood::fetch::{self, FetchOptions};
 use crate::ood::report::{self, ReportOptions};
 use crate::ood::score::{self, ApibenchScoreOptions, Compat, SealScoreOptions};
 use crate::ood::seal_tools::Subset;
+use crate::ood::stabletoolbench_results::{self, StabletoolbenchScoreOptions};
+use crate::ood::toolalpaca_eval::{self, ToolalpacaScoreOptions};
 use crate::ood::{Hub, apibench};
 use crate::score::files::OutputFormat;
 
@@ -72,6 +74,12 @@ impl OodArgs {
             OodCommand::Score(ScoreCommand {
                 benchmark: ScoreBenchmark::Apibench(args),
             }) => args.run(out, err),
+            OodCommand::Score(ScoreCommand {
+                benchmark: ScoreBenchmark::Toolalpaca(args),
+            }) => args.run(out, err),
+            OodCommand::Score(ScoreCommand {
+                benchmark: ScoreBenchmark::Stabletoolbench(args),
+            }) => args.run(out),
             OodCommand::Fetch(args) => args.run(out, err),
             OodCommand::Report(args) => args.run(out, err),
         }
@@ -165,6 +173,84 @@ pub enum ScoreBenchmark {
     SealTools(SealScoreArgs),
     /// Gorilla's `ast_eval_{hf,tf,th}.py`.
     Apibench(ApibenchScoreArgs),
+    /// ToolAlpaca's `statistics`, recounted from an official evaluation file's judge texts.
+    Toolalpaca(ToolalpacaScoreArgs),
+    /// StableToolBench's SoPR and SoWR from its own pass-rate and preference result files.
+    Stabletoolbench(StabletoolbenchScoreArgs),
+}
+
+/// Arguments of `itc ood score toolalpaca`.
+#[derive(Debug, Clone, Args)]
+pub struct ToolalpacaScoreArgs {
+    /// Scoring rules.
+    #[arg(long, value_enum, default_value_t = Compat::default())]
+    pub compat: Compat,
+    /// Official evaluation files (`evalution_outputs/ToolAlpaca*.json`); one result each.
+    #[arg(long, num_args = 1.., required = true)]
+    pub evaluations: Vec<PathBuf>,
+    /// Output on stdout.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
+    /// How tables are laid out.
+    #[command(flatten)]
+    pub table: TableFlags,
+}
+
+impl ToolalpacaScoreArgs {
+    /// The options of [`toolalpaca_eval::run`].
+    pub fn options(&self) -> ToolalpacaScoreOptions {
+        ToolalpacaScoreOptions {
+            evaluations: self.evaluations.clone(),
+            format: self.format,
+            wide: self.table.wide,
+        }
+    }
+
+    /// Runs `itc ood score toolalpaca`: results on `out`, warnings on `err`.
+    pub fn run(&self, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+        toolalpaca_eval::run(&self.options(), out, err)
+    }
+}
+
+/// Arguments of `itc ood score stabletoolbench`.
+#[derive(Debug, Clone, Args)]
+pub struct StabletoolbenchScoreArgs {
+    /// Scoring rules.
+    #[arg(long, value_enum, default_value_t = Compat::default())]
+    pub compat: Compat,
+    /// Pass-rate result files (`pass_rate_results/<model>/<set>_<model>.json` or `.csv`): SoPR each.
+    #[arg(long, num_args = 1..)]
+    pub pass_rate_results: Vec<PathBuf>,
+    /// Preference result files (`preference_results/<set>_<ref>_<cand>.json` or `.csv`): SoWR each.
+    #[arg(long, num_args = 1..)]
+    pub preference_results: Vec<PathBuf>,
+    /// The reference model in `.json` preference files (default: the first model of the file name).
+    #[arg(long)]
+    pub reference: Option<String>,
+    /// Output on stdout.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
+    /// How tables are laid out.
+    #[command(flatten)]
+    pub table: TableFlags,
+}
+
+impl StabletoolbenchScoreArgs {
+    /// The options of [`stabletoolbench_results::run`].
+    pub fn options(&self) -> StabletoolbenchScoreOptions {
+        StabletoolbenchScoreOptions {
+            pass_rate_results: self.pass_rate_results.clone(),
+            preference_results: self.preference_results.clone(),
+            reference: self.reference.clone(),
+            format: self.format,
+            wide: self.table.wide,
+        }
+    }
+
+    /// Runs `itc ood score stabletoolbench`: results on `out`.
+    pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
+        stabletoolbench_results::run(&self.options(), out)
+    }
 }
 
 /// Arguments of `itc ood score seal-tools`.

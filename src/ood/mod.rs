@@ -10,6 +10,8 @@
 //! - [`apibench`]: Gorilla's `ast_eval_{hf,tf,th}` (AST accuracy, hallucination); its converter.
 //! - [`nexusraven`]: NexusRaven queries (Python signatures, docstrings, call strings) to tasks.
 //! - [`toolalpaca`]: ToolAlpaca (OpenAPI documentation, golden answers) to tasks.
+//! - [`toolalpaca_eval`]: ToolAlpaca's official `statistics` recounted from its judge texts.
+//! - [`stabletoolbench_results`]: SoPR and SoWR from StableToolBench's own result files.
 //! - [`python`]: the Python semantics the official scorers depend on: values, `str()`/`repr()`,
 //!   `json.loads`, literal `eval`, tree-sitter parse trees.
 //! - [`fetch`]: `itc ood fetch`: the public files, pinned and hash-checked, into a cache.
@@ -32,7 +34,9 @@ pub mod python;
 pub mod report;
 pub mod score;
 pub mod seal_tools;
+pub mod stabletoolbench_results;
 pub mod toolalpaca;
+pub mod toolalpaca_eval;
 
 /// The three APIBench hubs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
