@@ -15,10 +15,14 @@
 //! - `# needs: paid API`: skipped (OpenAI, Anthropic, Gemini keys);
 //! - `# needs: network`: skipped (the public internet);
 //! - `# long`: skipped (minutes of work, big benchmarks);
-//! - `# needs: local model`: run against a model server: the local model of
-//!   `ITC_LOCAL_LLM_URL` when set (CI), else a scripted server. Loopback
-//!   URLs (`http://127.0.0.1:PORT/v1`) in the command and in the
-//!   workspace's `.toml` files are replaced by the server's URL.
+//! - `# needs: local model`: run against a model server: a scripted server,
+//!   or, with `ITC_DOC_EXAMPLES_LOCAL_LLM=1`, the local model of
+//!   `ITC_LOCAL_LLM_URL`. Loopback URLs (`http://127.0.0.1:PORT/v1`) in the
+//!   command and in the workspace's `.toml` files are replaced by the
+//!   server's URL. CI uses the scripted server: the examples check that the
+//!   commands run as written, `tests/real_model.rs` checks the real model's
+//!   plumbing, and SmolLM2 on two cores took over ten minutes for the
+//!   examples' requests.
 //!
 //! A marker in a command's trailing comment marks that command; in a
 //! comment line of its own it marks the commands below it up to the next
@@ -241,11 +245,12 @@ enum ModelServer {
 }
 
 impl ModelServer {
-    /// The local model behind a recording proxy when `ITC_LOCAL_LLM_URL`
-    /// is set, else a scripted server.
+    /// A scripted server, or the local model of `ITC_LOCAL_LLM_URL` behind a
+    /// recording proxy when `ITC_DOC_EXAMPLES_LOCAL_LLM=1` asks for it.
     fn start() -> ModelServer {
+        let local = std::env::var("ITC_DOC_EXAMPLES_LOCAL_LLM").is_ok_and(|v| v == "1");
         match std::env::var("ITC_LOCAL_LLM_URL") {
-            Ok(url) if !url.is_empty() => ModelServer::Local(RecordingProxy::start(&url)),
+            Ok(url) if local && !url.is_empty() => ModelServer::Local(RecordingProxy::start(&url)),
             _ => ModelServer::Scripted(ScriptedServer::start(|_| {
                 Reply::Answer(r#"{"Thought": "scripted", "Action": "[]"}"#.into())
             })),
