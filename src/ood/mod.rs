@@ -10,6 +10,7 @@
 //! - [`apibench`]: Gorilla's `ast_eval_{hf,tf,th}` (AST accuracy, hallucination); its converter.
 //! - [`nexusraven`]: NexusRaven queries (Python signatures, docstrings, call strings) to tasks.
 //! - [`toolalpaca`]: ToolAlpaca (OpenAPI documentation, golden answers) to tasks.
+//! - [`stabletoolbench`]: StableToolBench / ToolBench queries (RapidAPI `api_list`, relevant APIs) to tasks.
 //! - [`python`]: the Python semantics the official scorers depend on: values, `str()`/`repr()`,
 //!   `json.loads`, literal `eval`, tree-sitter parse trees.
 //! - [`fetch`]: `itc ood fetch`: the public files, pinned and hash-checked, into a cache.
@@ -32,6 +33,7 @@ pub mod python;
 pub mod report;
 pub mod score;
 pub mod seal_tools;
+pub mod stabletoolbench;
 pub mod toolalpaca;
 
 /// The three APIBench hubs.
