@@ -308,7 +308,10 @@ pub fn dataset_files(name: &str) -> anyhow::Result<Vec<ManifestFile>> {
         "stabletoolbench" => STB.to_vec(),
         other if other.starts_with("stabletoolbench-") => {
             let group: Group = other["stabletoolbench-".len()..].parse()?;
-            let at = Group::ALL.iter().position(|g| *g == group).unwrap_or_default();
+            let at = Group::ALL
+                .iter()
+                .position(|g| *g == group)
+                .unwrap_or_default();
             vec![STB[at]]
         }
         other => {

@@ -297,7 +297,10 @@ mod tests {
         let (tasks, _) = d.convert(&d.shipped_files().unwrap(), 0).unwrap();
         assert_eq!(g3.tasks, Some(tasks.len()), "one task per query");
         assert_eq!((g3.built_in, g3.reads_from), (true, ReadsFrom::BuiltIn));
-        assert_eq!(g3.command, "itc eval --dataset stabletoolbench:G3_instruction");
+        assert_eq!(
+            g3.command,
+            "itc eval --dataset stabletoolbench:G3_instruction"
+        );
     }
 
     /// A row shows the size in tasks, or in kB when not counted.

@@ -142,7 +142,11 @@ fn last_chars(text: &str, max: usize) -> &str {
 /// `change_name(standardize(api)) + "_for_" + standardize(tool)`, its last
 /// [`MAX_NAME`] characters.
 pub fn tool_name(tool: &str, api: &str) -> String {
-    let full = format!("{}_for_{}", change_name(&standardize(api)), standardize(tool));
+    let full = format!(
+        "{}_for_{}",
+        change_name(&standardize(api)),
+        standardize(tool)
+    );
     last_chars(&full, MAX_NAME).to_string()
 }
 
@@ -256,7 +260,10 @@ fn parameters(
         out.push(Parameter {
             name,
             kind: param_type(&p.kind).to_string(),
-            description: cut(p.description.as_deref().unwrap_or_default(), MAX_DESCRIPTION),
+            description: cut(
+                p.description.as_deref().unwrap_or_default(),
+                MAX_DESCRIPTION,
+            ),
             default,
         });
     }
@@ -402,7 +409,10 @@ mod tests {
         assert_eq!(standardize("!!!"), "");
         assert_eq!(change_name("id"), "is_id");
         assert_eq!(change_name("ids"), "ids");
-        assert_eq!(tool_name("TheClique", "Songkick concert"), "songkick_concert_for_theclique");
+        assert_eq!(
+            tool_name("TheClique", "Songkick concert"),
+            "songkick_concert_for_theclique"
+        );
         assert_eq!(tool_name("Some Tool", "ID"), "is_id_for_some_tool");
     }
 
@@ -526,7 +536,10 @@ mod tests {
         }
         let path = write(dir.path(), "G1_tool.json", "{\"not\": \"a list\"}");
         let e = format!("{:#}", convert(&[path]).unwrap_err());
-        assert!(e.contains("G1_tool.json: not a JSON list of queries"), "{e}");
+        assert!(
+            e.contains("G1_tool.json: not a JSON list of queries"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -534,7 +547,10 @@ mod tests {
         for g in Group::ALL {
             assert_eq!(g.as_str().parse::<Group>().unwrap(), g);
         }
-        assert_eq!("g3_INSTRUCTION".parse::<Group>().unwrap(), Group::G3Instruction);
+        assert_eq!(
+            "g3_INSTRUCTION".parse::<Group>().unwrap(),
+            Group::G3Instruction
+        );
         let e = "G4_tool".parse::<Group>().unwrap_err().to_string();
         assert!(e.contains("G1_instruction") && e.contains("G4_tool"), "{e}");
     }

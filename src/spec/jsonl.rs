@@ -199,7 +199,9 @@ mod tests {
     fn a_file_in_a_missing_folder_says_why_it_cannot_be_written() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("missing").join("p.jsonl");
-        let error = write_records(&path, Vec::<Task>::new()).unwrap_err().to_string();
+        let error = write_records(&path, Vec::<Task>::new())
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("creating a temporary file in"), "{error}");
         assert!(error.contains("No such file or directory"), "{error}");
     }
