@@ -530,7 +530,7 @@ mod tests {
         ];
         for (bad, message) in cases {
             let path = write(dir.path(), "G1_tool.json", &format!("[{ok}, {bad}]"));
-            let e = format!("{:#}", convert(&[path.clone()]).unwrap_err());
+            let e = format!("{:#}", convert(std::slice::from_ref(&path)).unwrap_err());
             let at = format!("{}: entry 1: ", path.display());
             assert!(e.contains(&at) && e.contains(message), "{e}");
         }
