@@ -4,12 +4,13 @@
 
 mod support;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use itc::spec::records::Task;
 use serde_json::Value;
-use support::{itc, text};
+use support::server::{Reply, ScriptedServer};
+use support::{itc, scripted_models_toml, text};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
@@ -148,4 +149,83 @@ fn eval_dataset_group_runs_offline_and_scores_selection() {
         predictions.lines().filter(|l| !l.trim().is_empty()).count(),
         5
     );
+}
+
+/// A model that calls exactly the relevant APIs gets full selection marks;
+/// one that calls a tool the task does not have gets none.
+#[test]
+fn relevant_apis_get_full_selection_marks_and_other_tools_none() {
+    const N: usize = 8;
+    let dataset: itc::ood::dataset::OodDataset = "stabletoolbench:G3_instruction".parse().unwrap();
+    let (tasks, _) = dataset
+        .convert(&dataset.shipped_files().unwrap(), 0)
+        .unwrap();
+    let gold: HashMap<String, String> = tasks
+        .iter()
+        .take(N)
+        .map(|t| {
+            (
+                t.query.clone(),
+                itc::spec::action::print_actions(&t.gold.calls),
+            )
+        })
+        .collect();
+    assert_eq!(gold.len(), N, "queries are distinct");
+    let server = ScriptedServer::start(move |r| {
+        let query = r.body["messages"][1]["content"]
+            .as_str()
+            .unwrap_or_default();
+        let action = match r.body["model"].as_str() {
+            Some("gold") => gold[query].clone(),
+            _ => "[{\"name\": \"no_such_api_for_nobody\", \"arguments\": {}}]".to_string(),
+        };
+        Reply::Answer(
+            serde_json::json!({"Thought": "These APIs fit.", "Action": action}).to_string(),
+        )
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("models.toml");
+    std::fs::write(
+        &config,
+        scripted_models_toml(&server.base_url(), &["gold", "wrong"]),
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    let out = itc(
+        &[
+            "eval",
+            "--config",
+            config.to_str().unwrap(),
+            "--dataset",
+            "stabletoolbench:G3_instruction",
+            "--ood-cache",
+            dir.path().join("no-cache").to_str().unwrap(),
+            "--limit",
+            &N.to_string(),
+            "--run-dir",
+            run.to_str().unwrap(),
+            "--no-cache",
+            "--no-progress",
+            "--bootstrap",
+            "0",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(server.requests(), 2 * N);
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();
+    let f1: HashMap<&str, f64> = summary
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["model"].as_str().unwrap(),
+                m["summary"]["selection"]["f1"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(f1["gold"], 100.0, "{summary}");
+    assert_eq!(f1["wrong"], 0.0, "{summary}");
 }
