@@ -322,13 +322,14 @@ fn query_task(
             .or_insert(i);
     }
     let mut calls: Vec<Call> = Vec::new();
+    let mut called = HashSet::new();
     for (r, (tool, api)) in q.relevant.iter().enumerate() {
         let Some(&i) = index.get(&(tool.as_str(), api.as_str())) else {
             bail!(
                 "{at}: field `relevant APIs[{r}]`: [{tool:?}, {api:?}] is not an API of `api_list`"
             );
         };
-        if calls.iter().any(|c| c.name == names[i]) {
+        if !called.insert(i) {
             warnings.push(format!(
                 "{at}: `relevant APIs[{r}]` [{tool:?}, {api:?}] repeats an earlier one; kept once"
             ));
@@ -540,6 +541,30 @@ mod tests {
             e.contains("G1_tool.json: not a JSON list of queries"),
             "{e}"
         );
+    }
+
+    /// Tens of thousands of APIs and relevant APIs, many of them repeated,
+    /// convert in linear time.
+    #[test]
+    fn large_queries_convert_in_linear_time() {
+        const N: usize = 20_000;
+        let apis: Vec<J> = (0..N)
+            .map(|i| serde_json::json!({"tool_name": "T", "api_name": format!("a{}", i % 100)}))
+            .collect();
+        let relevant: Vec<J> = (0..N)
+            .map(|i| serde_json::json!(["T", format!("a{}", i % 100)]))
+            .collect();
+        let query = serde_json::json!([{"api_list": apis, "query": "q",
+            "relevant APIs": relevant, "query_id": 7}]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), "G1_tool.json", &query.to_string());
+        let started = std::time::Instant::now();
+        let (tasks, warnings) = convert(&[path]).unwrap();
+        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+        assert_eq!(tasks[0].tools.len(), N);
+        assert_eq!(tasks[0].gold.calls.len(), 100, "each relevant API once");
+        assert_eq!(warnings.len(), N - 100);
+        assert_eq!(tasks[0].tools[N - 1].name, format!("a99_for_t_{}", N / 100));
     }
 
     #[test]
