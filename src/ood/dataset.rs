@@ -56,11 +56,10 @@ impl FromStr for OodDataset {
 
     fn from_str(s: &str) -> anyhow::Result<OodDataset> {
         let lower = s.trim().to_ascii_lowercase();
-        if let Some(group) = lower
-            .strip_prefix("stabletoolbench:")
-            .or_else(|| lower.strip_prefix("stabletoolbench-"))
-        {
-            return Ok(OodDataset::StableToolBench(group.parse()?));
+        const STB: &str = "stabletoolbench:";
+        if lower.starts_with(STB) || lower.starts_with("stabletoolbench-") {
+            // The group as written (ASCII prefix, so the same byte length).
+            return Ok(OodDataset::StableToolBench(s.trim()[STB.len()..].parse()?));
         }
         Ok(match lower.as_str() {
             "apibench:huggingface" | "apibench-huggingface" => {
@@ -327,6 +326,15 @@ mod tests {
         );
         let e = "apibench".parse::<OodDataset>().unwrap_err().to_string();
         assert!(e.contains("apibench:torchhub"), "{e}");
+        assert_eq!(
+            "StableToolBench-g2_CATEGORY".parse::<OodDataset>().unwrap(),
+            OodDataset::StableToolBench(Group::G2Category)
+        );
+        let e = "stabletoolbench:G4".parse::<OodDataset>().unwrap_err();
+        assert!(
+            e.to_string().contains("\"G4\"; known: G1_instruction"),
+            "{e}"
+        );
     }
 
     #[test]
