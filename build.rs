@@ -12,7 +12,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 
 /// The embedded files, by path in the repository.
-const FILES: [&str; 15] = [
+const FILES: [&str; 21] = [
     // The sample set: `itc score` and `itc eval` with no task file.
     "datasets/sample/tasks.jsonl",
     "datasets/sample/apis.json",
@@ -30,6 +30,12 @@ const FILES: [&str; 15] = [
     "datasets/ood/gorilla/apibench/torchhub_eval.json",
     "datasets/ood/seal-tools/test_in_domain.json",
     "datasets/ood/toolalpaca/eval_simulated.json",
+    "datasets/ood/stabletoolbench/solvable_queries/test_instruction/G1_instruction.json",
+    "datasets/ood/stabletoolbench/solvable_queries/test_instruction/G1_category.json",
+    "datasets/ood/stabletoolbench/solvable_queries/test_instruction/G1_tool.json",
+    "datasets/ood/stabletoolbench/solvable_queries/test_instruction/G2_instruction.json",
+    "datasets/ood/stabletoolbench/solvable_queries/test_instruction/G2_category.json",
+    "datasets/ood/stabletoolbench/solvable_queries/test_instruction/G3_instruction.json",
 ];
 
 fn main() {

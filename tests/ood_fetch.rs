@@ -40,6 +40,10 @@ fn local_copy(url_path: &str) -> Option<PathBuf> {
     if let Some(rest) = url_path.strip_prefix(seal) {
         return Some(root.join("seal-tools").join(rest));
     }
+    let stb = "/THUNLP-MT/StableToolBench/aa4ed9f4737ad98bd706663f01d63623c3427812/";
+    if let Some(rest) = url_path.strip_prefix(stb) {
+        return Some(root.join("stabletoolbench").join(rest));
+    }
     None
 }
 
@@ -281,4 +285,57 @@ fn unknown_names_list_the_known_ones() {
         stderr.contains("unknown OOD dataset \"gorilla\"") && stderr.contains("apibench-torchhub"),
         "{stderr}"
     );
+}
+
+/// `itc ood fetch stabletoolbench` brings the six groups, and `itc eval
+/// --dataset stabletoolbench:<group>` then reads the cached copy.
+#[test]
+fn stabletoolbench_groups_are_fetched_and_read_from_the_cache() {
+    let server = StaticServer::start(Serve::Exact);
+    let cache = tempfile::tempdir().unwrap();
+    let run = fetch("stabletoolbench", cache.path(), &server.url());
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(server.requests(), 6);
+    let groups = [
+        "G1_category",
+        "G1_instruction",
+        "G1_tool",
+        "G2_category",
+        "G2_instruction",
+        "G3_instruction",
+    ];
+    let expected: Vec<String> = groups
+        .iter()
+        .map(|g| format!("stabletoolbench/solvable_queries/test_instruction/{g}.json"))
+        .collect();
+    assert_eq!(files_under(cache.path()), expected);
+    // One group alone is already there: no request.
+    let one = fetch(
+        "stabletoolbench-G3_instruction",
+        cache.path(),
+        &server.url(),
+    );
+    assert!(one.status.success(), "{}", text(&one.stderr));
+    assert_eq!(server.requests(), 6);
+    let runs = tempfile::tempdir().unwrap();
+    let eval = itc(
+        &[
+            "eval",
+            "--dataset",
+            "stabletoolbench:G3_instruction",
+            "--ood-cache",
+            cache.path().to_str().unwrap(),
+            "--limit",
+            "2",
+            "--bootstrap",
+            "0",
+            "--no-progress",
+            "--run-dir",
+            runs.path().join("run").to_str().unwrap(),
+        ],
+        &[],
+    );
+    let stderr = text(&eval.stderr);
+    assert!(eval.status.success(), "{stderr}");
+    assert!(stderr.contains("the fetch cache"), "{stderr}");
 }

@@ -245,7 +245,8 @@ pub struct EvalArgs {
     pub tasks: Option<PathBuf>,
     /// Run an OOD benchmark instead of a task file: apibench:huggingface,
     /// apibench:tensorflowhub, apibench:torchhub, seal-tools, toolalpaca,
-    /// nexusraven (files from --dataset-files, else the `itc ood fetch`
+    /// nexusraven, `stabletoolbench:<group>` (G1_instruction, G1_category,
+    /// G1_tool, G2_instruction, G2_category, G3_instruction) (files from --dataset-files, else the `itc ood fetch`
     /// cache, else the copies of datasets/ood built into itc; none for
     /// nexusraven).
     #[arg(long, conflicts_with = "tasks")]

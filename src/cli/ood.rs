@@ -24,6 +24,7 @@ value_enum!(Source {
     SealTools => "seal-tools": "Seal-Tools (`dataset_for_finetune/*.json`)",
     Nexusraven => "nexusraven": "NexusRaven (`*_queries.json` with Python signatures)",
     Toolalpaca => "toolalpaca": "ToolAlpaca (`eval_simulated.json`, `eval_real.json`)",
+    Stabletoolbench => "stabletoolbench": "StableToolBench solvable queries (`<group>.json`) or ToolBench `G*_query.json`; selection only",
 });
 
 value_enum!(Hub {

@@ -12,7 +12,7 @@ use crate::run::{EvalOptions, eval_models};
 #[derive(Debug, Clone, PartialEq)]
 pub struct DatasetOptions {
     /// apibench:huggingface, apibench:tensorflowhub, apibench:torchhub,
-    /// seal-tools, toolalpaca or nexusraven.
+    /// seal-tools, toolalpaca, nexusraven or `stabletoolbench:<group>`.
     pub name: String,
     /// The benchmark's files; empty: the `itc ood fetch` cache, else the
     /// copies of `datasets/ood` embedded in the binary.

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use super::{Hub, apibench, nexusraven, seal_tools, toolalpaca};
+use super::{Hub, apibench, nexusraven, seal_tools, stabletoolbench, toolalpaca};
 use crate::spec::records::Task;
 
 /// The benchmarks `itc ood convert` reads.
@@ -21,6 +21,9 @@ pub enum Source {
     Nexusraven,
     /// ToolAlpaca (`eval_simulated.json`, `eval_real.json`).
     Toolalpaca,
+    /// StableToolBench solvable queries (`solvable_queries/test_instruction/<group>.json`)
+    /// or ToolBench's `data_example/instruction/G*_query.json`.
+    Stabletoolbench,
 }
 
 impl Source {
@@ -31,6 +34,7 @@ impl Source {
             Source::SealTools => "seal-tools",
             Source::Nexusraven => "nexusraven",
             Source::Toolalpaca => "toolalpaca",
+            Source::Stabletoolbench => "stabletoolbench",
         }
     }
 }
@@ -74,6 +78,7 @@ pub fn convert(options: &ConvertOptions, err: &mut dyn Write) -> anyhow::Result<
         }
         Source::Nexusraven => nexusraven::convert(&options.inputs)?,
         Source::Toolalpaca => toolalpaca::convert(&options.inputs)?,
+        Source::Stabletoolbench => stabletoolbench::convert(&options.inputs)?,
     };
     for w in &warnings {
         writeln!(err, "warning: {w}")?;
@@ -96,9 +101,15 @@ pub fn convert(options: &ConvertOptions, err: &mut dyn Write) -> anyhow::Result<
     }
     crate::spec::jsonl::write_records(&options.output, &tasks)
         .with_context(|| format!("writing {}", options.output.display()))?;
+    let note = match options.source {
+        Source::Stabletoolbench => {
+            "; gold calls are the relevant APIs without arguments: SPEC §3 scores tool selection only"
+        }
+        _ => "",
+    };
     writeln!(
         err,
-        "wrote {} tasks to {}",
+        "wrote {} tasks to {}{note}",
         tasks.len(),
         options.output.display()
     )?;

@@ -11,6 +11,7 @@ use std::str::FromStr;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
+use super::stabletoolbench::{self, Group};
 use super::{Hub, apibench, fetch, nexusraven, seal_tools, toolalpaca};
 use crate::models::config::PromptStyle;
 use crate::spec::records::Task;
@@ -30,23 +31,37 @@ pub enum OodDataset {
     ToolAlpaca,
     /// One APIBench hub.
     Apibench(Hub),
+    /// One StableToolBench group of solvable test queries (selection only).
+    StableToolBench(Group),
 }
 
 /// The names `--dataset` accepts.
-pub const NAMES: [&str; 6] = [
+pub const NAMES: [&str; 12] = [
     "apibench:huggingface",
     "apibench:tensorflowhub",
     "apibench:torchhub",
     "seal-tools",
     "toolalpaca",
     "nexusraven",
+    "stabletoolbench:G1_instruction",
+    "stabletoolbench:G1_category",
+    "stabletoolbench:G1_tool",
+    "stabletoolbench:G2_instruction",
+    "stabletoolbench:G2_category",
+    "stabletoolbench:G3_instruction",
 ];
 
 impl FromStr for OodDataset {
     type Err = anyhow::Error;
 
     fn from_str(s: &str) -> anyhow::Result<OodDataset> {
-        Ok(match s.trim().to_ascii_lowercase().as_str() {
+        let lower = s.trim().to_ascii_lowercase();
+        const STB: &str = "stabletoolbench:";
+        if lower.starts_with(STB) || lower.starts_with("stabletoolbench-") {
+            // The group as written (ASCII prefix, so the same byte length).
+            return Ok(OodDataset::StableToolBench(s.trim()[STB.len()..].parse()?));
+        }
+        Ok(match lower.as_str() {
             "apibench:huggingface" | "apibench-huggingface" => {
                 OodDataset::Apibench(Hub::Huggingface)
             }
@@ -69,6 +84,7 @@ impl fmt::Display for OodDataset {
             OodDataset::SealTools => f.write_str("seal-tools"),
             OodDataset::ToolAlpaca => f.write_str("toolalpaca"),
             OodDataset::NexusRaven => f.write_str("nexusraven"),
+            OodDataset::StableToolBench(g) => write!(f, "stabletoolbench:{g}"),
         }
     }
 }
@@ -107,6 +123,7 @@ impl OodDataset {
             OodDataset::Apibench(Hub::Huggingface) => 3,
             OodDataset::Apibench(Hub::Torchhub) => 4,
             OodDataset::Apibench(Hub::Tensorflowhub) => 5,
+            OodDataset::StableToolBench(g) => 6 + g as u8,
         }
     }
 
@@ -119,6 +136,14 @@ impl OodDataset {
             OodDataset::Apibench(Hub::Huggingface) => "APIBench HuggingFace",
             OodDataset::Apibench(Hub::Torchhub) => "APIBench TorchHub",
             OodDataset::Apibench(Hub::Tensorflowhub) => "APIBench TensorHub",
+            OodDataset::StableToolBench(g) => match g {
+                Group::G1Instruction => "StableToolBench G1_instruction",
+                Group::G1Category => "StableToolBench G1_category",
+                Group::G1Tool => "StableToolBench G1_tool",
+                Group::G2Instruction => "StableToolBench G2_instruction",
+                Group::G2Category => "StableToolBench G2_category",
+                Group::G3Instruction => "StableToolBench G3_instruction",
+            },
         }
     }
 
@@ -131,6 +156,14 @@ impl OodDataset {
             OodDataset::SealTools => "seal-tools",
             OodDataset::ToolAlpaca => "toolalpaca",
             OodDataset::NexusRaven => "nexusraven",
+            OodDataset::StableToolBench(g) => match g {
+                Group::G1Instruction => "stabletoolbench-G1_instruction",
+                Group::G1Category => "stabletoolbench-G1_category",
+                Group::G1Tool => "stabletoolbench-G1_tool",
+                Group::G2Instruction => "stabletoolbench-G2_instruction",
+                Group::G2Category => "stabletoolbench-G2_category",
+                Group::G3Instruction => "stabletoolbench-G3_instruction",
+            },
         }
     }
 
@@ -152,6 +185,9 @@ impl OodDataset {
             }
             OodDataset::SealTools => Some(vec![ood("seal-tools/test_in_domain.json")]),
             OodDataset::ToolAlpaca => Some(vec![ood("toolalpaca/eval_simulated.json")]),
+            OodDataset::StableToolBench(g) => Some(vec![ood(&format!(
+                "stabletoolbench/solvable_queries/test_instruction/{g}.json"
+            ))]),
             OodDataset::NexusRaven => None,
         }
     }
@@ -210,6 +246,7 @@ impl OodDataset {
             }),
             OodDataset::ToolAlpaca => toolalpaca::convert(files),
             OodDataset::NexusRaven => nexusraven::convert(files),
+            OodDataset::StableToolBench(_) => stabletoolbench::convert(files),
         }
     }
 }
@@ -289,6 +326,15 @@ mod tests {
         );
         let e = "apibench".parse::<OodDataset>().unwrap_err().to_string();
         assert!(e.contains("apibench:torchhub"), "{e}");
+        assert_eq!(
+            "StableToolBench-g2_CATEGORY".parse::<OodDataset>().unwrap(),
+            OodDataset::StableToolBench(Group::G2Category)
+        );
+        let e = "stabletoolbench:G4".parse::<OodDataset>().unwrap_err();
+        assert!(
+            e.to_string().contains("\"G4\"; known: G1_instruction"),
+            "{e}"
+        );
     }
 
     #[test]

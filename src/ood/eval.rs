@@ -299,6 +299,15 @@ impl Benchmark for OodRun {
         out: &mut dyn Write,
         err: &mut dyn Write,
     ) -> anyhow::Result<()> {
+        if let OodDataset::StableToolBench(_) = self.info.dataset {
+            writeln!(
+                err,
+                "note: {}: no official score yet (StableToolBench's SoPR/SoWR need judge models); \
+                 the SPEC §3 scores above measure tool selection only",
+                self.info.dataset
+            )?;
+            return Ok(());
+        }
         if !matches!(
             self.info.dataset,
             OodDataset::Apibench(_) | OodDataset::SealTools

@@ -18,6 +18,7 @@ use std::time::Duration;
 use anyhow::Context;
 use sha2::{Digest, Sha256};
 
+use super::stabletoolbench::Group;
 use crate::models::http::is_loopback;
 use crate::util::hash::{sha256_hex, to_hex};
 use crate::util::runtime::{Threads, block_on};
@@ -57,6 +58,14 @@ pub const TOOLALPACA: Upstream = Upstream {
     commit: "189069998d64a7baf1b4a1c3c4b2e75eb9d05532",
     dir: "toolalpaca",
     licence: "Apache-2.0 (content generated with OpenAI models)",
+};
+
+/// THUNLP-MT/StableToolBench (its solvable queries come from OpenBMB/ToolBench, Apache-2.0).
+pub const STABLETOOLBENCH: Upstream = Upstream {
+    repo: "THUNLP-MT/StableToolBench",
+    commit: "aa4ed9f4737ad98bd706663f01d63623c3427812",
+    dir: "stabletoolbench",
+    licence: "Apache-2.0",
 };
 
 /// nexusflowai/NexusRaven.
@@ -171,6 +180,46 @@ const ALPACA: [ManifestFile; 1] = [file(
     213_761,
 )];
 
+/// StableToolBench's six groups of solvable test queries, in [`Group::ALL`]'s order.
+const STB: [ManifestFile; 6] = [
+    file(
+        STABLETOOLBENCH,
+        "solvable_queries/test_instruction/G1_instruction.json",
+        "500aa0105ed451538448f6ea04f10661536b013f3e1a293840fe401688160e7c",
+        1_199_749,
+    ),
+    file(
+        STABLETOOLBENCH,
+        "solvable_queries/test_instruction/G1_category.json",
+        "123cb9073c8b6e6473df91c8a51170277087e1c263eba2eb6077170edbe849c3",
+        779_243,
+    ),
+    file(
+        STABLETOOLBENCH,
+        "solvable_queries/test_instruction/G1_tool.json",
+        "05d0c180bbec9d060fd267cc79399bda05beddd0a6d0de68b5488926a9029a1a",
+        1_266_963,
+    ),
+    file(
+        STABLETOOLBENCH,
+        "solvable_queries/test_instruction/G2_instruction.json",
+        "82d569cd0fc8fc742a15a3011fb5cd6a8b11e0a5b344c884602347439f43cad7",
+        903_088,
+    ),
+    file(
+        STABLETOOLBENCH,
+        "solvable_queries/test_instruction/G2_category.json",
+        "71e18112f7940934f159d623b1c2b4740b1b4dc58a0b596c63b8151abbf8267e",
+        865_527,
+    ),
+    file(
+        STABLETOOLBENCH,
+        "solvable_queries/test_instruction/G3_instruction.json",
+        "f923d1a9452646bd1a415b266117d90675d0f8fc04cf014db58d3cd78c25634f",
+        858_650,
+    ),
+];
+
 const RAVEN: [ManifestFile; 2] = [
     file(
         NEXUSRAVEN,
@@ -187,7 +236,7 @@ const RAVEN: [ManifestFile; 2] = [
 ];
 
 /// The names `itc ood fetch` accepts, with what each holds.
-pub const DATASETS: [(&str, &str); 7] = [
+pub const DATASETS: [(&str, &str); 14] = [
     (
         "apibench",
         "APIBench, all three hubs (API databases and question/answer pairs)",
@@ -213,6 +262,34 @@ pub const DATASETS: [(&str, &str); 7] = [
         "ToolAlpaca simulated evaluation set (data/eval_simulated.json)",
     ),
     (
+        "stabletoolbench",
+        "StableToolBench solvable test queries, all six groups (solvable_queries/test_instruction/*.json)",
+    ),
+    (
+        "stabletoolbench-G1_instruction",
+        "StableToolBench G1_instruction solvable queries (solvable_queries/test_instruction/G1_instruction.json)",
+    ),
+    (
+        "stabletoolbench-G1_category",
+        "StableToolBench G1_category solvable queries (solvable_queries/test_instruction/G1_category.json)",
+    ),
+    (
+        "stabletoolbench-G1_tool",
+        "StableToolBench G1_tool solvable queries (solvable_queries/test_instruction/G1_tool.json)",
+    ),
+    (
+        "stabletoolbench-G2_instruction",
+        "StableToolBench G2_instruction solvable queries (solvable_queries/test_instruction/G2_instruction.json)",
+    ),
+    (
+        "stabletoolbench-G2_category",
+        "StableToolBench G2_category solvable queries (solvable_queries/test_instruction/G2_category.json)",
+    ),
+    (
+        "stabletoolbench-G3_instruction",
+        "StableToolBench G3_instruction solvable queries (solvable_queries/test_instruction/G3_instruction.json)",
+    ),
+    (
         "nexusraven",
         "NexusRaven ToolAlpaca- and ToolLLM-derived queries (CC-BY-NC-4.0: non-commercial)",
     ),
@@ -228,6 +305,15 @@ pub fn dataset_files(name: &str) -> anyhow::Result<Vec<ManifestFile>> {
         "seal-tools" => SEAL.to_vec(),
         "toolalpaca" => ALPACA.to_vec(),
         "nexusraven" => RAVEN.to_vec(),
+        "stabletoolbench" => STB.to_vec(),
+        other if other.starts_with("stabletoolbench-") => {
+            let group: Group = other["stabletoolbench-".len()..].parse()?;
+            let at = Group::ALL
+                .iter()
+                .position(|g| *g == group)
+                .unwrap_or_default();
+            vec![STB[at]]
+        }
         other => {
             let known: Vec<&str> = DATASETS.iter().map(|(n, _)| *n).collect();
             anyhow::bail!("unknown OOD dataset {other:?}; known: {}", known.join(", "))
@@ -566,6 +652,13 @@ mod tests {
     #[test]
     fn manifest_names_and_urls() {
         assert_eq!(dataset_files("apibench").unwrap().len(), 6);
+        assert_eq!(dataset_files("stabletoolbench").unwrap().len(), 6);
+        let g3 = dataset_files("stabletoolbench-G3_instruction").unwrap();
+        assert_eq!(
+            g3[0].url(GITHUB_RAW),
+            "https://raw.githubusercontent.com/THUNLP-MT/StableToolBench/aa4ed9f4737ad98bd706663f01d63623c3427812/solvable_queries/test_instruction/G3_instruction.json"
+        );
+        assert!(dataset_files("stabletoolbench-G4_tool").is_err());
         for (name, _) in DATASETS {
             let files = dataset_files(name).unwrap();
             assert!(!files.is_empty());
@@ -616,7 +709,10 @@ mod tests {
                 checked += 1;
             }
         }
-        assert_eq!(checked, 8, "three hubs × 2, Seal-Tools, ToolAlpaca");
+        assert_eq!(
+            checked, 14,
+            "three hubs × 2, Seal-Tools, ToolAlpaca, six StableToolBench groups"
+        );
         assert_eq!(
             sha256_hex(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"

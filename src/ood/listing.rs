@@ -166,7 +166,7 @@ fn ood_entry(dataset: OodDataset, cache_dir: &Path) -> anyhow::Result<DatasetEnt
 }
 
 /// The records of a dataset's files, one task each, where that is cheap:
-/// the question/answer lines of an APIBench hub, Seal-Tools' list, the
+/// the question/answer lines of an APIBench hub, Seal-Tools' and StableToolBench's lists, the
 /// instructions of ToolAlpaca's APIs. `None` for NexusRaven, whose files
 /// come in several shapes.
 fn count_records(dataset: OodDataset, files: &[PathBuf]) -> anyhow::Result<Option<usize>> {
@@ -187,7 +187,7 @@ fn count_records(dataset: OodDataset, files: &[PathBuf]) -> anyhow::Result<Optio
                     .count();
             }
         }
-        OodDataset::SealTools => {
+        OodDataset::SealTools | OodDataset::StableToolBench(_) => {
             for path in files {
                 count += json_list(path)?.len();
             }
@@ -289,6 +289,18 @@ mod tests {
             .unwrap();
         assert_eq!(alpaca.tasks, Some(tasks.len()), "one task per instruction");
         assert_eq!(alpaca.reads_from, ReadsFrom::BuiltIn);
+        let g3 = entries
+            .iter()
+            .find(|e| e.name == "stabletoolbench:G3_instruction")
+            .unwrap();
+        let d: OodDataset = "stabletoolbench:G3_instruction".parse().unwrap();
+        let (tasks, _) = d.convert(&d.shipped_files().unwrap(), 0).unwrap();
+        assert_eq!(g3.tasks, Some(tasks.len()), "one task per query");
+        assert_eq!((g3.built_in, g3.reads_from), (true, ReadsFrom::BuiltIn));
+        assert_eq!(
+            g3.command,
+            "itc eval --dataset stabletoolbench:G3_instruction"
+        );
     }
 
     /// A row shows the size in tasks, or in kB when not counted.

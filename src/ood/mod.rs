@@ -12,6 +12,7 @@
 //! - [`toolalpaca`]: ToolAlpaca (OpenAPI documentation, golden answers) to tasks.
 //! - [`toolalpaca_eval`]: ToolAlpaca's official `statistics` recounted from its judge texts.
 //! - [`stabletoolbench_results`]: SoPR and SoWR from StableToolBench's own result files.
+//! - [`stabletoolbench`]: StableToolBench / ToolBench queries (RapidAPI `api_list`, relevant APIs) to tasks.
 //! - [`python`]: the Python semantics the official scorers depend on: values, `str()`/`repr()`,
 //!   `json.loads`, literal `eval`, tree-sitter parse trees.
 //! - [`fetch`]: `itc ood fetch`: the public files, pinned and hash-checked, into a cache.
@@ -34,6 +35,7 @@ pub mod python;
 pub mod report;
 pub mod score;
 pub mod seal_tools;
+pub mod stabletoolbench;
 pub mod stabletoolbench_results;
 pub mod toolalpaca;
 pub mod toolalpaca_eval;

@@ -297,7 +297,10 @@ pub fn table5(rows: &[SpecRow], wide: bool) -> String {
             for d in &datasets {
                 let c = cells.get(&(m.as_str(), *d));
                 line.push(num_or_absent(c.map(|c| c.selection_f1)));
-                line.push(num_or_absent(c.map(|c| c.invocation_f1)));
+                // StableToolBench's gold calls carry no arguments: no invocation score.
+                let selection_only = matches!(d, OodDataset::StableToolBench(_));
+                let invocation = c.filter(|_| !selection_only).map(|c| c.invocation_f1);
+                line.push(num_or_absent(invocation));
             }
             line
         })
@@ -485,6 +488,26 @@ mod tests {
             "Gorilla_FT_0_shot"
         );
         assert_eq!(model_of_response_file("mine.jsonl", "torchhub"), "mine");
+    }
+
+    #[test]
+    fn stabletoolbench_shows_selection_and_no_invocation() {
+        let row = SpecRow {
+            model: "m".into(),
+            dataset: "stabletoolbench:G2_category".parse().unwrap(),
+            n: 3,
+            selection_f1: 61.25,
+            invocation_f1: 12.5,
+        };
+        let t = table5(std::slice::from_ref(&row), true);
+        assert!(t.contains("StableToolBench G2_category"), "{t}");
+        let line = t.lines().find(|l| l.contains("│ m ")).unwrap();
+        let cells: Vec<&str> = line
+            .split('│')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        assert_eq!(cells, ["m", "61.25", crate::util::table::ABSENT], "{t}");
     }
 
     #[test]
