@@ -22,7 +22,19 @@ use tempfile::TempPath;
 /// created exclusively (never through a link) with the permissions a plain
 /// create would give. The [`TempPath`] removes it when dropped;
 /// [`TempPath::persist`] renames it onto the target.
+/// A target that exists and is neither a regular file nor a symbolic link
+/// (a device such as `/dev/null`, a FIFO, a socket, a folder) is refused:
+/// renaming a file onto it would put a plain file in its place.
 pub fn temporary_beside(target: &Path) -> anyhow::Result<(File, TempPath)> {
+    if let Ok(meta) = std::fs::symlink_metadata(target) {
+        let kind = meta.file_type();
+        if !kind.is_file() && !kind.is_symlink() {
+            anyhow::bail!(
+                "{} is not a regular file (a device, FIFO, socket or folder): itc writes its outputs whole under a temporary name and renames them into place, which would replace it; give the path of a file",
+                target.display()
+            );
+        }
+    }
     let name = target
         .file_name()
         .with_context(|| format!("{} names no file", target.display()))?;
@@ -185,6 +197,27 @@ pub fn write_csv_and_parquet_in_batches(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_target_that_is_not_a_regular_file_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let error = write(&fifo, b"x").unwrap_err().to_string();
+        assert!(error.contains("is not a regular file"), "{error}");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(
+            std::fs::symlink_metadata(&fifo)
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
+        let folder = dir.path().join("folder");
+        std::fs::create_dir(&folder).unwrap();
+        assert!(write(&folder, b"x").is_err());
+        assert!(folder.is_dir());
+    }
 
     #[test]
     fn a_committed_file_replaces_the_target() {
