@@ -62,6 +62,7 @@ pub fn answer_prediction(
         latency_ms: Some(latency_ms),
         usage: answer.usage,
         steps: None,
+        solver: None,
         error_kind: None,
         attempts: Some(attempts),
     }
@@ -90,6 +91,7 @@ pub fn error_prediction(
         latency_ms: None,
         usage: None,
         steps: None,
+        solver: None,
         error_kind: Some(failure.kind.as_str().to_string()),
         attempts: Some(attempts),
     }

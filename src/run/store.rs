@@ -291,6 +291,7 @@ mod tests {
             latency_ms: Some(5),
             usage: None,
             steps: None,
+            solver: None,
             error_kind: error.map(|_| "server".to_string()),
             attempts: Some(1),
         }

@@ -24,6 +24,7 @@ use crate::spec::language::LanguageDetector;
 use crate::spec::limits::ReadLimits;
 use crate::spec::records::{Call, Execution, Extraction, Step, StepFigures, Task};
 use crate::spec::response::{ReadResponse, read_prediction};
+use crate::spec::solver::{FINISH_TOOL, SolverRecord};
 
 /// Scores the steps of one answer to `task`; `languages` is the task set's
 /// detector.
@@ -33,11 +34,48 @@ pub fn score_steps_in(
     steps: &[Step],
     options: ScoreOptions,
 ) -> TaskOutcome {
+    score_path(languages, task, steps, false, options)
+}
+
+/// Scores a solver's answer (SPEC §8): the steps of its chosen path, the
+/// finish protocol's `Finish` calls left out (they end the run and are no
+/// tool's call). Without a record, all steps, as [`score_steps_in`].
+pub fn score_solver_steps(
+    languages: &LanguageDetector,
+    task: &Task,
+    mut steps: Vec<Step>,
+    solver: Option<&SolverRecord>,
+    options: ScoreOptions,
+) -> TaskOutcome {
+    let Some(record) = solver else {
+        return score_path(languages, task, &steps, false, options);
+    };
+    let path: Vec<Step> = record
+        .path
+        .iter()
+        .filter_map(|&i| steps.get_mut(i).map(std::mem::take))
+        .collect();
+    let finish = record.finish && !task.tools.iter().any(|t| t.name == FINISH_TOOL);
+    score_path(languages, task, &path, finish, options)
+}
+
+fn score_path(
+    languages: &LanguageDetector,
+    task: &Task,
+    steps: &[Step],
+    finish: bool,
+    options: ScoreOptions,
+) -> TaskOutcome {
     let candidates: Vec<&str> = task.tools.iter().map(|t| t.name.as_str()).collect();
-    let reads: Vec<ReadResponse> = steps
+    let mut reads: Vec<ReadResponse> = steps
         .iter()
         .map(|s| read_prediction(s.output.as_deref(), s.calls.as_deref(), &candidates))
         .collect();
+    if finish {
+        for read in &mut reads {
+            read.calls.retain(|c| c.name != FINISH_TOOL);
+        }
+    }
     // Every call of every step, with the output it was shown.
     let mut predicted: Vec<Call> = Vec::new();
     let mut outputs: Vec<Option<&serde_json::Value>> = Vec::new();
@@ -175,6 +213,7 @@ mod tests {
             calls: None,
             tool_outputs: outputs,
             tool_status: Vec::new(),
+            parent: None,
         }
     }
 

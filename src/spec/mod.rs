@@ -16,5 +16,6 @@ pub mod records;
 pub mod reference;
 pub mod response;
 pub mod sample;
+pub mod solver;
 pub mod task_score_json;
 pub mod turns;

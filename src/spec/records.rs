@@ -191,6 +191,10 @@ pub struct Step {
     /// not in the cassette). Empty in other runs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tool_status: Vec<u16>,
+    /// In a solver's run (SPEC §8): the index in `steps` of the step this
+    /// one continues; absent for the first step of a conversation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<usize>,
 }
 
 /// The step-by-step figures of one task (SPEC §6): each step's calls
@@ -257,6 +261,9 @@ pub struct Prediction {
     /// `calls` are then unset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub steps: Option<Vec<Step>>,
+    /// The solver that made `steps` (SPEC §8), its limits and chosen path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver: Option<crate::spec::solver::SolverRecord>,
     /// Class of the error when `error` is set (`timeout`, `rate_limited`,
     /// `server`, `client`, `connection`, `incomplete_body`,
     /// `invalid_response`, `internal`), as written by `itc eval`.
@@ -916,6 +923,7 @@ mod tests {
             latency_ms: None,
             usage: None,
             steps: None,
+            solver: None,
             error_kind: None,
             attempts: None,
         };

@@ -73,6 +73,7 @@ pub(in crate::run) async fn answer_in_steps(
                 calls: answer.calls,
                 tool_outputs: Vec::new(),
                 tool_status: Vec::new(),
+                parent: None,
             });
             break;
         }
@@ -83,6 +84,7 @@ pub(in crate::run) async fn answer_in_steps(
             calls: answer.calls,
             tool_outputs: Vec::new(),
             tool_status: outputs.iter().filter_map(|o| o.status).collect(),
+            parent: None,
         });
         shown.push(ShownStep {
             output: answer.output,
@@ -164,6 +166,7 @@ pub(in crate::run) async fn baseline_in_steps(
         calls: None,
         tool_status: outputs.iter().filter_map(|o| o.status).collect(),
         tool_outputs: outputs.into_iter().map(|o| o.value).collect(),
+        parent: None,
     };
     if let Some(failure) = failure {
         return failed(context, task, &failure, vec![step], TaskTiming::default());

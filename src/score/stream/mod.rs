@@ -23,12 +23,13 @@ pub use crate::score::outcome::TaskOutcome;
 pub use outcomes::Outcomes;
 
 use crate::score::manifest::FileDigest;
-use crate::score::steps::score_steps_in;
+use crate::score::steps::score_solver_steps;
 use crate::score::task::{GoldSide, ScoreOptions, score_calls};
 use crate::spec::jsonl::{RecordError, describe_error, for_each_line_hashed, read_records};
 use crate::spec::language::LanguageDetector;
 use crate::spec::records::{Call, Extraction, Prediction, Step, Task, TaskScore};
 use crate::spec::response::read_prediction;
+use crate::spec::solver::SolverRecord;
 use crate::util::bounded::{FirstFew, clip};
 use view::{TaskCopy, TaskView, TaskViews};
 
@@ -228,6 +229,8 @@ struct PredictionView<'a> {
     error: Option<Cow<'a, str>>,
     #[serde(default)]
     steps: Option<Vec<Step>>,
+    #[serde(default)]
+    solver: Option<SolverRecord>,
 }
 
 /// Reads tasks and scores every prediction file against them.
@@ -423,9 +426,10 @@ impl<'t> Scorer<'t> {
             });
         };
         let task = &self.tasks[task_index];
-        let steps = view.steps.as_deref().filter(|s| !s.is_empty());
+        let steps = view.steps.filter(|s| !s.is_empty());
         let outcome = if let Some(steps) = steps {
-            score_steps_in(self.languages, task, steps, self.options.score)
+            let solver = view.solver.as_ref();
+            score_solver_steps(self.languages, task, steps, solver, self.options.score)
         } else if view.error.is_some() && view.output.is_none() && view.calls.is_none() {
             TaskOutcome::unanswered(task, Extraction::Error)
         } else {
