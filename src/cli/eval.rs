@@ -14,7 +14,7 @@ use crate::models::config::{Backend, Mode};
 use crate::ood;
 use crate::run::select::Selection;
 use crate::run::shard::Shard;
-use crate::run::steps::{CassetteMode, StepMode, StepOptions};
+use crate::run::steps::{CassetteMode, FinishProtocol, SolverOptions, StepMode, StepOptions};
 use crate::run::{self, AdHocModel, BatchMode, EvalOptions, ModelOverrides, ModelSource};
 use crate::spec::records::TaskKind;
 
@@ -35,6 +35,12 @@ value_enum!(PromptStyle {
     Itc => "itc": "ITC's `{\"Thought\": …, \"Action\": \"[…]\"}` (`prompts/system.jinja`)",
     Gorilla => "gorilla": "Gorilla's labelled fields `<<<domain>>>`, `<<<api_call>>>`, `<<<api_provider>>>`, `<<<explanation>>>` (`prompts/gorilla.jinja`)",
     SealTools => "seal-tools": "Seal-Tools' JSON call list (`prompts/seal_tools.jinja`)",
+});
+
+value_enum!(FinishProtocol {
+    Auto => "auto": "On for StableToolBench datasets, off otherwise",
+    On => "on": "Add the `Finish` tool: its call answers (give_answer) or gives up (give_up_and_restart)",
+    Off => "off": "No `Finish` tool: an answer without calls is the final answer",
 });
 
 value_enum!(StepMode {
@@ -94,6 +100,22 @@ pub struct StepFlags {
     /// How long the calls of one step may take together, in milliseconds [default: 120000].
     #[arg(long)]
     pub max_step_ms: Option<u64>,
+    /// Search each task with a solver (SPEC §8): `chain` (ReAct), `chain:N`
+    /// (started again after a give-up, N conversations at most) or `dfsdt`
+    /// (ToolBench's depth-first search). Needs --steps replay, execute or simulate.
+    #[arg(long, value_parser = SolverOptions::parse)]
+    pub solver: Option<SolverOptions>,
+    /// The finish protocol: add the `Finish` tool that answers or gives up
+    /// (auto: on for StableToolBench datasets) [default: auto].
+    #[arg(long, value_enum, requires = "solver")]
+    pub finish: Option<FinishProtocol>,
+    /// Most depth of a solver's conversation; each answer, call and output
+    /// counts one [default: 12].
+    #[arg(long, requires = "solver", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_depth: Option<u32>,
+    /// Most model requests a solver makes for one task [default: 200].
+    #[arg(long, requires = "solver", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_requests: Option<u32>,
 }
 
 impl StepFlags {
@@ -105,7 +127,11 @@ impl StepFlags {
         let stepwise = mode != StepMode::Single;
         let tools = matches!(mode, StepMode::Execute | StepMode::Simulate);
         let given = [
-            ("--max-steps", self.max_steps.is_some(), stepwise),
+            (
+                "--max-steps",
+                self.max_steps.is_some(),
+                stepwise && self.solver.is_none(),
+            ),
             (
                 "--max-calls-per-step",
                 self.max_calls_per_step.is_some(),
@@ -117,6 +143,7 @@ impl StepFlags {
                 stepwise,
             ),
             ("--max-step-ms", self.max_step_ms.is_some(), stepwise),
+            ("--solver", self.solver.is_some(), stepwise),
             ("--tool-timeout-ms", self.tool_timeout_ms.is_some(), tools),
             ("--max-tool-bytes", self.max_tool_bytes.is_some(), tools),
             (
@@ -173,6 +200,12 @@ impl StepFlags {
                 .max_task_tool_bytes
                 .unwrap_or(defaults.max_task_tool_bytes),
             max_step_ms: self.max_step_ms.unwrap_or(defaults.max_step_ms),
+            solver: self.solver.clone().map(|solver| SolverOptions {
+                finish: self.finish.unwrap_or(solver.finish),
+                max_depth: self.max_depth.unwrap_or(solver.max_depth),
+                max_requests: self.max_requests.unwrap_or(solver.max_requests),
+                ..solver
+            }),
         }
     }
 }
@@ -321,9 +354,14 @@ impl EvalArgs {
     pub fn options(&self) -> anyhow::Result<EvalOptions> {
         let unused = self.steps.unused();
         if !unused.is_empty() {
-            let run = match self.steps.step_mode.unwrap_or_default() {
-                StepMode::Single => "a single-shot run (no --steps)".to_string(),
-                mode => format!("a run with --steps {}", mode.as_str()),
+            let run = match (self.steps.step_mode.unwrap_or_default(), &self.steps.solver) {
+                (StepMode::Single, _) => "a single-shot run (no --steps)".to_string(),
+                (mode, None) => format!("a run with --steps {}", mode.as_str()),
+                (mode, Some(solver)) => format!(
+                    "a run with --steps {} --solver {} (its limits are --max-depth and --max-requests)",
+                    mode.as_str(),
+                    solver.kind.as_str()
+                ),
             };
             bail!(
                 "{}: not used by {run} (see `itc eval --help`); drop {}",

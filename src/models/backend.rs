@@ -260,7 +260,11 @@ pub trait BackendApi: Send + Sync {
     /// Appends the finished steps of a step-by-step run (SPEC §6) to a
     /// task's request body ([`BackendApi::build`]): each answer, then its
     /// outputs as tool results (native calls) or as one `Observation:` message.
-    fn append_steps(&self, body: &mut Value, steps: &[ShownStep]);
+    fn append_steps(&self, body: &mut Value, steps: &[&ShownStep]);
+    /// Appends one more user message to a task's request body, after its
+    /// steps (SPEC §8: DFSDT's note on the actions tried before). Where the
+    /// API wants turns to alternate, it joins the last user turn.
+    fn append_note(&self, body: &mut Value, note: &str);
 }
 
 /// A native call in SPEC form: the task's tool name and the arguments,

@@ -54,8 +54,11 @@ pub enum Transport {
 pub struct RequestLabel<'a> {
     /// The task's id.
     pub task_id: &'a str,
-    /// The step (0 for single-shot runs).
+    /// The step (0 for single-shot runs; a solver's node index).
     pub step: usize,
+    /// Which try of a restarted conversation (SPEC §8 chain): a try after
+    /// the first is cached apart, though its first request is the same.
+    pub sample: u32,
 }
 
 /// A name cut to `max` characters of `[A-Za-z0-9_-]` (others become `_`).
@@ -620,6 +623,7 @@ mod tests {
         let label = RequestLabel {
             task_id: "itc-0010/ü",
             step: 1,
+            sample: 0,
         };
         let id = custom_id("qwen2.5:7b", label, KEY);
         assert_eq!(id, "qwen2_5_7b--itc-0010__--s2--0123456789abcdef");
@@ -628,6 +632,7 @@ mod tests {
             RequestLabel {
                 task_id: &"t".repeat(100),
                 step: 12,
+                sample: 0,
             },
             KEY,
         );

@@ -103,6 +103,17 @@ pub fn cache_key(backend: Backend, request: &ApiRequest) -> String {
     sha256_hex(canonical_json(&material).as_bytes())
 }
 
+/// The cache key of the `sample`-th asking of one request: the request's
+/// key for the first (0), a key of its own for each later one, so that a
+/// conversation started again (SPEC §8 chain) is not answered from the
+/// first try's answer.
+pub fn sampled_key(key: String, sample: u32) -> String {
+    if sample == 0 {
+        return key;
+    }
+    sha256_hex(format!("{key}#sample{sample}").as_bytes())
+}
+
 /// One stored response.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CachedResponse {

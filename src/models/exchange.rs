@@ -17,7 +17,7 @@ use tokio::sync::Semaphore;
 use super::api::api_for;
 use super::backend::{Answer, ApiRequest, BackendApi};
 use super::batch::{RequestLabel, Transport, custom_id};
-use super::cache::{Cache, CachedResponse, cache_key};
+use super::cache::{Cache, CachedResponse, cache_key, sampled_key};
 use super::config::{ApiKey, Backend, DEFAULT_TEMPERATURE, ModelConfig, resolve_key};
 use super::http::{ErrorKind, Failure, send};
 use super::ratelimit::RateLimiter;
@@ -155,7 +155,9 @@ pub async fn exchange(
     label: Option<RequestLabel<'_>>,
 ) -> Exchange {
     let batch = !matches!(context.transport, Transport::Send);
-    let key = (context.cache.is_some() || batch).then(|| cache_key(api.kind(), request));
+    let sample = label.as_ref().map_or(0, |l| l.sample);
+    let key = (context.cache.is_some() || batch)
+        .then(|| sampled_key(cache_key(api.kind(), request), sample));
     if let (Some(cache), Some(key)) = (&context.cache, &key)
         && let Some(hit) = cache.get(key)
         && let Ok(answer) = api.parse(&hit.body, &request.names)
@@ -270,6 +272,7 @@ fn batch_exchange(
     let label = label.unwrap_or(RequestLabel {
         task_id: "chat",
         step: 0,
+        sample: 0,
     });
     let id = custom_id(&context.config.name, label, key);
     let result = match &context.transport {

@@ -246,6 +246,10 @@ impl Benchmark for OodRun {
         self.tasks.clone()
     }
 
+    fn finish_protocol(&self) -> bool {
+        matches!(self.info.dataset, OodDataset::StableToolBench(_))
+    }
+
     fn write_info(&self, run_dir: &Path) -> anyhow::Result<()> {
         self.info.write(run_dir)
     }

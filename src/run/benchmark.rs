@@ -14,6 +14,11 @@ pub trait Benchmark {
     fn label(&self) -> String;
     /// Every task of the benchmark (the run's selection comes later).
     fn tasks(&self) -> Vec<Task>;
+    /// Whether its tasks are run with the finish protocol (SPEC §8) when
+    /// `--finish` is `auto`.
+    fn finish_protocol(&self) -> bool {
+        false
+    }
     /// Records where the benchmark's files came from in the run directory.
     fn write_info(&self, run_dir: &Path) -> anyhow::Result<()>;
     /// The prediction file to score with SPEC §3 (benchmark-format answers

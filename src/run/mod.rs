@@ -103,7 +103,12 @@ pub fn eval_models(
         ModelSource::ConfigFile { path, .. } => Some(path.as_path()),
         _ => None,
     };
-    let step_run = StepRun::prepare(&options.steps, models_file, cache_dir.as_deref())?;
+    let mut step_run = StepRun::prepare(&options.steps, models_file, cache_dir.as_deref())?;
+    if let Some(solver) = step_run.as_mut().and_then(|r| r.solver.as_mut()) {
+        solver.finish = solver
+            .finish
+            .resolve(benchmark.is_some_and(|b| b.finish_protocol()));
+    }
     let transport = match &options.batch {
         BatchMode::Emit(dir) => {
             return batch::emit_batch(dir, chosen.tasks, &specs, cache_dir, step_run, err);

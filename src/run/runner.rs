@@ -488,6 +488,7 @@ async fn answer(context: &ModelContext, task: &Task, steps: Option<&StepRun>) ->
     let label = RequestLabel {
         task_id: &task.id,
         step: 0,
+        sample: 0,
     };
     let exchange = exchange(context, api.as_ref(), &api.build(task), Some(label)).await;
     let mut served = Served::default();

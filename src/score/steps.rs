@@ -214,6 +214,7 @@ mod tests {
             tool_outputs: outputs,
             tool_status: Vec::new(),
             parent: None,
+            error: None,
         }
     }
 

@@ -195,6 +195,10 @@ pub struct Step {
     /// one continues; absent for the first step of a conversation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<usize>,
+    /// In a solver's run: why this step's request got no answer (after its
+    /// retries); the search went on without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// The step-by-step figures of one task (SPEC §6): each step's calls

@@ -157,7 +157,7 @@ impl BackendApi for Anthropic {
         })
     }
 
-    fn append_steps(&self, body: &mut Value, steps: &[ShownStep]) {
+    fn append_steps(&self, body: &mut Value, steps: &[&ShownStep]) {
         let Some(messages) = body.get_mut("messages").and_then(Value::as_array_mut) else {
             return;
         };
@@ -182,6 +182,27 @@ impl BackendApi for Anthropic {
                     messages.push(json!({"role": "user", "content": step.observation()}));
                 }
             }
+        }
+    }
+
+    fn append_note(&self, body: &mut Value, note: &str) {
+        let Some(messages) = body.get_mut("messages").and_then(Value::as_array_mut) else {
+            return;
+        };
+        let part = json!({"type": "text", "text": note});
+        match messages.last_mut() {
+            Some(last) if last["role"] == "user" => {
+                let content = last["content"].take();
+                last["content"] = match content {
+                    Value::Array(mut parts) => {
+                        parts.push(part);
+                        Value::Array(parts)
+                    }
+                    Value::String(text) => json!([{"type": "text", "text": text}, part]),
+                    _ => json!([part]),
+                };
+            }
+            _ => messages.push(json!({"role": "user", "content": note})),
         }
     }
 }
@@ -240,7 +261,7 @@ mod tests {
             outputs: vec![json!({"temp": 12})],
         };
         let mut request = api.build(&t);
-        api.append_steps(&mut request.body, &[step]);
+        api.append_steps(&mut request.body, &[&step]);
         let messages = request.body["messages"].as_array().unwrap();
         assert_eq!(messages[1], json!({"role": "assistant", "content": blocks}));
         assert_eq!(

@@ -173,7 +173,7 @@ impl BackendApi for Gemini {
         })
     }
 
-    fn append_steps(&self, body: &mut Value, steps: &[ShownStep]) {
+    fn append_steps(&self, body: &mut Value, steps: &[&ShownStep]) {
         let Some(contents) = body.get_mut("contents").and_then(Value::as_array_mut) else {
             return;
         };
@@ -198,6 +198,20 @@ impl BackendApi for Gemini {
                     contents.push(json!({"role": "user", "parts": [{"text": step.observation()}]}));
                 }
             }
+        }
+    }
+
+    fn append_note(&self, body: &mut Value, note: &str) {
+        let Some(contents) = body.get_mut("contents").and_then(Value::as_array_mut) else {
+            return;
+        };
+        match contents.last_mut() {
+            Some(last) if last["role"] == "user" && last["parts"].is_array() => {
+                if let Some(parts) = last["parts"].as_array_mut() {
+                    parts.push(json!({"text": note}));
+                }
+            }
+            _ => contents.push(json!({"role": "user", "parts": [{"text": note}]})),
         }
     }
 }
@@ -266,7 +280,7 @@ mod tests {
             outputs: vec![json!([1, 2])],
         };
         let mut request = api.build(&t);
-        api.append_steps(&mut request.body, &[step]);
+        api.append_steps(&mut request.body, &[&step]);
         let contents = request.body["contents"].as_array().unwrap();
         assert_eq!(contents[1], json!({"role": "model", "parts": parts}));
         assert_eq!(

@@ -184,7 +184,7 @@ impl BackendApi for OpenAi {
         })
     }
 
-    fn append_steps(&self, body: &mut Value, steps: &[ShownStep]) {
+    fn append_steps(&self, body: &mut Value, steps: &[&ShownStep]) {
         let Some(messages) = body.get_mut("messages").and_then(Value::as_array_mut) else {
             return;
         };
@@ -203,6 +203,12 @@ impl BackendApi for OpenAi {
                     messages.push(json!({"role": "user", "content": step.observation()}));
                 }
             }
+        }
+    }
+
+    fn append_note(&self, body: &mut Value, note: &str) {
+        if let Some(messages) = body.get_mut("messages").and_then(Value::as_array_mut) {
+            messages.push(json!({"role": "user", "content": note}));
         }
     }
 }
@@ -522,7 +528,7 @@ mod tests {
             outputs: vec![json!({"temp": 3}), json!("sunny")],
         };
         let mut request = native.build(&t);
-        native.append_steps(&mut request.body, std::slice::from_ref(&step));
+        native.append_steps(&mut request.body, &[&step]);
         let messages = request.body["messages"].as_array().unwrap();
         assert_eq!(messages.len(), 5);
         assert_eq!(
@@ -553,7 +559,7 @@ mod tests {
             outputs: vec![json!({"temp": 3})],
         };
         let mut request = prompt.build(&t);
-        prompt.append_steps(&mut request.body, std::slice::from_ref(&text_step));
+        prompt.append_steps(&mut request.body, &[&text_step]);
         let messages = request.body["messages"].as_array().unwrap();
         assert_eq!(
             messages[2],
@@ -566,7 +572,7 @@ mod tests {
         // A native turn in prompt mode (not possible from this backend's
         // requests, but from a cache) still goes as an observation.
         let mut request = prompt.build(&t);
-        prompt.append_steps(&mut request.body, &[step]);
+        prompt.append_steps(&mut request.body, &[&step]);
         assert_eq!(request.body["messages"][3]["role"], "user");
     }
 

@@ -9,13 +9,17 @@
 //! - [`run`]: the conversation of one task through the runner's requests
 //!   (cache, retries, rate limits).
 //! - [`limits`]: what one answer can make a step and a task do.
+//! - [`conversation`]: the requests of one task as a tree of nodes.
+//! - [`solver`]: how the tree is searched (SPEC §8: chain, DFSDT).
 
 pub mod cassette;
+pub mod conversation;
 pub mod execute;
 pub mod limits;
 pub mod replay;
 pub mod run;
 pub mod simulate;
+pub mod solver;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -37,6 +41,7 @@ pub use cassette::{Cassette, CassetteMode};
 pub use execute::{ExecuteOptions, Executor};
 pub use limits::{TaskBudget, ToolLimits};
 pub use simulate::Simulator;
+pub use solver::{FinishProtocol, SolverOptions};
 
 /// How each task is asked.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -100,6 +105,9 @@ pub struct StepOptions {
     /// How long the calls of one step may take together, in milliseconds.
     #[serde(default = "default_max_step_ms")]
     pub max_step_ms: u64,
+    /// The solver (SPEC §8) and its limits; `None` for a plain §6 run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver: Option<SolverOptions>,
 }
 
 fn default_max_calls_per_step() -> usize {
@@ -129,6 +137,7 @@ impl Default for StepOptions {
             max_calls_per_step: limits::DEFAULT_MAX_CALLS_PER_STEP,
             max_task_tool_bytes: limits::DEFAULT_MAX_TASK_TOOL_BYTES,
             max_step_ms: limits::DEFAULT_MAX_STEP_MS,
+            solver: None,
         }
     }
 }
@@ -212,6 +221,7 @@ impl StepRun {
             max_steps: options.max_steps,
             alignment: ScoreOptions::default(),
             limits: options.limits(),
+            solver: options.solver.clone(),
         }))
     }
 }
@@ -319,6 +329,8 @@ pub struct StepRun {
     pub alignment: ScoreOptions,
     /// The bounds of each step and task.
     pub limits: ToolLimits,
+    /// The solver, `None` for a plain §6 run.
+    pub solver: Option<SolverOptions>,
 }
 
 impl StepRun {
