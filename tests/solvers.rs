@@ -1,0 +1,351 @@
+//! The solvers of SPEC §8 end to end: a scripted step model that calls,
+//! gives up and finishes makes `itc eval --solver dfsdt` build an exact
+//! tree (backtracking after a give-up, the note on earlier children only in
+//! the requests it belongs to, the depth and request limits), and
+//! `--solver chain:N` start again after a give-up, cached apart.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use support::server::{Reply, Request, ScriptedServer, completion};
+use support::{itc, scripted_models_toml, text};
+
+/// The words DFSDT's note starts with.
+const NOTE: &str = "has been tried before";
+
+/// The actions of the assistant turns a request shows, and whether its last
+/// user message is DFSDT's note.
+fn path_of(request: &Request) -> (Vec<String>, bool) {
+    let messages = request.body["messages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let actions = messages
+        .iter()
+        .filter(|m| m["role"] == "assistant")
+        .map(|m| {
+            let content: Value = serde_json::from_str(m["content"].as_str().unwrap()).unwrap();
+            content["Action"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let note = messages
+        .last()
+        .and_then(|m| m["content"].as_str())
+        .is_some_and(|c| c.contains(NOTE));
+    (actions, note)
+}
+
+fn answer(action: &str) -> Reply {
+    let content = json!({"Thought": "Next step.", "Action": action}).to_string();
+    Reply::Json(completion(&content))
+}
+
+const A: &str = "[search(q='a')]";
+const B: &str = "[search(q='b')]";
+const F1: &str = "[fetch(id='1')]";
+const F2: &str = "[fetch(id='2')]";
+const GIVE_UP: &str = "[Finish(return_type='give_up_and_restart')]";
+const DONE: &str = "[Finish(return_type='give_answer', final_answer='Item 1 is a red bike.')]";
+
+/// The step model: what it answers after each path, with or without the note.
+fn step_model(request: &Request) -> Reply {
+    let (path, note) = path_of(request);
+    let path: Vec<&str> = path.iter().map(String::as_str).collect();
+    match (path.as_slice(), note) {
+        ([], false) => answer(A),
+        ([a], _) if *a == A => answer(GIVE_UP),
+        ([], true) => answer(B),
+        ([b], false) if *b == B => answer(F1),
+        ([b], true) if *b == B => answer("[fetch(id='9')]"),
+        ([_, _], false) => answer(F2),
+        ([_, _, _], false) => answer("[fetch(id='3')]"),
+        ([_, _, _], true) => answer("[fetch(id='4')]"),
+        ([_, _], true) => answer(DONE),
+        other => panic!("unscripted path {other:?}"),
+    }
+}
+
+/// One task, its tools, recorded outputs for the gold's two steps.
+fn write_task(dir: &Path) -> PathBuf {
+    let task = json!({"id": "t1", "kind": "nested", "language": "en",
+        "query": "What is item b? [[task:t1]]",
+        "tools": [
+            {"name": "search", "description": "Finds item ids",
+             "required_parameters": [{"name": "q", "type": "string", "description": "Words"}]},
+            {"name": "fetch", "description": "An item by id",
+             "required_parameters": [{"name": "id", "type": "string", "description": "Item id"}]}],
+        "gold": {"thought": "Search, then fetch.", "calls": [
+            {"name": "search", "arguments": {"q": "b"}},
+            {"name": "fetch", "arguments": {"id": "1"}}]},
+        "turns": [
+            {"calls": [{"name": "search", "arguments": {"q": "b"}}], "tool_outputs": [{"ids": ["1"]}]},
+            {"calls": [{"name": "fetch", "arguments": {"id": "1"}}], "tool_outputs": [{"name": "red bike"}]}]});
+    let path = dir.join("tasks.jsonl");
+    std::fs::write(&path, format!("{task}\n")).unwrap();
+    path
+}
+
+struct Setup {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    tasks: PathBuf,
+    config: PathBuf,
+    server: ScriptedServer,
+}
+
+fn setup() -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_path_buf();
+    let server = ScriptedServer::start(step_model);
+    let tasks = write_task(&root);
+    let config = root.join("models.toml");
+    std::fs::write(&config, scripted_models_toml(&server.base_url(), &["m"])).unwrap();
+    Setup {
+        _dir: dir,
+        root,
+        tasks,
+        config,
+        server,
+    }
+}
+
+/// Runs `itc eval` on the task with `extra` flags; the run's prediction.
+fn eval(setup: &Setup, name: &str, extra: &[&str]) -> Value {
+    let run = setup.root.join(name);
+    let cache = setup.root.join("cache");
+    let mut args = vec![
+        "eval",
+        "--config",
+        setup.config.to_str().unwrap(),
+        "--tasks",
+        setup.tasks.to_str().unwrap(),
+        "--run-dir",
+        run.to_str().unwrap(),
+        "--cache",
+        cache.to_str().unwrap(),
+        "--steps",
+        "replay",
+        "--no-progress",
+    ];
+    args.extend_from_slice(extra);
+    let out = itc(&args, &[]);
+    assert!(
+        out.status.success(),
+        "itc {args:?}:\n{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let line = std::fs::read_to_string(run.join("predictions.jsonl")).unwrap();
+    serde_json::from_str(line.lines().next().unwrap()).unwrap()
+}
+
+/// Each step's action and parent.
+fn tree(prediction: &Value) -> Vec<(String, Option<u64>)> {
+    prediction["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let content: Value = serde_json::from_str(s["output"].as_str().unwrap()).unwrap();
+            (
+                content["Action"].as_str().unwrap().to_string(),
+                s["parent"].as_u64(),
+            )
+        })
+        .collect()
+}
+
+/// The request bodies the server got, in order.
+fn bodies(server: &ScriptedServer) -> Vec<Value> {
+    server
+        .log()
+        .into_iter()
+        .map(|l| serde_json::from_str(&l.body).unwrap())
+        .collect()
+}
+
+fn last_user_text(body: &Value) -> String {
+    let messages = body["messages"].as_array().unwrap();
+    messages.last().unwrap()["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn dfsdt_backtracks_after_a_give_up_and_notes_only_where_a_node_has_children() {
+    let setup = setup();
+    let prediction = eval(&setup, "dfsdt", &["--solver", "dfsdt", "--finish", "on"]);
+    let expected: Vec<(String, Option<u64>)> = [
+        (A, None),
+        (GIVE_UP, Some(0)),
+        (B, None),
+        (F1, Some(2)),
+        (F2, Some(3)),
+        ("[fetch(id='3')]", Some(4)),
+        ("[fetch(id='4')]", Some(4)),
+        (DONE, Some(3)),
+    ]
+    .iter()
+    .map(|(a, p)| (a.to_string(), *p))
+    .collect();
+    assert_eq!(tree(&prediction), expected);
+    let solver = &prediction["solver"];
+    assert_eq!(solver["kind"], "dfsdt");
+    assert_eq!(solver["path"], json!([2, 3, 7]));
+    assert_eq!(solver["ending"], "finish");
+    assert_eq!(solver["requests"], 8);
+    assert_eq!(
+        (
+            solver["max_depth"].as_u64(),
+            solver["max_requests"].as_u64()
+        ),
+        (Some(12), Some(200))
+    );
+    assert_eq!(setup.server.requests(), 8);
+
+    // The note is in requests 3, 7 and 8 only, each listing the first
+    // action of the children tried before under the same node.
+    let bodies = bodies(&setup.server);
+    let notes: Vec<usize> = (0..bodies.len())
+        .filter(|&i| last_user_text(&bodies[i]).contains(NOTE))
+        .collect();
+    assert_eq!(notes, vec![2, 6, 7]);
+    let third = last_user_text(&bodies[2]);
+    assert!(third.contains("search(q='a')"), "{third}");
+    let eighth = last_user_text(&bodies[7]);
+    assert!(
+        eighth.contains("fetch(id='2')") && !eighth.contains("search(q='a')"),
+        "{eighth}"
+    );
+    assert!(
+        eighth.contains("red bike") || eighth.contains("no recorded output"),
+        "{eighth}"
+    );
+    let seventh = last_user_text(&bodies[6]);
+    assert!(
+        seventh.contains("fetch(id='3')") && !seventh.contains("fetch(id='2')"),
+        "{seventh}"
+    );
+    // The Finish tool is shown with the task's tools.
+    assert!(
+        bodies[0]["messages"][0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("give_up_and_restart")
+    );
+
+    // §3 scores the chosen path without its Finish call: search b, fetch 1.
+    let summary: Value = serde_json::from_str(
+        &std::fs::read_to_string(setup.root.join("dfsdt/summary.json")).unwrap(),
+    )
+    .unwrap();
+    let s = &summary[0]["summary"];
+    assert_eq!(s["selection"]["f1"], 100.0, "{s}");
+    assert_eq!(s["invocation"]["f1"], 100.0, "{s}");
+    assert_eq!(
+        s["counts"]["sel_pred"], 2,
+        "the Finish call is no call: {s}"
+    );
+
+    // Run again: the cache answers every node, the same tree comes back.
+    let again = eval(
+        &setup,
+        "dfsdt-again",
+        &["--solver", "dfsdt", "--finish", "on"],
+    );
+    assert_eq!(setup.server.requests(), 8);
+    assert_eq!(tree(&again), expected);
+}
+
+#[test]
+fn dfsdt_stops_at_its_request_and_depth_limits() {
+    let setup = setup();
+    let limited = eval(
+        &setup,
+        "requests",
+        &["--solver", "dfsdt", "--finish", "on", "--max-requests", "5"],
+    );
+    assert_eq!(limited["steps"].as_array().unwrap().len(), 5);
+    assert_eq!(limited["solver"]["ending"], "request_limit");
+    assert_eq!(limited["solver"]["path"], json!([2, 3, 4]));
+
+    // Depth 6: `search` then `fetch` (3 + 3) is as deep as a path goes, so
+    // each fetch is a dead end and node 2's second child gets the note.
+    let shallow = eval(
+        &setup,
+        "depth",
+        &["--solver", "dfsdt", "--finish", "on", "--max-depth", "6"],
+    );
+    let expected: Vec<(String, Option<u64>)> = [
+        (A, None),
+        (GIVE_UP, Some(0)),
+        (B, None),
+        (F1, Some(2)),
+        ("[fetch(id='9')]", Some(2)),
+    ]
+    .iter()
+    .map(|(a, p)| (a.to_string(), *p))
+    .collect();
+    assert_eq!(tree(&shallow), expected);
+    assert_eq!(shallow["solver"]["ending"], "depth_limit");
+    assert_eq!(shallow["solver"]["path"], json!([2, 4]));
+}
+
+#[test]
+fn chain_starts_again_after_a_give_up_and_its_tries_are_cached_apart() {
+    let setup = setup();
+    let prediction = eval(&setup, "chain", &["--solver", "chain:2", "--finish", "on"]);
+    let expected: Vec<(String, Option<u64>)> =
+        [(A, None), (GIVE_UP, Some(0)), (A, None), (GIVE_UP, Some(2))]
+            .iter()
+            .map(|(a, p)| (a.to_string(), *p))
+            .collect();
+    assert_eq!(tree(&prediction), expected);
+    assert_eq!(prediction["solver"]["ending"], "gave_up");
+    assert_eq!(prediction["solver"]["path"], json!([2, 3]));
+    // The second try's first request equals the first's, yet was sent.
+    assert_eq!(setup.server.requests(), 4);
+    let again = eval(
+        &setup,
+        "chain-again",
+        &["--solver", "chain:2", "--finish", "on"],
+    );
+    assert_eq!(setup.server.requests(), 4);
+    assert_eq!(tree(&again), expected);
+}
+
+#[test]
+fn solver_flags_are_refused_where_they_mean_nothing() {
+    let setup = setup();
+    let run = setup.root.join("single");
+    let out = itc(
+        &[
+            "eval",
+            "--config",
+            setup.config.to_str().unwrap(),
+            "--tasks",
+            setup.tasks.to_str().unwrap(),
+            "--run-dir",
+            run.to_str().unwrap(),
+            "--solver",
+            "dfsdt",
+        ],
+        &[],
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--solver"),
+        "{}",
+        text(&out.stderr)
+    );
+    let bad = itc(&["eval", "--steps", "replay", "--solver", "chain:0"], &[]);
+    assert!(
+        text(&bad.stderr).contains("chain:0"),
+        "{}",
+        text(&bad.stderr)
+    );
+    assert_eq!(setup.server.requests(), 0);
+}
