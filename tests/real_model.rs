@@ -890,3 +890,87 @@ model = "answerer"
         );
     }
 }
+
+/// `--solver dfsdt` on a StableToolBench task against the real model, the
+/// same model playing the tools (SPEC §8; plumbing only): the tree is
+/// recorded with its parents, within the request limit, and its chosen
+/// path names real nodes.
+#[test]
+fn dfsdt_on_stabletoolbench_against_a_real_model() {
+    let Some(url) = server_url("dfsdt_on_stabletoolbench_against_a_real_model") else {
+        return;
+    };
+    let _turn = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let mut models = String::new();
+    for name in ["smollm2", "toolsim"] {
+        models.push_str(&format!(
+            "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"smollm2\"\ntemperature = 0.0\nmax_tokens = 128\nconcurrency = 1\ntimeout_ms = 120000\nmax_attempts = 3\n\n"
+        ));
+    }
+    let config = dir.path().join("models.toml");
+    fs::write(&config, models).unwrap();
+    let run_dir = dir.path().join("dfsdt");
+    let max_requests = 6;
+    let out = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args([
+            "eval",
+            "--config",
+            config.to_str().unwrap(),
+            "--models",
+            "smollm2",
+            "--dataset",
+            "stabletoolbench:G1_instruction",
+            "--limit",
+            "1",
+            "--steps",
+            "simulate",
+            "--tool-model",
+            "toolsim",
+            "--solver",
+            "dfsdt",
+            "--max-requests",
+            &max_requests.to_string(),
+            "--run-dir",
+            run_dir.to_str().unwrap(),
+            "--cache",
+            dir.path().join("cache").to_str().unwrap(),
+            "--no-progress",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() || out.status.code() == Some(3),
+        "{stderr}"
+    );
+    let predictions: Vec<Prediction> = read_lines(&run_dir.join("predictions.jsonl"));
+    assert_eq!(predictions.len(), 1, "{stderr}");
+    let p = &predictions[0];
+    if p.error.is_some() {
+        eprintln!("dfsdt task ended with an error (tolerated): {:?}", p.error);
+        return;
+    }
+    let steps = p.steps.as_ref().expect("steps");
+    let record = p.solver.as_ref().expect("solver record");
+    assert_eq!(record.kind, itc::spec::solver::SolverKind::Dfsdt);
+    assert!(
+        record.finish,
+        "StableToolBench runs use the finish protocol"
+    );
+    assert_eq!(record.requests as usize, steps.len());
+    assert!(steps.len() <= max_requests, "{} requests", steps.len());
+    assert!(!record.path.is_empty());
+    for (i, step) in steps.iter().enumerate() {
+        assert!(step.parent.is_none_or(|parent| parent < i), "step {i}");
+    }
+    for pair in record.path.windows(2) {
+        assert_eq!(steps[pair[1]].parent, Some(pair[0]));
+    }
+    eprintln!(
+        "dfsdt: {} request(s), ending {:?}, path {:?}",
+        steps.len(),
+        record.ending,
+        record.path
+    );
+}
