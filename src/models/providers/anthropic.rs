@@ -375,4 +375,26 @@ mod tests {
         );
         assert!(req.headers.iter().any(|(k, _)| *k == "anthropic-version"));
     }
+
+    #[test]
+    fn a_note_joins_the_last_user_turn_so_turns_still_alternate() {
+        let api = backend(Mode::Prompt);
+        let mut body = json!({"messages": [
+            {"role": "user", "content": "q"},
+            {"role": "assistant", "content": "a"},
+            {"role": "user", "content": "Observation: []"}]});
+        api.append_note(&mut body, "try another");
+        let messages = body["messages"].as_array().unwrap();
+        assert_eq!(messages.len(), 3);
+        assert_eq!(
+            messages[2]["content"],
+            json!([{"type": "text", "text": "Observation: []"}, {"type": "text", "text": "try another"}])
+        );
+        let mut after_assistant = json!({"messages": [{"role": "assistant", "content": "a"}]});
+        api.append_note(&mut after_assistant, "n");
+        assert_eq!(
+            after_assistant["messages"][1],
+            json!({"role": "user", "content": "n"})
+        );
+    }
 }

@@ -411,4 +411,15 @@ mod tests {
             "the answer mode is ignored"
         );
     }
+
+    #[test]
+    fn a_note_joins_the_last_user_turn() {
+        let api = backend(Mode::Prompt);
+        let mut body = json!({"contents": [{"role": "user", "parts": [{"text": "q"}]}]});
+        api.append_note(&mut body, "try another");
+        assert_eq!(
+            body["contents"],
+            json!([{"role": "user", "parts": [{"text": "q"}, {"text": "try another"}]}])
+        );
+    }
 }

@@ -337,3 +337,57 @@ impl Dfs<'_, '_> {
         note
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solvers_are_read_with_their_tries() {
+        assert_eq!(SolverOptions::parse("chain").unwrap().tries, 1);
+        let chain = SolverOptions::parse("chain:3").unwrap();
+        assert_eq!((chain.kind, chain.tries), (SolverKind::Chain, 3));
+        let dfsdt = SolverOptions::parse("dfsdt").unwrap();
+        assert_eq!(
+            (dfsdt.kind, dfsdt.max_depth, dfsdt.max_requests),
+            (SolverKind::Dfsdt, 12, 200)
+        );
+        for bad in ["chain:0", "chain:x", "chain:", "dfsdt:2", "bfs", ""] {
+            assert!(SolverOptions::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn auto_finish_follows_the_benchmark_and_an_explicit_choice_wins() {
+        assert_eq!(FinishProtocol::Auto.resolve(true), FinishProtocol::On);
+        assert_eq!(FinishProtocol::Auto.resolve(false), FinishProtocol::Off);
+        assert_eq!(FinishProtocol::Off.resolve(true), FinishProtocol::Off);
+        assert_eq!(FinishProtocol::On.resolve(false), FinishProtocol::On);
+    }
+
+    #[test]
+    fn the_finish_tool_is_added_once_and_only_under_the_protocol() {
+        let task: Task = serde_json::from_value(serde_json::json!({
+            "id": "t", "kind": "single", "language": "en", "query": "q",
+            "tools": [{"name": "f"}], "gold": {"calls": []}}))
+        .unwrap();
+        let mut on = SolverOptions::new(SolverKind::Dfsdt, 1);
+        on.finish = FinishProtocol::On;
+        let shown = task_for(&task, &on).unwrap();
+        let names: Vec<&str> = shown.tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["f", FINISH_TOOL]);
+        assert!(
+            task_for(&shown, &on).is_none(),
+            "a task that has Finish keeps its own"
+        );
+        let mut off = on.clone();
+        off.finish = FinishProtocol::Off;
+        assert!(task_for(&task, &off).is_none());
+    }
+
+    #[test]
+    fn old_step_settings_read_with_the_default_limits() {
+        let read: SolverOptions = serde_json::from_str(r#"{"kind": "chain"}"#).unwrap();
+        assert_eq!(read, SolverOptions::new(SolverKind::Chain, 1));
+    }
+}
