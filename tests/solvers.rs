@@ -250,6 +250,17 @@ fn dfsdt_backtracks_after_a_give_up_and_notes_only_where_a_node_has_children() {
         "the Finish call is no call: {s}"
     );
 
+    // run.json counts the searches: 8 requests, one ended by Finish.
+    let run: Value =
+        serde_json::from_str(&std::fs::read_to_string(setup.root.join("dfsdt/run.json")).unwrap())
+            .unwrap();
+    let searches = &run["searches"][0];
+    assert_eq!(
+        (searches["tasks"].as_u64(), searches["requests"].as_u64()),
+        (Some(1), Some(8))
+    );
+    assert_eq!(searches["endings"], json!({"finish": 1}));
+
     // Run again: the cache answers every node, the same tree comes back.
     let again = eval(
         &setup,

@@ -19,8 +19,8 @@
 //!    ([`steps`]); each task's [`outcome`] is written to `predictions.jsonl`
 //!    as soon as it is known ([`store`]), with the progress bar
 //!    ([`progress`]) and the run figures ([`stats`]).
-//! 4. [`summary`]: summarise: `run.json`, the run table, the scores, a
-//!    benchmark's official scores.
+//! 4. [`summary`]: summarise: `run.json`, the run table, a solver's
+//!    searches ([`searched`]), the scores, a benchmark's official scores.
 //!
 //! Beside them: what a run is asked ([`options`]), OOD benchmarks' tasks and
 //! scorers ([`benchmark`]), batch engines ([`batch`]: `--emit-batch`,
@@ -35,6 +35,7 @@ pub mod outcome;
 pub mod progress;
 pub mod resume;
 pub mod runner;
+pub mod searched;
 pub mod select;
 pub mod shard;
 pub mod stats;

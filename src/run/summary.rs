@@ -14,6 +14,7 @@ use super::claim::ClaimedRunDir;
 use super::options::EvalOptions;
 use super::resume::recorded_models;
 use super::runner::RunReport;
+use super::searched::{Searched, searched, searched_table};
 use super::stats::run_table;
 use super::steps::StepOptions;
 use crate::score::files::{OutputFormat, ScoreFilesOptions, ScoringOptions, score};
@@ -40,8 +41,30 @@ pub fn summarise(
 ) -> anyhow::Result<()> {
     let (run_dir, tasks_path) = (&claimed.run_dir, &claimed.tasks_path);
     let (report, warnings, started) = (&finished.report, &finished.warnings, finished.started);
-    write_run_json(run_dir, report, warnings)?;
+    let models: Vec<String> = report.models.iter().map(|m| m.model.clone()).collect();
+    let searches = match options.steps.solver {
+        Some(_) => Some(searched(&report.predictions, &models)?),
+        None => None,
+    };
+    write_run_json(run_dir, report, warnings, searches.as_deref())?;
     print_run_figures(run_dir, report, &options.scoring, out, err)?;
+    if let (Some(searches), Some(solver)) = (&searches, &options.steps.solver) {
+        let text = format!(
+            "\nSolver {} ({}depth {}, {} requests a task at most)\n{}",
+            solver.kind.as_str(),
+            match solver.tries {
+                1 => String::new(),
+                n => format!("{n} tries, "),
+            },
+            solver.max_depth,
+            solver.max_requests,
+            searched_table(searches, options.scoring.wide)
+        );
+        match options.scoring.format {
+            OutputFormat::Table => writeln!(out, "{text}")?,
+            OutputFormat::Json => writeln!(err, "{text}")?,
+        }
+    }
 
     // Benchmark-format answers are scored through the SPEC calls read from them.
     let scored = match benchmark {
@@ -147,14 +170,22 @@ fn print_run_figures(
 }
 
 /// Writes `run.json`: the predictions file, the time taken, each model's
-/// figures and the run's warnings.
-fn write_run_json(run_dir: &Path, report: &RunReport, warnings: &[String]) -> anyhow::Result<()> {
-    let json = serde_json::json!({
+/// figures, a solver's searches and the run's warnings.
+fn write_run_json(
+    run_dir: &Path,
+    report: &RunReport,
+    warnings: &[String],
+    searches: Option<&[Searched]>,
+) -> anyhow::Result<()> {
+    let mut json = serde_json::json!({
         "predictions": report.predictions,
         "elapsed_ms": report.elapsed.as_millis() as u64,
         "models": report.models,
         "warnings": warnings,
     });
+    if let Some(searches) = searches {
+        json["searches"] = serde_json::to_value(searches)?;
+    }
     let path = run_dir.join("run.json");
     std::fs::write(&path, serde_json::to_string_pretty(&json)? + "\n")
         .with_context(|| format!("writing {}", path.display()))
