@@ -267,7 +267,7 @@ pub struct Prediction {
     pub steps: Option<Vec<Step>>,
     /// The solver that made `steps` (SPEC §8), its limits and chosen path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub solver: Option<crate::spec::solver::SolverRecord>,
+    pub solver: Option<SolverRecord>,
     /// Class of the error when `error` is set (`timeout`, `rate_limited`,
     /// `server`, `client`, `connection`, `incomplete_body`,
     /// `invalid_response`, `internal`), as written by `itc eval`.
@@ -277,6 +277,73 @@ pub struct Prediction {
     /// the response cache or the offline baseline), as written by `itc eval`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attempts: Option<u32>,
+}
+
+/// How a step-by-step task was searched (SPEC §8; [`crate::spec::solver`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SolverKind {
+    /// One conversation, started again after a give-up (ReAct, "CoT@n").
+    Chain,
+    /// ToolBench's depth-first search decision tree.
+    Dfsdt,
+}
+
+impl SolverKind {
+    /// The name used on the command line and in files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SolverKind::Chain => "chain",
+            SolverKind::Dfsdt => "dfsdt",
+        }
+    }
+}
+
+/// How a solver's run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    /// An answer that makes no call.
+    Answer,
+    /// A `Finish` call giving an answer.
+    Finish,
+    /// A `Finish` call giving up, with no try left.
+    GaveUp,
+    /// The depth limit (or the run's step limit) was reached.
+    DepthLimit,
+    /// The task's model requests ran out.
+    RequestLimit,
+    /// A request failed after its retries.
+    Error,
+}
+
+impl Ending {
+    /// The run ended with a final answer (SPEC §8 pass rate, rule 1).
+    pub fn answered(self) -> bool {
+        matches!(self, Ending::Answer | Ending::Finish)
+    }
+}
+
+/// The solver and limits of one prediction, and the path it chose.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SolverRecord {
+    /// The search.
+    pub kind: SolverKind,
+    /// Chain: the most conversations (the `n` of CoT@n); DFSDT: 1.
+    pub tries: u32,
+    /// The depth limit.
+    pub max_depth: u32,
+    /// The most model requests of the task.
+    pub max_requests: u32,
+    /// The finish protocol was on.
+    pub finish: bool,
+    /// Model requests made (one per step; retries not counted).
+    pub requests: u32,
+    /// Indexes into `steps` of the chosen path, root first: the answer's
+    /// conversation, or the last one tried when none answered.
+    pub path: Vec<usize>,
+    /// How the run ended.
+    pub ending: Ending,
 }
 
 /// An argument value, as written in an action string or a JSON call.

@@ -6,9 +6,8 @@
 //! path: the steps §3 and §6 score and the judges read. A plain §6 run has
 //! no record; all its steps are the path.
 
-use serde::{Deserialize, Serialize};
-
 use crate::spec::records::{Call, Prediction, Step, Task, Value};
+pub use crate::spec::records::{Ending, SolverKind, SolverRecord};
 use crate::spec::response::read_prediction;
 
 /// The extra tool of the finish protocol, added to every task's tools.
@@ -29,73 +28,6 @@ pub const DEFAULT_MAX_REQUESTS: u32 = 200;
 
 /// Most children DFSDT tries below one node (SPEC §8).
 pub const DFSDT_CHILDREN: usize = 2;
-
-/// How a task was searched.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SolverKind {
-    /// One conversation, started again after a give-up (ReAct, "CoT@n").
-    Chain,
-    /// ToolBench's depth-first search decision tree.
-    Dfsdt,
-}
-
-impl SolverKind {
-    /// The name used on the command line and in files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SolverKind::Chain => "chain",
-            SolverKind::Dfsdt => "dfsdt",
-        }
-    }
-}
-
-/// How a solver's run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Ending {
-    /// An answer that makes no call.
-    Answer,
-    /// A `Finish` call giving an answer.
-    Finish,
-    /// A `Finish` call giving up, with no try left.
-    GaveUp,
-    /// The depth limit (or the run's step limit) was reached.
-    DepthLimit,
-    /// The task's model requests ran out.
-    RequestLimit,
-    /// A request failed after its retries.
-    Error,
-}
-
-impl Ending {
-    /// The run ended with a final answer (SPEC §8 pass rate, rule 1).
-    pub fn answered(self) -> bool {
-        matches!(self, Ending::Answer | Ending::Finish)
-    }
-}
-
-/// The solver and limits of one prediction, and the path it chose.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SolverRecord {
-    /// The search.
-    pub kind: SolverKind,
-    /// Chain: the most conversations (the `n` of CoT@n); DFSDT: 1.
-    pub tries: u32,
-    /// The depth limit.
-    pub max_depth: u32,
-    /// The most model requests of the task.
-    pub max_requests: u32,
-    /// The finish protocol was on.
-    pub finish: bool,
-    /// Model requests made (one per step; retries not counted).
-    pub requests: u32,
-    /// Indexes into `steps` of the chosen path, root first: the answer's
-    /// conversation, or the last one tried when none answered.
-    pub path: Vec<usize>,
-    /// How the run ended.
-    pub ending: Ending,
-}
 
 /// The final answer of a step-by-step run (SPEC §8).
 #[derive(Debug, Clone, PartialEq, Eq)]
