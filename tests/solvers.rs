@@ -261,6 +261,30 @@ fn dfsdt_backtracks_after_a_give_up_and_notes_only_where_a_node_has_children() {
     );
     assert_eq!(searches["endings"], json!({"finish": 1}));
 
+    // The report's browser shows the whole tree, outputs, the path and the ending.
+    let report = setup.root.join("report");
+    let out = itc(
+        &[
+            "report",
+            setup.root.join("dfsdt").to_str().unwrap(),
+            "--out",
+            report.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let html = std::fs::read_to_string(report.join("report.html")).unwrap();
+    for expected in [
+        "#2 (after #1): ",
+        "#3* (first request): ",
+        "#8* (after #4): ",
+        "dfsdt ended by finish, 8 request(s); path #3 → #4 → #8",
+        "outputs: [{&quot;ids&quot;:[&quot;1&quot;]}]",
+        "search(q=&#39;b&#39;)] → [fetch(id=&#39;1&#39;)] → [Finish(",
+    ] {
+        assert!(html.contains(expected), "{expected} not in the page");
+    }
+
     // Run again: the cache answers every node, the same tree comes back.
     let again = eval(
         &setup,

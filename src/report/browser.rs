@@ -28,7 +28,7 @@ use super::sources::{self, NotUsed};
 use crate::score::manifest::Manifest;
 use crate::spec::action::print_actions;
 use crate::spec::jsonl::{describe_error, for_each_line};
-use crate::spec::records::{Call, Prediction, Task, TaskScore};
+use crate::spec::records::{Call, Prediction, Step, Task, TaskScore};
 use crate::spec::response::read_prediction;
 
 /// Why a model's answer to a task fell short (one answer may have several).
@@ -311,29 +311,36 @@ fn answer_of(p: &Prediction, tasks: &HashMap<String, Task>) -> Answer {
         )
     };
     match (&p.steps, &p.error) {
-        // A step-by-step answer: the calls of every step, one list a step.
+        // A step-by-step answer: the calls of the chosen path, one list a
+        // step; every step (every node of a solver's tree) with its outputs.
         (Some(steps), _) if !steps.is_empty() => {
             let each: Vec<(String, String, String)> = steps
                 .iter()
                 .map(|s| read(s.output.as_deref(), s.calls.as_deref()))
                 .collect();
-            let numbered = |pick: fn(&(String, String, String)) -> &String| {
-                let lines: Vec<String> = each
+            let path: Vec<usize> = match &p.solver {
+                Some(record) => record
+                    .path
                     .iter()
-                    .enumerate()
-                    .filter(|(_, e)| !pick(e).is_empty())
-                    .map(|(i, e)| format!("step {}: {}", i + 1, pick(e)))
-                    .collect();
-                clipped(&lines.join("\n"))
+                    .copied()
+                    .filter(|&i| i < steps.len())
+                    .collect(),
+                None => (0..steps.len()).collect(),
             };
+            let thoughts: Vec<String> = path
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| !each[**i].2.is_empty())
+                .map(|(k, &i)| format!("step {}: {}", k + 1, each[i].2))
+                .collect();
             Answer {
-                calls: each
+                calls: path
                     .iter()
-                    .map(|e| e.0.as_str())
+                    .map(|&i| each[i].0.as_str())
                     .collect::<Vec<_>>()
                     .join(" → "),
-                raw: numbered(|e| &e.1),
-                thought: numbered(|e| &e.2),
+                raw: clipped(&steps_listing(p, steps, &each, &path)),
+                thought: clipped(&thoughts.join("\n")),
             }
         }
         (_, Some(e)) => Answer {
@@ -350,6 +357,62 @@ fn answer_of(p: &Prediction, tasks: &HashMap<String, Task>) -> Answer {
             }
         }
     }
+}
+
+/// Characters of one step's tool outputs shown in the listing.
+const OUTPUT_CHARS: usize = 300;
+
+/// Every step of a step-by-step answer, numbered, with the outputs it was
+/// shown; for a solver's tree each node names the node it continues, the
+/// chosen path is marked `*`, and the search's ending closes the list.
+fn steps_listing(
+    p: &Prediction,
+    steps: &[Step],
+    each: &[(String, String, String)],
+    path: &[usize],
+) -> String {
+    let mut lines = Vec::with_capacity(steps.len() + 1);
+    for (i, (step, (_, raw, _))) in steps.iter().zip(each).enumerate() {
+        let mark = if p.solver.is_some() && path.contains(&i) {
+            "*"
+        } else {
+            ""
+        };
+        let after = match (&p.solver, step.parent) {
+            (Some(_), Some(parent)) => format!(" (after #{})", parent + 1),
+            (Some(_), None) => " (first request)".to_string(),
+            (None, _) => String::new(),
+        };
+        let text = match &step.error {
+            Some(error) => format!("(request failed: {error})"),
+            None => raw.clone(),
+        };
+        let name = match &p.solver {
+            Some(_) => format!("#{}", i + 1),
+            None => format!("step {}", i + 1),
+        };
+        lines.push(format!("{name}{mark}{after}: {text}"));
+        if !step.tool_outputs.is_empty() {
+            let outputs = serde_json::to_string(&step.tool_outputs).unwrap_or_default();
+            let cut: String = outputs.chars().take(OUTPUT_CHARS).collect();
+            let more = if cut.len() < outputs.len() { "…" } else { "" };
+            lines.push(format!("   outputs: {cut}{more}"));
+        }
+    }
+    if let Some(record) = &p.solver {
+        let ending = serde_json::to_value(record.ending).unwrap_or_default();
+        lines.push(format!(
+            "{} ended by {}, {} request(s); path {}",
+            record.kind.as_str(),
+            ending.as_str().unwrap_or_default(),
+            record.requests,
+            path.iter()
+                .map(|i| format!("#{}", i + 1))
+                .collect::<Vec<_>>()
+                .join(" → ")
+        ));
+    }
+    lines.join("\n")
 }
 
 /// The browser for the tasks the report compares (`task_ids`, of which the
