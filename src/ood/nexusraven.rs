@@ -499,7 +499,7 @@ pub fn convert(inputs: &[PathBuf]) -> anyhow::Result<(Vec<Task>, Vec<String>)> {
             {
                 if shared_tools.is_empty() {
                     bail!(
-                        "{}: raw query files need the function definitions: pass the *.py file among --input",
+                        "{}: raw query files need the function definitions: pass the *.py file with them (--input of itc ood convert, --dataset-files of itc eval)",
                         path.display()
                     );
                 }
