@@ -440,11 +440,16 @@ fn a_resumed_session_asks_only_what_is_missing_after_a_torn_line() {
 #[test]
 fn sopr_with_two_judges_gives_the_std_over_runs_and_kappa() {
     let s = setup();
-    let tasks: Vec<Value> = ["s1", "s2", "s3", "s4"]
+    let mut tasks: Vec<Value> = ["s1", "s2", "s3", "s4"]
         .iter()
         .map(|id| task(id, "Weather?"))
         .collect();
+    // A task marked unsolvable is left out of SoPR.
+    let mut unsolvable = task("s5", "Weather?");
+    unsolvable["solvable"] = json!(false);
+    tasks.push(unsolvable);
     let predictions = vec![
+        answered("s5", "cand", "ANS-SOLVED"),
         answered("s1", "cand", "ANS-SOLVED"),
         answered("s2", "cand", "ANS-SPLIT"),
         answered("s3", "cand", ""),
@@ -468,6 +473,7 @@ fn sopr_with_two_judges_gives_the_std_over_runs_and_kappa() {
     assert_eq!(a["sopr"]["sopr"], 37.5);
     assert_eq!(a["sopr"]["sopr_std"], 10.2);
     assert_eq!(a["sopr"]["runs"], 3);
+    assert_eq!(a["tasks"], 4);
     let b = &judged["models"][1];
     assert_eq!(
         (b["sopr"]["sopr"].as_f64(), b["sopr"]["sopr_std"].as_f64()),
@@ -625,4 +631,79 @@ fn the_table_names_the_judge_and_the_settings() {
         "{stdout}"
     );
     assert!(stdout.contains("runs 3, rounds 3, seed 0"), "{stdout}");
+}
+
+/// The local model's base URL (`scripts/local-llm.sh start`), or `None`
+/// (after saying so) when the test skips; under CI a missing URL fails.
+fn local_model_url(test: &str) -> Option<String> {
+    const URL_VAR: &str = "ITC_LOCAL_LLM_URL";
+    let under_ci = std::env::var("CI").is_ok_and(|v| {
+        let v = v.trim();
+        !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false")
+    });
+    match std::env::var(URL_VAR) {
+        Ok(url) if !url.trim().is_empty() => Some(url.trim().trim_end_matches('/').to_string()),
+        _ if under_ci => panic!("{URL_VAR} is not set under CI: start scripts/local-llm.sh"),
+        _ => {
+            eprintln!("SKIPPED {test}: {URL_VAR} is not set");
+            None
+        }
+    }
+}
+
+/// The real local model as the judge of a 2-task run: plumbing only
+/// (judged.json written, every label in the set or counted unreadable).
+#[test]
+fn local_model_judges_sopr() {
+    let Some(url) = local_model_url("local_model_judges_sopr") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = [
+        task("r1", "What is the weather in Paris?"),
+        task("r2", "What is the weather in Oslo?"),
+    ];
+    let predictions = [
+        answered("r1", "cand", "It is 21 degrees and sunny in Paris."),
+        answered("r2", "cand", "I could not find it."),
+    ];
+    let run = run_dir(dir.path(), "run", "cand", &tasks, &predictions);
+    let config = dir.path().join("models.toml");
+    std::fs::write(
+        &config,
+        format!("[[models]]\nname = \"local\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"smollm2\"\ntemperature = 0.0\nmax_tokens = 96\ntimeout_ms = 600000\n"),
+    )
+    .unwrap();
+    let out = itc(
+        &[
+            "judge",
+            run.to_str().unwrap(),
+            "--metric",
+            "sopr",
+            "--runs",
+            "1",
+            "--judge",
+            "local",
+            "--config",
+            config.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    let judged = ok(&out);
+    assert!(run.join("judged/sopr/judged.json").is_file());
+    let figures = &judged["models"][0];
+    assert_eq!(figures["tasks"], 2);
+    let lines = judgments(&run.join("judged/sopr"));
+    assert!(!lines.is_empty());
+    for line in &lines {
+        let label = &line["label"];
+        assert!(
+            label.is_null() || ["Solved", "Unsolved", "Unsure"].contains(&label.as_str().unwrap()),
+            "{line}"
+        );
+    }
+    let sopr = figures["sopr"]["sopr"].as_f64().unwrap();
+    assert!((0.0..=100.0).contains(&sopr));
 }

@@ -3,7 +3,7 @@
 //! prediction of each task (`predictions.jsonl`; a later line of the same
 //! model and task replaces an earlier one).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -24,6 +24,9 @@ pub struct RunInput {
     pub models: Vec<String>,
     /// Each (model, task id)'s prediction.
     pub predictions: HashMap<(String, String), Prediction>,
+    /// Ids of the tasks marked `"solvable": false` (SoPR leaves them out;
+    /// a task without the field is solvable).
+    pub unsolvable: HashSet<String>,
 }
 
 impl RunInput {
@@ -37,6 +40,16 @@ impl RunInput {
             );
         }
         let (tasks, _) = read_records::<Task>(&tasks_path, false)?;
+        let mut unsolvable = HashSet::new();
+        crate::spec::jsonl::for_each_line(&tasks_path, |_, line| {
+            if let Ok(v) = serde_json::from_str::<Value>(line)
+                && v["solvable"] == Value::Bool(false)
+                && let Some(id) = v["id"].as_str()
+            {
+                unsolvable.insert(id.to_string());
+            }
+            Ok(())
+        })?;
         let path = predictions_path(dir);
         let predictions: Vec<Prediction> = if path.is_file() {
             read_records(&path, false)?.0
@@ -58,6 +71,7 @@ impl RunInput {
             tasks,
             models,
             predictions,
+            unsolvable,
         })
     }
 

@@ -339,6 +339,15 @@ async fn judge_all(
         for model in &job.candidate.models {
             let mut workers = JoinSet::new();
             for index in 0..job.candidate.tasks.len() {
+                // SoPR scores only the tasks marked solvable.
+                if job.metric == Metric::Sopr
+                    && job
+                        .candidate
+                        .unsolvable
+                        .contains(&job.candidate.tasks[index].id)
+                {
+                    continue;
+                }
                 let (job, judge, model) = (job.clone(), Arc::clone(judge), model.clone());
                 let reference_model = reference_model.clone();
                 workers.spawn(async move {

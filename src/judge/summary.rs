@@ -282,6 +282,9 @@ pub fn table(metric: Metric, judged: &Judged) -> String {
         t.push(row);
     }
     let mut text = t.render(false);
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
     let judges: Vec<String> = judged
         .settings
         .judges
