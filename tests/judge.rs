@@ -707,3 +707,113 @@ fn local_model_judges_sopr() {
     let sopr = figures["sopr"]["sopr"].as_f64().unwrap();
     assert!((0.0..=100.0).contains(&sopr));
 }
+
+/// The results a batch engine would give for a batch input file: each
+/// request answered by the scripted judges.
+fn batch_results(input: &Path, output: &Path) {
+    let mut lines = String::new();
+    for line in std::fs::read_to_string(input).unwrap().lines() {
+        let line: Value = serde_json::from_str(line).unwrap();
+        let body = line["body"].clone();
+        let request = Request {
+            task: support::server::task_marker(&body.to_string()),
+            attempt: 1,
+            count: 1,
+            path: "/v1/chat/completions".into(),
+            headers: Default::default(),
+            body,
+        };
+        let Reply::Json(reply) = script(&request) else {
+            panic!("the script answers JSON")
+        };
+        lines.push_str(
+            &json!({"id": "b", "custom_id": line["custom_id"],
+                    "response": {"status_code": 200, "body": reply}, "error": null})
+            .to_string(),
+        );
+        lines.push('\n');
+    }
+    std::fs::write(output, lines).unwrap();
+}
+
+#[test]
+fn batch_files_carry_the_requests_stage_by_stage() {
+    let s = setup();
+    let tasks: Vec<Value> = ["b1", "b2"].iter().map(|id| task(id, "Weather?")).collect();
+    let predictions = [
+        answered("b1", "cand", "ANS-SOLVED"),
+        answered("b2", "cand", "ANS-UNSURE"),
+    ];
+    let run = run_dir(&s.root, "batch", "cand", &tasks, &predictions);
+    let run = run.to_str().unwrap();
+    let emit = |dir: &str| {
+        let dir = s.root.join(dir);
+        let out = judge(
+            &s,
+            &[
+                run,
+                "--metric",
+                "sopr",
+                "--runs",
+                "1",
+                "--judge",
+                "judge-a",
+                "--emit-batch",
+                dir.to_str().unwrap(),
+            ],
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let file = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .unwrap();
+        let requests = std::fs::read_to_string(&file).unwrap().lines().count();
+        (file, requests)
+    };
+    // Stage 1: both answer statuses.
+    let (input, n) = emit("batch1");
+    assert_eq!(n, 2);
+    let results1 = s.root.join("results1.jsonl");
+    batch_results(&input, &results1);
+    let out = judge(
+        &s,
+        &[
+            run,
+            "--metric",
+            "sopr",
+            "--runs",
+            "1",
+            "--judge",
+            "judge-a",
+            "--import-batch",
+            results1.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        !out.status.success(),
+        "b2's whole-run request is still missing"
+    );
+    // Stage 2: b2 was Unsure: its whole run.
+    let (input, n) = emit("batch2");
+    assert_eq!(n, 1);
+    let results2 = s.root.join("results2.jsonl");
+    batch_results(&input, &results2);
+    let judged = ok(&judge(
+        &s,
+        &[
+            run,
+            "--metric",
+            "sopr",
+            "--runs",
+            "1",
+            "--judge",
+            "judge-a",
+            "--import-batch",
+            results2.to_str().unwrap(),
+        ],
+    ));
+    assert_eq!(judged["models"][0]["sopr"]["sopr"], 100.0);
+    assert_eq!(s.server.requests(), 0, "nothing was sent");
+    assert_eq!(judgments(&Path::new(run).join("judged/sopr")).len(), 3);
+}

@@ -10,6 +10,7 @@ use crate::judge::{
     self, DEFAULT_ROUNDS, DEFAULT_RUNS, DEFAULT_SAMPLES, DEFAULT_SEED, JudgeOptions, Metric,
 };
 use crate::models::cache::CacheSetting;
+use crate::run::BatchMode;
 use crate::score::files::OutputFormat;
 
 value_enum!(Metric {
@@ -61,6 +62,16 @@ pub struct JudgeArgs {
     /// The response cache (default `cache/` beside the output folder).
     #[command(flatten)]
     pub cache: CacheFlags,
+    /// Write the judge requests the folder and the cache cannot answer to
+    /// batch files in this folder instead of sending them (OpenAI/vLLM
+    /// batch input, Anthropic Message Batches); each task stops at its
+    /// first such request, so emit and import again for later stages.
+    #[arg(long, value_name = "DIR", conflicts_with = "import_batch")]
+    pub emit_batch: Option<PathBuf>,
+    /// Answer the judge requests from these batch output files instead of
+    /// sending them, and cache the answers.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub import_batch: Vec<PathBuf>,
     /// `table` or `json` (judged.json's object, one line per run directory).
     #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
     pub format: OutputFormat,
@@ -83,6 +94,11 @@ impl JudgeArgs {
             resume: self.resume,
             cache: CacheSetting::from_flags(self.cache.cache.as_deref(), self.cache.no_cache),
             format: self.format,
+            batch: match (&self.emit_batch, self.import_batch.is_empty()) {
+                (Some(dir), _) => BatchMode::Emit(dir.clone()),
+                (None, false) => BatchMode::Import(self.import_batch.clone()),
+                (None, true) => BatchMode::Off,
+            },
         }
     }
 

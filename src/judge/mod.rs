@@ -30,9 +30,12 @@ use tokio::task::JoinSet;
 
 use crate::build::chat::load_model;
 use crate::models::ChatModel;
+use crate::models::batch::{BatchResults, BatchSink, Transport};
 use crate::models::cache::CacheSetting;
+use crate::models::config::Backend;
 use crate::ood::stabletoolbench_results::AnswerStatus;
 use crate::ood::toolalpaca_eval::Verdict;
+use crate::run::BatchMode;
 use crate::score::files::OutputFormat;
 use crate::util::lock::FolderLock;
 use crate::util::runtime::{Threads, block_on};
@@ -109,6 +112,9 @@ pub struct JudgeOptions {
     pub cache: CacheSetting,
     /// Table or JSON on stdout.
     pub format: OutputFormat,
+    /// Requests sent, or written to batch files, or answered from batch
+    /// results (both continue the folder as `resume` does).
+    pub batch: BatchMode,
 }
 
 /// How one task came out for one judge and model.
@@ -173,6 +179,8 @@ pub fn run(
         Some(dir) => Some(Arc::new(RunInput::read(dir)?)),
         None => None,
     };
+    let transport = transport_of(options, &specs)?;
+    let resume = options.resume || !matches!(options.batch, BatchMode::Off);
     let mut all = Vec::new();
     for run_dir in &options.run_dirs {
         let folder = options
@@ -182,7 +190,7 @@ pub fn run(
         let _lock = FolderLock::acquire(&folder, err)?;
         let candidate = Arc::new(RunInput::read(run_dir)?);
         let settings = settings_of(options, &specs);
-        let resumed = ledger::claim_settings(&folder, &settings, options.resume)?;
+        let resumed = ledger::claim_settings(&folder, &settings, resume)?;
         let ledger = Arc::new(Ledger::open(&folder)?);
         if resumed || ledger.torn_bytes > 0 {
             writeln!(
@@ -201,7 +209,7 @@ pub fn run(
             .iter()
             .map(|spec| {
                 Ok(Arc::new(Judge {
-                    model: ChatModel::new(spec, cache.as_deref())?,
+                    model: ChatModel::with_transport(spec, cache.as_deref(), transport.clone())?,
                     model_id: spec
                         .config
                         .model_id
@@ -231,6 +239,13 @@ pub fn run(
             run_dir.display(),
             ledger::JUDGMENTS_FILE
         )?;
+        if let Transport::Emit(sink) = &transport {
+            write_batch(options, sink, failures.len(), err)?;
+            continue;
+        }
+        if let Transport::Import(results) = &transport {
+            crate::run::batch::import_warnings(results, err)?;
+        }
         if !failures.is_empty() {
             for f in failures.iter().take(5) {
                 writeln!(err, "error: {f:#}")?;
@@ -249,6 +264,60 @@ pub fn run(
         all.push(judged);
     }
     Ok(all)
+}
+
+/// How the judges' requests travel, from `--emit-batch` / `--import-batch`.
+fn transport_of(
+    options: &JudgeOptions,
+    specs: &[crate::models::ModelSpec],
+) -> anyhow::Result<Transport> {
+    Ok(match &options.batch {
+        BatchMode::Off => Transport::Send,
+        BatchMode::Emit(_) => {
+            if let Some(gemini) = specs.iter().find(|s| s.config.backend == Backend::Gemini) {
+                bail!(
+                    "--emit-batch: judge `{}` is a Gemini model; batch files are written for OpenAI-compatible and Anthropic models",
+                    gemini.config.name
+                );
+            }
+            if options.run_dirs.len() > 1 {
+                bail!("--emit-batch: give one run directory");
+            }
+            Transport::Emit(Arc::new(BatchSink::default()))
+        }
+        BatchMode::Import(files) => Transport::Import(Arc::new(BatchResults::load(files)?)),
+    })
+}
+
+/// `--emit-batch DIR`: writes the requests the session could not answer
+/// from the folder or the cache (each flow stops at its first such request).
+fn write_batch(
+    options: &JudgeOptions,
+    sink: &BatchSink,
+    waiting: usize,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let BatchMode::Emit(dir) = &options.batch else {
+        return Ok(());
+    };
+    let _lock = FolderLock::acquire(dir, err)?;
+    let files = sink.write(dir)?;
+    if files.is_empty() {
+        writeln!(
+            err,
+            "--emit-batch: every judge request is answered by the folder or the cache; nothing to send: run without it for the figures"
+        )?;
+    }
+    for (path, count) in files {
+        writeln!(err, "wrote {count} request(s) to {}", path.display())?;
+    }
+    if waiting > 0 {
+        writeln!(
+            err,
+            "{waiting} task(s) wait for these answers: import them with --import-batch, then emit again until nothing is left to send"
+        )?;
+    }
+    Ok(())
 }
 
 fn settings_of(options: &JudgeOptions, specs: &[crate::models::ModelSpec]) -> Settings {
@@ -392,6 +461,9 @@ async fn task_flow(
         seed: job.settings.seed,
     };
     let mut tally = Tally::default();
+    // Samples are independent: one whose request failed (or was written to
+    // a batch file) does not stop the others.
+    let mut failed: Option<anyhow::Error> = None;
     let about = |sample| About {
         task: &task.id,
         model,
@@ -403,15 +475,21 @@ async fn task_flow(
         Metric::PassRate => {
             let (mut passes, mut fails) = (0, 0);
             for k in 1..=job.settings.samples {
-                let s = flows::pass_sample(judge, &about(k), &answer, flow, &mut tally).await?;
-                if s.passed { passes += 1 } else { fails += 1 }
+                match flows::pass_sample(judge, &about(k), &answer, flow, &mut tally).await {
+                    Ok(s) if s.passed => passes += 1,
+                    Ok(_) => fails += 1,
+                    Err(e) => failed = failed.or(Some(e)),
+                }
             }
             TaskOutcome::Pass { passes, fails }
         }
         Metric::Sopr => {
             let mut runs = Vec::new();
             for k in 1..=job.settings.runs {
-                runs.push(flows::answer_status(judge, &about(k), &answer, &mut tally).await?);
+                match flows::answer_status(judge, &about(k), &answer, &mut tally).await {
+                    Ok(status) => runs.push(status),
+                    Err(e) => failed = failed.or(Some(e)),
+                }
             }
             TaskOutcome::Sopr(runs)
         }
@@ -428,12 +506,12 @@ async fn task_flow(
             );
             let (mut candidate, mut refr) = (0, 0);
             for k in 1..=job.settings.rounds {
-                match flows::win_round(judge, &about(k), [&answer, &other], flow, &mut tally)
-                    .await?
+                match flows::win_round(judge, &about(k), [&answer, &other], flow, &mut tally).await
                 {
-                    Vote::Candidate => candidate += 1,
-                    Vote::Reference => refr += 1,
-                    Vote::Neither => {}
+                    Ok(Vote::Candidate) => candidate += 1,
+                    Ok(Vote::Reference) => refr += 1,
+                    Ok(Vote::Neither) => {}
+                    Err(e) => failed = failed.or(Some(e)),
                 }
             }
             TaskOutcome::Win {
@@ -445,5 +523,8 @@ async fn task_flow(
             TaskOutcome::Toolalpaca(flows::toolalpaca(judge, &about(1), &answer, &mut tally).await?)
         }
     };
-    Ok((outcome, tally))
+    match failed {
+        Some(e) => Err(e),
+        None => Ok((outcome, tally)),
+    }
 }
