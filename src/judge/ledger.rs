@@ -211,7 +211,7 @@ pub struct JudgeSettings {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     /// The metric.
-    pub metric: String,
+    pub metric: super::Metric,
     /// The judges, in order.
     pub judges: Vec<JudgeSettings>,
     /// Pass-rate samples.

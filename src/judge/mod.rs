@@ -59,7 +59,8 @@ pub const MAX_JUDGES: usize = 2;
 pub const JUDGED_FILE: &str = "judged.json";
 
 /// What the judges measure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Metric {
     /// ToolEval's pass rate.
     PassRate,
@@ -322,7 +323,7 @@ fn write_batch(
 
 fn settings_of(options: &JudgeOptions, specs: &[crate::models::ModelSpec]) -> Settings {
     Settings {
-        metric: options.metric.as_str().to_string(),
+        metric: options.metric,
         judges: specs
             .iter()
             .map(|s| JudgeSettings {
