@@ -10,15 +10,20 @@
 //! 3. [`flows`]: per task, the requests of the metric, each asked by
 //!    [`ask`] (ledger first, then the cached model; prompts in [`prompts`],
 //!    labels read by [`labels`]), with seeded coins;
-//! 4. [`summary`]: the figures, `judged.json` and the table.
+//! 4. [`tasks`]: every judge on every model's every task, concurrently;
+//! 5. [`summary`]: the figures, `judged.json` and the table.
+//!
+//! [`batch`] sends the requests through a batch engine instead.
 
 pub mod ask;
+pub mod batch;
 pub mod flows;
 pub mod input;
 pub mod labels;
 pub mod ledger;
 pub mod prompts;
 pub mod summary;
+pub mod tasks;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -26,21 +31,18 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
-use tokio::task::JoinSet;
 
 use crate::build::chat::load_model;
-use crate::models::ChatModel;
-use crate::models::batch::{BatchResults, BatchSink, Transport};
+use crate::models::batch::Transport;
 use crate::models::cache::CacheSetting;
-use crate::models::config::Backend;
+use crate::models::{ChatModel, ModelSpec};
 use crate::ood::stabletoolbench_results::AnswerStatus;
 use crate::ood::toolalpaca_eval::Verdict;
 use crate::run::BatchMode;
 use crate::score::files::OutputFormat;
 use crate::util::lock::FolderLock;
 use crate::util::runtime::{Threads, block_on};
-use ask::{About, Judge};
-use flows::{Answer, FlowSettings, Tally, Vote};
+use ask::Judge;
 use input::RunInput;
 use ledger::{JudgeSettings, Ledger, Settings};
 use summary::{Judged, ModelFigures};
@@ -180,7 +182,7 @@ pub fn run(
         Some(dir) => Some(Arc::new(RunInput::read(dir)?)),
         None => None,
     };
-    let transport = transport_of(options, &specs)?;
+    let transport = batch::transport_of(options, &specs)?;
     let resume = options.resume || !matches!(options.batch, BatchMode::Off);
     let mut all = Vec::new();
     for run_dir in &options.run_dirs {
@@ -191,44 +193,19 @@ pub fn run(
         let _lock = FolderLock::acquire(&folder, err)?;
         let candidate = Arc::new(RunInput::read(run_dir)?);
         let settings = settings_of(options, &specs);
-        let resumed = ledger::claim_settings(&folder, &settings, resume)?;
-        let ledger = Arc::new(Ledger::open(&folder)?);
-        if resumed || ledger.torn_bytes > 0 {
-            writeln!(
-                err,
-                "resuming {}: {} judgment(s) kept, {} torn byte(s) cut, {} bad line(s) dropped",
-                folder.display(),
-                ledger.recorded(),
-                ledger.torn_bytes,
-                ledger.bad_lines
-            )?;
-        }
+        let ledger = open_folder(&folder, &settings, resume, err)?;
         let cache = options
             .cache
             .dir(|| folder.parent().unwrap_or(Path::new(".")).join("cache"));
-        let judges = specs
-            .iter()
-            .map(|spec| {
-                Ok(Arc::new(Judge {
-                    model: ChatModel::with_transport(spec, cache.as_deref(), transport.clone())?,
-                    model_id: spec
-                        .config
-                        .model_id
-                        .clone()
-                        .unwrap_or_else(|| spec.config.name.clone()),
-                    ledger: Arc::clone(&ledger),
-                    sent: Default::default(),
-                    reused: Default::default(),
-                }))
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let job = Job {
+        let judges = judges_of(&specs, cache.as_deref(), &transport, &ledger)?;
+        let job = tasks::Job {
             metric: options.metric,
             settings: settings.clone(),
             candidate,
             reference: reference.clone(),
         };
-        let (models, failures) = block_on(Threads::PerCore, judge_all(job, judges.clone()))??;
+        let (models, failures) =
+            block_on(Threads::PerCore, tasks::judge_all(job, judges.clone()))??;
         let sent: u64 = judges.iter().map(|j| j.sent.load(Ordering::Relaxed)).sum();
         let reused: u64 = judges
             .iter()
@@ -241,7 +218,7 @@ pub fn run(
             ledger::JUDGMENTS_FILE
         )?;
         if let Transport::Emit(sink) = &transport {
-            write_batch(options, sink, failures.len(), err)?;
+            batch::write_batch(options, sink, failures.len(), err)?;
             continue;
         }
         if let Transport::Import(results) = &transport {
@@ -257,7 +234,7 @@ pub fn run(
                 folder.display()
             );
         }
-        let judged = finish(options, run_dir, &folder, settings, models, &judges)?;
+        let judged = finish(run_dir, &folder, settings, models, &judges)?;
         match options.format {
             OutputFormat::Json => writeln!(out, "{}", serde_json::to_string(&judged)?)?,
             OutputFormat::Table => write!(out, "{}", summary::table(options.metric, &judged))?,
@@ -267,61 +244,54 @@ pub fn run(
     Ok(all)
 }
 
-/// How the judges' requests travel, from `--emit-batch` / `--import-batch`.
-fn transport_of(
-    options: &JudgeOptions,
-    specs: &[crate::models::ModelSpec],
-) -> anyhow::Result<Transport> {
-    Ok(match &options.batch {
-        BatchMode::Off => Transport::Send,
-        BatchMode::Emit(_) => {
-            if let Some(gemini) = specs.iter().find(|s| s.config.backend == Backend::Gemini) {
-                bail!(
-                    "--emit-batch: judge `{}` is a Gemini model; batch files are written for OpenAI-compatible and Anthropic models",
-                    gemini.config.name
-                );
-            }
-            if options.run_dirs.len() > 1 {
-                bail!("--emit-batch: give one run directory");
-            }
-            Transport::Emit(Arc::new(BatchSink::default()))
-        }
-        BatchMode::Import(files) => Transport::Import(Arc::new(BatchResults::load(files)?)),
-    })
-}
-
-/// `--emit-batch DIR`: writes the requests the session could not answer
-/// from the folder or the cache (each flow stops at its first such request).
-fn write_batch(
-    options: &JudgeOptions,
-    sink: &BatchSink,
-    waiting: usize,
+/// Claims the output folder's settings and opens its judgments.
+fn open_folder(
+    folder: &Path,
+    settings: &Settings,
+    resume: bool,
     err: &mut dyn Write,
-) -> anyhow::Result<()> {
-    let BatchMode::Emit(dir) = &options.batch else {
-        return Ok(());
-    };
-    let _lock = FolderLock::acquire(dir, err)?;
-    let files = sink.write(dir)?;
-    if files.is_empty() {
+) -> anyhow::Result<Arc<Ledger>> {
+    let resumed = ledger::claim_settings(folder, settings, resume)?;
+    let ledger = Arc::new(Ledger::open(folder)?);
+    if resumed || ledger.torn_bytes > 0 {
         writeln!(
             err,
-            "--emit-batch: every judge request is answered by the folder or the cache; nothing to send: run without it for the figures"
+            "resuming {}: {} judgment(s) kept, {} torn byte(s) cut, {} bad line(s) dropped",
+            folder.display(),
+            ledger.recorded(),
+            ledger.torn_bytes,
+            ledger.bad_lines
         )?;
     }
-    for (path, count) in files {
-        writeln!(err, "wrote {count} request(s) to {}", path.display())?;
-    }
-    if waiting > 0 {
-        writeln!(
-            err,
-            "{waiting} task(s) wait for these answers: import them with --import-batch, then emit again until nothing is left to send"
-        )?;
-    }
-    Ok(())
+    Ok(ledger)
 }
 
-fn settings_of(options: &JudgeOptions, specs: &[crate::models::ModelSpec]) -> Settings {
+/// The judges of a folder: each model through the cache and `transport`.
+fn judges_of(
+    specs: &[ModelSpec],
+    cache: Option<&Path>,
+    transport: &Transport,
+    ledger: &Arc<Ledger>,
+) -> anyhow::Result<Vec<Arc<Judge>>> {
+    specs
+        .iter()
+        .map(|spec| {
+            Ok(Arc::new(Judge {
+                model: ChatModel::with_transport(spec, cache, transport.clone())?,
+                model_id: spec
+                    .config
+                    .model_id
+                    .clone()
+                    .unwrap_or_else(|| spec.config.name.clone()),
+                ledger: Arc::clone(ledger),
+                sent: Default::default(),
+                reused: Default::default(),
+            }))
+        })
+        .collect()
+}
+
+fn settings_of(options: &JudgeOptions, specs: &[ModelSpec]) -> Settings {
     Settings {
         metric: options.metric,
         judges: specs
@@ -350,7 +320,6 @@ fn settings_of(options: &JudgeOptions, specs: &[crate::models::ModelSpec]) -> Se
 
 /// Computes the figures, writes `judged.json`.
 fn finish(
-    options: &JudgeOptions,
     run_dir: &Path,
     folder: &Path,
     settings: Settings,
@@ -376,156 +345,5 @@ fn finish(
     let text = serde_json::to_string_pretty(&judged)? + "\n";
     crate::util::atomic::write(&path, text.as_bytes())
         .with_context(|| format!("writing {}", path.display()))?;
-    let _ = options;
     Ok(judged)
-}
-
-/// What every task's flow shares.
-#[derive(Clone)]
-struct Job {
-    metric: Metric,
-    settings: Settings,
-    candidate: Arc<RunInput>,
-    reference: Option<Arc<RunInput>>,
-}
-
-/// Every judge on every model's every task, at the judges' concurrency.
-async fn judge_all(
-    job: Job,
-    judges: Vec<Arc<Judge>>,
-) -> anyhow::Result<(Vec<ModelFigures>, Vec<anyhow::Error>)> {
-    let reference_model = match &job.reference {
-        Some(r) => Some(
-            r.models
-                .first()
-                .cloned()
-                .with_context(|| format!("{}: the reference run has no model", r.dir.display()))?,
-        ),
-        None => None,
-    };
-    let mut figures = Vec::new();
-    let mut failures = Vec::new();
-    for judge in &judges {
-        for model in &job.candidate.models {
-            let mut workers = JoinSet::new();
-            for index in 0..job.candidate.tasks.len() {
-                // SoPR scores only the tasks marked solvable.
-                if job.metric == Metric::Sopr
-                    && job
-                        .candidate
-                        .unsolvable
-                        .contains(&job.candidate.tasks[index].id)
-                {
-                    continue;
-                }
-                let (job, judge, model) = (job.clone(), Arc::clone(judge), model.clone());
-                let reference_model = reference_model.clone();
-                workers.spawn(async move {
-                    let r =
-                        task_flow(&job, &judge, &model, reference_model.as_deref(), index).await;
-                    (index, r)
-                });
-            }
-            let mut outcomes = vec![None; job.candidate.tasks.len()];
-            let mut unreadable = 0;
-            while let Some(joined) = workers.join_next().await {
-                match joined {
-                    Ok((index, Ok((outcome, tally)))) => {
-                        outcomes[index] = Some(outcome);
-                        unreadable += tally.unreadable;
-                    }
-                    Ok((_, Err(e))) => failures.push(e),
-                    Err(e) => failures.push(anyhow::anyhow!("a task's worker stopped: {e}")),
-                }
-            }
-            let outcomes: Vec<TaskOutcome> = outcomes.into_iter().flatten().collect();
-            let mut f = summary::figures(job.metric, model, &outcomes, unreadable);
-            f.judge = judge.name().to_string();
-            f.judge_model = judge.model_id.clone();
-            figures.push(f);
-        }
-    }
-    Ok((figures, failures))
-}
-
-/// The requests of one task for one judge and model.
-async fn task_flow(
-    job: &Job,
-    judge: &Judge,
-    model: &str,
-    reference_model: Option<&str>,
-    index: usize,
-) -> anyhow::Result<(TaskOutcome, Tally)> {
-    let task = &job.candidate.tasks[index];
-    let answer = Answer::new(task, job.candidate.prediction(model, &task.id));
-    let flow = FlowSettings {
-        seed: job.settings.seed,
-    };
-    let mut tally = Tally::default();
-    // Samples are independent: one whose request failed (or was written to
-    // a batch file) does not stop the others.
-    let mut failed: Option<anyhow::Error> = None;
-    let about = |sample| About {
-        task: &task.id,
-        model,
-        side: None,
-        sample,
-        stage: labels::Stage::AnswerStatus,
-    };
-    let outcome = match job.metric {
-        Metric::PassRate => {
-            let (mut passes, mut fails) = (0, 0);
-            for k in 1..=job.settings.samples {
-                match flows::pass_sample(judge, &about(k), &answer, flow, &mut tally).await {
-                    Ok(s) if s.passed => passes += 1,
-                    Ok(_) => fails += 1,
-                    Err(e) => failed = failed.or(Some(e)),
-                }
-            }
-            TaskOutcome::Pass { passes, fails }
-        }
-        Metric::Sopr => {
-            let mut runs = Vec::new();
-            for k in 1..=job.settings.runs {
-                match flows::answer_status(judge, &about(k), &answer, &mut tally).await {
-                    Ok(status) => runs.push(status),
-                    Err(e) => failed = failed.or(Some(e)),
-                }
-            }
-            TaskOutcome::Sopr(runs)
-        }
-        Metric::WinRate => {
-            let reference = job.reference.as_ref().expect("win rate has a reference");
-            let theirs = reference
-                .tasks
-                .iter()
-                .find(|t| t.id == task.id)
-                .unwrap_or(task);
-            let other = Answer::new(
-                theirs,
-                reference_model.and_then(|m| reference.prediction(m, &task.id)),
-            );
-            let (mut candidate, mut refr) = (0, 0);
-            for k in 1..=job.settings.rounds {
-                match flows::win_round(judge, &about(k), [&answer, &other], flow, &mut tally).await
-                {
-                    Ok(Vote::Candidate) => candidate += 1,
-                    Ok(Vote::Reference) => refr += 1,
-                    Ok(Vote::Neither) => {}
-                    Err(e) => failed = failed.or(Some(e)),
-                }
-            }
-            TaskOutcome::Win {
-                candidate,
-                reference: refr,
-            }
-        }
-        Metric::Toolalpaca => {
-            TaskOutcome::Toolalpaca(flows::toolalpaca(judge, &about(1), &answer, &mut tally).await?)
-        }
-    };
-    match failed {
-        Some(e) => Err(e),
-        None => Ok((outcome, tally)),
-    }
 }
