@@ -341,6 +341,14 @@ fn pass_rate_gives_exact_figures_with_ties_unsure_coins_and_unreadable_labels() 
         5 + usize::from(coin_passes(7) >= 2)
     );
     assert_eq!(s.server.requests(), before);
+    let seven: Vec<bool> = (1..=4).map(|k| coin(7, "pass", "t7", k)).collect();
+    for l in judgments(&seeded)
+        .iter()
+        .filter(|l| l["task_id"] == "t7" && l["stage"] == "task_status")
+    {
+        let k = l["sample"].as_u64().unwrap() as usize;
+        assert_eq!(l["coin"], seven[k - 1], "the flip of seed 7");
+    }
 
     // The same folder: refused without --resume; another judge refused, naming the setting.
     let out = judge(
