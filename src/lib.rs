@@ -21,17 +21,21 @@
 //!   filtering, answers, split, pipeline (ITC §3).
 //! - [`ood`]: out-of-distribution sets: converters to SPEC tasks and the
 //!   official scorers of Seal-Tools and APIBench (`itc ood`, SPEC §5).
+//! - [`judge`]: judged task success (`itc judge`, SPEC §8): judge models give
+//!   pass rate, SoPR, win rate and ToolAlpaca's correctness of run directories.
 //! - [`perf`]: synthetic inputs and the benchmarks (`itc bench scoring`, `itc bench http`,
 //!   `itc bench soak`).
 //! - [`util`]: SHA-256 in hex, the async runtime.
 //!
 //! Dependencies run one way: `cli` → `ood` and `perf` → `run` → `models` → `score` → `spec`,
 //! `cli` → `build` → `models` (the chats of the model stages), and
+//! `cli` → `judge` → `ood`, `build` (the chat helpers, agreement), `models`, `spec`,
 //! `cli` → `report` → `score` (`build` → `report` for the catalog's chart);
 //! every folder may use `util`, which uses nothing of the crate.
 
 pub mod build;
 pub mod cli;
+pub mod judge;
 pub mod models;
 pub mod ood;
 pub mod perf;

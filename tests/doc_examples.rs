@@ -494,9 +494,10 @@ fn all_examples() -> Vec<(String, Example)> {
 }
 
 /// The documents the tests below run, one test each.
-const CHECKED: [&str; 9] = [
+const CHECKED: [&str; 10] = [
     "README.md",
     "docs/building-task-sets.md",
+    "docs/judging.md",
     "docs/ood.md",
     "docs/performance.md",
     "docs/reports.md",
@@ -555,6 +556,11 @@ fn examples_in_scale_out() {
 #[test]
 fn examples_in_scoring() {
     check_document("docs/scoring.md");
+}
+
+#[test]
+fn examples_in_judging() {
+    check_document("docs/judging.md");
 }
 
 #[test]

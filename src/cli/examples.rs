@@ -116,6 +116,13 @@ pub const FILTER: &str = "\
 Examples:
   itc filter --queries queries.jsonl --config models.toml --judges judge-a,judge-b -o kept.jsonl --rejects judge_rejects.jsonl";
 
+/// `itc judge --help`.
+pub const JUDGE: &str = "\
+Examples:
+  itc judge runs/model-a --metric pass-rate --judge judge-a --config models.toml
+  itc judge runs/model-a --metric sopr --judge judge-a --judge judge-b --config models.toml --runs 3
+  itc judge runs/model-a --metric win-rate --reference runs/model-b --judge judge-a --config models.toml";
+
 /// `itc answer --help`.
 pub const ANSWER: &str = "\
 Examples:
@@ -130,7 +137,7 @@ Examples:
 
 /// Every example text, for the test that parses them.
 #[cfg(test)]
-const ALL: [&str; 18] = [
+const ALL: [&str; 19] = [
     ITC,
     SCORE,
     REPORT,
@@ -147,6 +154,7 @@ const ALL: [&str; 18] = [
     CONFUSE,
     GENERATE,
     FILTER,
+    JUDGE,
     ANSWER,
     PIPELINE,
 ];

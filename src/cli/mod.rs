@@ -47,6 +47,7 @@ mod examples;
 pub mod filter;
 pub mod flags;
 pub mod generate;
+pub mod judge;
 pub mod merge;
 pub mod ood;
 pub mod pipeline;
@@ -104,6 +105,9 @@ pub enum Command {
     /// Give each sampled API a shuffled candidate list of confusable distractors (ITC §3.2 tool confusion).
     #[command(after_help = examples::CONFUSE)]
     Confuse(confuse::ConfuseArgs),
+    /// Judge run directories with judge models: pass rate, SoPR, win rate, ToolAlpaca (SPEC §8).
+    #[command(after_help = examples::JUDGE)]
+    Judge(Box<judge::JudgeArgs>),
     /// Have a generator model write requests for sampled APIs, checked before judging (ITC §3.3).
     #[command(after_help = examples::GENERATE)]
     Generate(generate::GenerateArgs),
@@ -144,6 +148,7 @@ impl Command {
             Command::Sample(args) => args.run(&mut out(), &mut err()),
             Command::Confuse(args) => args.run(&mut out(), &mut err()),
             Command::Generate(args) => args.run(&mut out(), &mut err()),
+            Command::Judge(args) => args.run(&mut out(), &mut err()),
             Command::Filter(args) => args.run(&mut out(), &mut err()),
             Command::Answer(args) => args.run(&mut out(), &mut err()),
             Command::Pipeline(args) => args.run(&mut out(), &mut err()),

@@ -37,6 +37,17 @@ impl ChatModel {
     /// A model for chats, caching responses in `cache_dir` when given. The
     /// offline baseline cannot chat: an error.
     pub fn new(spec: &ModelSpec, cache_dir: Option<&Path>) -> anyhow::Result<ChatModel> {
+        ChatModel::with_transport(spec, cache_dir, Transport::Send)
+    }
+
+    /// [`ChatModel::new`] whose requests travel by `transport`: sent, or
+    /// written to batch files, or answered from batch results (as
+    /// `itc eval --emit-batch` / `--import-batch` do).
+    pub fn with_transport(
+        spec: &ModelSpec,
+        cache_dir: Option<&Path>,
+        transport: Transport,
+    ) -> anyhow::Result<ChatModel> {
         if spec.config.backend == super::config::Backend::Baseline {
             anyhow::bail!(
                 "model `{}` is the offline baseline, which only answers tasks; give an LLM backend",
@@ -49,7 +60,7 @@ impl ChatModel {
             open_cache(cache_dir)?,
             &client,
             &loopback_client,
-            Transport::Send,
+            transport,
         );
         Ok(ChatModel {
             context: Arc::new(context),

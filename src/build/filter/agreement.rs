@@ -160,6 +160,30 @@ pub fn quadratic_kappa(a: &[f64], b: &[f64]) -> Option<f64> {
     (chance > 0.0).then(|| 1.0 - disagreement / chance)
 }
 
+/// Unweighted Cohen's kappa of two raters' categorical labels, one pair per
+/// item: (observed − chance agreement) / (1 − chance); `None` when there is
+/// no pair or chance agreement is 1 (both raters always gave one label).
+pub fn cohen_kappa<T: Eq + std::hash::Hash>(pairs: &[(T, T)]) -> Option<f64> {
+    let n = pairs.len() as f64;
+    if pairs.is_empty() {
+        return None;
+    }
+    let mut first: std::collections::HashMap<&T, f64> = std::collections::HashMap::new();
+    let mut second: std::collections::HashMap<&T, f64> = std::collections::HashMap::new();
+    let mut agree = 0.0;
+    for (a, b) in pairs {
+        *first.entry(a).or_default() += 1.0;
+        *second.entry(b).or_default() += 1.0;
+        agree += f64::from(u8::from(a == b));
+    }
+    let observed = agree / n;
+    let chance: f64 = first
+        .iter()
+        .map(|(label, count)| count / n * second.get(label).copied().unwrap_or(0.0) / n)
+        .sum();
+    (chance < 1.0).then(|| (observed - chance) / (1.0 - chance))
+}
+
 /// Ranks 1..n of the values, ties sharing the average of their ranks.
 pub fn average_ranks(x: &[f64]) -> Vec<f64> {
     let mut order: Vec<usize> = (0..x.len()).collect();
@@ -206,6 +230,20 @@ fn pearson(x: &[f64], y: &[f64]) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn unweighted_kappa_of_categorical_labels() {
+        // 10 items: 4 (x, x), 1 (x, y), 2 (y, x), 3 (y, y). Observed 0.7;
+        // chance 0.5·0.6 + 0.5·0.4 = 0.5; kappa 0.4.
+        let mut pairs = vec![("x", "x"); 4];
+        pairs.push(("x", "y"));
+        pairs.extend(vec![("y", "x"); 2]);
+        pairs.extend(vec![("y", "y"); 3]);
+        assert!((cohen_kappa(&pairs).unwrap() - 0.4).abs() < 1e-12);
+        assert_eq!(cohen_kappa(&[("x", "x"), ("x", "x")]), None);
+        assert_eq!(cohen_kappa::<&str>(&[]), None);
+        assert!((cohen_kappa(&[("x", "x"), ("y", "y")]).unwrap() - 1.0).abs() < 1e-12);
+    }
+
     use super::*;
 
     fn close(a: Option<f64>, b: f64) {

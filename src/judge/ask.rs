@@ -1,0 +1,156 @@
+//! Asking one judge one request (SPEC §8 "Judges"): reuse the line recorded
+//! in `judgments.jsonl` when there is one, else send the chat through
+//! [`ChatModel`] (so it is cached like any model answer), read the label,
+//! record the line, and ask again with a note naming the label set while
+//! the reply cannot be read (at most [`MAX_REASKS`] times).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use anyhow::anyhow;
+
+use super::labels::{Label, Reading, Stage, read_reply};
+use super::ledger::{Judgment, Ledger, Side, request_key};
+use super::prompts::{chat_sha256, retry_chat};
+use crate::models::{Chat, ChatModel};
+
+/// How many times an unreadable reply is asked again before the label is
+/// recorded as unreadable (SPEC §8: at most 3).
+pub const MAX_REASKS: u32 = 3;
+
+/// One judge, asking through the response cache and the folder's ledger.
+pub struct Judge {
+    /// The model.
+    pub model: ChatModel,
+    /// Its model id (the name when none is configured).
+    pub model_id: String,
+    /// Where its judgments go.
+    pub ledger: Arc<Ledger>,
+    /// Requests sent in this session (retries included; 0 for cache hits).
+    pub sent: AtomicU64,
+    /// Judgments taken from the ledger in this session.
+    pub reused: AtomicU64,
+}
+
+/// What a request is about.
+#[derive(Debug, Clone)]
+pub struct About<'a> {
+    /// The task.
+    pub task: &'a str,
+    /// The candidate model.
+    pub model: &'a str,
+    /// Win rate: whose answer.
+    pub side: Option<Side>,
+    /// Sample, run or round, from 1.
+    pub sample: u32,
+    /// The stage.
+    pub stage: Stage,
+}
+
+/// The seeded coin a request's label may call for, decided once the label is read.
+pub type CoinFor<'a> = &'a (dyn Fn(Option<Label>) -> Option<bool> + Sync);
+
+impl Judge {
+    /// The judge's name in the configuration.
+    pub fn name(&self) -> &str {
+        self.model.name()
+    }
+
+    /// Asks `chat` (again after unreadable replies); the final reading,
+    /// with unreadable labels as `None`. An error: a request failed after
+    /// its retries (nothing is recorded for it, so a resumed session asks it).
+    pub async fn ask(
+        &self,
+        about: &About<'_>,
+        chat: Chat,
+        coin: CoinFor<'_>,
+    ) -> anyhow::Result<Reading> {
+        let mut reading = Reading::default();
+        for ask in 1..=1 + MAX_REASKS {
+            let chat = if ask == 1 {
+                chat.clone()
+            } else {
+                retry_chat(&chat, about.stage, ask)
+            };
+            let judgment = self.ask_once(about, &chat, ask, coin).await?;
+            reading = Reading {
+                label: judgment.label,
+                response: judgment.response_label,
+                reason: judgment.reason,
+            };
+            if reading.readable(about.stage) {
+                break;
+            }
+        }
+        Ok(reading)
+    }
+
+    async fn ask_once(
+        &self,
+        about: &About<'_>,
+        chat: &Chat,
+        ask: u32,
+        coin: CoinFor<'_>,
+    ) -> anyhow::Result<Judgment> {
+        let prompt = chat_sha256(chat);
+        let key = request_key(
+            self.name(),
+            about.stage,
+            about.task,
+            about.model,
+            about.side,
+            about.sample,
+            &prompt,
+        );
+        if let Some(recorded) = self.ledger.find(&key) {
+            self.reused.fetch_add(1, Ordering::Relaxed);
+            return Ok(recorded.clone());
+        }
+        let completion = self.model.complete(chat).await;
+        self.sent
+            .fetch_add(u64::from(completion.requests), Ordering::Relaxed);
+        let answer = completion.result.map_err(|(kind, message)| {
+            anyhow!(
+                "judge `{}`: task {}: {} request failed ({kind:?}): {message}",
+                self.name(),
+                about.task,
+                about.stage.as_str()
+            )
+        })?;
+        let reading = read_reply(about.stage, answer.output.as_deref().unwrap_or_default());
+        let usage = answer.usage.unwrap_or_default();
+        let config = self.model.config();
+        let cost_usd = if completion.cache_hit {
+            0.0
+        } else {
+            usage.prompt_tokens as f64 / 1e6 * config.price_input_per_mtok.unwrap_or(0.0)
+                + usage.completion_tokens as f64 / 1e6 * config.price_output_per_mtok.unwrap_or(0.0)
+        };
+        let readable = reading.readable(about.stage);
+        let judgment = Judgment {
+            task_id: about.task.to_string(),
+            model: about.model.to_string(),
+            side: about.side,
+            sample: about.sample,
+            stage: about.stage,
+            judge: self.name().to_string(),
+            judge_model: self.model_id.clone(),
+            ask,
+            prompt_sha256: prompt,
+            label: reading.label,
+            response_label: reading.response,
+            reason: reading.reason,
+            coin: if readable || ask > MAX_REASKS {
+                coin(reading.label.filter(|_| readable))
+            } else {
+                None
+            },
+            prompt_tokens: usage.prompt_tokens,
+            completion_tokens: usage.completion_tokens,
+            cost_usd,
+            cache_hit: completion.cache_hit,
+        };
+        self.ledger.append(&judgment)?;
+        Ok(judgment)
+    }
+}

@@ -1,0 +1,310 @@
+//! The figures of a judged folder (`judged.json` and the terminal table):
+//! per judge and candidate model, the metric's figure (SPEC §8), the
+//! unreadable labels, the judge's tokens and cost, and, with two judges,
+//! Cohen's κ over the labels both gave to the same requests.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::labels::Label;
+use super::ledger::{Judgment, Settings};
+use super::{Metric, TaskOutcome};
+use crate::build::filter::agreement::cohen_kappa;
+use crate::ood::stabletoolbench_results::{self, Outcome, QueryRuns};
+use crate::ood::toolalpaca_eval::Statistics;
+use crate::util::table::{ABSENT, Table, num, num_or_absent};
+
+/// Pass rate (ToolEval).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PassRateFigures {
+    /// Tasks that passed.
+    pub passed: usize,
+    /// Tasks (a task without a prediction counts as failed).
+    pub tasks: usize,
+    /// 100 × passed / tasks.
+    pub pass_rate: f64,
+}
+
+/// ToolAlpaca's figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolalpacaFigures {
+    /// 100 × tasks with process Yes / tasks.
+    pub procedure: f64,
+    /// 100 × tasks with response Yes / tasks.
+    pub response: f64,
+    /// 100 × tasks with both Yes / tasks.
+    pub overall: f64,
+    /// The statistics (ToolAlpaca's counts).
+    pub statistics: Statistics,
+    /// Judged tasks whose process or response label was unreadable.
+    pub unreadable: usize,
+}
+
+/// One judge's figures for one candidate model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelFigures {
+    /// The judge's name.
+    pub judge: String,
+    /// The judge's model id.
+    pub judge_model: String,
+    /// The candidate model.
+    pub model: String,
+    /// Tasks.
+    pub tasks: usize,
+    /// Pass rate, for `--metric pass-rate`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pass_rate: Option<PassRateFigures>,
+    /// SoPR ± std, for `--metric sopr`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sopr: Option<stabletoolbench_results::PassRate>,
+    /// Win rate, for `--metric win-rate`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub win_rate: Option<stabletoolbench_results::WinRate>,
+    /// ToolAlpaca, for `--metric toolalpaca`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub toolalpaca: Option<ToolalpacaFigures>,
+    /// Labels that stayed unreadable after the re-asks.
+    pub unreadable: u32,
+    /// Judge requests recorded (re-asks included).
+    pub requests: usize,
+    /// Prompt tokens of those requests.
+    pub prompt_tokens: u64,
+    /// Completion tokens.
+    pub completion_tokens: u64,
+    /// Cost at the judge's prices (USD; cache hits cost nothing).
+    pub cost_usd: f64,
+}
+
+/// `judged.json`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Judged {
+    /// The run directory judged.
+    pub run_dir: String,
+    /// The settings (metric, judges, samples, runs, rounds, seed, reference, prompt hashes).
+    pub settings: Settings,
+    /// Per judge and model.
+    pub models: Vec<ModelFigures>,
+    /// Cohen's κ (unweighted) between the two judges, when two were given.
+    pub kappa: Option<f64>,
+    /// The label pairs κ was computed over.
+    pub kappa_pairs: usize,
+}
+
+/// The figures of one model's task outcomes under `metric`.
+pub fn figures(
+    metric: Metric,
+    model: &str,
+    outcomes: &[TaskOutcome],
+    unreadable: u32,
+) -> ModelFigures {
+    let tasks = outcomes.len();
+    let mut f = ModelFigures {
+        judge: String::new(),
+        judge_model: String::new(),
+        model: model.to_string(),
+        tasks,
+        pass_rate: None,
+        sopr: None,
+        win_rate: None,
+        toolalpaca: None,
+        unreadable,
+        requests: 0,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        cost_usd: 0.0,
+    };
+    match metric {
+        Metric::PassRate => {
+            let passed = outcomes
+                .iter()
+                .filter(|o| matches!(o, TaskOutcome::Pass { passes, fails } if passes >= fails))
+                .count();
+            f.pass_rate = Some(PassRateFigures {
+                passed,
+                tasks,
+                pass_rate: if tasks == 0 {
+                    0.0
+                } else {
+                    100.0 * passed as f64 / tasks as f64
+                },
+            });
+        }
+        Metric::Sopr => {
+            let queries: Vec<QueryRuns> = outcomes
+                .iter()
+                .map(|o| match o {
+                    TaskOutcome::Sopr(runs) => runs
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(r, s)| s.map(|s| ((r + 1).to_string(), s)))
+                        .collect(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            f.sopr = Some(stabletoolbench_results::pass_rate(model, &queries));
+        }
+        Metric::WinRate => {
+            let votes: Vec<Outcome> = outcomes
+                .iter()
+                .map(|o| match o {
+                    TaskOutcome::Win {
+                        candidate,
+                        reference,
+                    } => Outcome::from_votes(u64::from(*candidate), u64::from(*reference)),
+                    _ => Outcome::Loss,
+                })
+                .collect();
+            f.win_rate = Some(stabletoolbench_results::win_rate(model, &votes));
+        }
+        Metric::Toolalpaca => {
+            let mut statistics = Statistics::default();
+            for o in outcomes {
+                if let TaskOutcome::Toolalpaca(verdict) = o {
+                    statistics.add(*verdict);
+                }
+            }
+            let share = |n: usize| {
+                if tasks == 0 {
+                    0.0
+                } else {
+                    100.0 * n as f64 / tasks as f64
+                }
+            };
+            f.toolalpaca = Some(ToolalpacaFigures {
+                procedure: share(statistics.process.yes),
+                response: share(statistics.response.yes),
+                overall: share(statistics.both),
+                unreadable: statistics
+                    .process_unreadable
+                    .max(statistics.response_unreadable),
+                statistics,
+            });
+        }
+    }
+    f
+}
+
+/// Adds the recorded requests' tokens and cost of `judge` for the model.
+pub fn add_costs(f: &mut ModelFigures, judgments: &[Judgment]) {
+    for j in judgments
+        .iter()
+        .filter(|j| j.judge == f.judge && j.model == f.model)
+    {
+        f.requests += 1;
+        f.prompt_tokens += j.prompt_tokens;
+        f.completion_tokens += j.completion_tokens;
+        f.cost_usd += j.cost_usd;
+    }
+}
+
+/// Cohen's κ between judges `a` and `b` over the labels both gave to the
+/// same request (same stage, task, model, side, sample and prompt); for
+/// ToolAlpaca the process and the response labels each count. With the
+/// number of pairs.
+pub fn kappa(judgments: &[Judgment], a: &str, b: &str) -> (Option<f64>, usize) {
+    let key = |j: &Judgment| {
+        format!(
+            "{}\u{1f}{}\u{1f}{}\u{1f}{:?}\u{1f}{}\u{1f}{}",
+            j.stage.as_str(),
+            j.task_id,
+            j.model,
+            j.side,
+            j.sample,
+            j.prompt_sha256
+        )
+    };
+    let labels_of = |name: &str| -> HashMap<String, (Option<Label>, Option<Label>)> {
+        judgments
+            .iter()
+            .filter(|j| j.judge == name)
+            .map(|j| (key(j), (j.label, j.response_label)))
+            .collect()
+    };
+    let (first, second) = (labels_of(a), labels_of(b));
+    let mut pairs: Vec<(Label, Label)> = Vec::new();
+    for (k, (x1, x2)) in &first {
+        if let Some((y1, y2)) = second.get(k) {
+            for (x, y) in [(x1, y1), (x2, y2)] {
+                if let (Some(x), Some(y)) = (x, y) {
+                    pairs.push((*x, *y));
+                }
+            }
+        }
+    }
+    (cohen_kappa(&pairs), pairs.len())
+}
+
+/// The terminal table of a judged folder.
+pub fn table(metric: Metric, judged: &Judged) -> String {
+    let figure_header: &[&str] = match metric {
+        Metric::PassRate => &["pass rate %", "passed"],
+        Metric::Sopr => &["SoPR", "± std", "runs"],
+        Metric::WinRate => &["win rate %", "wins", "ties"],
+        Metric::Toolalpaca => &["procedure %", "response %", "overall %", "errors"],
+    };
+    let mut header = vec!["model", "judge", "tasks"];
+    header.extend_from_slice(figure_header);
+    header.extend_from_slice(&["unreadable", "requests", "tokens", "cost $"]);
+    let mut t = Table::new(header).with_labels(2);
+    for f in &judged.models {
+        let mut row = vec![f.model.clone(), f.judge.clone(), f.tasks.to_string()];
+        match metric {
+            Metric::PassRate => {
+                let p = f.pass_rate.as_ref();
+                row.push(p.map_or(ABSENT.into(), |p| num(p.pass_rate)));
+                row.push(p.map_or(ABSENT.into(), |p| format!("{}/{}", p.passed, p.tasks)));
+            }
+            Metric::Sopr => {
+                let s = f.sopr.as_ref();
+                row.push(num_or_absent(s.map(|s| s.sopr)));
+                row.push(num_or_absent(s.map(|s| s.sopr_std)));
+                row.push(s.map_or(ABSENT.into(), |s| s.runs.to_string()));
+            }
+            Metric::WinRate => {
+                let w = f.win_rate.as_ref();
+                row.push(num_or_absent(w.map(|w| w.sowr)));
+                row.push(w.map_or(ABSENT.into(), |w| w.wins.to_string()));
+                row.push(w.map_or(ABSENT.into(), |w| w.ties.to_string()));
+            }
+            Metric::Toolalpaca => {
+                let a = f.toolalpaca.as_ref();
+                row.push(num_or_absent(a.map(|a| a.procedure)));
+                row.push(num_or_absent(a.map(|a| a.response)));
+                row.push(num_or_absent(a.map(|a| a.overall)));
+                row.push(a.map_or(ABSENT.into(), |a| a.statistics.error_num.to_string()));
+            }
+        }
+        row.push(f.unreadable.to_string());
+        row.push(f.requests.to_string());
+        row.push((f.prompt_tokens + f.completion_tokens).to_string());
+        row.push(format!("{:.4}", f.cost_usd));
+        t.push(row);
+    }
+    let mut text = t.render(false);
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    let judges: Vec<String> = judged
+        .settings
+        .judges
+        .iter()
+        .map(|j| format!("{} ({})", j.name, j.model_id))
+        .collect();
+    text.push_str(&format!(
+        "judges: {}; samples {}, runs {}, rounds {}, seed {}\n",
+        judges.join(", "),
+        judged.settings.samples,
+        judged.settings.runs,
+        judged.settings.rounds,
+        judged.settings.seed
+    ));
+    if judged.settings.judges.len() == 2 {
+        text.push_str(&format!(
+            "Cohen's kappa between the judges: {} over {} label pairs\n",
+            num_or_absent(judged.kappa),
+            judged.kappa_pairs
+        ));
+    }
+    text
+}
