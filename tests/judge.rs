@@ -250,6 +250,13 @@ fn pass_rate_gives_exact_figures_with_ties_unsure_coins_and_unreadable_labels() 
     assert_eq!(figures["judge_model"], "judge-a");
     assert_eq!(figures["pass_rate"]["passed"], 5 + t7);
     assert_eq!(figures["pass_rate"]["tasks"], 9);
+    // The official ToolEval leaves t5 (no prediction) out of the denominator.
+    assert_eq!(figures["pass_rate"]["without_prediction"], 1);
+    let official = figures["pass_rate"]["official_pass_rate"].as_f64().unwrap();
+    assert!(
+        (official - 100.0 * (5 + t7) as f64 / 8.0).abs() < 1e-9,
+        "{official}"
+    );
     assert_eq!(
         figures["unreadable"], 4,
         "t8: one unreadable label per sample"
@@ -319,6 +326,33 @@ fn pass_rate_gives_exact_figures_with_ties_unsure_coins_and_unreadable_labels() 
         before,
         "every request came from the cache"
     );
+
+    // --compat official: the table's pass rate leaves t5 out and says so.
+    let out = itc(
+        &[
+            "judge",
+            "--config",
+            s.config.to_str().unwrap(),
+            run.to_str().unwrap(),
+            "--metric",
+            "pass-rate",
+            "--judge",
+            "judge-a",
+            "--compat",
+            "official",
+            "-o",
+            s.root.join("run/judged/official").to_str().unwrap(),
+        ],
+        &[],
+    );
+    let table = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(table.contains(&format!("{}/8", 5 + t7)), "{table}");
+    assert!(
+        table.contains("1 task(s) without a prediction left out"),
+        "{table}"
+    );
+    assert_eq!(s.server.requests(), before);
 
     // Another seed: its own folder, the flips of that seed.
     let seeded = s.root.join("run/judged/seed7");

@@ -1,5 +1,6 @@
 //! `itc judge`: flags → [`JudgeOptions`] → [`judge::run`].
 
+use crate::ood::score::Compat;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -72,6 +73,10 @@ pub struct JudgeArgs {
     /// sending them, and cache the answers.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub import_batch: Vec<PathBuf>,
+    /// `official`: the pass rate as ToolEval computes it, tasks without a
+    /// prediction left out of it rather than failed (judged.json has both).
+    #[arg(long, value_enum)]
+    pub compat: Option<Compat>,
     /// `table` or `json` (judged.json's object, one line per run directory).
     #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
     pub format: OutputFormat,
@@ -94,6 +99,7 @@ impl JudgeArgs {
             resume: self.resume,
             cache: CacheSetting::from_flags(self.cache.cache.as_deref(), self.cache.no_cache),
             format: self.format,
+            official_pass_rate: self.compat.is_some(),
             batch: match (&self.emit_batch, self.import_batch.is_empty()) {
                 (Some(dir), _) => BatchMode::Emit(dir.clone()),
                 (None, false) => BatchMode::Import(self.import_batch.clone()),

@@ -115,6 +115,9 @@ pub struct JudgeOptions {
     pub cache: CacheSetting,
     /// Table or JSON on stdout.
     pub format: OutputFormat,
+    /// Pass rate as the official ToolEval computes it: tasks without a
+    /// prediction left out of the denominator (and counted), not failed.
+    pub official_pass_rate: bool,
     /// Requests sent, or written to batch files, or answered from batch
     /// results (both continue the folder as `resume` does).
     pub batch: BatchMode,
@@ -129,6 +132,9 @@ pub enum TaskOutcome {
         passes: u32,
         /// Samples that failed.
         fails: u32,
+        /// The task has a prediction (the official ToolEval leaves out
+        /// those that have none).
+        predicted: bool,
     },
     /// SoPR: the answer status of each run (`None`: unreadable).
     Sopr(Vec<Option<AnswerStatus>>),
@@ -237,7 +243,11 @@ pub fn run(
         let judged = finish(run_dir, &folder, settings, models, &judges)?;
         match options.format {
             OutputFormat::Json => writeln!(out, "{}", serde_json::to_string(&judged)?)?,
-            OutputFormat::Table => write!(out, "{}", summary::table(options.metric, &judged))?,
+            OutputFormat::Table => write!(
+                out,
+                "{}",
+                summary::table(options.metric, &judged, options.official_pass_rate)
+            )?,
         }
         all.push(judged);
     }

@@ -24,6 +24,11 @@ pub struct PassRateFigures {
     pub tasks: usize,
     /// 100 × passed / tasks.
     pub pass_rate: f64,
+    /// Tasks without a prediction (counted failed above).
+    pub without_prediction: usize,
+    /// 100 × passed / (tasks − without_prediction): the official ToolEval's
+    /// figure, which leaves those tasks out (`itc judge --compat official`).
+    pub official_pass_rate: f64,
 }
 
 /// ToolAlpaca's figures.
@@ -118,16 +123,30 @@ pub fn figures(
         Metric::PassRate => {
             let passed = outcomes
                 .iter()
-                .filter(|o| matches!(o, TaskOutcome::Pass { passes, fails } if passes >= fails))
+                .filter(|o| matches!(o, TaskOutcome::Pass { passes, fails, .. } if passes >= fails))
                 .count();
+            let without_prediction = outcomes
+                .iter()
+                .filter(|o| {
+                    matches!(
+                        o,
+                        TaskOutcome::Pass {
+                            predicted: false,
+                            ..
+                        }
+                    )
+                })
+                .count();
+            let percent = |part: usize, whole: usize| match whole {
+                0 => 0.0,
+                _ => 100.0 * part as f64 / whole as f64,
+            };
             f.pass_rate = Some(PassRateFigures {
                 passed,
                 tasks,
-                pass_rate: if tasks == 0 {
-                    0.0
-                } else {
-                    100.0 * passed as f64 / tasks as f64
-                },
+                pass_rate: percent(passed, tasks),
+                without_prediction,
+                official_pass_rate: percent(passed, tasks - without_prediction),
             });
         }
         Metric::Sopr => {
@@ -236,7 +255,9 @@ pub fn kappa(judgments: &[Judgment], a: &str, b: &str) -> (Option<f64>, usize) {
 }
 
 /// The terminal table of a judged folder.
-pub fn table(metric: Metric, judged: &Judged) -> String {
+/// `official_pass_rate`: the pass rate column is the official ToolEval's
+/// (tasks without a prediction left out), with a note saying how many.
+pub fn table(metric: Metric, judged: &Judged, official_pass_rate: bool) -> String {
     let figure_header: &[&str] = match metric {
         Metric::PassRate => &["pass rate %", "passed"],
         Metric::Sopr => &["SoPR", "± std", "runs"],
@@ -252,8 +273,14 @@ pub fn table(metric: Metric, judged: &Judged) -> String {
         match metric {
             Metric::PassRate => {
                 let p = f.pass_rate.as_ref();
-                row.push(p.map_or(ABSENT.into(), |p| num(p.pass_rate)));
-                row.push(p.map_or(ABSENT.into(), |p| format!("{}/{}", p.passed, p.tasks)));
+                row.push(p.map_or(ABSENT.into(), |p| match official_pass_rate {
+                    true => num(p.official_pass_rate),
+                    false => num(p.pass_rate),
+                }));
+                row.push(p.map_or(ABSENT.into(), |p| match official_pass_rate {
+                    true => format!("{}/{}", p.passed, p.tasks - p.without_prediction),
+                    false => format!("{}/{}", p.passed, p.tasks),
+                }));
             }
             Metric::Sopr => {
                 let s = f.sopr.as_ref();
@@ -305,6 +332,24 @@ pub fn table(metric: Metric, judged: &Judged) -> String {
             num_or_absent(judged.kappa),
             judged.kappa_pairs
         ));
+    }
+    if metric == Metric::PassRate {
+        for f in &judged.models {
+            let Some(p) = &f.pass_rate else { continue };
+            if p.without_prediction == 0 {
+                continue;
+            }
+            text.push_str(&match official_pass_rate {
+                true => format!(
+                    "{}: {} task(s) without a prediction left out of the pass rate (--compat official, as ToolEval does)\n",
+                    f.model, p.without_prediction
+                ),
+                false => format!(
+                    "{}: {} task(s) without a prediction counted failed (--compat official leaves them out, as ToolEval does)\n",
+                    f.model, p.without_prediction
+                ),
+            });
+        }
     }
     text
 }

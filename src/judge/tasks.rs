@@ -121,7 +121,11 @@ async fn task_flow(
                     Err(e) => failed = failed.or(Some(e)),
                 }
             }
-            TaskOutcome::Pass { passes, fails }
+            TaskOutcome::Pass {
+                passes,
+                fails,
+                predicted: answer.prediction.is_some(),
+            }
         }
         Metric::Sopr => {
             let mut runs = Vec::new();
