@@ -49,8 +49,13 @@ const F2: &str = "[fetch(id='2')]";
 const GIVE_UP: &str = "[Finish(return_type='give_up_and_restart')]";
 const DONE: &str = "[Finish(return_type='give_answer', final_answer='Item 1 is a red bike.')]";
 
-/// The step model: what it answers after each path, with or without the note.
+/// The step model: what it answers after each path, with or without the
+/// note; and the judge (`model_id` `judge`), which finds every answer solved.
 fn step_model(request: &Request) -> Reply {
+    if request.body["model"] == "judge" {
+        let verdict = json!({"label": "Solved", "reason": "It names the red bike."});
+        return Reply::Json(completion(&verdict.to_string()));
+    }
     let (path, note) = path_of(request);
     let path: Vec<&str> = path.iter().map(String::as_str).collect();
     match (path.as_slice(), note) {
@@ -101,7 +106,11 @@ fn setup() -> Setup {
     let server = ScriptedServer::start(step_model);
     let tasks = write_task(&root);
     let config = root.join("models.toml");
-    std::fs::write(&config, scripted_models_toml(&server.base_url(), &["m"])).unwrap();
+    std::fs::write(
+        &config,
+        scripted_models_toml(&server.base_url(), &["m", "judge"]),
+    )
+    .unwrap();
     Setup {
         _dir: dir,
         root,
@@ -119,6 +128,8 @@ fn eval(setup: &Setup, name: &str, extra: &[&str]) -> Value {
         "eval",
         "--config",
         setup.config.to_str().unwrap(),
+        "--models",
+        "m",
         "--tasks",
         setup.tasks.to_str().unwrap(),
         "--run-dir",
@@ -261,7 +272,36 @@ fn dfsdt_backtracks_after_a_give_up_and_notes_only_where_a_node_has_children() {
     );
     assert_eq!(searches["endings"], json!({"finish": 1}));
 
-    // The report's browser shows the whole tree, outputs, the path and the ending.
+    // A judge reads the final answer (SoPR over 2 runs) into RUN_DIR/judged/sopr.
+    let out = itc(
+        &[
+            "judge",
+            setup.root.join("dfsdt").to_str().unwrap(),
+            "--metric",
+            "sopr",
+            "--runs",
+            "2",
+            "--judge",
+            "judge",
+            "--config",
+            setup.config.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(setup.server.requests(), 10, "8 step requests, 2 judge runs");
+    let judgments =
+        std::fs::read_to_string(setup.root.join("dfsdt/judged/sopr/judgments.jsonl")).unwrap();
+    let first: Value = serde_json::from_str(judgments.lines().next().unwrap()).unwrap();
+    assert_eq!(first["label"], "Solved");
+    let judge_body = &self::bodies(&setup.server)[8];
+    assert!(
+        judge_body.to_string().contains("Item 1 is a red bike."),
+        "the judge reads the Finish call's final answer"
+    );
+
+    // The report shows the judged figure beside §3's, and the browser the
+    // whole tree, outputs, the path, the ending and the judge's reasons.
     let report = setup.root.join("report");
     let out = itc(
         &[
@@ -281,9 +321,28 @@ fn dfsdt_backtracks_after_a_give_up_and_notes_only_where_a_node_has_children() {
         "dfsdt ended by finish, 8 request(s); path #3 → #4 → #8",
         "outputs: [{&quot;ids&quot;:[&quot;1&quot;]}]",
         "search(q=&#39;b&#39;)] → [fetch(id=&#39;1&#39;)] → [Finish(",
+        "<th>Judged (SPEC §8)</th>",
+        "<td>SoPR 100.0 ± 0.0 (judge (judge))</td>",
+        "<th>Judges</th>",
+        "sopr #1 answer_status by judge: Solved — It names the red bike.",
     ] {
-        assert!(html.contains(expected), "{expected} not in the page");
+        let at = html.find("<table id=\"summary\"").unwrap_or(0);
+        let summary = &html[at..(at + 1500).min(html.len())];
+        assert!(
+            html.contains(expected),
+            "{expected} not in the page: {summary}"
+        );
     }
+    let markdown = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(markdown.contains("## Judged task success"), "{markdown}");
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["judged"][0]["metric"], "sopr");
+    assert_eq!(json["judged"][0]["spread"], 0.0);
+    assert_eq!(json["judged"][0]["detail"], "2 runs");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Judged task success"), "{stdout}");
 
     // Run again: the cache answers every node, the same tree comes back.
     let again = eval(
@@ -291,7 +350,7 @@ fn dfsdt_backtracks_after_a_give_up_and_notes_only_where_a_node_has_children() {
         "dfsdt-again",
         &["--solver", "dfsdt", "--finish", "on"],
     );
-    assert_eq!(setup.server.requests(), 8);
+    assert_eq!(setup.server.requests(), 10, "no new request");
     assert_eq!(tree(&again), expected);
 }
 

@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::inputs::Input;
+use super::judged;
 use super::sources::{self, NotUsed};
 use crate::score::manifest::Manifest;
 use crate::spec::action::print_actions;
@@ -124,6 +125,9 @@ pub struct Row {
     pub invocation_f1: f64,
     /// Its outcomes.
     pub outcomes: Vec<Outcome>,
+    /// The labels and reasons of every judge request about it (`itc
+    /// judge`), one a line; `None` when no judge read it.
+    pub judged: Option<String>,
 }
 
 /// Where an input's task and prediction files are read from.
@@ -429,7 +433,9 @@ pub fn rows(
     let shown: HashSet<&str> = shown_ids.iter().map(String::as_str).collect();
     let mut by_task: HashMap<&str, Vec<Row>> = HashMap::new();
     let mut not_used = Vec::new();
-    for (input, names) in inputs.iter().zip(names) {
+    let dirs: Vec<&Path> = inputs.iter().map(|i| i.dir.as_path()).collect();
+    let mut reasons = judged::reasons(&dirs, &shown);
+    for (index, (input, names)) in inputs.iter().zip(names).enumerate() {
         let mut unused = Vec::new();
         let tasks = tasks_by_id(input, &shown, &mut unused);
         let calls = calls_by_pair(input, &tasks, &shown, &mut unused);
@@ -469,6 +475,9 @@ pub fn rows(
                 selection_f1: 100.0 * s.selection.f1,
                 invocation_f1: 100.0 * s.invocation.f1,
                 outcomes: Outcome::of(&s),
+                judged: reasons
+                    .remove(&(index, s.model.clone(), s.task_id.clone()))
+                    .map(|lines| lines.join("\n")),
             };
             by_task
                 .entry(key_of(&shown, &s.task_id))

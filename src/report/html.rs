@@ -17,6 +17,7 @@ use super::markdown::p_text;
 use super::settings;
 use crate::score::aggregate::Dimension;
 use crate::score::bootstrap::Interval;
+use crate::util::table::num;
 
 /// Text for HTML content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -159,13 +160,18 @@ pub fn catalog_page(title: &str, line: &str, svg: &str, rows: &[[String; 6]]) ->
 }
 
 fn summary(page: &mut String, report: &Report) {
-    page.push_str("<h2>Summary</h2>\n<table id=\"summary\"><thead><tr><th>Model</th><th>Tasks</th><th>Sel. F1</th><th>Inv. F1</th><th>LM</th><th>FM</th></tr></thead><tbody>\n");
+    let judged = !report.judged.is_empty();
+    page.push_str("<h2>Summary</h2>\n<table id=\"summary\"><thead><tr><th>Model</th><th>Tasks</th><th>Sel. F1</th><th>Inv. F1</th><th>LM</th><th>FM</th>");
+    if judged {
+        page.push_str("<th>Judged (SPEC §8)</th>");
+    }
+    page.push_str("</tr></thead><tbody>\n");
     for m in &report.models {
         let s = &m.summary;
         let ci = s.ci;
-        let _ = writeln!(
+        let _ = write!(
             page,
-            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>",
             escape(&m.model),
             s.n,
             ci_text(s.selection.f1, ci.map(|c| c.selection_f1)),
@@ -173,8 +179,51 @@ fn summary(page: &mut String, report: &Report) {
             ci_text(s.lm, ci.map(|c| c.lm)),
             ci_text(s.fm, ci.map(|c| c.fm)),
         );
+        if judged {
+            let figures: Vec<String> = report
+                .judged
+                .iter()
+                .filter(|f| f.model == m.model)
+                .map(|f| format!("{} ({})", f.text(), f.judge))
+                .collect();
+            let _ = write!(page, "<td>{}</td>", escape(&figures.join("; ")));
+        }
+        page.push_str("</tr>\n");
     }
     page.push_str("</tbody></table>\n");
+    judged_section(page, report);
+}
+
+/// The judged figures (SPEC §8), apart from §3's: judge, spread, samples.
+fn judged_section(page: &mut String, report: &Report) {
+    if report.judged.is_empty() {
+        return;
+    }
+    page.push_str("<h2>Judged task success</h2>\n<p>Figures of judge models (<code>itc judge</code>, SPEC §8), beside the scores above and never mixed into them.</p>\n");
+    let rows: Vec<Vec<String>> = report
+        .judged
+        .iter()
+        .map(|f| {
+            vec![
+                f.model.clone(),
+                f.metric.clone(),
+                f.judge.clone(),
+                f.detail.clone(),
+                num(f.value),
+                f.spread.map_or("–".to_string(), num),
+                f.tasks.to_string(),
+            ]
+        })
+        .collect();
+    table(
+        page,
+        "judged",
+        &[
+            "Model", "Metric", "Judge", "Rests on", "%", "± std", "Tasks",
+        ],
+        4,
+        &rows,
+    );
 }
 
 /// A table of text cells: `id`, the header, rows whose first `text` cells
@@ -465,7 +514,12 @@ fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
         .collect();
     select(page, "outcome", &outcomes);
     page.push_str(" <span id=\"browser-count\"></span></div>\n");
-    page.push_str("<table id=\"browser\"><thead><tr><th>Task</th><th>Model</th><th>Kind</th><th>Language</th><th>Query</th><th>Gold calls</th><th>Model's calls</th><th>Thought</th><th>Raw answer</th><th>Sel. F1</th><th>Inv. F1</th><th>Outcome</th></tr></thead><tbody>\n");
+    let judged = rows.iter().any(|r| r.judged.is_some());
+    page.push_str("<table id=\"browser\"><thead><tr><th>Task</th><th>Model</th><th>Kind</th><th>Language</th><th>Query</th><th>Gold calls</th><th>Model's calls</th><th>Thought</th><th>Raw answer</th><th>Sel. F1</th><th>Inv. F1</th><th>Outcome</th>");
+    if judged {
+        page.push_str("<th>Judges</th>");
+    }
+    page.push_str("</tr></thead><tbody>\n");
     let missing = "<em>not available</em>".to_string();
     for r in rows {
         let outcomes: Vec<&str> = r.outcomes.iter().map(|o| o.as_str()).collect();
@@ -479,7 +533,7 @@ fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
         };
         let _ = writeln!(
             page,
-            "<tr data-model=\"{m}\" data-kind=\"{k}\" data-language=\"{l}\" data-outcomes=\"{o}\"><td>{t}</td><td>{m}</td><td>{k}</td><td>{l}</td><td dir=\"auto\" lang=\"{l}\">{q}</td><td>{g}</td><td>{c}</td><td dir=\"auto\">{th}</td><td>{raw}</td><td class=\"n\">{s:.0}</td><td class=\"n\">{i:.0}</td><td>{tags}</td></tr>",
+            "<tr data-model=\"{m}\" data-kind=\"{k}\" data-language=\"{l}\" data-outcomes=\"{o}\"><td>{t}</td><td>{m}</td><td>{k}</td><td>{l}</td><td dir=\"auto\" lang=\"{l}\">{q}</td><td>{g}</td><td>{c}</td><td dir=\"auto\">{th}</td><td>{raw}</td><td class=\"n\">{s:.0}</td><td class=\"n\">{i:.0}</td><td>{tags}</td>{judges}</tr>",
             m = escape(&r.model),
             k = r.kind,
             l = escape(&r.language),
@@ -495,6 +549,11 @@ fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
             },
             s = r.selection_f1,
             i = r.invocation_f1,
+            judges = match (judged, &r.judged) {
+                (false, _) => String::new(),
+                (true, Some(lines)) => format!("<td><code>{}</code></td>", escape(lines)),
+                (true, None) => "<td></td>".to_string(),
+            },
         );
     }
     page.push_str("</tbody></table>\n");

@@ -109,10 +109,42 @@ pub fn render(report: &Report) -> String {
     inputs(&mut out, report);
     settings(&mut out, report);
     summary(&mut out, report);
+    judged(&mut out, report);
     ranking(&mut out, report);
     comparisons(&mut out, report);
     breakdowns(&mut out, report);
     out
+}
+
+/// Judged task success (SPEC §8), apart from §3's scores.
+fn judged(out: &mut String, report: &Report) {
+    if report.judged.is_empty() {
+        return;
+    }
+    out.push_str("## Judged task success\n\nFigures of judge models (`itc judge`, SPEC §8), beside the scores above and never mixed into them.\n\n");
+    let rows: Vec<Vec<String>> = report
+        .judged
+        .iter()
+        .map(|f| {
+            vec![
+                escape(&f.model),
+                escape(&f.metric),
+                escape(&f.judge),
+                escape(&f.detail),
+                crate::util::table::num(f.value),
+                f.spread.map_or("–".to_string(), crate::util::table::num),
+                f.tasks.to_string(),
+            ]
+        })
+        .collect();
+    table(
+        out,
+        4,
+        &[
+            "Model", "Metric", "Judge", "Rests on", "%", "± std", "Tasks",
+        ],
+        &rows,
+    );
 }
 
 fn inputs(out: &mut String, report: &Report) {

@@ -21,6 +21,7 @@ pub mod charts;
 pub mod frames;
 pub mod html;
 pub mod inputs;
+pub mod judged;
 pub mod latex;
 pub mod markdown;
 pub mod paired;
@@ -124,6 +125,10 @@ pub struct Report {
     pub rank_by: Metric,
     /// The ranking.
     pub ranking: Vec<Ranked>,
+    /// Judged task success (SPEC §8) from the inputs' `judged/` folders,
+    /// beside the scores above and never mixed into them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub judged: Vec<judged::JudgedFigure>,
 }
 
 /// One input of a report.
@@ -201,6 +206,14 @@ pub fn report(
                 .collect()
         })
         .collect();
+    let dirs: Vec<&Path> = inputs.iter().map(|i| i.dir.as_path()).collect();
+    let renames: Vec<HashMap<String, String>> =
+        names.iter().map(|n| n.iter().cloned().collect()).collect();
+    let mut notes = Vec::new();
+    report.judged = judged::figures(&dirs, &renames, &mut notes);
+    for note in notes {
+        writeln!(err, "{note}")?;
+    }
     let task_ids: Vec<String> = evaluation.tasks.iter().map(|t| t.id.clone()).collect();
     let browser = browser::rows(&inputs, &names, &task_ids, options.browser_rows)?;
     for ((input, summary), not_used) in inputs.iter().zip(&mut report.inputs).zip(&browser.not_used)
@@ -380,6 +393,7 @@ fn build(
         comparisons,
         rank_by: options.rank_by,
         ranking,
+        judged: Vec::new(),
     }
 }
 
@@ -453,6 +467,13 @@ fn print(out: &mut dyn Write, report: &Report, wide: bool) -> anyhow::Result<()>
         t.push([r.rank.to_string(), r.model.clone(), num(r.score)]);
     }
     writeln!(out, "{}", t.render(wide))?;
+    if !report.judged.is_empty() {
+        writeln!(
+            out,
+            "Judged task success (SPEC §8: judges' figures, beside the scores above, never mixed in)\n"
+        )?;
+        writeln!(out, "{}", judged::table(&report.judged, wide))?;
+    }
     if !report.comparisons.is_empty() {
         writeln!(out, "Paired differences A − B (percentage points)\n")?;
         writeln!(
