@@ -17,7 +17,6 @@ use super::markdown::p_text;
 use super::settings;
 use crate::score::aggregate::Dimension;
 use crate::score::bootstrap::Interval;
-use crate::util::table::num;
 
 /// Text for HTML content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -200,30 +199,8 @@ fn judged_section(page: &mut String, report: &Report) {
         return;
     }
     page.push_str("<h2>Judged task success</h2>\n<p>Figures of judge models (<code>itc judge</code>, SPEC §8), beside the scores above and never mixed into them.</p>\n");
-    let rows: Vec<Vec<String>> = report
-        .judged
-        .iter()
-        .map(|f| {
-            vec![
-                f.model.clone(),
-                f.metric.clone(),
-                f.judge.clone(),
-                f.detail.clone(),
-                num(f.value),
-                f.spread.map_or("–".to_string(), num),
-                f.tasks.to_string(),
-            ]
-        })
-        .collect();
-    table(
-        page,
-        "judged",
-        &[
-            "Model", "Metric", "Judge", "Rests on", "%", "± std", "Tasks",
-        ],
-        4,
-        &rows,
-    );
+    let rows = super::judged::rows(&report.judged);
+    table(page, "judged", &super::judged::HEADER, 4, &rows);
 }
 
 /// A table of text cells: `id`, the header, rows whose first `text` cells

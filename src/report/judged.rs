@@ -174,22 +174,34 @@ fn read_figures(
     figures
 }
 
-/// The terminal and Markdown table of the judged figures.
+/// The columns of the judged figures' table: four of text, then numbers.
+pub const HEADER: [&str; 7] = [
+    "Model", "Metric", "Judge", "Rests on", "%", "± std", "Tasks",
+];
+
+/// The rows of the judged figures' table, unescaped, as [`HEADER`].
+pub fn rows(figures: &[JudgedFigure]) -> Vec<Vec<String>> {
+    figures
+        .iter()
+        .map(|f| {
+            vec![
+                f.model.clone(),
+                f.metric.clone(),
+                f.judge.clone(),
+                f.detail.clone(),
+                num(f.value),
+                f.spread.map_or("–".to_string(), num),
+                f.tasks.to_string(),
+            ]
+        })
+        .collect()
+}
+
+/// The terminal table of the judged figures.
 pub fn table(figures: &[JudgedFigure], wide: bool) -> String {
-    let mut t = Table::new([
-        "Model", "Metric", "Judge", "%", "± std", "Tasks", "Rests on",
-    ])
-    .with_labels(3);
-    for f in figures {
-        t.push([
-            f.model.clone(),
-            f.metric.clone(),
-            f.judge.clone(),
-            num(f.value),
-            f.spread.map_or("–".to_string(), num),
-            f.tasks.to_string(),
-            f.detail.clone(),
-        ]);
+    let mut t = Table::new(HEADER).with_labels(4);
+    for row in rows(figures) {
+        t.push(row);
     }
     t.render(wide)
 }

@@ -122,29 +122,11 @@ fn judged(out: &mut String, report: &Report) {
         return;
     }
     out.push_str("## Judged task success\n\nFigures of judge models (`itc judge`, SPEC §8), beside the scores above and never mixed into them.\n\n");
-    let rows: Vec<Vec<String>> = report
-        .judged
-        .iter()
-        .map(|f| {
-            vec![
-                escape(&f.model),
-                escape(&f.metric),
-                escape(&f.judge),
-                escape(&f.detail),
-                crate::util::table::num(f.value),
-                f.spread.map_or("–".to_string(), crate::util::table::num),
-                f.tasks.to_string(),
-            ]
-        })
+    let rows: Vec<Vec<String>> = super::judged::rows(&report.judged)
+        .into_iter()
+        .map(|row| row.iter().map(|cell| escape(cell)).collect())
         .collect();
-    table(
-        out,
-        4,
-        &[
-            "Model", "Metric", "Judge", "Rests on", "%", "± std", "Tasks",
-        ],
-        &rows,
-    );
+    table(out, 4, &super::judged::HEADER, &rows);
 }
 
 fn inputs(out: &mut String, report: &Report) {
