@@ -132,7 +132,7 @@ fn eval_dataset_group_runs_offline_and_scores_selection() {
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(stderr.contains("built into itc"), "{stderr}");
-    assert!(stderr.contains("no official score yet"), "{stderr}");
+    assert!(stderr.contains("--metric sopr --judge NAME"), "{stderr}");
     assert!(!run.join("official.json").exists());
     let summary: Value =
         serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap();

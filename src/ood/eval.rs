@@ -306,9 +306,11 @@ impl Benchmark for OodRun {
         if let OodDataset::StableToolBench(_) = self.info.dataset {
             writeln!(
                 err,
-                "note: {}: no official score yet (StableToolBench's SoPR/SoWR need judge models); \
-                 the SPEC §3 scores above measure tool selection only",
-                self.info.dataset
+                "note: {}: the SPEC §3 scores above measure tool selection only; StableToolBench's \
+                 SoPR and SoWR come from judge models: itc judge {} --metric sopr --judge NAME \
+                 (a step-by-step run: --steps … --solver chain|dfsdt)",
+                self.info.dataset,
+                run_dir.display()
             )?;
             return Ok(());
         }
