@@ -443,3 +443,94 @@ fn solver_flags_are_refused_where_they_mean_nothing() {
     );
     assert_eq!(setup.server.requests(), 0);
 }
+
+/// The body of a scripted reply.
+fn reply_json(reply: Reply) -> Value {
+    match reply {
+        Reply::Json(body) => body,
+        _ => panic!("the step model answers with JSON"),
+    }
+}
+
+#[test]
+fn dfsdt_through_batch_files_builds_the_same_tree_one_request_a_round() {
+    let setup = setup();
+    let direct = eval(&setup, "direct", &["--solver", "dfsdt", "--finish", "on"]);
+    // A fresh cache: every request of the batch rounds goes through files.
+    let cache = setup.root.join("batch-cache");
+    let base = |run: &str| {
+        vec![
+            "eval".to_string(),
+            "--config".into(),
+            setup.config.to_str().unwrap().into(),
+            "--models".into(),
+            "m".into(),
+            "--tasks".into(),
+            setup.tasks.to_str().unwrap().into(),
+            "--cache".into(),
+            cache.to_str().unwrap().into(),
+            "--steps".into(),
+            "replay".into(),
+            "--solver".into(),
+            "dfsdt".into(),
+            "--finish".into(),
+            "on".into(),
+            "--no-progress".into(),
+            "--run-dir".into(),
+            setup.root.join(run).to_str().unwrap().into(),
+        ]
+    };
+    let sent = setup.server.requests();
+    let mut rounds = 0;
+    loop {
+        let batch = setup.root.join(format!("batch-{rounds}"));
+        let mut args = base(&format!("emit-{rounds}"));
+        args.extend(["--emit-batch".to_string(), batch.to_str().unwrap().into()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = itc(&args, &[]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let input = batch.join("m.openai.jsonl");
+        let lines: Vec<Value> = std::fs::read_to_string(&input)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        if lines.is_empty() {
+            break;
+        }
+        assert_eq!(
+            lines.len(),
+            1,
+            "a task stops at its first request not yet answered"
+        );
+        let request = Request {
+            task: None,
+            attempt: 1,
+            count: 1,
+            path: "/v1/chat/completions".into(),
+            headers: Default::default(),
+            body: lines[0]["body"].clone(),
+        };
+        let answered = json!({"id": "batch_req_0", "custom_id": lines[0]["custom_id"],
+            "response": {"status_code": 200, "request_id": "req_0", "body": reply_json(step_model(&request))},
+            "error": null});
+        let output = setup.root.join(format!("batch-{rounds}.out.jsonl"));
+        std::fs::write(&output, format!("{answered}\n")).unwrap();
+        let mut args = base(&format!("import-{rounds}"));
+        args.extend([
+            "--import-batch".to_string(),
+            output.to_str().unwrap().into(),
+        ]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let _ = itc(&args, &[]); // exit 3 until the last round: the next request has no result yet
+        rounds += 1;
+        assert!(rounds <= 12, "the batch rounds do not end");
+    }
+    assert_eq!(rounds, 8, "one round a node");
+    assert_eq!(setup.server.requests(), sent, "nothing sent over HTTP");
+    let last = format!("import-{}", rounds - 1);
+    let line = std::fs::read_to_string(setup.root.join(last).join("predictions.jsonl")).unwrap();
+    let batched: Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    assert_eq!(tree(&batched), tree(&direct));
+    assert_eq!(batched["solver"]["path"], direct["solver"]["path"]);
+}
