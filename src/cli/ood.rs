@@ -92,7 +92,7 @@ impl OodArgs {
 pub struct FetchArgs {
     /// Dataset: apibench (all hubs), apibench-huggingface, apibench-tensorflowhub,
     /// apibench-torchhub, seal-tools, toolalpaca, nexusraven, stabletoolbench (all six
-    /// groups) or stabletoolbench-<group> (G1_instruction, G1_category, G1_tool,
+    /// groups) or `stabletoolbench-<group>` (G1_instruction, G1_category, G1_tool,
     /// G2_instruction, G2_category, G3_instruction); `itc datasets` lists what is cached.
     pub name: String,
     /// Cache directory. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.

@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::judge::ledger::Judgment;
 use crate::spec::jsonl::for_each_line;
 use crate::util::table::{Table, num};
 
@@ -222,29 +221,28 @@ pub fn reasons(dirs: &[&Path], shown: &HashSet<&str>) -> Reasons {
                 .unwrap_or_default();
             // The browser is a view: a line it cannot read is left out.
             let _ = for_each_line(&folder.join("judgments.jsonl"), |_, line| {
-                let Ok(j) = serde_json::from_str::<Judgment>(line) else {
+                // Read as plain JSON: the report reads `itc judge`'s files,
+                // it does not depend on its code.
+                let Ok(j) = serde_json::from_str::<Value>(line) else {
                     return Ok(());
                 };
-                if !shown.contains(j.task_id.as_str()) {
+                let field = |name: &str| j[name].as_str().unwrap_or_default().to_string();
+                let task_id = field("task_id");
+                if !shown.contains(task_id.as_str()) {
                     return Ok(());
                 }
-                let label = j
-                    .label
-                    .map_or("unreadable".to_string(), |l| format!("{l:?}"));
-                let reason: String = j.reason.chars().take(REASON_CHARS).collect();
-                let more = if reason.len() < j.reason.len() {
-                    "…"
-                } else {
-                    ""
-                };
+                let label = j["label"].as_str().unwrap_or("unreadable");
+                let full = field("reason");
+                let reason: String = full.chars().take(REASON_CHARS).collect();
+                let more = if reason.len() < full.len() { "…" } else { "" };
                 reasons
-                    .entry((index, j.model.clone(), j.task_id.clone()))
+                    .entry((index, field("model"), task_id))
                     .or_default()
                     .push(format!(
                         "{metric} #{} {} by {}: {label} — {reason}{more}",
-                        j.sample,
-                        j.stage.as_str(),
-                        j.judge
+                        j["sample"],
+                        field("stage"),
+                        field("judge")
                     ));
                 Ok(())
             });
