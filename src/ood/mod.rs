@@ -8,6 +8,7 @@
 //! - [`score`]: `itc ood score`: predictions scored by a benchmark's official scorer.
 //! - [`seal_tools`]: Seal-Tools' output parser and `calculate_score_ToolLearning`; its converter.
 //! - [`apibench`]: Gorilla's `ast_eval_{hf,tf,th}` (AST accuracy, hallucination); its converter.
+//! - [`bfcl`]: the Berkeley Function Calling Leaderboard's AST categories: decoder, checker, runner.
 //! - [`nexusraven`]: NexusRaven queries (Python signatures, docstrings, call strings) to tasks.
 //! - [`toolalpaca`]: ToolAlpaca (OpenAPI documentation, golden answers) to tasks.
 //! - [`toolalpaca_eval`]: ToolAlpaca's official `statistics` recounted from its judge texts.
@@ -25,6 +26,7 @@
 pub mod answers;
 pub mod apibench;
 pub mod benchmark;
+pub mod bfcl;
 pub mod convert;
 pub mod dataset;
 pub mod eval;

@@ -1,0 +1,1 @@
+//! The official AST checker: simple, multiple and order-free parallel.

@@ -1,0 +1,140 @@
+//! The Berkeley Function Calling Leaderboard (BFCL v4): its Python AST
+//! categories read, converted to SPEC tasks, and scored exactly as its
+//! official checker scores them (`itc ood score bfcl --compat official`),
+//! without ever running Python or `eval`.
+//!
+//! - [`files`]: the question and possible-answer files (JSON Lines named `.json`).
+//! - [`decode`]: `default_decode_ast_prompting`: a model's text to calls,
+//!   arithmetic on literals done by a small bounded evaluator of our own.
+//! - [`check`]: the simple, multiple and order-free parallel checkers, the
+//!   type rules, "variable mode" and string normalisation.
+//! - [`official`]: the runner: dispatch by category name, relevance rules,
+//!   accuracy as the score file's header states it.
+
+pub mod check;
+pub mod decode;
+pub mod files;
+pub mod official;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::ood::python::PyValue;
+
+/// One BFCL category of the Python AST family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Category {
+    /// `simple_python`: one function, one call.
+    SimplePython,
+    /// `multiple`: 2–4 functions, one call.
+    Multiple,
+    /// `parallel`: one function, several calls.
+    Parallel,
+    /// `parallel_multiple`: several functions, several calls.
+    ParallelMultiple,
+    /// `irrelevance`: no function fits; the right answer makes no call.
+    Irrelevance,
+    /// `live_simple`.
+    LiveSimple,
+    /// `live_multiple`.
+    LiveMultiple,
+    /// `live_parallel`.
+    LiveParallel,
+    /// `live_parallel_multiple`.
+    LiveParallelMultiple,
+    /// `live_irrelevance`: no call is right.
+    LiveIrrelevance,
+    /// `live_relevance`: any call is right.
+    LiveRelevance,
+}
+
+impl Category {
+    /// Every category, non-live first, in BFCL's order.
+    pub const ALL: [Category; 11] = [
+        Category::SimplePython,
+        Category::Multiple,
+        Category::Parallel,
+        Category::ParallelMultiple,
+        Category::Irrelevance,
+        Category::LiveSimple,
+        Category::LiveMultiple,
+        Category::LiveParallel,
+        Category::LiveParallelMultiple,
+        Category::LiveIrrelevance,
+        Category::LiveRelevance,
+    ];
+
+    /// The name in BFCL's file names (`BFCL_v4_<name>.json`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::SimplePython => "simple_python",
+            Category::Multiple => "multiple",
+            Category::Parallel => "parallel",
+            Category::ParallelMultiple => "parallel_multiple",
+            Category::Irrelevance => "irrelevance",
+            Category::LiveSimple => "live_simple",
+            Category::LiveMultiple => "live_multiple",
+            Category::LiveParallel => "live_parallel",
+            Category::LiveParallelMultiple => "live_parallel_multiple",
+            Category::LiveIrrelevance => "live_irrelevance",
+            Category::LiveRelevance => "live_relevance",
+        }
+    }
+
+    /// Whether the category is one of the six live ones.
+    pub fn is_live(self) -> bool {
+        self.as_str().starts_with("live_")
+    }
+
+    /// Whether the category has a possible-answer file (all but the
+    /// relevance and irrelevance ones).
+    pub fn has_possible_answers(self) -> bool {
+        !self.as_str().contains("relevance")
+    }
+
+    /// The question file's name.
+    pub fn question_file(self) -> String {
+        format!("BFCL_v4_{}.json", self.as_str())
+    }
+
+    /// The possible-answer file's path under the data folder.
+    pub fn possible_answer_file(self) -> String {
+        format!("possible_answer/BFCL_v4_{}.json", self.as_str())
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Category {
+    type Err = anyhow::Error;
+
+    fn from_str(s: &str) -> anyhow::Result<Category> {
+        let name = s.trim();
+        Category::ALL
+            .into_iter()
+            .find(|c| c.as_str() == name)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
+                anyhow::anyhow!(
+                    "unknown BFCL category {name:?}; known: {}",
+                    known.join(", ")
+                )
+            })
+    }
+}
+
+/// One decoded call, `{name: {param: value}}` in the official decoder's
+/// output: the dotted name, and the keyword arguments in order (a key is a
+/// `str`, or `None` for `**d`; a repeated keyword keeps its first position
+/// and takes its last value).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// The dotted name (`math.factorial`).
+    pub name: String,
+    /// The keyword arguments, as a Python dict's entries.
+    pub args: Vec<(PyValue, PyValue)>,
+}

@@ -1,0 +1,1 @@
+//! The official runner: one verdict per result line, accuracy.
