@@ -713,6 +713,7 @@ mod tests {
             kind: "string".into(),
             description: "Prefecture".into(),
             default: None,
+            ..Default::default()
         });
         assert!(index.vector(&tool).iter().any(|(_, w)| *w > 0.0));
     }

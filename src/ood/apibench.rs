@@ -526,6 +526,7 @@ fn tool_of(record: &serde_json::Value, name: &str) -> Tool {
                 .into(),
                 description: String::new(),
                 default: None,
+                ..Default::default()
             });
         }
     }
@@ -667,6 +668,7 @@ pub fn convert(options: &ConvertOptions) -> anyhow::Result<(Vec<Task>, Vec<Strin
                 gold: Gold {
                     thought: String::new(),
                     calls: vec![Call::new(gold_name, arguments)],
+                    official: None,
                 },
                 turns: Vec::new(),
             });

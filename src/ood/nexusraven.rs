@@ -307,6 +307,7 @@ pub fn tool_of(def: &FunctionDef) -> Tool {
             kind,
             description,
             default: default_value,
+            ..Default::default()
         };
         if required {
             tool.required_parameters.push(p);
@@ -358,15 +359,6 @@ pub fn parse_gold(text: &str, tools: &[Tool]) -> Result<Vec<Call>, String> {
     Ok(calls)
 }
 
-fn kind_of_calls(calls: &[Call]) -> TaskKind {
-    match calls.len() {
-        0 => TaskKind::NoTool,
-        1 => TaskKind::Single,
-        _ if calls.iter().all(|c| c.name == calls[0].name) => TaskKind::Repeated,
-        _ => TaskKind::Parallel,
-    }
-}
-
 fn nested(calls: &[Call]) -> bool {
     fn call_like(v: &Value) -> bool {
         match v {
@@ -382,7 +374,7 @@ fn nested(calls: &[Call]) -> bool {
 }
 
 fn task(id: String, query: &str, tools: Vec<Tool>, calls: Vec<Call>) -> Task {
-    let kind = kind_of_calls(&calls);
+    let kind = TaskKind::of_calls(&calls);
     Task {
         id,
         kind,
@@ -394,6 +386,7 @@ fn task(id: String, query: &str, tools: Vec<Tool>, calls: Vec<Call>) -> Task {
         gold: Gold {
             thought: String::new(),
             calls,
+            official: None,
         },
         turns: Vec::new(),
     }

@@ -668,6 +668,7 @@ fn tool_from_dict(d: &PyValue) -> Option<(Tool, Vec<String>)> {
                 kind: schema_type(&text_of(spec.get_str("type"))),
                 description: text_of(spec.get_str("description")),
                 default: None,
+                ..Default::default()
             };
             if required.contains(&p.name) {
                 tool.required_parameters.push(p);
@@ -789,6 +790,7 @@ fn tool_from_call(name: &str, arguments: &[(String, Value)]) -> Tool {
                 kind: value_type(v).into(),
                 description: String::new(),
                 default: None,
+                ..Default::default()
             })
             .collect(),
         ..Tool::default()
@@ -870,6 +872,7 @@ fn record_task(record: &GoldRecord, at: &str, warnings: &mut Vec<String>) -> any
         gold: Gold {
             thought: String::new(),
             calls,
+            official: None,
         },
         turns: Vec::new(),
     })

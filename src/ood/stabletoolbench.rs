@@ -265,6 +265,7 @@ fn parameters(
                 MAX_DESCRIPTION,
             ),
             default,
+            ..Default::default()
         });
     }
     out
@@ -360,6 +361,7 @@ fn query_task(
         gold: Gold {
             thought: String::new(),
             calls,
+            official: None,
         },
         turns: Vec::new(),
     })

@@ -304,6 +304,7 @@ fn api_tasks(
             gold: Gold {
                 thought: String::new(),
                 calls,
+                official: None,
             },
             turns: Vec::new(),
         });

@@ -798,6 +798,7 @@ mod tests {
                     kind: "string".into(),
                     description: String::new(),
                     default: None,
+                    ..Default::default()
                 })
                 .collect(),
             ..Tool::default()

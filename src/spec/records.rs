@@ -15,7 +15,7 @@ pub use super::reference::Reference;
 use crate::spec::limits::{MAX_NESTING, ReadLimits, TOO_DEEP};
 
 /// One parameter of a tool, as in the ITC / ToolBench schema.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Parameter {
     /// Parameter name, as calls must write it.
     pub name: String,
@@ -28,6 +28,15 @@ pub struct Parameter {
     /// Default value, when the catalog gives one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<serde_json::Value>,
+    /// The values allowed, when the catalog lists them (JSON Schema `enum`).
+    #[serde(default, rename = "enum", skip_serializing_if = "Option::is_none")]
+    pub allowed: Option<Vec<serde_json::Value>>,
+    /// An array's item schema, as the catalog writes it (`{"type": "string"}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<serde_json::Value>,
+    /// An object's properties, as the catalog writes them (`{name: {type, description}}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub properties: Option<serde_json::Value>,
 }
 
 /// A candidate API shown to the model. `Tool { name, ..Tool::default() }`
@@ -96,6 +105,18 @@ impl TaskKind {
         }
     }
 
+    /// The kind of calls without references to one another (SPEC §0): none
+    /// `no_tool`, one `single`, several of one tool `repeated`, of several
+    /// tools `parallel`.
+    pub fn of_calls(calls: &[Call]) -> TaskKind {
+        match calls {
+            [] => TaskKind::NoTool,
+            [_] => TaskKind::Single,
+            [first, rest @ ..] if rest.iter().all(|c| c.name == first.name) => TaskKind::Repeated,
+            _ => TaskKind::Parallel,
+        }
+    }
+
     /// Reads a task kind name (`single`, `no_tool`, …; spaces around it ignored).
     pub fn from_name(name: &str) -> anyhow::Result<TaskKind> {
         TaskKind::ALL
@@ -123,6 +144,11 @@ pub struct Gold {
     /// The calls a correct answer makes; empty for `no_tool`.
     #[serde(default)]
     pub calls: Vec<Call>,
+    /// The source benchmark's own reference, as its official checker reads
+    /// it, when that needs more than `calls` (BFCL: the category, the
+    /// function docs and every allowed value); kept as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub official: Option<serde_json::Value>,
 }
 
 /// One step of a nested task: its gold calls and the outputs shown afterwards.

@@ -337,6 +337,7 @@ pub async fn answer(
                 Gold {
                     thought: read.thought,
                     calls: read.calls,
+                    official: None,
                 },
             );
             if options.with_outputs {
@@ -737,6 +738,7 @@ mod tests {
                     kind: "string".into(),
                     description: String::new(),
                     default: None,
+                    ..Default::default()
                 }],
                 ..Tool::default()
             }],

@@ -366,6 +366,7 @@ mod tests {
             kind: kind.into(),
             description: String::new(),
             default: None,
+            ..Default::default()
         }
     }
 

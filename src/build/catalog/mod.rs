@@ -716,6 +716,7 @@ pub fn parse_parameter_list(node: &json::Node<'_>, key: &str) -> json::Res<Vec<P
             kind: item.opt_str("type")?,
             description: item.opt_str("description")?,
             default,
+            ..Default::default()
         });
     }
     Ok(parameters)
@@ -852,6 +853,7 @@ mod tests {
             kind: "str".into(),
             description: String::new(),
             default: None,
+            ..Default::default()
         });
         raw.tool.optional_parameters = raw.tool.required_parameters.clone();
         let err = finish(raw.clone(), Path::new("t.jsonl"), &options).unwrap_err();

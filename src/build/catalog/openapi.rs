@@ -226,6 +226,7 @@ impl<'a> Doc<'a> {
                 .as_ref()
                 .and_then(|s| s.value.get("default"))
                 .map(Json::to_value),
+            ..Default::default()
         };
         Ok(vec![(parameter, required)])
     }
@@ -259,6 +260,7 @@ impl<'a> Doc<'a> {
                 kind: schema_type(&schema),
                 description: schema.opt_str("description")?,
                 default: None,
+                ..Default::default()
             };
             return Ok(vec![(whole, body_required)]);
         };
@@ -275,6 +277,7 @@ impl<'a> Doc<'a> {
                 kind: schema_type(&property),
                 description: describe(&property.opt_str("description")?, Some(&property)),
                 default: property.value.get("default").map(Json::to_value),
+                ..Default::default()
             };
             fields.push((parameter, required.contains(&name)));
         }

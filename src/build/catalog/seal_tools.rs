@@ -27,6 +27,7 @@ fn record(node: &Node<'_>) -> Res<RawEntry> {
                 kind: spec.opt_str("type")?,
                 description: spec.opt_str("description")?,
                 default: spec.key("default").map(|d| d.value.to_value()),
+                ..Default::default()
             });
         }
     }

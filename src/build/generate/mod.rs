@@ -1057,6 +1057,7 @@ mod tests {
                             kind: "string".into(),
                             description: String::new(),
                             default: None,
+                            ..Default::default()
                         })
                         .collect();
                     t
@@ -1131,6 +1132,7 @@ mod tests {
                 kind: "string".into(),
                 description: format!("the {p}"),
                 default: None,
+                ..Default::default()
             })
             .collect();
         s.api.tool.required_parameters = parameters.clone();

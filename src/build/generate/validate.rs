@@ -496,6 +496,7 @@ mod tests {
                     kind: "string".into(),
                     description: String::new(),
                     default: None,
+                    ..Default::default()
                 })
                 .collect()
         };

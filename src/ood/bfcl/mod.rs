@@ -12,6 +12,7 @@
 //!   accuracy as the score file's header states it.
 
 pub mod check;
+pub mod convert;
 pub mod decode;
 pub mod files;
 pub mod official;
@@ -124,6 +125,70 @@ impl FromStr for Category {
                     known.join(", ")
                 )
             })
+    }
+}
+
+/// A set of categories, as `--dataset bfcl:<category>[,<category>…]`
+/// names it (also `all`, `non-live`, `live`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CategorySet(u16);
+
+impl CategorySet {
+    /// Every category.
+    pub const ALL: CategorySet = CategorySet((1 << 11) - 1);
+    /// The five non-live categories.
+    pub const NON_LIVE: CategorySet = CategorySet(0b11111);
+    /// The six live categories.
+    pub const LIVE: CategorySet = CategorySet(0b111111 << 5);
+
+    /// The set holding one category.
+    pub fn one(c: Category) -> CategorySet {
+        CategorySet(1 << c as u16)
+    }
+
+    /// Whether `c` is in the set.
+    pub fn contains(self, c: Category) -> bool {
+        self.0 & (1 << c as u16) != 0
+    }
+
+    /// The categories of the set, in [`Category::ALL`]'s order.
+    pub fn categories(self) -> Vec<Category> {
+        Category::ALL
+            .into_iter()
+            .filter(|c| self.contains(*c))
+            .collect()
+    }
+}
+
+impl fmt::Display for CategorySet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            CategorySet::ALL => f.write_str("all"),
+            CategorySet::NON_LIVE => f.write_str("non-live"),
+            CategorySet::LIVE => f.write_str("live"),
+            set => {
+                let names: Vec<&str> = set.categories().iter().map(|c| c.as_str()).collect();
+                f.write_str(&names.join(","))
+            }
+        }
+    }
+}
+
+impl FromStr for CategorySet {
+    type Err = anyhow::Error;
+
+    /// `all`, `non-live`, `live`, or categories separated by commas.
+    fn from_str(s: &str) -> anyhow::Result<CategorySet> {
+        let mut set = CategorySet(0);
+        for part in s.split(',').map(str::trim) {
+            set.0 |= match part {
+                "all" => CategorySet::ALL.0,
+                "non-live" | "non_live" => CategorySet::NON_LIVE.0,
+                "live" => CategorySet::LIVE.0,
+                name => CategorySet::one(name.parse()?).0,
+            };
+        }
+        Ok(set)
     }
 }
 

@@ -150,6 +150,7 @@ pub(super) fn make_task(rng: &mut Rng, i: usize) -> (Task, TaskExtras) {
         gold: Gold {
             thought: gold_thought,
             calls: gold.calls,
+            official: None,
         },
         turns: gold.turns,
     };

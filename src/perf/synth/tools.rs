@@ -53,6 +53,7 @@ impl ParamSpec {
                 DefaultValue::Str(s) => s.into(),
                 DefaultValue::Bool(b) => b.into(),
             }),
+            ..Default::default()
         }
     }
 }

@@ -148,6 +148,7 @@ fn finish_tool() -> Tool {
         kind: "string".into(),
         description,
         default: None,
+        ..Default::default()
     };
     Tool {
         name: FINISH_TOOL.into(),

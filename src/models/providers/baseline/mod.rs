@@ -238,6 +238,7 @@ mod tests {
             kind: kind.into(),
             description: description.into(),
             default: None,
+            ..Default::default()
         }
     }
 
@@ -605,6 +606,7 @@ mod tests {
         t.kind = TaskKind::NoTool;
         t.id = "scrambled".into();
         t.gold = Gold {
+            official: None,
             thought: "Call stock_quote with symbol XYZ.".into(),
             calls: vec![Call::new(
                 "stock_quote",
