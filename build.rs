@@ -12,7 +12,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 
 /// The embedded files, by path in the repository.
-const FILES: [&str; 21] = [
+const FILES: [&str; 40] = [
     // The sample set: `itc score` and `itc eval` with no task file.
     "datasets/sample/tasks.jsonl",
     "datasets/sample/apis.json",
@@ -36,6 +36,25 @@ const FILES: [&str; 21] = [
     "datasets/ood/stabletoolbench/solvable_queries/test_instruction/G2_instruction.json",
     "datasets/ood/stabletoolbench/solvable_queries/test_instruction/G2_category.json",
     "datasets/ood/stabletoolbench/solvable_queries/test_instruction/G3_instruction.json",
+    "datasets/ood/bfcl/BFCL_v4_simple_python.json",
+    "datasets/ood/bfcl/possible_answer/BFCL_v4_simple_python.json",
+    "datasets/ood/bfcl/BFCL_v4_multiple.json",
+    "datasets/ood/bfcl/possible_answer/BFCL_v4_multiple.json",
+    "datasets/ood/bfcl/BFCL_v4_parallel.json",
+    "datasets/ood/bfcl/possible_answer/BFCL_v4_parallel.json",
+    "datasets/ood/bfcl/BFCL_v4_parallel_multiple.json",
+    "datasets/ood/bfcl/possible_answer/BFCL_v4_parallel_multiple.json",
+    "datasets/ood/bfcl/BFCL_v4_irrelevance.json",
+    "datasets/ood/bfcl/BFCL_v4_live_simple.json",
+    "datasets/ood/bfcl/possible_answer/BFCL_v4_live_simple.json",
+    "datasets/ood/bfcl/BFCL_v4_live_multiple.json",
+    "datasets/ood/bfcl/possible_answer/BFCL_v4_live_multiple.json",
+    "datasets/ood/bfcl/BFCL_v4_live_parallel.json",
+    "datasets/ood/bfcl/possible_answer/BFCL_v4_live_parallel.json",
+    "datasets/ood/bfcl/BFCL_v4_live_parallel_multiple.json",
+    "datasets/ood/bfcl/possible_answer/BFCL_v4_live_parallel_multiple.json",
+    "datasets/ood/bfcl/BFCL_v4_live_irrelevance.json",
+    "datasets/ood/bfcl/BFCL_v4_live_relevance.json",
 ];
 
 fn main() {

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use super::flags::TableFlags;
+use crate::ood::bfcl::CategorySet;
 use crate::ood::convert::{self, ConvertOptions, Source};
 use crate::ood::fetch::{self, FetchOptions};
 use crate::ood::report::{self, ReportOptions};
@@ -25,6 +26,7 @@ value_enum!(Source {
     Nexusraven => "nexusraven": "NexusRaven (`*_queries.json` with Python signatures)",
     Toolalpaca => "toolalpaca": "ToolAlpaca (`eval_simulated.json`, `eval_real.json`)",
     Stabletoolbench => "stabletoolbench": "StableToolBench solvable queries (`<group>.json`) or ToolBench `G*_query.json`; selection only",
+    Bfcl => "bfcl": "BFCL v4 (`BFCL_v4_<category>.json` and `possible_answer/…`; without --input: the fetch cache, else the built-in copies)",
 });
 
 value_enum!(Hub {
@@ -125,9 +127,15 @@ pub struct ConvertArgs {
     /// Which benchmark the input files come from.
     #[arg(value_enum)]
     pub source: Source,
-    /// Input files in the benchmark's own format.
-    #[arg(long, num_args = 1.., required = true)]
+    /// Input files in the benchmark's own format (required but for bfcl).
+    #[arg(long, num_args = 1..)]
     pub input: Vec<PathBuf>,
+    /// BFCL: the categories: simple_python, multiple, parallel,
+    /// parallel_multiple, irrelevance, live_simple, live_multiple, live_parallel,
+    /// live_parallel_multiple, live_irrelevance, live_relevance; several
+    /// separated by commas; or all, non-live, live.
+    #[arg(long)]
+    pub category: Option<CategorySet>,
     /// APIBench: the hub of the input files.
     #[arg(long, value_enum)]
     pub hub: Option<Hub>,
@@ -148,6 +156,7 @@ impl ConvertArgs {
         ConvertOptions {
             source: self.source,
             inputs: self.input.clone(),
+            categories: self.category,
             hub: self.hub,
             api_db: self.api_db.clone(),
             candidates: self.candidates,

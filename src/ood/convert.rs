@@ -7,7 +7,9 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use super::{Hub, apibench, nexusraven, seal_tools, stabletoolbench, toolalpaca};
+use super::bfcl::{self, CategorySet};
+use super::dataset::OodDataset;
+use super::{Hub, apibench, fetch, nexusraven, seal_tools, stabletoolbench, toolalpaca};
 use crate::spec::records::Task;
 
 /// The benchmarks `itc ood convert` reads.
@@ -24,6 +26,8 @@ pub enum Source {
     /// StableToolBench solvable queries (`solvable_queries/test_instruction/<group>.json`)
     /// or ToolBench's `data_example/instruction/G*_query.json`.
     Stabletoolbench,
+    /// BFCL v4 (`BFCL_v4_<category>.json` and `possible_answer/BFCL_v4_<category>.json`).
+    Bfcl,
 }
 
 impl Source {
@@ -35,6 +39,7 @@ impl Source {
             Source::Nexusraven => "nexusraven",
             Source::Toolalpaca => "toolalpaca",
             Source::Stabletoolbench => "stabletoolbench",
+            Source::Bfcl => "bfcl",
         }
     }
 }
@@ -44,8 +49,11 @@ impl Source {
 pub struct ConvertOptions {
     /// Which benchmark the input files come from.
     pub source: Source,
-    /// Input files in the benchmark's own format.
+    /// Input files in the benchmark's own format (BFCL: may be empty, for
+    /// the fetch cache or the built-in copies).
     pub inputs: Vec<PathBuf>,
+    /// BFCL: the categories (required for BFCL).
+    pub categories: Option<CategorySet>,
     /// APIBench: the hub of the input files (required for APIBench).
     pub hub: Option<Hub>,
     /// APIBench: the hub's API database, the candidate tools (required for APIBench).
@@ -59,6 +67,11 @@ pub struct ConvertOptions {
 /// Runs `itc ood convert`: converts the input files into SPEC tasks and
 /// writes them as JSON Lines; warnings and a summary line on `err`.
 pub fn convert(options: &ConvertOptions, err: &mut dyn Write) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        !options.inputs.is_empty() || options.source == Source::Bfcl,
+        "--input is required for {}",
+        options.source.as_str()
+    );
     let (tasks, warnings): (Vec<Task>, Vec<String>) = match options.source {
         Source::SealTools => seal_tools::convert(&seal_tools::ConvertOptions {
             inputs: options.inputs.clone(),
@@ -79,6 +92,16 @@ pub fn convert(options: &ConvertOptions, err: &mut dyn Write) -> anyhow::Result<
         Source::Nexusraven => nexusraven::convert(&options.inputs)?,
         Source::Toolalpaca => toolalpaca::convert(&options.inputs)?,
         Source::Stabletoolbench => stabletoolbench::convert(&options.inputs)?,
+        Source::Bfcl => {
+            let set = options
+                .categories
+                .context("--category is required for bfcl (a category, several separated by commas, all, non-live or live)")?;
+            let dataset = OodDataset::Bfcl(set);
+            let (files, origin) =
+                dataset.resolve_files(&options.inputs, &fetch::default_cache_dir())?;
+            writeln!(err, "{dataset}: reading {origin}")?;
+            (bfcl::convert::convert_files(set, &files)?, Vec::new())
+        }
     };
     for w in &warnings {
         writeln!(err, "warning: {w}")?;

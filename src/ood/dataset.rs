@@ -11,6 +11,7 @@ use std::str::FromStr;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
+use super::bfcl::{self, CategorySet};
 use super::stabletoolbench::{self, Group};
 use super::{Hub, apibench, fetch, nexusraven, seal_tools, toolalpaca};
 use crate::models::config::PromptStyle;
@@ -33,10 +34,13 @@ pub enum OodDataset {
     Apibench(Hub),
     /// One StableToolBench group of solvable test queries (selection only).
     StableToolBench(Group),
+    /// BFCL v4 Python AST categories.
+    Bfcl(CategorySet),
 }
 
-/// The names `--dataset` accepts.
-pub const NAMES: [&str; 12] = [
+/// The names `--dataset` accepts (BFCL also takes categories separated by
+/// commas: `bfcl:simple_python,multiple`).
+pub const NAMES: [&str; 15] = [
     "apibench:huggingface",
     "apibench:tensorflowhub",
     "apibench:torchhub",
@@ -49,6 +53,9 @@ pub const NAMES: [&str; 12] = [
     "stabletoolbench:G2_instruction",
     "stabletoolbench:G2_category",
     "stabletoolbench:G3_instruction",
+    "bfcl:all",
+    "bfcl:non-live",
+    "bfcl:live",
 ];
 
 impl FromStr for OodDataset {
@@ -60,6 +67,9 @@ impl FromStr for OodDataset {
         if lower.starts_with(STB) || lower.starts_with("stabletoolbench-") {
             // The group as written (ASCII prefix, so the same byte length).
             return Ok(OodDataset::StableToolBench(s.trim()[STB.len()..].parse()?));
+        }
+        if let Some(set) = lower.strip_prefix("bfcl:") {
+            return Ok(OodDataset::Bfcl(set.parse()?));
         }
         Ok(match lower.as_str() {
             "apibench:huggingface" | "apibench-huggingface" => {
@@ -85,6 +95,7 @@ impl fmt::Display for OodDataset {
             OodDataset::ToolAlpaca => f.write_str("toolalpaca"),
             OodDataset::NexusRaven => f.write_str("nexusraven"),
             OodDataset::StableToolBench(g) => write!(f, "stabletoolbench:{g}"),
+            OodDataset::Bfcl(set) => write!(f, "bfcl:{set}"),
         }
     }
 }
@@ -124,6 +135,7 @@ impl OodDataset {
             OodDataset::Apibench(Hub::Torchhub) => 4,
             OodDataset::Apibench(Hub::Tensorflowhub) => 5,
             OodDataset::StableToolBench(g) => 6 + g as u8,
+            OodDataset::Bfcl(_) => 12,
         }
     }
 
@@ -144,6 +156,7 @@ impl OodDataset {
                 Group::G2Category => "StableToolBench G2_category",
                 Group::G3Instruction => "StableToolBench G3_instruction",
             },
+            OodDataset::Bfcl(_) => "BFCL",
         }
     }
 
@@ -164,6 +177,7 @@ impl OodDataset {
                 Group::G2Category => "stabletoolbench-G2_category",
                 Group::G3Instruction => "stabletoolbench-G3_instruction",
             },
+            OodDataset::Bfcl(_) => "bfcl",
         }
     }
 
@@ -188,6 +202,12 @@ impl OodDataset {
             OodDataset::StableToolBench(g) => Some(vec![ood(&format!(
                 "stabletoolbench/solvable_queries/test_instruction/{g}.json"
             ))]),
+            OodDataset::Bfcl(set) => Some(
+                bfcl_file_names(set)
+                    .iter()
+                    .map(|p| ood(&format!("bfcl/{p}")))
+                    .collect(),
+            ),
             OodDataset::NexusRaven => None,
         }
     }
@@ -210,7 +230,7 @@ impl OodDataset {
             }
             return Ok((given.to_vec(), "the files given".into()));
         }
-        if let Some(files) = fetch::locate(self.fetch_name(), cache_dir)? {
+        if let Some(files) = self.locate_cached(cache_dir)? {
             return Ok((files, format!("the fetch cache {}", cache_dir.display())));
         }
         if let Some(files) = self.shipped_files() {
@@ -221,6 +241,22 @@ impl OodDataset {
             self.fetch_name(),
             cache_dir.display()
         )
+    }
+
+    /// The dataset's files in the fetch cache, when every one is there.
+    pub fn locate_cached(self, cache_dir: &Path) -> anyhow::Result<Option<Vec<PathBuf>>> {
+        let OodDataset::Bfcl(set) = self else {
+            return fetch::locate(self.fetch_name(), cache_dir);
+        };
+        // Each category on its own: `itc ood fetch bfcl-<category>` is enough.
+        let mut files = Vec::new();
+        for c in set.categories() {
+            match fetch::locate(&format!("bfcl-{c}"), cache_dir)? {
+                Some(found) => files.extend(found),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(files))
     }
 
     /// Converts the dataset's files into SPEC tasks; returns warnings too.
@@ -247,8 +283,22 @@ impl OodDataset {
             OodDataset::ToolAlpaca => toolalpaca::convert(files),
             OodDataset::NexusRaven => nexusraven::convert(files),
             OodDataset::StableToolBench(_) => stabletoolbench::convert(files),
+            OodDataset::Bfcl(set) => Ok((bfcl::convert::convert_files(set, files)?, Vec::new())),
         }
     }
+}
+
+/// The files of BFCL categories, relative to BFCL's data folder: each
+/// question file, then its possible answers when it has them.
+pub fn bfcl_file_names(set: CategorySet) -> Vec<String> {
+    let mut names = Vec::new();
+    for c in set.categories() {
+        names.push(c.question_file());
+        if c.has_possible_answers() {
+            names.push(c.possible_answer_file());
+        }
+    }
+    names
 }
 
 /// The API database (the one file named `*_api.jsonl`) and the other files.

@@ -18,6 +18,7 @@ use std::time::Duration;
 use anyhow::Context;
 use sha2::{Digest, Sha256};
 
+use super::bfcl::Category;
 use super::stabletoolbench::Group;
 use crate::models::http::is_loopback;
 use crate::util::hash::{sha256_hex, to_hex};
@@ -220,6 +221,124 @@ const STB: [ManifestFile; 6] = [
     ),
 ];
 
+/// BFCL v4's Python AST categories, in [`Category::ALL`]'s order: each question file, then its possible-answer file when it has one.
+const BFCL: [ManifestFile; 19] = [
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_simple_python.json",
+        "82dd63ba502eb2520c6b5d1d9a5c4b590e03ff261565175561f6228a367d1991",
+        283_274,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/possible_answer/BFCL_v4_simple_python.json",
+        "90cd5bc653690ee8e459b5b3f3fc9458606f7f3fcbf795bb51b7dc581f8c86dc",
+        63_627,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_multiple.json",
+        "aef168155ebd74b7ac2401198b201343bc7d16d7a3d7e0d4e6d8ee82c6969b2a",
+        316_583,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/possible_answer/BFCL_v4_multiple.json",
+        "244e00ce9395df948bcafc7bee64e8f9c87ef70887587d83cae45b13699f3047",
+        32_254,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_parallel.json",
+        "19f51a82eff42e5d62541aa500115a056eb78f437c2ba1f10415fd7c8e5dda84",
+        171_896,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/possible_answer/BFCL_v4_parallel.json",
+        "8a6aa19c1adddc6a5a2f7e40f9dbf30cc7e95815e7b830c90589ab318229e0f0",
+        66_005,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_parallel_multiple.json",
+        "8863ea8433239f55c5f016154cf0830853c89f693c6ea270396a2fa121960579",
+        347_080,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/possible_answer/BFCL_v4_parallel_multiple.json",
+        "5ebf24f458c1f16300c05505d83d6f0a1b68b79be273a033febd0d4f840507e3",
+        74_602,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_irrelevance.json",
+        "2b6ed4c2e992cdcf5f1678a701851f944bef7550ee026ed1ddb89efed5be01a6",
+        159_940,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_live_simple.json",
+        "1af2ac87dca47556db7b7e37e51e28b459a38b594e3c7b3c792b4903598ca0c4",
+        260_140,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/possible_answer/BFCL_v4_live_simple.json",
+        "fec9cfa9744a936f9126981e85a2023da1e63e273eafebc81923a1162fad70ce",
+        46_972,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_live_multiple.json",
+        "fd8ccfad4d911420d0e3341dbe2fff77d1d341da934248b9bb2bda24ab3a10c8",
+        3_891_277,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/possible_answer/BFCL_v4_live_multiple.json",
+        "97e90d59c5bd76c55a2920ce93e5566e9046307d3f558578f085f9d3a56c3084",
+        199_668,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_live_parallel.json",
+        "6c26e9fdc3350cf596e6d1ea9c179cbff834761bccf562f4141ed29a839ca421",
+        15_649,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/possible_answer/BFCL_v4_live_parallel.json",
+        "8a9f189ff0e832ebbbbdade1fd95a7dbcc67406e9177df3f0aad76f59ab00350",
+        4_972,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_live_parallel_multiple.json",
+        "21d4b9319c1faac431e22757b367ea28917fe467364c3a4b17f16ec06d4f6e79",
+        82_332,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/possible_answer/BFCL_v4_live_parallel_multiple.json",
+        "f5b5f360556c5feb51db46fb9f56ee4b304f4b45b161599bbb14161c98a2873f",
+        7_420,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_live_irrelevance.json",
+        "6559fda2beaceb609a2cd2e504c65b4a56cb448e1ef88fddfd199e163d163349",
+        2_209_534,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_live_relevance.json",
+        "e03f9e241657a137cba48a89ee12f47bf3fcb7e4f6274263e9c699a0c974203a",
+        47_327,
+    ),
+];
+
 const RAVEN: [ManifestFile; 2] = [
     file(
         NEXUSRAVEN,
@@ -236,7 +355,7 @@ const RAVEN: [ManifestFile; 2] = [
 ];
 
 /// The names `itc ood fetch` accepts, with what each holds.
-pub const DATASETS: [(&str, &str); 14] = [
+pub const DATASETS: [(&str, &str); 15] = [
     (
         "apibench",
         "APIBench, all three hubs (API databases and question/answer pairs)",
@@ -290,6 +409,10 @@ pub const DATASETS: [(&str, &str); 14] = [
         "StableToolBench G3_instruction solvable queries (solvable_queries/test_instruction/G3_instruction.json)",
     ),
     (
+        "bfcl",
+        "BFCL v4 Python AST categories, non-live and live: questions and possible answers (bfcl_eval/data/BFCL_v4_*.json; also bfcl-<category>)",
+    ),
+    (
         "nexusraven",
         "NexusRaven ToolAlpaca- and ToolLLM-derived queries (CC-BY-NC-4.0: non-commercial)",
     ),
@@ -306,6 +429,16 @@ pub fn dataset_files(name: &str) -> anyhow::Result<Vec<ManifestFile>> {
         "toolalpaca" => ALPACA.to_vec(),
         "nexusraven" => RAVEN.to_vec(),
         "stabletoolbench" => STB.to_vec(),
+        "bfcl" => BFCL.to_vec(),
+        other if other.starts_with("bfcl-") => {
+            let category: Category = other["bfcl-".len()..].parse()?;
+            // The question file and its possible answers share a file name.
+            let name = category.question_file();
+            BFCL.iter()
+                .filter(|f| f.path.rsplit('/').next() == Some(name.as_str()))
+                .copied()
+                .collect()
+        }
         other if other.starts_with("stabletoolbench-") => {
             let group: Group = other["stabletoolbench-".len()..].parse()?;
             let at = Group::ALL

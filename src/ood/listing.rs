@@ -134,7 +134,7 @@ fn ood_entry(dataset: OodDataset, cache_dir: &Path) -> anyhow::Result<DatasetEnt
         .first()
         .map(|f| f.upstream)
         .with_context(|| format!("no files in the fetch manifest of {fetch_name}"))?;
-    let cached = fetch::locate(fetch_name, cache_dir)?;
+    let cached = dataset.locate_cached(cache_dir)?;
     let shipped = dataset.shipped_files();
     let (files, reads_from) = match (cached, shipped.clone()) {
         (Some(files), _) => (Some(files), ReadsFrom::Cache),
@@ -198,6 +198,16 @@ fn count_records(dataset: OodDataset, files: &[PathBuf]) -> anyhow::Result<Optio
                     let length = |field: &str| api[field].as_array().map_or(0, Vec::len);
                     count += length("Instructions").min(length("Golden_Answers"));
                 }
+            }
+        }
+        OodDataset::Bfcl(_) => {
+            let is_question = |p: &&PathBuf| {
+                p.parent()
+                    .and_then(Path::file_name)
+                    .is_none_or(|d| d != "possible_answer")
+            };
+            for path in files.iter().filter(is_question) {
+                count += read(path)?.lines().filter(|l| !l.trim().is_empty()).count();
             }
         }
         OodDataset::NexusRaven => return Ok(None),

@@ -24,16 +24,42 @@
 //! - **Language** is whatlang's reliable guess on the query's prose, else
 //!   English.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use serde_json::{Value as J, json};
 
-use super::Category;
 use super::files::{PossibleAnswer, Question, read_possible_answers, read_questions};
+use super::{Category, CategorySet};
 use crate::ood::python::PyValue;
 use crate::spec::language::{iso639_1, strip_non_prose};
 use crate::spec::records::{Call, Gold, Parameter, Task, TaskKind, Tool, Value};
+
+/// The tasks of a set of categories from BFCL's files, told apart by name:
+/// `BFCL_v4_<category>.json` is the question file, the file of the same
+/// name in a folder called `possible_answer` its possible answers.
+pub fn convert_files(set: CategorySet, files: &[PathBuf]) -> anyhow::Result<Vec<Task>> {
+    let find = |name: &str, in_answers: bool| {
+        files.iter().find(|p| {
+            let parent = p.parent().and_then(Path::file_name);
+            p.file_name().is_some_and(|n| n == name)
+                && (parent.is_some_and(|d| d == "possible_answer") == in_answers)
+        })
+    };
+    let mut tasks = Vec::new();
+    for c in set.categories() {
+        let name = c.question_file();
+        let questions = find(&name, false)
+            .with_context(|| format!("BFCL {c}: no question file {name} among the files given"))?;
+        let answers = find(&name, true);
+        tasks.extend(convert_category(
+            c,
+            questions,
+            answers.map(PathBuf::as_path),
+        )?);
+    }
+    Ok(tasks)
+}
 
 /// The tasks of one category from its question file and, where the
 /// category has one, its possible-answer file (same ids, same order).
