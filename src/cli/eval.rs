@@ -35,6 +35,7 @@ value_enum!(PromptStyle {
     Itc => "itc": "ITC's `{\"Thought\": …, \"Action\": \"[…]\"}` (`prompts/system.jinja`)",
     Gorilla => "gorilla": "Gorilla's labelled fields `<<<domain>>>`, `<<<api_call>>>`, `<<<api_provider>>>`, `<<<explanation>>>` (`prompts/gorilla.jinja`)",
     SealTools => "seal-tools": "Seal-Tools' JSON call list (`prompts/seal_tools.jinja`)",
+    Bfcl => "bfcl": "BFCL's Python call list `[f(a=1)]` (`prompts/bfcl.jinja`); the default of prompt-mode models on `--dataset bfcl:…`",
 });
 
 value_enum!(FinishProtocol {

@@ -48,6 +48,9 @@ pub enum PromptStyle {
     Gorilla,
     /// Seal-Tools' JSON call list (`prompts/seal_tools.jinja`).
     SealTools,
+    /// BFCL's Python call list `[f(a=1)]`, function docs as BFCL writes
+    /// them (`prompts/bfcl.jinja`).
+    Bfcl,
 }
 
 impl PromptStyle {
@@ -57,6 +60,7 @@ impl PromptStyle {
             PromptStyle::Itc => "itc",
             PromptStyle::Gorilla => "gorilla",
             PromptStyle::SealTools => "seal-tools",
+            PromptStyle::Bfcl => "bfcl",
         }
     }
 

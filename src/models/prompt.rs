@@ -28,6 +28,10 @@ pub const SEAL_TOOLS_TEMPLATE: &str = include_str!(concat!(
     "/prompts/seal_tools.jinja"
 ));
 
+/// Template of the BFCL answer style (a Python list of calls).
+pub const BFCL_TEMPLATE: &str =
+    include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/prompts/bfcl.jinja"));
+
 /// SHA-256 of every built-in prompt template, by file name (for manifests).
 pub fn template_hashes() -> std::collections::BTreeMap<&'static str, String> {
     [
@@ -35,6 +39,7 @@ pub fn template_hashes() -> std::collections::BTreeMap<&'static str, String> {
         ("prompts/native.jinja", NATIVE_TEMPLATE),
         ("prompts/gorilla.jinja", GORILLA_TEMPLATE),
         ("prompts/seal_tools.jinja", SEAL_TOOLS_TEMPLATE),
+        ("prompts/bfcl.jinja", BFCL_TEMPLATE),
     ]
     .into_iter()
     .map(|(name, text)| (name, crate::util::hash::sha256_hex(text.as_bytes())))
@@ -74,6 +79,8 @@ fn environment() -> &'static Environment<'static> {
             .expect("prompts/gorilla.jinja parses");
         env.add_template("seal_tools", SEAL_TOOLS_TEMPLATE)
             .expect("prompts/seal_tools.jinja parses");
+        env.add_template("bfcl", BFCL_TEMPLATE)
+            .expect("prompts/bfcl.jinja parses");
         env
     })
 }
@@ -99,6 +106,47 @@ struct ToolView<'a> {
 /// (name, description, parameters; catalog metadata left out).
 pub fn tools_json(task: &Task) -> String {
     tools_view_json(&task.tools.iter().collect::<Vec<_>>())
+}
+
+/// Tools as BFCL writes function docs: `{name, description, parameters:
+/// {type: "dict", properties, required}}`, each property with its type,
+/// description, `enum`, `items`, nested `properties` and `default`.
+pub fn function_docs_json(task: &Task) -> String {
+    let docs: Vec<serde_json::Value> = task
+        .tools
+        .iter()
+        .map(|t| {
+            let mut properties = serde_json::Map::new();
+            for p in t.required_parameters.iter().chain(&t.optional_parameters) {
+                let mut schema = serde_json::Map::new();
+                schema.insert("type".into(), p.kind.clone().into());
+                schema.insert("description".into(), p.description.clone().into());
+                let extra = [
+                    ("enum", p.allowed.clone().map(serde_json::Value::from)),
+                    ("items", p.items.clone()),
+                    ("properties", p.properties.clone()),
+                    ("default", p.default.clone()),
+                ];
+                for (key, value) in extra {
+                    if let Some(v) = value {
+                        schema.insert(key.into(), v);
+                    }
+                }
+                properties.insert(p.name.clone(), schema.into());
+            }
+            let required: Vec<&str> = t
+                .required_parameters
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect();
+            serde_json::json!({
+                "name": t.name,
+                "description": t.description,
+                "parameters": {"type": "dict", "properties": properties, "required": required},
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&docs).expect("docs serialize")
 }
 
 /// Tools as every prompt shows them (task prompts and the task-set
@@ -147,11 +195,16 @@ pub fn render_styled(task: &Task, mode: Mode, schema_enforced: bool, style: Prom
     let name = match (style, mode) {
         (PromptStyle::Gorilla, Mode::Prompt) => "gorilla",
         (PromptStyle::SealTools, Mode::Prompt) => "seal_tools",
+        (PromptStyle::Bfcl, Mode::Prompt) => "bfcl",
         _ => return render(task, mode, schema_enforced),
+    };
+    let tools = match style {
+        PromptStyle::Bfcl => function_docs_json(task),
+        _ => tools_json(task),
     };
     let system = environment()
         .get_template(name)
-        .and_then(|t| t.render(context! { tools => tools_json(task) }))
+        .and_then(|t| t.render(context! { tools => tools }))
         .expect("prompt templates render");
     Prompt {
         system,

@@ -14,7 +14,8 @@ use std::collections::HashMap;
 
 use super::Hub;
 use super::apibench::{self, ApiDatabase, DbEntry};
-use super::python::cps;
+use super::bfcl::{self, convert::to_spec_value};
+use super::python::{PyValue, cps};
 use super::seal_tools;
 use crate::models::config::PromptStyle;
 use crate::spec::action::{Mode, parse_call_arguments, print_value};
@@ -167,11 +168,63 @@ pub fn calls_of(
             gorilla_calls(text, task, hub.unwrap_or(Hub::Huggingface))
         }
         (PromptStyle::SealTools, Some(text), None) => seal_tools_calls(text),
+        (PromptStyle::Bfcl, Some(text), None) => bfcl_calls(text),
         _ => {
             let candidates: Vec<&str> = task.tools.iter().map(|t| t.name.as_str()).collect();
             read_prediction(output, native, &candidates).calls
         }
     }
+}
+
+/// The calls of a BFCL-style answer, as BFCL's own decoder reads them
+/// (keyword arguments only, bare names as strings, literal arithmetic
+/// done); no call when it does not decode.
+pub fn bfcl_calls(text: &str) -> Vec<Call> {
+    bfcl::decode::decode_ast_prompting(text)
+        .map(|calls| {
+            calls
+                .iter()
+                .map(|c| {
+                    let arguments = c
+                        .args
+                        .iter()
+                        .map(|(k, v)| {
+                            let key = match k {
+                                PyValue::Str(s) => s.to_string_lossy(),
+                                _ => "**".to_string(),
+                            };
+                            (key, to_spec_value(v))
+                        })
+                        .collect();
+                    Call::new(c.name.clone(), arguments)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// SPEC calls written as a BFCL answer for the official checker:
+/// `[f(a='x', b=2), g()]`, values in Python syntax; no call: `[]`.
+pub fn bfcl_text(calls: &[Call]) -> String {
+    let mut text = String::from("[");
+    for (i, call) in calls.iter().enumerate() {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        text.push_str(&call.name);
+        text.push('(');
+        for (j, (k, v)) in call.arguments.iter().enumerate() {
+            if j > 0 {
+                text.push_str(", ");
+            }
+            text.push_str(k);
+            text.push('=');
+            py_value(v, &mut text);
+        }
+        text.push(')');
+    }
+    text.push(']');
+    text
 }
 
 /// A value in Python syntax (`True`, `None`, single-quoted strings).

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::eval::OodRun;
+use crate::models::config::{Backend, Mode, ModelConfig, PromptStyle};
 use crate::run::{EvalOptions, eval_models};
 
 /// Which benchmark to run and where its files are.
@@ -34,6 +35,27 @@ impl Default for DatasetOptions {
     }
 }
 
+/// On BFCL, prompt-mode models answer in BFCL's own format unless
+/// `--prompt-style` says otherwise (a model with its own system template
+/// keeps it).
+fn bfcl_prompt_style(configs: &mut [ModelConfig], err: &mut dyn Write) -> anyhow::Result<()> {
+    for m in configs.iter_mut() {
+        if m.mode == Mode::Prompt
+            && m.prompt_style == PromptStyle::Itc
+            && m.system_prompt.is_none()
+            && m.backend != Backend::Baseline
+        {
+            m.prompt_style = PromptStyle::Bfcl;
+            writeln!(
+                err,
+                "model `{}`: prompt style bfcl (BFCL's `[f(a=1)]` answers; --prompt-style itc keeps ITC's)",
+                m.name
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// Runs `itc eval --dataset`: converts the benchmark, runs the models on it,
 /// scores with SPEC §3 and with the benchmark's official scorer.
 pub fn eval_dataset(
@@ -43,7 +65,16 @@ pub fn eval_dataset(
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
     // Every check that needs no request comes first: configuration, keys, tasks.
-    let configs = options.model_configs()?;
+    let mut configs = options.model_configs()?;
+    if dataset
+        .name
+        .trim()
+        .to_ascii_lowercase()
+        .starts_with("bfcl:")
+        && options.overrides.prompt_style.is_none()
+    {
+        bfcl_prompt_style(&mut configs, err)?;
+    }
     let run = OodRun::prepare(
         &dataset.name,
         &dataset.files,

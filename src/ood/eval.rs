@@ -22,7 +22,7 @@ use serde::Serialize;
 use super::dataset::{OodDataset, RunInfo, split_apibench_files};
 use super::python::PyStr;
 use super::score::{APIBENCH_GROUPS, FRACTIONS, SEAL_GROUPS, SEAL_HEADER};
-use super::{Hub, answers, apibench, fetch, seal_tools};
+use super::{Hub, answers, apibench, bfcl, fetch, seal_tools};
 use crate::models::config::ModelConfig;
 use crate::models::config::PromptStyle;
 use crate::run::{Benchmark, check_prompt_styles};
@@ -44,6 +44,14 @@ pub fn check_styles(dataset: Option<OodDataset>, models: &[ModelConfig]) -> anyh
                 "model `{}`: prompt_style {}: the Gorilla format is for APIBench hubs, not {d}",
                 m.name,
                 m.prompt_style.as_str()
+            );
+        }
+        if let (PromptStyle::Bfcl, Some(d)) = (m.prompt_style, dataset)
+            && !matches!(d, OodDataset::Bfcl(_))
+        {
+            bail!(
+                "model `{}`: prompt_style bfcl: the BFCL format is for --dataset bfcl:…, not {d}",
+                m.name
             );
         }
     }
@@ -143,6 +151,10 @@ impl OodRun {
     ) -> String {
         let native_ok = native.filter(|_| style.is_itc());
         match (self.info.dataset, style) {
+            (OodDataset::Bfcl(_), PromptStyle::Bfcl) => output.unwrap_or("").to_string(),
+            (OodDataset::Bfcl(_), _) => {
+                answers::bfcl_text(&answers::calls_of(style, output, native_ok, task, None))
+            }
             (OodDataset::Apibench(_), PromptStyle::Gorilla) => output.unwrap_or("").to_string(),
             (OodDataset::SealTools, PromptStyle::SealTools) => output.unwrap_or("").to_string(),
             (OodDataset::Apibench(_), _) => answers::gorilla_text(
@@ -168,6 +180,39 @@ impl OodRun {
     ) -> anyhow::Result<serde_json::Value> {
         let stem = file_stem(model);
         match self.info.dataset {
+            OodDataset::Bfcl(_) => {
+                let answered: Vec<(&Task, String)> = texts
+                    .iter()
+                    .filter_map(|(t, text)| text.clone().map(|text| (*t, text)))
+                    .collect();
+                let results_dir = dir.join(&stem);
+                std::fs::create_dir_all(&results_dir)
+                    .with_context(|| format!("creating {}", results_dir.display()))?;
+                let (scores, items) = bfcl::run::score_answers(&answered)?;
+                for score in &scores {
+                    let lines: Vec<BfclResultLine> = answered
+                        .iter()
+                        .filter(|(t, _)| t.category == score.category)
+                        .map(|(t, text)| BfclResultLine {
+                            id: t.id.clone(),
+                            result: text.clone(),
+                        })
+                        .collect();
+                    let path = results_dir.join(format!("BFCL_v4_{}_result.json", score.category));
+                    write_records(&path, &lines)
+                        .with_context(|| format!("writing {}", path.display()))?;
+                }
+                let path = dir.join(format!("{stem}.per_item.jsonl"));
+                write_records(&path, &items)
+                    .with_context(|| format!("writing {}", path.display()))?;
+                Ok(serde_json::json!({
+                    "model": model,
+                    "prompt_style": style.as_str(),
+                    "categories": scores,
+                    "errored": answered.iter().filter(|(_, t)| t.starts_with("Error during inference: ")).count(),
+                    "unanswered": texts.len() - answered.len(),
+                }))
+            }
             OodDataset::Apibench(hub) => {
                 let (db_path, eval) = split_apibench_files(&self.info.files)?;
                 let db = apibench::ApiDatabase::read(&db_path, hub)?;
@@ -316,7 +361,7 @@ impl Benchmark for OodRun {
         }
         if !matches!(
             self.info.dataset,
-            OodDataset::Apibench(_) | OodDataset::SealTools
+            OodDataset::Apibench(_) | OodDataset::SealTools | OodDataset::Bfcl(_)
         ) {
             return Ok(());
         }
@@ -345,8 +390,18 @@ impl Benchmark for OodRun {
                 .iter()
                 .map(|t| {
                     let p = first.get(&(model.as_str(), t.id.as_str()));
-                    let text = p.filter(|p| p.error.is_none()).map(|p| {
-                        self.official_text(style, p.output.as_deref(), p.calls.as_deref(), t)
+                    let text = p.and_then(|p| match &p.error {
+                        // BFCL scores a failed inference by its error text.
+                        Some(e) if matches!(self.info.dataset, OodDataset::Bfcl(_)) => {
+                            Some(format!("Error during inference: {e}"))
+                        }
+                        Some(_) => None,
+                        None => Some(self.official_text(
+                            style,
+                            p.output.as_deref(),
+                            p.calls.as_deref(),
+                            t,
+                        )),
                     });
                     (t, text)
                 })
@@ -358,6 +413,7 @@ impl Benchmark for OodRun {
         }
         let benchmark = match self.info.dataset {
             OodDataset::Apibench(_) => "apibench",
+            OodDataset::Bfcl(_) => "bfcl",
             _ => "seal-tools",
         };
         let json = serde_json::json!({
@@ -380,6 +436,13 @@ impl Benchmark for OodRun {
         }
         Ok(())
     }
+}
+
+/// A line of a BFCL result file.
+#[derive(Serialize)]
+struct BfclResultLine {
+    id: String,
+    result: String,
 }
 
 /// A line of a Gorilla response file.
@@ -429,6 +492,24 @@ fn ratio(v: &serde_json::Value, key: &str) -> String {
 pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> String {
     let text = |r: &serde_json::Value, key: &str| r[key].as_str().unwrap_or_default().to_string();
     let (title, t) = match dataset {
+        OodDataset::Bfcl(_) => {
+            let mut t = Table::new(["Model", "Style", "Category", "Total", "Correct", "Accuracy"])
+                .with_labels(3);
+            for r in results {
+                for c in r["categories"].as_array().into_iter().flatten() {
+                    t.push([
+                        text(r, "model"),
+                        text(r, "prompt_style"),
+                        text(c, "category"),
+                        c["total_count"].to_string(),
+                        c["correct_count"].to_string(),
+                        ratio(c, "accuracy"),
+                    ]);
+                }
+            }
+            let title = "BFCL, official AST checker (accuracy per category, fractions)".to_string();
+            (title, t)
+        }
         OodDataset::Apibench(hub) => {
             let mut t = Table::new([
                 "Model", "Style", "Total", "Correct", "Halluc.", "AST acc.", "Halluc.",

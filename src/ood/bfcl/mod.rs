@@ -16,6 +16,7 @@ pub mod convert;
 pub mod decode;
 pub mod files;
 pub mod official;
+pub mod run;
 
 use std::fmt;
 use std::str::FromStr;
