@@ -177,6 +177,7 @@ fn report(what: &str, checked: usize, mismatches: &[String]) {
 #[test]
 fn checker_reproduces_every_decoded_reference_verdict() {
     let mut checked = 0;
+    let mut same_messages = 0;
     let mut mismatches = Vec::new();
     for category in CATEGORIES {
         let data = load(category);
@@ -190,6 +191,12 @@ fn checker_reproduces_every_decoded_reference_verdict() {
             let calls = calls_of(field(&line, "decoded_output"));
             let got = check_calls(category, &data.questions[i], data.possible.get(i), &calls);
             checked += 1;
+            let want_errors = field(&line, "errors").to_json();
+            if serde_json::Value::Array(got.errors.clone()) == want_errors {
+                same_messages += 1;
+            } else if std::env::var_os("BFCL_SHOW_MESSAGES").is_some() {
+                eprintln!("{id}: official {want_errors}\n   got {:?}", got.errors);
+            }
             let want = official(&line);
             if !same(&got, want) {
                 mismatches.push(format!(
@@ -202,12 +209,18 @@ fn checker_reproduces_every_decoded_reference_verdict() {
         }
     }
     assert!(checked > 4000, "only {checked} decoded verdicts");
+    eprintln!("official `errors` messages reproduced exactly: {same_messages} of {checked}");
+    assert_eq!(
+        same_messages, checked,
+        "some `errors` messages differ (BFCL_SHOW_MESSAGES=1 lists them)"
+    );
     report("checker on decoded reference answers", checked, &mismatches);
 }
 
 #[test]
 fn checker_reproduces_every_probe() {
     let mut checked = 0;
+    let mut same_messages = 0;
     let mut mismatches = Vec::new();
     for probe in read_jsonl(&root().join("reference/probes.jsonl")) {
         let name = text(field(&probe, "probe"));
@@ -234,6 +247,17 @@ fn checker_reproduces_every_probe() {
             Verdict::invalid(ErrorType::DecoderFailed, Vec::new())
         };
         checked += 1;
+        if matches!(field(&probe, "decoded"), PyValue::Bool(true)) {
+            let want_errors = field(&probe, "errors").to_json();
+            if serde_json::Value::Array(got.errors.clone()) == want_errors {
+                same_messages += 1;
+            } else {
+                mismatches.push(format!(
+                    "{name}: official errors {want_errors}, got {:?}",
+                    got.errors
+                ));
+            }
+        }
         let want = official(&probe);
         if !same(&got, want) {
             mismatches.push(format!(
@@ -243,6 +267,7 @@ fn checker_reproduces_every_probe() {
         }
     }
     assert_eq!(checked, 87);
+    eprintln!("probes: `errors` messages reproduced exactly for {same_messages} decoded probes");
     report("checker on probes", checked, &mismatches);
 }
 

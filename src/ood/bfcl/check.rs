@@ -619,10 +619,7 @@ pub fn validate_entry(
             }
             if ty == "array" || ty == "tuple" {
                 let item = detail.get("items").and_then(|i| i.get("type"));
-                if !item
-                    .and_then(Value::as_str)
-                    .is_some_and(|t| mapped_type(t).is_some())
-                {
+                if item.and_then(Value::as_str).and_then(mapped_type).is_none() {
                     return Err(format!(
                         "doc {name:?}: parameter {param:?} has no known `items.type`"
                     ));
