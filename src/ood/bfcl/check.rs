@@ -649,3 +649,363 @@ pub fn validate_entry(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ood::python::{json_loads_str, literal_eval};
+    use serde_json::json;
+
+    /// A doc `name` with the given properties and required list.
+    fn doc(name: &str, properties: Value, required: &[&str]) -> Value {
+        json!({"name": name, "description": "", "parameters": {
+            "type": "dict", "properties": properties, "required": required}})
+    }
+
+    /// The weather doc most tests use.
+    fn weather() -> Value {
+        doc(
+            "get_weather",
+            json!({
+                "city": {"type": "string"},
+                "unit": {"type": "string"},
+                "days": {"type": "integer"},
+                "threshold": {"type": "float"},
+                "alerts": {"type": "boolean"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "coords": {"type": "array", "items": {"type": "float"}},
+                "point": {"type": "tuple", "items": {"type": "float"}},
+                "note": {"type": "string"},
+                "flag": {"type": "string"},
+                "options": {"type": "dict"},
+                "stops": {"type": "array", "items": {"type": "dict"}},
+            }),
+            &["city"],
+        )
+    }
+
+    /// A ground truth from JSON (Python `json.loads` semantics).
+    fn gt(text: &str) -> Vec<PyValue> {
+        match json_loads_str(text).unwrap() {
+            PyValue::List(items) => items,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A call from a Python dict literal of its keyword arguments.
+    fn call(name: &str, args: &str) -> Call {
+        match literal_eval(args).unwrap() {
+            PyValue::Dict(args) => Call {
+                name: name.into(),
+                args,
+            },
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// The error type of checking one weather call (`None` when valid).
+    fn weather_check(expected: &str, args: &str) -> Option<ErrorType> {
+        let truth = gt(&format!("[{{\"get_weather\": {expected}}}]"));
+        let calls = [call("get_weather", args)];
+        check(CheckerKind::Simple, &[weather()], &calls, &truth)
+            .err()
+            .map(|f| f.kind)
+    }
+
+    #[test]
+    fn dispatch_is_by_substring_of_the_name() {
+        assert_eq!(
+            CheckerKind::for_category_name("live_parallel_multiple"),
+            CheckerKind::ParallelNoOrder
+        );
+        assert_eq!(
+            CheckerKind::for_category_name("live_multiple"),
+            CheckerKind::Multiple
+        );
+        assert_eq!(
+            CheckerKind::for_category_name("simple_python"),
+            CheckerKind::Simple
+        );
+    }
+
+    #[test]
+    fn error_types_serialise_as_the_official_text() {
+        for e in ErrorType::ALL {
+            let text = serde_json::to_string(&e).unwrap();
+            assert_eq!(text, format!("\"{}\"", e.as_str()));
+            assert_eq!(serde_json::from_str::<ErrorType>(&text).unwrap(), e);
+        }
+        assert!(serde_json::from_str::<ErrorType>("\"nope\"").is_err());
+    }
+
+    #[test]
+    fn simple_counts_calls_and_uses_the_first_doc() {
+        let truth = gt(r#"[{"other_name": {"city": ["NYC"]}}]"#);
+        let one = [call("get_weather", "{'city': 'nyc'}")];
+        // The possible answer's function name is ignored.
+        assert!(check(CheckerKind::Simple, &[weather()], &one, &truth).is_ok());
+        let two = [one[0].clone(), one[0].clone()];
+        let err = check(CheckerKind::Simple, &[weather()], &two, &truth).unwrap_err();
+        assert_eq!(err.kind, ErrorType::WrongCount);
+        let err = check(CheckerKind::Simple, &[weather()], &[], &truth).unwrap_err();
+        assert_eq!(err.kind, ErrorType::WrongCount);
+        let wrong = [call("get.weather", "{'city': 'nyc'}")];
+        let err = check(CheckerKind::Simple, &[weather()], &wrong, &truth).unwrap_err();
+        assert_eq!(err.kind, ErrorType::WrongFuncName);
+    }
+
+    #[test]
+    fn multiple_takes_the_doc_of_the_possible_answer() {
+        let other = doc("book", json!({"seats": {"type": "integer"}}), &["seats"]);
+        let docs = [weather(), other];
+        let truth = gt(r#"[{"book": {"seats": [2]}}]"#);
+        let ok = [call("book", "{'seats': 2}")];
+        assert!(check(CheckerKind::Multiple, &docs, &ok, &truth).is_ok());
+        let err = check(CheckerKind::Multiple, &docs, &[], &truth).unwrap_err();
+        assert_eq!(err.kind, ErrorType::MultipleWrongCount);
+        let wrong = [call("get_weather", "{'city': 'x'}")];
+        let err = check(CheckerKind::Multiple, &docs, &wrong, &truth).unwrap_err();
+        assert_eq!(err.kind, ErrorType::WrongFuncName);
+    }
+
+    #[test]
+    fn parameters_required_unexpected_and_optional() {
+        use ErrorType as E;
+        // Required, even when its allowed list has "".
+        assert_eq!(
+            weather_check(r#"{"city": ["NYC", ""]}"#, "{}"),
+            Some(E::MissingRequired)
+        );
+        // A doc parameter the possible answer does not list.
+        assert_eq!(
+            weather_check(r#"{"city": ["NYC"]}"#, "{'city': 'NYC', 'note': 'x'}"),
+            Some(E::UnexpectedParam)
+        );
+        // `**d` decodes to a parameter named None.
+        assert_eq!(
+            weather_check(r#"{"city": ["NYC"]}"#, "{'city': 'NYC', None: 1}"),
+            Some(E::UnexpectedParam)
+        );
+        // An omitted possible-answer parameter needs "".
+        assert_eq!(
+            weather_check(r#"{"city": ["NYC"], "days": [3]}"#, "{'city': 'NYC'}"),
+            Some(E::MissingOptional)
+        );
+        assert_eq!(
+            weather_check(r#"{"city": ["NYC"], "days": [3, ""]}"#, "{'city': 'NYC'}"),
+            None
+        );
+    }
+
+    #[test]
+    fn types_are_exact_with_two_top_level_conversions() {
+        use ErrorType as E;
+        let g = r#"{"city": ["NYC"], "days": [3, ""], "threshold": [2.0, ""], "alerts": [true, ""],
+            "coords": [[1.0, 2.0]], "point": [[1.5, 2.5], ""], "unit": ["celsius", ""]}"#;
+        let base = "'city': 'NYC', 'coords': [1.0, 2.0]";
+        let with = |extra: &str| weather_check(g, &format!("{{{base}, {extra}}}"));
+        assert_eq!(with("'days': 3"), None);
+        assert_eq!(with("'days': 3.0"), Some(E::TypeSimple));
+        assert_eq!(with("'days': True"), Some(E::TypeSimple));
+        assert_eq!(with("'alerts': 1"), Some(E::TypeSimple));
+        assert_eq!(with("'threshold': 2"), None);
+        assert_eq!(with("'point': (1.5, 2.5)"), None);
+        assert_eq!(with("'point': [1.5, 2.5]"), None);
+        assert_eq!(with("'unit': None"), Some(E::TypeSimple));
+        // A tuple for an array is a type error.
+        let tuple = "{'city': 'NYC', 'coords': (1.0, 2.0)}";
+        assert_eq!(weather_check(g, tuple), Some(E::TypeSimple));
+        // No int→float for items…
+        let ints = "{'city': 'NYC', 'coords': [1, 2]}";
+        assert_eq!(weather_check(g, ints), Some(E::TypeNested));
+        // …unless "" is also allowed: that alternative passes the item check.
+        let g2 = r#"{"city": ["NYC"], "coords": [[1.0, 2.0], ""]}"#;
+        assert_eq!(weather_check(g2, ints), None);
+        // With no typed alternative, a failed item check is type_error:simple.
+        let g3 = r#"{"city": ["NYC"], "tags": []}"#;
+        let err = check(
+            CheckerKind::Simple,
+            &[weather()],
+            &[call("get_weather", "{'city': 'NYC', 'tags': [1]}")],
+            &gt(&format!("[{{\"get_weather\": {g3}}}]")),
+        )
+        .unwrap_err();
+        assert_eq!(err.kind, E::TypeSimple);
+        assert_eq!(err.errors.len(), 2);
+    }
+
+    #[test]
+    fn variable_mode_compares_plainly() {
+        use ErrorType as E;
+        let g = r#"{"city": ["NYC"], "flag": [true], "threshold": [0, ""], "unit": ["", null]}"#;
+        let with =
+            |extra: &str| weather_check(g, &format!("{{'city': 'NYC', 'flag': True, {extra}}}"));
+        assert_eq!(weather_check(g, "{'city': 'NYC', 'flag': True}"), None);
+        assert_eq!(
+            weather_check(g, "{'city': 'NYC', 'flag': 'True'}"),
+            Some(E::ValueOthers)
+        );
+        assert_eq!(with("'threshold': 0"), None);
+        assert_eq!(with("'threshold': 0.0"), None);
+        assert_eq!(with("'unit': None"), None);
+    }
+
+    #[test]
+    fn strings_are_normalised() {
+        use ErrorType as E;
+        let g = r#"{"city": ["New York, NY", "Straße"], "unit": ["celsius", ""]}"#;
+        assert_eq!(weather_check(g, "{'city': 'new-york_ny.'}"), None);
+        assert_eq!(
+            weather_check(g, "{'city': 'New York; NY'}"),
+            Some(E::ValueString)
+        );
+        assert_eq!(
+            weather_check(g, "{'city': 'STRASSE'}"),
+            Some(E::ValueString)
+        );
+        assert_eq!(weather_check(g, "{'city': 'STRAßE'}"), None);
+        // Anything that normalises to "" is accepted where "" is allowed.
+        assert_eq!(
+            weather_check(g, "{'city': 'NYC, NY', 'unit': ' - '}"),
+            Some(E::ValueString)
+        );
+        assert_eq!(
+            weather_check(g, "{'city': 'new york ny', 'unit': ' - '}"),
+            None
+        );
+        assert_eq!(
+            weather_check(g, "{'city': 'new york ny', 'unit': '\\t'}"),
+            Some(E::ValueString)
+        );
+    }
+
+    #[test]
+    fn lists_compare_in_order_and_empty_is_optional() {
+        use ErrorType as E;
+        let g = r#"{"city": ["NYC"], "tags": [["rain", "Wind"], ""]}"#;
+        assert_eq!(
+            weather_check(g, "{'city': 'NYC', 'tags': ['RAIN', 'wind']}"),
+            None
+        );
+        assert_eq!(
+            weather_check(g, "{'city': 'NYC', 'tags': ['wind', 'rain']}"),
+            Some(E::ValueListTuple)
+        );
+        assert_eq!(weather_check(g, "{'city': 'NYC', 'tags': []}"), None);
+        // A string alternative after a list one acts as the list of its
+        // characters (a string first would put the parameter in variable mode).
+        let g2 = r#"{"city": ["NYC"], "tags": [["x"], "ab"]}"#;
+        assert_eq!(
+            weather_check(g2, "{'city': 'NYC', 'tags': ['a', 'B']}"),
+            None
+        );
+    }
+
+    #[test]
+    fn dicts_report_the_last_alternative() {
+        use ErrorType as E;
+        let g = r#"{"city": ["NYC"], "options": [{"lang": ["en", ""], "detail": ["full"]}]}"#;
+        assert_eq!(
+            weather_check(g, "{'city': 'NYC', 'options': {'detail': 'FULL'}}"),
+            None
+        );
+        assert_eq!(
+            weather_check(g, "{'city': 'NYC', 'options': {'detail': 'full', 'x': 1}}"),
+            Some(E::ValueDictKey)
+        );
+        assert_eq!(
+            weather_check(g, "{'city': 'NYC', 'options': {'detail': 'brief'}}"),
+            Some(E::ValueDictValue)
+        );
+        // A wrong value and a missing key: both messages, the last type.
+        let g2 = r#"{"city": ["NYC"], "options": [{"lang": ["en"], "detail": ["full"]}]}"#;
+        let truth = gt(&format!("[{{\"get_weather\": {g2}}}]"));
+        let calls = [call(
+            "get_weather",
+            "{'city': 'NYC', 'options': {'lang': 'de'}}",
+        )];
+        let err = check(CheckerKind::Simple, &[weather()], &calls, &truth).unwrap_err();
+        assert_eq!(err.kind, E::ValueDictKey);
+        assert_eq!(err.errors.len(), 2);
+        // The last alternative's error is the one reported.
+        let g3 = r#"{"city": ["NYC"], "options": [{"a": [1]}, {"b": [2]}]}"#;
+        assert_eq!(
+            weather_check(g3, "{'city': 'NYC', 'options': {'b': 3}}"),
+            Some(E::ValueDictValue)
+        );
+        assert_eq!(
+            weather_check(g3, "{'city': 'NYC', 'options': {'a': 3}}"),
+            Some(E::ValueDictKey)
+        );
+        // No type check inside dicts.
+        assert_eq!(
+            weather_check(g3, "{'city': 'NYC', 'options': {'a': True}}"),
+            None
+        );
+        // Only "" allowed: unclear.
+        let g4 = r#"{"city": ["NYC"], "options": [""]}"#;
+        assert_eq!(
+            weather_check(g4, "{'city': 'NYC', 'options': {'a': 1}}"),
+            Some(E::DictUnclear)
+        );
+    }
+
+    #[test]
+    fn lists_of_dicts_match_position_by_position() {
+        use ErrorType as E;
+        let g = r#"{"city": ["NYC"], "stops": [[{"n": ["A"]}, {"n": ["B"]}], ""]}"#;
+        assert_eq!(
+            weather_check(g, "{'city': 'NYC', 'stops': [{'n': 'a'}, {'n': 'b'}]}"),
+            None
+        );
+        // Wrong order: the "" alternative comes last, so its count error.
+        assert_eq!(
+            weather_check(g, "{'city': 'NYC', 'stops': [{'n': 'B'}, {'n': 'A'}]}"),
+            Some(E::ValueListDictCount)
+        );
+        assert_eq!(weather_check(g, "{'city': 'NYC', 'stops': []}"), None);
+        let strict = r#"{"city": ["NYC"], "stops": [[{"n": ["A"]}, {"n": ["B"]}]]}"#;
+        assert_eq!(
+            weather_check(strict, "{'city': 'NYC', 'stops': [{'n': 'B'}, {'n': 'A'}]}"),
+            Some(E::ValueDictValue)
+        );
+    }
+
+    #[test]
+    fn parallel_matching_is_greedy() {
+        let f = doc("f", json!({"x": {"type": "string"}}), &["x"]);
+        let truth = gt(r#"[{"f": {"x": ["a", "b"]}}, {"f": {"x": ["a"]}}]"#);
+        let run = |xs: [&str; 2]| {
+            let calls = xs.map(|x| call("f", &format!("{{'x': '{x}'}}")));
+            check(
+                CheckerKind::ParallelNoOrder,
+                std::slice::from_ref(&f),
+                &calls,
+                &truth,
+            )
+        };
+        let err = run(["a", "b"]).unwrap_err();
+        assert_eq!(err.kind, ErrorType::CannotFindMatch);
+        assert_eq!(
+            err.errors[0],
+            json!(
+                "Could not find a matching function among index [1] of model output for index 1 of possible answers."
+            )
+        );
+        assert!(run(["b", "a"]).is_ok());
+        let calls = [call("f", "{'x': 'a'}")];
+        let err = check(CheckerKind::ParallelNoOrder, &[f], &calls, &truth).unwrap_err();
+        assert_eq!(err.kind, ErrorType::ParallelWrongCount);
+    }
+
+    #[test]
+    fn validation_refuses_what_the_official_code_raises_on() {
+        let truth = json_loads_str(r#"[{"get_weather": {"city": ["NYC"]}}]"#).unwrap();
+        assert!(validate_entry(CheckerKind::Simple, &[weather()], &truth).is_ok());
+        let odd = doc("g", json!({"x": {"type": "number"}}), &[]);
+        assert!(validate_entry(CheckerKind::Simple, &[odd], &truth).is_err());
+        let other = doc("g", json!({}), &[]);
+        assert!(validate_entry(CheckerKind::Simple, std::slice::from_ref(&other), &truth).is_ok());
+        assert!(validate_entry(CheckerKind::Multiple, &[other], &truth).is_err());
+    }
+}
