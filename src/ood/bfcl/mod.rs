@@ -12,6 +12,7 @@
 //!   accuracy as the score file's header states it.
 
 pub mod check;
+pub mod check_values;
 pub mod convert;
 pub mod decode;
 pub mod files;
