@@ -11,10 +11,15 @@
 //! - [`official`]: the runner: dispatch by category name, relevance rules,
 //!   accuracy as the score file's header states it.
 
+pub mod arith;
 pub mod check;
 pub mod decode;
 pub mod files;
+pub mod fstring;
+pub mod lexer;
 pub mod official;
+pub mod pyexpr;
+pub mod unparse;
 
 use std::fmt;
 use std::str::FromStr;
