@@ -64,6 +64,22 @@ pub const PY_JSON_MAX_DEPTH: usize = 900;
 /// up ("too deeply nested"); gold answers only.
 pub const PY_LITERAL_MAX_DEPTH: usize = 500;
 
+/// Deepest bracket nesting Python's tokenizer accepts ("too many nested
+/// parentheses" beyond it); the BFCL decoder refuses deeper text the same way.
+pub const PY_MAX_BRACKETS: usize = 200;
+
+/// Deepest expression tree the BFCL decoder builds (nodes inside nodes, and
+/// parser recursion). Python builds trees up to about 2,900 levels outside
+/// brackets (then `RecursionError`); itc stops at this depth, far beyond
+/// any model's answer, so that every walk of the tree stays on a 2 MiB stack.
+pub const PY_EXPR_MAX_DEPTH: usize = 500;
+
+/// Size units (a code point, a byte, an element) that the BFCL decoder's
+/// arithmetic on literals may produce for one answer, in all. Python would
+/// compute `'a' * 10**12` or `[0] * 10**9` (or run out of memory); itc
+/// refuses such an answer as undecodable instead.
+pub const PY_ARITH_MAX_UNITS: usize = 4 * MAX_ANSWER_BYTES;
+
 /// Time tree-sitter may spend parsing any one text for the APIBench scorer
 /// (one second; an APIBench response parses in milliseconds). The limit
 /// guards against runaway error recovery, which also grows memory by about

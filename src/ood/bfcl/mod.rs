@@ -11,13 +11,18 @@
 //! - [`official`]: the runner: dispatch by category name, relevance rules,
 //!   accuracy as the score file's header states it.
 
+pub mod arith;
 pub mod check;
 pub mod check_values;
 pub mod convert;
 pub mod decode;
 pub mod files;
+pub mod fstring;
+pub mod lexer;
 pub mod official;
+pub mod pyexpr;
 pub mod run;
+pub mod unparse;
 
 use std::fmt;
 use std::str::FromStr;

@@ -22,6 +22,23 @@ pub fn literal_eval(text: &str) -> Result<PyValue, String> {
     Ok(v)
 }
 
+/// The body of one string literal of Python source, read from `start` (just
+/// after its opening quote or quotes) with Python's escapes (none when
+/// `raw`): its code points (bytes as 0–255) and the index just after the
+/// closing quote(s). Shared with the BFCL decoder's tokenizer.
+pub(crate) fn string_literal_body(
+    s: &[char],
+    start: usize,
+    quote: char,
+    triple: bool,
+    raw: bool,
+    is_bytes: bool,
+) -> Result<(Vec<u32>, usize), String> {
+    let mut p = LitParser { s, i: start };
+    let body = p.string_body(quote, triple, raw, is_bytes)?;
+    Ok((body, p.i))
+}
+
 struct LitParser<'a> {
     s: &'a [char],
     i: usize,

@@ -226,7 +226,7 @@ pub fn dict_insert(entries: &mut Vec<(PyValue, PyValue)>, key: PyValue, value: P
 }
 
 /// `str(int(text))` for an integer literal: no sign for zero, no leading zeros.
-pub(super) fn normalize_int(text: &str) -> String {
+pub(crate) fn normalize_int(text: &str) -> String {
     let (neg, digits) = match text.strip_prefix('-') {
         Some(d) => (true, d),
         None => (false, text.strip_prefix('+').unwrap_or(text)),
