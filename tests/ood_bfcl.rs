@@ -287,7 +287,6 @@ fn answers(category: Category) -> Vec<(String, usize, String)> {
 }
 
 #[test]
-#[ignore = "needs the decoder (branch i38-decode)"]
 fn end_to_end_every_answer_text() {
     let mut checked = 0;
     let mut mismatches = Vec::new();
@@ -322,7 +321,6 @@ fn number(v: &PyValue) -> f64 {
 }
 
 #[test]
-#[ignore = "needs the decoder (branch i38-decode)"]
 fn end_to_end_score_files_of_every_round() {
     let summary =
         json_loads_str(&std::fs::read_to_string(root().join("reference/summary.json")).unwrap())
