@@ -39,6 +39,7 @@ Output (OUT):
   OUT/verdicts/<round>/<cat>.jsonl   {"id", "valid", "error_type"}   (result-file order, sorted by id)
   OUT/summary.json                   accuracy/correct_count/total_count per category and round,
                                      timings (import, load, scoring, score-file writing, process)
+  OUT/scores/r<round>/<model>/...    the official score files, with --keep-scores
 
 Usage:
   taskset -c 0 /tmp/venv-bfcl/bin/python scripts/bfcl/official_score.py --results DIR --out OUT \
@@ -68,6 +69,9 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--categories", default=",".join(ALL))
     ap.add_argument("--no-pin", action="store_true", help="do not pin this process to CPU 0")
+    ap.add_argument("--keep-scores", action="store_true",
+                    help="write the official score files to OUT/scores/r<round>/ (instead of a temp dir)"
+                         " for scripts/bfcl/official_leaderboard.py")
     ap.add_argument("--check-reference", default=None,
                     help="reference verdicts dir (<cat>.jsonl with id, answer_index, valid, error_type)"
                          " to compare against; exit 1 on any difference")
@@ -135,7 +139,8 @@ def main():
                 None if relevance else copy.deepcopy(truth_all), allow_missing=False)
             jobs.append({"cat": cat, "round": int(rdir.name), "relevance": relevance,
                          "model_result": model_result, "prompt": prompt, "truth": truth,
-                         "score_dir": Path(project_root) / "score" / f"r{rdir.name}"})
+                         "score_dir": (Path(args.out).resolve() / "scores" if args.keep_scores
+                                       else Path(project_root) / "score") / f"r{rdir.name}"})
     t_load = time.monotonic() - t_load0
 
     # ---- official scoring
