@@ -41,5 +41,9 @@ else
 fi
 
 case "$ITC" in /*) ;; *) ITC="$PWD/$ITC" ;; esac
+if [[ ! " ${EXTRA[*]-} " == *" --official-only "* ]] && [ ! -x "$ITC" ]; then
+  echo "itc binary not found: $ITC (set ITC, build target/release/itc, or pass --official-only)" >&2
+  exit 2
+fi
 exec taskset -c 0 python3 scripts/bfcl/bench_compare.py --results "$RESULTS" --data "$DATA" \
-  --venv-python "$VENV/bin/python" --itc "$ITC" "${EXTRA[@]}"
+  --venv-python "$VENV/bin/python" --itc "$ITC" ${EXTRA[@]+"${EXTRA[@]}"}
