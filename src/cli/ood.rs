@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use super::flags::TableFlags;
-use crate::ood::bfcl::CategorySet;
+use crate::ood::bfcl::score::BfclScoreOptions;
+use crate::ood::bfcl::{self, CategorySet};
 use crate::ood::convert::{self, ConvertOptions, Source};
 use crate::ood::fetch::{self, FetchOptions};
 use crate::ood::report::{self, ReportOptions};
@@ -83,6 +84,9 @@ impl OodArgs {
             OodCommand::Score(ScoreCommand {
                 benchmark: ScoreBenchmark::Stabletoolbench(args),
             }) => args.run(out),
+            OodCommand::Score(ScoreCommand {
+                benchmark: ScoreBenchmark::Bfcl(args),
+            }) => bfcl::score::score_bfcl(&args.options(), out),
             OodCommand::Fetch(args) => args.run(out, err),
             OodCommand::Report(args) => args.run(out, err),
         }
@@ -95,7 +99,8 @@ pub struct FetchArgs {
     /// Dataset: apibench (all hubs), apibench-huggingface, apibench-tensorflowhub,
     /// apibench-torchhub, seal-tools, toolalpaca, nexusraven, stabletoolbench (all six
     /// groups) or `stabletoolbench-<group>` (G1_instruction, G1_category, G1_tool,
-    /// G2_instruction, G2_category, G3_instruction); `itc datasets` lists what is cached.
+    /// G2_instruction, G2_category, G3_instruction), bfcl (all 11 categories) or
+    /// `bfcl-<category>`; `itc datasets` lists what is cached.
     pub name: String,
     /// Cache directory. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
     #[arg(long)]
@@ -189,6 +194,58 @@ pub enum ScoreBenchmark {
     Toolalpaca(ToolalpacaScoreArgs),
     /// StableToolBench's SoPR and SoWR from its own pass-rate and preference result files.
     Stabletoolbench(StabletoolbenchScoreArgs),
+    /// BFCL's AST checker (`default_decode_ast_prompting`, `ast_checker`), on BFCL result files.
+    Bfcl(BfclScoreArgs),
+}
+
+/// Arguments of `itc ood score bfcl`.
+#[derive(Debug, Clone, Args)]
+pub struct BfclScoreArgs {
+    /// Scoring rules.
+    #[arg(long, value_enum, default_value_t = Compat::default())]
+    pub compat: Compat,
+    /// The category (several separated by commas, all, non-live or live with a
+    /// folder of results); default: a result file's own (from its name), or
+    /// every category a folder holds.
+    #[arg(long)]
+    pub category: Option<CategorySet>,
+    /// A BFCL result file (JSON Lines `{"id", "result"}`), a folder of
+    /// `BFCL_v4_<category>_result.json` files, or a run directory of
+    /// `itc eval --dataset bfcl:…`.
+    #[arg(long)]
+    pub results: PathBuf,
+    /// BFCL's data folder (`BFCL_v4_<category>.json`, `possible_answer/…`);
+    /// default: the `itc ood fetch bfcl` cache, else the copies built into itc.
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Cache directory of `itc ood fetch`. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
+    #[arg(long)]
+    pub cache_dir: Option<PathBuf>,
+    /// Write one verdict per result line (`{"id", "valid", "error_type", "errors"}`) here.
+    #[arg(long)]
+    pub per_item: Option<PathBuf>,
+    /// Output on stdout (json: one `{"category", "accuracy", "correct_count", "total_count"}` per file).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
+    /// How tables are laid out.
+    #[command(flatten)]
+    pub table: TableFlags,
+}
+
+impl BfclScoreArgs {
+    /// The options of [`bfcl::score::score_bfcl`].
+    pub fn options(&self) -> BfclScoreOptions {
+        BfclScoreOptions {
+            compat: self.compat,
+            categories: self.category,
+            results: self.results.clone(),
+            data: self.data.clone(),
+            cache_dir: self.cache_dir.clone(),
+            per_item: self.per_item.clone(),
+            format: self.format,
+            wide: self.table.wide,
+        }
+    }
 }
 
 /// Arguments of `itc ood score toolalpaca`.

@@ -35,30 +35,40 @@ use crate::ood::python::PyValue;
 use crate::spec::language::{iso639_1, strip_non_prose};
 use crate::spec::records::{Call, Gold, Parameter, Task, TaskKind, Tool, Value};
 
-/// The tasks of a set of categories from BFCL's files, told apart by name:
-/// `BFCL_v4_<category>.json` is the question file, the file of the same
-/// name in a folder called `possible_answer` its possible answers.
+/// The tasks of a set of categories from BFCL's files (see [`category_files`]).
 pub fn convert_files(set: CategorySet, files: &[PathBuf]) -> anyhow::Result<Vec<Task>> {
-    let find = |name: &str, in_answers: bool| {
+    let mut tasks = Vec::new();
+    for c in set.categories() {
+        let (questions, answers) = category_files(c, files)?;
+        tasks.extend(convert_category(c, &questions, answers.as_deref())?);
+    }
+    Ok(tasks)
+}
+
+/// A category's question file and possible answers among BFCL's files,
+/// told apart by name: `BFCL_v4_<category>.json` is the question file, the
+/// file of the same name in a folder called `possible_answer` its possible
+/// answers (none for the relevance categories).
+pub fn category_files(
+    category: Category,
+    files: &[PathBuf],
+) -> anyhow::Result<(PathBuf, Option<PathBuf>)> {
+    let name = category.question_file();
+    let find = |in_answers: bool| {
         files.iter().find(|p| {
             let parent = p.parent().and_then(Path::file_name);
-            p.file_name().is_some_and(|n| n == name)
+            p.file_name().is_some_and(|n| n == name.as_str())
                 && (parent.is_some_and(|d| d == "possible_answer") == in_answers)
         })
     };
-    let mut tasks = Vec::new();
-    for c in set.categories() {
-        let name = c.question_file();
-        let questions = find(&name, false)
-            .with_context(|| format!("BFCL {c}: no question file {name} among the files given"))?;
-        let answers = find(&name, true);
-        tasks.extend(convert_category(
-            c,
-            questions,
-            answers.map(PathBuf::as_path),
-        )?);
-    }
-    Ok(tasks)
+    let questions = find(false)
+        .with_context(|| format!("BFCL {category}: no question file {name} among the files"))?;
+    let answers = find(true);
+    anyhow::ensure!(
+        answers.is_some() || !category.has_possible_answers(),
+        "BFCL {category}: no possible_answer/{name} among the files"
+    );
+    Ok((questions.clone(), answers.cloned()))
 }
 
 /// The tasks of one category from its question file and, where the

@@ -8,8 +8,13 @@
 //!   arithmetic on literals done by a small bounded evaluator of our own.
 //! - [`check`]: the simple, multiple and order-free parallel checkers, the
 //!   type rules, "variable mode" and string normalisation.
+//! - [`convert`]: questions to SPEC tasks, the possible answer kept on each.
+//! - [`run`]: an itc run's answers scored by the official rules from the task file.
+//! - [`score`]: `itc ood score bfcl`: BFCL result files scored officially.
 //! - [`official`]: the runner: dispatch by category name, relevance rules,
 //!   accuracy as the score file's header states it.
+//! - [`leaderboard`]: the official leaderboard's aggregate columns (Overall,
+//!   Non-Live, Live, Irrelevance, Relevance) from per-category figures.
 
 pub mod arith;
 pub mod check;
@@ -18,10 +23,12 @@ pub mod convert;
 pub mod decode;
 pub mod files;
 pub mod fstring;
+pub mod leaderboard;
 pub mod lexer;
 pub mod official;
 pub mod pyexpr;
 pub mod run;
+pub mod score;
 pub mod unparse;
 
 use std::fmt;
