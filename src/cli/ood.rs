@@ -9,11 +9,11 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use super::flags::TableFlags;
-use crate::ood::bfcl::score::BfclScoreOptions;
-use crate::ood::bfcl::{self, CategorySet};
+use crate::ood::bfcl::CategorySet;
 use crate::ood::convert::{self, ConvertOptions, Source};
 use crate::ood::fetch::{self, FetchOptions};
 use crate::ood::report::{self, ReportOptions};
+use crate::ood::score::BfclScoreOptions;
 use crate::ood::score::{self, ApibenchScoreOptions, Compat, SealScoreOptions};
 use crate::ood::seal_tools::Subset;
 use crate::ood::stabletoolbench_results::{self, StabletoolbenchScoreOptions};
@@ -86,7 +86,7 @@ impl OodArgs {
             }) => args.run(out),
             OodCommand::Score(ScoreCommand {
                 benchmark: ScoreBenchmark::Bfcl(args),
-            }) => bfcl::score::score_bfcl(&args.options(), out),
+            }) => score::score_bfcl(&args.options(), out),
             OodCommand::Fetch(args) => args.run(out, err),
             OodCommand::Report(args) => args.run(out, err),
         }
@@ -233,7 +233,7 @@ pub struct BfclScoreArgs {
 }
 
 impl BfclScoreArgs {
-    /// The options of [`bfcl::score::score_bfcl`].
+    /// The options of [`score::score_bfcl`].
     pub fn options(&self) -> BfclScoreOptions {
         BfclScoreOptions {
             compat: self.compat,

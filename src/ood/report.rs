@@ -93,9 +93,27 @@ pub struct SealRow {
     pub param_f1: Option<f64>,
 }
 
+/// One model's BFCL figure, by the official checker (%): a category's
+/// accuracy or a leaderboard column.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BfclRow {
+    /// Row label.
+    pub model: String,
+    /// The category or the leaderboard column.
+    pub column: String,
+    /// The figure (%).
+    pub value: f64,
+    /// Entries scored (categories only).
+    pub total: Option<u64>,
+    /// Whether the leaderboard would show it (false: N/A).
+    pub shown: bool,
+}
+
 /// Everything a report shows.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct OodReport {
+    /// BFCL official cells.
+    pub bfcl: Vec<BfclRow>,
     /// Table 5 cells.
     pub spec: Vec<SpecRow>,
     /// APIBench cells.
@@ -211,10 +229,33 @@ impl OodReport {
                         param_f1: pct("param_f1"),
                     });
                 }
+                OodDataset::Bfcl(_) => self.add_bfcl(&label, r),
                 _ => {}
             }
         }
         Ok(())
+    }
+
+    /// Adds one model's BFCL categories and leaderboard columns.
+    fn add_bfcl(&mut self, label: &str, result: &serde_json::Value) {
+        for c in result["categories"].as_array().into_iter().flatten() {
+            self.bfcl.push(BfclRow {
+                model: label.to_string(),
+                column: c["category"].as_str().unwrap_or_default().to_string(),
+                value: 100.0 * c["accuracy"].as_f64().unwrap_or(0.0),
+                total: c["total_count"].as_u64(),
+                shown: true,
+            });
+        }
+        for c in result["leaderboard"].as_array().into_iter().flatten() {
+            self.bfcl.push(BfclRow {
+                model: label.to_string(),
+                column: c["name"].as_str().unwrap_or_default().to_string(),
+                value: 100.0 * c["value"].as_f64().unwrap_or(0.0),
+                total: None,
+                shown: c["shown"].as_bool().unwrap_or(true),
+            });
+        }
     }
 
     /// Adds the JSON lines of `itc ood score apibench --format json`.
@@ -354,6 +395,27 @@ pub fn seal_table(rows: &[SealRow], wide: bool) -> String {
     t.render(wide)
 }
 
+/// BFCL by its official checker: one row per model, a column per category
+/// run and per leaderboard aggregate (%; `N/A` where the leaderboard would
+/// show it so).
+pub fn bfcl_table(rows: &[BfclRow], wide: bool) -> String {
+    let columns = models_in_order(rows.iter().map(|r| r.column.as_str()));
+    let mut t = Table::new(std::iter::once("Model".to_string()).chain(columns.iter().cloned()));
+    for m in models_in_order(rows.iter().map(|r| r.model.as_str())) {
+        let mut line = vec![m.clone()];
+        for c in &columns {
+            let cell = rows.iter().find(|r| r.model == m && &r.column == c);
+            line.push(match cell {
+                Some(r) if !r.shown => "N/A".to_string(),
+                Some(r) => num_or_absent(Some(r.value)),
+                None => num_or_absent(None),
+            });
+        }
+        t.push(line);
+    }
+    t.render(wide)
+}
+
 /// A data frame with one column per `"name" => |row| value` over the rows.
 macro_rules! frame {
     ($rows:expr; $($name:literal => $value:expr),+ $(,)?) => {
@@ -398,6 +460,16 @@ pub fn write_csvs(report: &OodReport, dir: &Path) -> anyhow::Result<Vec<String>>
         )?;
         tables.push(("seal_tools.csv", frame));
     }
+    if !report.bfcl.is_empty() {
+        let frame = frame!(report.bfcl;
+            "model" => |x: &BfclRow| x.model.clone(),
+            "column" => |x: &BfclRow| x.column.clone(),
+            "value" => |x: &BfclRow| x.value,
+            "total" => |x: &BfclRow| x.total,
+            "shown" => |x: &BfclRow| x.shown,
+        )?;
+        tables.push(("bfcl.csv", frame));
+    }
     let mut written = Vec::new();
     for (name, mut frame) in tables {
         crate::util::atomic::write_csv(&dir.join(name), &mut frame)?;
@@ -440,6 +512,11 @@ pub fn run(
                 v["table"] = "seal_tools".into();
                 writeln!(out, "{v}")?;
             }
+            for r in &report.bfcl {
+                let mut v = serde_json::to_value(r)?;
+                v["table"] = "bfcl".into();
+                writeln!(out, "{v}")?;
+            }
         }
         OutputFormat::Table => {
             if !report.spec.is_empty() {
@@ -461,6 +538,13 @@ pub fn run(
                     out,
                     "Seal-Tools, official calculate_score_ToolLearning (%)\n\n{}\n",
                     seal_table(&report.seal, options.wide)
+                )?;
+            }
+            if !report.bfcl.is_empty() {
+                writeln!(
+                    out,
+                    "BFCL, official AST checker: accuracy per category and the leaderboard's columns (%)\n\n{}\n",
+                    bfcl_table(&report.bfcl, options.wide)
                 )?;
             }
         }

@@ -191,6 +191,17 @@ fn summary(page: &mut String, report: &Report) {
     }
     page.push_str("</tbody></table>\n");
     judged_section(page, report);
+    official_section(page, report);
+}
+
+/// Other benchmarks' official figures (BFCL), apart from §3's.
+fn official_section(page: &mut String, report: &Report) {
+    if report.official.is_empty() {
+        return;
+    }
+    page.push_str("<h2>Official scores</h2>\n<p>BFCL's accuracy per category by its own checker and its leaderboard's aggregate columns, beside the scores above and never mixed into them. (N/A): the leaderboard would not show it, a category it rests on was not run.</p>\n");
+    let rows = super::official::rows(&report.official);
+    table(page, "official", &super::official::HEADER, 3, &rows);
 }
 
 /// The judged figures (SPEC §8), apart from §3's: judge, spread, samples.

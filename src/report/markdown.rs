@@ -110,6 +110,7 @@ pub fn render(report: &Report) -> String {
     settings(&mut out, report);
     summary(&mut out, report);
     judged(&mut out, report);
+    official(&mut out, report);
     ranking(&mut out, report);
     comparisons(&mut out, report);
     breakdowns(&mut out, report);
@@ -127,6 +128,19 @@ fn judged(out: &mut String, report: &Report) {
         .map(|row| row.iter().map(|cell| escape(cell)).collect())
         .collect();
     table(out, 4, &super::judged::HEADER, &rows);
+}
+
+/// Other benchmarks' official figures (BFCL), apart from §3's scores.
+fn official(out: &mut String, report: &Report) {
+    if report.official.is_empty() {
+        return;
+    }
+    out.push_str("## Official scores\n\nBFCL's accuracy per category by its own checker (`itc ood score bfcl --compat official`) and its leaderboard's aggregate columns, beside the scores above and never mixed into them. (N/A): the leaderboard would not show it, a category it rests on was not run.\n\n");
+    let rows: Vec<Vec<String>> = super::official::rows(&report.official)
+        .into_iter()
+        .map(|row| row.iter().map(|cell| escape(cell)).collect())
+        .collect();
+    table(out, 3, &super::official::HEADER, &rows);
 }
 
 fn inputs(out: &mut String, report: &Report) {

@@ -24,6 +24,7 @@ pub mod inputs;
 pub mod judged;
 pub mod latex;
 pub mod markdown;
+pub mod official;
 pub mod paired;
 pub mod settings;
 pub mod sources;
@@ -129,6 +130,10 @@ pub struct Report {
     /// beside the scores above and never mixed into them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub judged: Vec<judged::JudgedFigure>,
+    /// Other benchmarks' official figures (BFCL) from the inputs'
+    /// `official.json`, beside the scores above and never mixed into them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub official: Vec<official::OfficialFigure>,
 }
 
 /// One input of a report.
@@ -211,6 +216,7 @@ pub fn report(
         names.iter().map(|n| n.iter().cloned().collect()).collect();
     let mut notes = Vec::new();
     report.judged = judged::figures(&dirs, &renames, &mut notes);
+    report.official = official::figures(&dirs, &renames, &mut notes);
     for note in notes {
         writeln!(err, "{note}")?;
     }
@@ -394,6 +400,7 @@ fn build(
         rank_by: options.rank_by,
         ranking,
         judged: Vec::new(),
+        official: Vec::new(),
     }
 }
 
@@ -473,6 +480,13 @@ fn print(out: &mut dyn Write, report: &Report, wide: bool) -> anyhow::Result<()>
             "Judged task success (SPEC §8: judges' figures, beside the scores above, never mixed in)\n"
         )?;
         writeln!(out, "{}", judged::table(&report.judged, wide))?;
+    }
+    if !report.official.is_empty() {
+        writeln!(
+            out,
+            "Official scores (BFCL's own checker and leaderboard columns, beside the scores above, never mixed in)\n"
+        )?;
+        writeln!(out, "{}", official::table(&report.official, wide))?;
     }
     if !report.comparisons.is_empty() {
         writeln!(out, "Paired differences A − B (percentage points)\n")?;

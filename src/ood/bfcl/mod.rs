@@ -10,7 +10,6 @@
 //!   type rules, "variable mode" and string normalisation.
 //! - [`convert`]: questions to SPEC tasks, the possible answer kept on each.
 //! - [`run`]: an itc run's answers scored by the official rules from the task file.
-//! - [`score`]: `itc ood score bfcl`: BFCL result files scored officially.
 //! - [`official`]: the runner: dispatch by category name, relevance rules,
 //!   accuracy as the score file's header states it.
 //! - [`leaderboard`]: the official leaderboard's aggregate columns (Overall,
@@ -28,7 +27,6 @@ pub mod lexer;
 pub mod official;
 pub mod pyexpr;
 pub mod run;
-pub mod score;
 pub mod unparse;
 
 use std::fmt;

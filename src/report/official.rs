@@ -1,0 +1,206 @@
+//! Other benchmarks' official scores in a report: what `itc eval --dataset
+//! bfcl:…` wrote into each input's `official.json` (BFCL's accuracy per
+//! category, by its own checker, and its leaderboard's aggregate columns),
+//! beside SPEC §3's scores and never mixed into them.
+//!
+//! The file is read as plain JSON (the report does not depend on the code
+//! that wrote it); one that cannot be read is named in a note and left out.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::util::table::{Table, num};
+
+/// One official figure of one model: a category's accuracy or an aggregate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OfficialFigure {
+    /// The model, as named in the report.
+    pub model: String,
+    /// The benchmark (`bfcl`).
+    pub benchmark: String,
+    /// The category or the leaderboard column.
+    pub name: String,
+    /// The figure, in percent.
+    pub value: f64,
+    /// Entries correct and scored (categories only).
+    pub correct: Option<u64>,
+    /// Entries scored (categories only).
+    pub total: Option<u64>,
+    /// 95% Wilson interval of a category's accuracy, in percent.
+    pub interval: Option<(f64, f64)>,
+    /// Whether the leaderboard would show it (false: "N/A", a category it
+    /// rests on was not run).
+    pub shown: bool,
+}
+
+/// Every official figure of the inputs; `rename` gives each input's model
+/// names in the report. Files that cannot be read go to `notes`.
+pub fn figures(
+    dirs: &[&Path],
+    rename: &[HashMap<String, String>],
+    notes: &mut Vec<String>,
+) -> Vec<OfficialFigure> {
+    let mut all = Vec::new();
+    for (dir, rename) in dirs.iter().zip(rename) {
+        let path = dir.join("official.json");
+        if !path.is_file() {
+            continue;
+        }
+        let read = std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| serde_json::from_str::<Value>(&text).map_err(|e| e.to_string()));
+        match read {
+            Ok(official) if official["benchmark"] == "bfcl" => {
+                all.extend(bfcl_figures(&official, rename));
+            }
+            Ok(_) => {}
+            Err(e) => notes.push(format!(
+                "note: {} left out of the official figures: {e}",
+                path.display()
+            )),
+        }
+    }
+    all
+}
+
+fn bfcl_figures(official: &Value, rename: &HashMap<String, String>) -> Vec<OfficialFigure> {
+    let mut out = Vec::new();
+    for r in official["results"].as_array().into_iter().flatten() {
+        let name = r["model"].as_str().unwrap_or_default();
+        let model = rename
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| name.to_string());
+        for c in r["categories"].as_array().into_iter().flatten() {
+            let (Some(correct), Some(total)) =
+                (c["correct_count"].as_u64(), c["total_count"].as_u64())
+            else {
+                continue;
+            };
+            out.push(OfficialFigure {
+                model: model.clone(),
+                benchmark: "bfcl".into(),
+                name: c["category"].as_str().unwrap_or_default().to_string(),
+                value: 100.0 * c["accuracy"].as_f64().unwrap_or(0.0),
+                correct: Some(correct),
+                total: Some(total),
+                interval: wilson(correct, total),
+                shown: true,
+            });
+        }
+        for column in r["leaderboard"].as_array().into_iter().flatten() {
+            let Some(value) = column["value"].as_f64() else {
+                continue;
+            };
+            out.push(OfficialFigure {
+                model: model.clone(),
+                benchmark: "bfcl".into(),
+                name: column["name"].as_str().unwrap_or_default().to_string(),
+                value: 100.0 * value,
+                correct: None,
+                total: None,
+                interval: None,
+                shown: column["shown"].as_bool().unwrap_or(true),
+            });
+        }
+    }
+    out
+}
+
+/// The 95% Wilson score interval of `correct` out of `total`, in percent.
+fn wilson(correct: u64, total: u64) -> Option<(f64, f64)> {
+    if total == 0 {
+        return None;
+    }
+    let (n, z) = (total as f64, 1.96_f64);
+    let p = correct as f64 / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    Some((
+        100.0 * (centre - half).max(0.0),
+        100.0 * (centre + half).min(1.0),
+    ))
+}
+
+/// The columns of the official figures' table: three of text, then numbers.
+pub const HEADER: [&str; 6] = [
+    "Model",
+    "Benchmark",
+    "Score",
+    "%",
+    "95% CI",
+    "Correct / total",
+];
+
+/// The rows of the official figures' table, unescaped, as [`HEADER`]; a
+/// figure the leaderboard would show as N/A is marked so.
+pub fn rows(figures: &[OfficialFigure]) -> Vec<Vec<String>> {
+    figures
+        .iter()
+        .map(|f| {
+            let value = if f.shown {
+                num(f.value)
+            } else {
+                format!("{} (N/A)", num(f.value))
+            };
+            vec![
+                f.model.clone(),
+                f.benchmark.clone(),
+                f.name.clone(),
+                value,
+                f.interval.map_or("–".to_string(), |(lo, hi)| {
+                    format!("{}–{}", num(lo), num(hi))
+                }),
+                match (f.correct, f.total) {
+                    (Some(c), Some(t)) => format!("{c} / {t}"),
+                    _ => "–".to_string(),
+                },
+            ]
+        })
+        .collect()
+}
+
+/// The terminal table of the official figures.
+pub fn table(figures: &[OfficialFigure], wide: bool) -> String {
+    let mut t = Table::new(HEADER).with_labels(3);
+    for row in rows(figures) {
+        t.push(row);
+    }
+    t.render(wide)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_brackets_the_proportion() {
+        let (lo, hi) = wilson(132, 400).unwrap();
+        assert!(lo < 33.0 && 33.0 < hi, "{lo} {hi}");
+        assert!((hi - lo - 9.1).abs() < 0.3, "{lo} {hi}");
+        assert_eq!(wilson(0, 0), None);
+        let (lo, hi) = wilson(10, 10).unwrap();
+        assert!(lo > 60.0 && (hi - 100.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn categories_and_columns_are_read_with_renamed_models() {
+        let official = serde_json::json!({"benchmark": "bfcl", "results": [{
+            "model": "m", "categories": [{"category": "simple_python", "accuracy": 0.5, "correct_count": 1, "total_count": 2}],
+            "leaderboard": [{"name": "Non-Live AST Acc", "value": 0.125, "shown": false}]}]});
+        let rename = HashMap::from([("m".to_string(), "m (run 1)".to_string())]);
+        let f = bfcl_figures(&official, &rename);
+        assert_eq!(f.len(), 2);
+        assert_eq!(
+            (f[0].model.as_str(), f[0].value, f[0].total),
+            ("m (run 1)", 50.0, Some(2))
+        );
+        let rows = rows(&f);
+        assert_eq!(rows[1][2], "Non-Live AST Acc");
+        assert!(rows[1][3].ends_with("(N/A)"), "{:?}", rows[1]);
+        assert_eq!(rows[0][5], "1 / 2");
+    }
+}
