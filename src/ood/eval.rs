@@ -205,10 +205,26 @@ impl OodRun {
                 let path = dir.join(format!("{stem}.per_item.jsonl"));
                 write_records(&path, &items)
                     .with_context(|| format!("writing {}", path.display()))?;
+                let figures = scores
+                    .iter()
+                    .filter_map(|s| {
+                        let c: bfcl::Category = s.category.parse().ok()?;
+                        let figure = bfcl::leaderboard::CategoryFigure {
+                            accuracy: s.accuracy,
+                            total_count: s.total_count,
+                        };
+                        Some((c, figure))
+                    })
+                    .collect();
+                let columns: Vec<serde_json::Value> = bfcl::leaderboard::leaderboard(&figures)
+                    .iter()
+                    .map(|c| serde_json::json!({"name": c.name, "value": c.value, "shown": c.shown, "cell": c.cell()}))
+                    .collect();
                 Ok(serde_json::json!({
                     "model": model,
                     "prompt_style": style.as_str(),
                     "categories": scores,
+                    "leaderboard": columns,
                     "errored": answered.iter().filter(|(_, t)| t.starts_with("Error during inference: ")).count(),
                     "unanswered": texts.len() - answered.len(),
                 }))
@@ -506,8 +522,26 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
                         ratio(c, "accuracy"),
                     ]);
                 }
+                for c in r["leaderboard"].as_array().into_iter().flatten() {
+                    let value = match c["shown"].as_bool() {
+                        Some(false) => format!("N/A ({})", ratio(c, "value")),
+                        _ => ratio(c, "value"),
+                    };
+                    let dash = || crate::util::table::ABSENT.to_string();
+                    t.push([
+                        text(r, "model"),
+                        text(r, "prompt_style"),
+                        text(c, "name"),
+                        dash(),
+                        dash(),
+                        value,
+                    ]);
+                }
             }
-            let title = "BFCL, official AST checker (accuracy per category, fractions)".to_string();
+            let title = format!(
+                "BFCL, official AST checker: accuracy per category, then the leaderboard's columns (fractions; N/A: the leaderboard would not show it, a category it rests on was not run)\n{}",
+                bfcl::leaderboard::NOTE
+            );
             (title, t)
         }
         OodDataset::Apibench(hub) => {
