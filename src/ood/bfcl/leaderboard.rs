@@ -1,0 +1,499 @@
+//! The official BFCL v4 leaderboard's aggregate columns, computed from
+//! per-category figures exactly as `bfcl-eval` 2026.3.23 computes them
+//! (`generate_leaderboard_csv`; see `scripts/bfcl/LEADERBOARD.md`).
+//!
+//! # How the columns are computed
+//!
+//! Every category enters as its accuracy (correct answers over the entries
+//! of the result file) and that entry count. A category that was not
+//! scored still enters: with accuracy 0 and, as its count, the size of its
+//! full dataset; it only marks the columns built from it as "N/A" (shown
+//! `false`). The number behind an "N/A" cell is still computed, and the
+//! columns that are never "N/A" use it, so a missing category always counts
+//! as 0 and is never skipped.
+//!
+//! - **Non-Live AST Acc** is the plain (unweighted) mean of four figures:
+//!   Simple AST, multiple, parallel and parallel_multiple. Simple AST is
+//!   itself the plain mean of simple_python, simple_java and
+//!   simple_javascript; itc runs only the Python one, so Java and
+//!   JavaScript count as 0 and Simple AST is a third of simple_python's
+//!   accuracy. The cell is "N/A" when any of the six is missing, which here
+//!   is always.
+//! - **Non-Live Overall Acc** is the same number, never "N/A".
+//!   Irrelevance is not part of it.
+//! - **Live AST Acc** (the live file's "AST Summary") is the mean of
+//!   live_simple, live_multiple, live_parallel and live_parallel_multiple
+//!   weighted by their entry counts, i.e. correct answers over answers when
+//!   all four are scored in full (live_multiple is 78% of the weight). It is
+//!   "N/A" when any of the four is missing.
+//! - **Live Acc** (the live file's "Live Overall Acc") is the same number,
+//!   never "N/A". live_irrelevance and live_relevance are not part of it.
+//! - **Irrelevance Detection** is the plain mean of irrelevance and
+//!   live_irrelevance (not weighted by their 240 and 884 entries); "N/A"
+//!   when either is missing.
+//! - **Relevance Detection** is live_relevance's accuracy; "N/A" when it is
+//!   missing. It is part of no other column.
+//! - **Overall Acc**, the ranking column, is the sum of 0.1 × Non-Live
+//!   Overall, 0.1 × Live, 0.1 × Irrelevance Detection, 0.3 × Multi-Turn and
+//!   0.4 × Agentic, never "N/A". Multi-turn and agentic
+//!   are categories itc does not run, so they count as 0 and a perfect model
+//!   reaches 0.1 × (0.8333 + 1 + 1) = 28.33% (see [`NOTE`]).
+//!
+//! Cells are percentages with two decimals ([`percent_cell`]).
+
+use std::collections::BTreeMap;
+
+use super::Category;
+
+/// The caveat that goes with these columns wherever they are shown.
+pub const NOTE: &str = "BFCL's Overall Acc also weighs the multi-turn and agentic categories \
+(70% of it), which itc does not run and which count as 0, so a perfect model's Overall here is 28.33%.";
+
+/// One category's figure: accuracy (fraction) and the number of entries scored.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CategoryFigure {
+    /// Correct entries over scored entries, as the score file's header states it.
+    pub accuracy: f64,
+    /// The number of entries scored (the result file's length).
+    pub total_count: usize,
+}
+
+/// One aggregate column: its value (fraction) and whether the leaderboard shows it (false = "N/A").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Column {
+    /// The column's name as the leaderboard's CSV files name it.
+    pub name: &'static str,
+    /// The value as a fraction; computed even when the cell shows "N/A".
+    pub value: f64,
+    /// Whether the cell shows the value (`false`: the cell is "N/A").
+    pub shown: bool,
+}
+
+impl Column {
+    /// The leaderboard's cell text: [`percent_cell`] of the value, or `N/A`.
+    pub fn cell(&self) -> String {
+        if self.shown {
+            percent_cell(self.value)
+        } else {
+            "N/A".to_string()
+        }
+    }
+}
+
+/// The leaderboard's cell text for a fraction: Python's
+/// `"{:.2f}%".format(x * 100)`, i.e. the exact binary value of `x * 100`
+/// rounded to two decimals, ties to even (`0.32125` → `"32.12%"`).
+/// Rust's `{:.2}` rounds the exact value the same way; only NaN is spelt
+/// differently, and is written as Python writes it.
+pub fn percent_cell(x: f64) -> String {
+    let p = x * 100.0;
+    if p.is_nan() {
+        "nan%".to_string()
+    } else {
+        format!("{p:.2}%")
+    }
+}
+
+/// A figure as the combiners see it: accuracy, count, and the "N/A" mark.
+#[derive(Debug, Clone, Copy)]
+struct Part {
+    accuracy: f64,
+    count: usize,
+    missing: bool,
+}
+
+impl Part {
+    fn shown(self, name: &'static str) -> Column {
+        Column {
+            name,
+            value: self.accuracy,
+            shown: !self.missing,
+        }
+    }
+}
+
+/// Dataset sizes BFCL uses as the count of a category that was not scored.
+const SIMPLE_JAVA_SIZE: usize = 100;
+const SIMPLE_JAVASCRIPT_SIZE: usize = 50;
+
+/// The number of entries in a category's full dataset.
+fn dataset_size(c: Category) -> usize {
+    match c {
+        Category::SimplePython => 400,
+        Category::Multiple | Category::Parallel | Category::ParallelMultiple => 200,
+        Category::Irrelevance => 240,
+        Category::LiveSimple => 258,
+        Category::LiveMultiple => 1053,
+        Category::LiveParallel => 16,
+        Category::LiveParallelMultiple => 24,
+        Category::LiveIrrelevance => 884,
+        Category::LiveRelevance => 16,
+    }
+}
+
+/// `get_category_score`: the figure, or 0 with the dataset size, marked missing.
+fn part(figures: &BTreeMap<Category, CategoryFigure>, c: Category) -> Part {
+    match figures.get(&c) {
+        Some(f) => Part {
+            accuracy: f.accuracy,
+            count: f.total_count,
+            missing: false,
+        },
+        None => absent(dataset_size(c)),
+    }
+}
+
+/// A category outside the 11 (never scored by itc).
+fn absent(size: usize) -> Part {
+    Part {
+        accuracy: 0.0,
+        count: size,
+        missing: true,
+    }
+}
+
+/// `calculate_unweighted_accuracy`: sum in order over the number of inputs.
+fn unweighted(parts: &[Part], propagate_na: bool) -> Part {
+    let sum: f64 = parts.iter().fold(0.0, |s, p| s + p.accuracy);
+    Part {
+        accuracy: sum / parts.len() as f64,
+        count: parts.iter().map(|p| p.count).sum(),
+        missing: propagate_na && parts.iter().any(|p| p.missing),
+    }
+}
+
+/// `calculate_weighted_accuracy`: sum of accuracy × count over the sum of
+/// counts. (A zero total, which the official code cannot reach since an
+/// empty result file already fails to score, gives 0.)
+fn weighted(parts: &[Part], propagate_na: bool) -> Part {
+    let sum: f64 = parts
+        .iter()
+        .fold(0.0, |s, p| s + p.accuracy * p.count as f64);
+    let count: usize = parts.iter().map(|p| p.count).sum();
+    Part {
+        accuracy: if count == 0 { 0.0 } else { sum / count as f64 },
+        count,
+        missing: propagate_na && parts.iter().any(|p| p.missing),
+    }
+}
+
+/// `calculate_percentage_weighted_accuracy`: weights divided by their sum,
+/// then the sum of accuracy × weight in order.
+fn percentage_weighted(parts: &[Part], weights: &[f64], propagate_na: bool) -> Part {
+    let total: f64 = weights.iter().sum();
+    let sum = parts
+        .iter()
+        .zip(weights)
+        .fold(0.0, |s, (p, w)| s + p.accuracy * (w / total));
+    Part {
+        accuracy: sum,
+        count: parts.iter().map(|p| p.count).sum(),
+        missing: propagate_na && parts.iter().any(|p| p.missing),
+    }
+}
+
+/// The leaderboard's aggregate columns over per-category figures, in this
+/// order: "Non-Live AST Acc", "Non-Live Overall Acc", "Live AST Acc",
+/// "Live Acc", "Irrelevance Detection", "Relevance Detection",
+/// "Overall Acc" (see the module documentation for the formulas). A
+/// category absent from `figures` counts as 0 with its dataset size.
+pub fn leaderboard(figures: &BTreeMap<Category, CategoryFigure>) -> Vec<Column> {
+    let get = |c| part(figures, c);
+    // Non-live.
+    let simple = unweighted(
+        &[
+            get(Category::SimplePython),
+            absent(SIMPLE_JAVA_SIZE),
+            absent(SIMPLE_JAVASCRIPT_SIZE),
+        ],
+        true,
+    );
+    let non_live = [
+        simple,
+        get(Category::Multiple),
+        get(Category::Parallel),
+        get(Category::ParallelMultiple),
+    ];
+    let non_live_ast = unweighted(&non_live, true);
+    let non_live_overall = unweighted(&non_live, false);
+    // Live.
+    let live = [
+        get(Category::LiveSimple),
+        get(Category::LiveMultiple),
+        get(Category::LiveParallel),
+        get(Category::LiveParallelMultiple),
+    ];
+    let live_ast = weighted(&live, true);
+    let live_overall = weighted(&live, false);
+    // Detection.
+    let irrelevance = unweighted(
+        &[get(Category::Irrelevance), get(Category::LiveIrrelevance)],
+        true,
+    );
+    let relevance = get(Category::LiveRelevance);
+    // Multi-turn (4 categories of 200) and agentic (web search 2 × 100,
+    // memory 3 × 155): never run by itc, so 0.
+    let multi_turn = unweighted(&[absent(200); 4], false);
+    let web_search = unweighted(&[absent(100); 2], true);
+    let memory = unweighted(&[absent(155); 3], true);
+    let agentic = unweighted(&[web_search, memory], false);
+    let overall = percentage_weighted(
+        &[
+            non_live_overall,
+            live_overall,
+            irrelevance,
+            multi_turn,
+            agentic,
+        ],
+        &[10.0, 10.0, 10.0, 30.0, 40.0],
+        false,
+    );
+    vec![
+        non_live_ast.shown("Non-Live AST Acc"),
+        non_live_overall.shown("Non-Live Overall Acc"),
+        live_ast.shown("Live AST Acc"),
+        live_overall.shown("Live Acc"),
+        irrelevance.shown("Irrelevance Detection"),
+        relevance.shown("Relevance Detection"),
+        overall.shown("Overall Acc"),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use std::path::Path;
+
+    /// Round `k` of a reference summary: category name → figure.
+    fn summary_round(file: &str, k: usize) -> BTreeMap<Category, CategoryFigure> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let summary: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut out = BTreeMap::new();
+        for (name, block) in summary["categories"].as_object().unwrap() {
+            let round = &block["rounds"][k];
+            let figure = CategoryFigure {
+                accuracy: round["accuracy"].as_f64().unwrap(),
+                total_count: round["total_count"].as_u64().unwrap() as usize,
+            };
+            out.insert(name.parse::<Category>().unwrap(), figure);
+        }
+        out
+    }
+
+    /// Round `k` of all 11 categories: the non-live and live reference summaries.
+    fn round(k: usize) -> BTreeMap<Category, CategoryFigure> {
+        let mut figures = summary_round("datasets/ood/bfcl/reference/summary.json", k);
+        figures.extend(summary_round(
+            "datasets/ood/bfcl/reference-live/summary.json",
+            k,
+        ));
+        assert_eq!(figures.len(), 11);
+        figures
+    }
+
+    /// Round 1 as LEADERBOARD.md's test vectors saw it. Those were made with
+    /// `scripts/bench-bfcl.sh`, which generates 5 live rounds for every
+    /// category; `reference-live/` keeps 4 rounds of live_multiple and
+    /// live_irrelevance, and the generator draws different answers for a
+    /// different round count, so those two figures are the ones the doc
+    /// lists (398/1053, 428/884) rather than the summary's (528, 578).
+    fn round_1_of_the_doc() -> BTreeMap<Category, CategoryFigure> {
+        let mut figures = round(1);
+        let fig = |correct: usize, total: usize| CategoryFigure {
+            accuracy: correct as f64 / total as f64,
+            total_count: total,
+        };
+        assert_eq!(figures[&Category::LiveMultiple], fig(528, 1053));
+        assert_eq!(figures[&Category::LiveIrrelevance], fig(578, 884));
+        figures.insert(Category::LiveMultiple, fig(398, 1053));
+        figures.insert(Category::LiveIrrelevance, fig(428, 884));
+        figures
+    }
+
+    fn only(
+        figures: &BTreeMap<Category, CategoryFigure>,
+        keep: &[Category],
+    ) -> BTreeMap<Category, CategoryFigure> {
+        keep.iter().map(|c| (*c, figures[c])).collect()
+    }
+
+    /// The cells in column order ("N/A" for hidden ones).
+    fn cells(figures: &BTreeMap<Category, CategoryFigure>) -> Vec<String> {
+        leaderboard(figures).iter().map(Column::cell).collect()
+    }
+
+    fn value(figures: &BTreeMap<Category, CategoryFigure>, name: &str) -> f64 {
+        let columns = leaderboard(figures);
+        columns.iter().find(|c| c.name == name).unwrap().value
+    }
+
+    #[test]
+    fn column_names_in_order() {
+        let names: Vec<&str> = leaderboard(&BTreeMap::new())
+            .iter()
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "Non-Live AST Acc",
+                "Non-Live Overall Acc",
+                "Live AST Acc",
+                "Live Acc",
+                "Irrelevance Detection",
+                "Relevance Detection",
+                "Overall Acc"
+            ]
+        );
+    }
+
+    #[test]
+    fn round_0_all_categories() {
+        assert_eq!(
+            cells(&round(0)),
+            [
+                "N/A", "83.21%", "99.63%", "99.63%", "100.00%", "100.00%", "28.28%"
+            ]
+        );
+    }
+
+    #[test]
+    fn round_1_all_categories() {
+        let figures = round_1_of_the_doc();
+        assert_eq!(
+            cells(&figures),
+            [
+                "N/A", "32.12%", "38.27%", "38.27%", "45.67%", "50.00%", "11.61%"
+            ]
+        );
+        // The checks of the doc, as Python computes them: the sum is
+        // 0.32125000000000004, whose × 100 is the tie 32.125 exactly,
+        // written "32.12%" (ties to even).
+        let non_live = value(&figures, "Non-Live Overall Acc");
+        assert_eq!(non_live, 0.32125000000000004);
+        assert_eq!(non_live * 100.0, 32.125);
+        assert_eq!(value(&figures, "Live Acc"), 517.0 / 1351.0);
+    }
+
+    #[test]
+    fn round_1_non_live_only() {
+        let r1 = round_1_of_the_doc();
+        let figures = only(&r1, &Category::ALL[..5]);
+        assert_eq!(
+            cells(&figures),
+            ["N/A", "32.12%", "N/A", "0.00%", "N/A", "N/A", "5.36%"]
+        );
+        let irrelevance = value(&figures, "Irrelevance Detection");
+        assert_eq!(format!("{irrelevance:.4}"), "0.2146");
+    }
+
+    #[test]
+    fn round_1_live_simple_and_live_irrelevance_only() {
+        let r1 = round_1_of_the_doc();
+        let figures = only(&r1, &[Category::LiveSimple, Category::LiveIrrelevance]);
+        assert_eq!(
+            cells(&figures),
+            ["N/A", "0.00%", "N/A", "7.40%", "N/A", "N/A", "3.16%"]
+        );
+        assert_eq!(value(&figures, "Live Acc"), 100.0 / 1351.0);
+        let irrelevance = value(&figures, "Irrelevance Detection");
+        assert_eq!(format!("{irrelevance:.4}"), "0.2421");
+    }
+
+    #[test]
+    fn round_1_simple_python_only() {
+        let figures = only(&round(1), &[Category::SimplePython]);
+        assert_eq!(
+            cells(&figures),
+            ["N/A", "2.75%", "N/A", "0.00%", "N/A", "N/A", "0.28%"]
+        );
+    }
+
+    #[test]
+    fn a_perfect_model_reaches_28_33_percent() {
+        let figures: BTreeMap<Category, CategoryFigure> = Category::ALL
+            .iter()
+            .map(|c| {
+                let figure = CategoryFigure {
+                    accuracy: 1.0,
+                    total_count: dataset_size(*c),
+                };
+                (*c, figure)
+            })
+            .collect();
+        assert_eq!(
+            cells(&figures),
+            [
+                "N/A", "83.33%", "100.00%", "100.00%", "100.00%", "100.00%", "28.33%"
+            ]
+        );
+        assert!(NOTE.contains("28.33%"));
+    }
+
+    #[test]
+    fn missing_categories_count_as_zero_with_their_dataset_size() {
+        // Nothing scored: every number 0, only the never-N/A columns shown.
+        assert_eq!(
+            cells(&BTreeMap::new()),
+            ["N/A", "0.00%", "N/A", "0.00%", "N/A", "N/A", "0.00%"]
+        );
+        // One live category, scored in part: the others weigh their dataset size.
+        let figures = BTreeMap::from([(
+            Category::LiveParallel,
+            CategoryFigure {
+                accuracy: 0.5,
+                total_count: 8,
+            },
+        )]);
+        assert_eq!(
+            value(&figures, "Live Acc"),
+            4.0 / (258.0 + 1053.0 + 8.0 + 24.0)
+        );
+        // All four live categories present: shown, weighted by the counts given.
+        let fig = |accuracy, total_count| CategoryFigure {
+            accuracy,
+            total_count,
+        };
+        let figures = BTreeMap::from([
+            (Category::LiveSimple, fig(1.0, 10)),
+            (Category::LiveMultiple, fig(0.0, 30)),
+            (Category::LiveParallel, fig(0.5, 4)),
+            (Category::LiveParallelMultiple, fig(0.25, 4)),
+        ]);
+        let columns = leaderboard(&figures);
+        assert_eq!((columns[2].value, columns[2].shown), (13.0 / 48.0, true));
+        assert_eq!(columns[3].value, 13.0 / 48.0);
+        // Irrelevance is unweighted, and shown only with both parts.
+        let figures = BTreeMap::from([
+            (Category::Irrelevance, fig(1.0, 240)),
+            (Category::LiveIrrelevance, fig(0.5, 884)),
+        ]);
+        let columns = leaderboard(&figures);
+        assert_eq!((columns[4].value, columns[4].shown), (0.75, true));
+        assert_eq!(columns[6].value, 0.75 * 0.1);
+        // Relevance is in no other column.
+        let figures = BTreeMap::from([(Category::LiveRelevance, fig(1.0, 16))]);
+        assert_eq!(
+            cells(&figures),
+            ["N/A", "0.00%", "N/A", "0.00%", "N/A", "100.00%", "0.00%"]
+        );
+    }
+
+    #[test]
+    fn percent_cells_round_the_exact_value_ties_to_even() {
+        // 0.32125 * 100 is exactly 32.125: Python gives "32.12%".
+        assert_eq!(0.32125 * 100.0, 32.125);
+        assert_eq!(percent_cell(0.32125), "32.12%");
+        // 0.00275 * 100 is 0.275000000000000022…: above the tie.
+        assert_eq!(percent_cell(0.0275 * 0.1), "0.28%");
+        // Python's '{:.2f}' of these exact values: 0.12, 0.38, 2.67.
+        assert_eq!(percent_cell(0.00125), "0.12%");
+        assert_eq!(percent_cell(0.00375), "0.38%");
+        assert_eq!(percent_cell(0.02675), "2.67%");
+        assert_eq!(percent_cell(1.0), "100.00%");
+        assert_eq!(percent_cell(0.0), "0.00%");
+        assert_eq!(percent_cell(f64::NAN), "nan%");
+    }
+}
