@@ -134,6 +134,7 @@ fn property(parameter: &Parameter, dialect: Dialect) -> Value {
     match dialect {
         Dialect::JsonSchema => {
             schema.insert("type".into(), json!(kind));
+            nested_schema(parameter, kind, &mut schema);
         }
         Dialect::Gemini => {
             // Gemini rejects OBJECT without properties; free-form objects travel as JSON text.
@@ -149,6 +150,58 @@ fn property(parameter: &Parameter, dialect: Dialect) -> Value {
         schema.insert("description".into(), json!(description));
     }
     Value::Object(schema)
+}
+
+/// What a catalog says beyond the type (an `enum`, an array's `items`, an
+/// object's `properties`), in JSON Schema: nested types are mapped as the
+/// top-level one is (`float` → `number`, `dict` → `object`, `tuple` →
+/// `array`), `any` and unknown types become `string`.
+fn nested_schema(parameter: &Parameter, kind: &str, schema: &mut Map<String, Value>) {
+    if let Some(allowed) = &parameter.allowed {
+        schema.insert("enum".into(), json!(allowed));
+    }
+    if kind == "array"
+        && let Some(items) = &parameter.items
+    {
+        schema.insert("items".into(), schema_of(items, 0));
+    }
+    if kind == "object"
+        && let Some(Value::Object(properties)) = &parameter.properties
+    {
+        let mapped: Map<String, Value> = properties
+            .iter()
+            .map(|(k, v)| (k.clone(), schema_of(v, 0)))
+            .collect();
+        schema.insert("properties".into(), Value::Object(mapped));
+    }
+}
+
+/// A catalog's nested schema (`{"type": "float", "items": …}`) in JSON
+/// Schema's types; deeper than 16 levels, any value.
+fn schema_of(node: &Value, depth: usize) -> Value {
+    let Value::Object(fields) = node else {
+        return json!({});
+    };
+    if depth > 16 {
+        return json!({});
+    }
+    let mut out = Map::new();
+    for (key, value) in fields {
+        let mapped = match (key.as_str(), value) {
+            ("type", Value::String(t)) => json!(json_type(t)),
+            ("items", v) => schema_of(v, depth + 1),
+            ("properties", Value::Object(props)) => Value::Object(
+                props
+                    .iter()
+                    .map(|(k, v)| (k.clone(), schema_of(v, depth + 1)))
+                    .collect(),
+            ),
+            ("description" | "enum" | "required", v) => v.clone(),
+            _ => continue,
+        };
+        out.insert(key.clone(), mapped);
+    }
+    Value::Object(out)
 }
 
 /// The parameters object of one tool, or `None` for Gemini tools without
@@ -230,6 +283,32 @@ mod tests {
         for t in &tools {
             assert_eq!(map.task_name(map.api_name(&t.name)), t.name);
         }
+    }
+
+    #[test]
+    fn enums_items_and_nested_properties_are_declared() {
+        let tool: Tool = serde_json::from_value(json!({"name": "t", "required_parameters": [
+            {"name": "unit", "type": "string", "enum": ["c", "f"]},
+            {"name": "point", "type": "tuple", "items": {"type": "float"}},
+            {"name": "opts", "type": "dict", "properties": {"lang": {"type": "string", "enum": ["en"]}, "n": {"type": "integer"}, "x": {"type": "any"}}},
+            {"name": "stops", "type": "array", "items": {"type": "dict", "properties": {"at": {"type": "float"}}}}
+        ]}))
+        .unwrap();
+        let schema = parameters_schema(&tool, Dialect::JsonSchema).unwrap();
+        let p = &schema["properties"];
+        assert_eq!(p["unit"], json!({"type": "string", "enum": ["c", "f"]}));
+        assert_eq!(
+            p["point"],
+            json!({"type": "array", "items": {"type": "number"}})
+        );
+        assert_eq!(
+            p["opts"]["properties"],
+            json!({"lang": {"type": "string", "enum": ["en"]}, "n": {"type": "integer"}, "x": {"type": "string"}})
+        );
+        assert_eq!(
+            p["stops"]["items"],
+            json!({"type": "object", "properties": {"at": {"type": "number"}}})
+        );
     }
 
     #[test]

@@ -1,0 +1,332 @@
+//! `itc eval --dataset bfcl:…` against the scripted OpenAI-compatible server
+//! on loopback, in prompt and native modes: BFCL's own prompt (or function
+//! declarations) reach the server, answers are read by BFCL's decoder into
+//! SPEC calls, the official checker scores the same answers from the task
+//! file alone, and `itc ood score bfcl` and `itc report` show the results.
+
+mod support;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use itc::ood::answers::bfcl_text;
+use itc::ood::bfcl::CategorySet;
+use itc::ood::dataset::OodDataset;
+use itc::spec::records::Task;
+use serde_json::{Value, json};
+use support::server::{Reply, ScriptedServer};
+use support::{itc, text};
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The converted tasks of some categories, by query.
+fn tasks_by_query(set: &str) -> HashMap<String, Task> {
+    let dataset = OodDataset::Bfcl(set.parse::<CategorySet>().unwrap());
+    let (tasks, _) = dataset
+        .convert(&dataset.shipped_files().unwrap(), 4)
+        .unwrap();
+    tasks.into_iter().map(|t| (t.query.clone(), t)).collect()
+}
+
+fn models_toml(dir: &Path, base_url: &str, models: &[(&str, &str)]) -> String {
+    let mut toml = String::new();
+    for (name, mode) in models {
+        toml.push_str(&format!(
+            "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{base_url}\"\nmodel_id = \"{name}\"\nmode = \"{mode}\"\ntemperature = 0.0\nmax_attempts = 2\nretry_base_ms = 2\n\n"
+        ));
+    }
+    let path = dir.join("models.toml");
+    std::fs::write(&path, toml).unwrap();
+    path.display().to_string()
+}
+
+/// `official.json`: model → category → (correct, total).
+fn official_counts(run: &Path) -> HashMap<String, HashMap<String, (u64, u64)>> {
+    let official = read_json(&run.join("official.json"));
+    assert_eq!(official["benchmark"], "bfcl");
+    official["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let counts = r["categories"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| {
+                    (
+                        c["category"].as_str().unwrap().to_string(),
+                        (
+                            c["correct_count"].as_u64().unwrap(),
+                            c["total_count"].as_u64().unwrap(),
+                        ),
+                    )
+                })
+                .collect();
+            (r["model"].as_str().unwrap().to_string(), counts)
+        })
+        .collect()
+}
+
+#[test]
+fn prompt_mode_gold_answers_pass_the_official_checker_and_wrong_ones_do_not() {
+    let by_query = tasks_by_query("live_parallel,live_relevance");
+    let for_server = by_query.clone();
+    let server = ScriptedServer::start(move |r| {
+        let system = r.body["messages"][0]["content"].as_str().unwrap();
+        let query = r.body["messages"][1]["content"].as_str().unwrap();
+        // BFCL's format and its function docs, not ITC's Thought/Action.
+        assert!(system.contains("[func_name1(param1=value1"), "{system}");
+        assert!(system.contains("\"type\": \"dict\"") && !system.contains("\"Thought\""));
+        let task = &for_server[query];
+        let answer = match (r.body["model"].as_str().unwrap(), task.category.as_str()) {
+            // Any call is right on live_relevance: the first function, no arguments.
+            ("gold", "live_relevance") => format!("[{}()]", task.tools[0].name),
+            ("gold", _) => format!("```\n{}\n```", bfcl_text(&task.gold.calls)),
+            _ => "I would call nothing_at_all(x=1) here.".to_string(),
+        };
+        Reply::Answer(answer)
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let config = models_toml(
+        dir.path(),
+        &server.base_url(),
+        &[("gold", "prompt"), ("prose", "prompt")],
+    );
+    let run = dir.path().join("run");
+    let out = itc(
+        &[
+            "eval",
+            "--dataset",
+            "bfcl:live_parallel,live_relevance",
+            "--config",
+            &config,
+            "--run-dir",
+            run.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("model `gold`: prompt style bfcl"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("Live AST Acc"), "{stdout}");
+    let counts = official_counts(&run);
+    assert_eq!(counts["gold"]["live_parallel"], (16, 16));
+    assert_eq!(counts["gold"]["live_relevance"], (16, 16));
+    // Prose never decodes: no call, wrong on live_relevance and live_parallel.
+    assert_eq!(counts["prose"]["live_parallel"], (0, 16));
+    assert_eq!(counts["prose"]["live_relevance"], (0, 16));
+    // SPEC §3 read the same answers through BFCL's decoder.
+    let summary = read_json(&run.join("summary.json"));
+    let gold = summary
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["model"] == "gold")
+        .unwrap();
+    assert!(gold["summary"]["selection"]["f1"].as_f64().unwrap() > 40.0);
+
+    // The run's result files score the same with `itc ood score bfcl`.
+    let scored = itc(
+        &[
+            "ood",
+            "score",
+            "bfcl",
+            "--results",
+            run.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert!(scored.status.success(), "{}", text(&scored.stderr));
+    let lines: Vec<Value> = text(&scored.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    for l in &lines {
+        let model = l["model"].as_str().unwrap();
+        let category = l["category"].as_str().unwrap();
+        let (correct, total) = counts[model][category];
+        assert_eq!(
+            (l["correct_count"].as_u64(), l["total_count"].as_u64()),
+            (Some(correct), Some(total))
+        );
+    }
+
+    // `itc report` shows the official figures beside the SPEC scores.
+    let report_dir = dir.path().join("report");
+    let report = itc(
+        &[
+            "report",
+            run.to_str().unwrap(),
+            "--out",
+            report_dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(report.status.success(), "{}", text(&report.stderr));
+    let shown = text(&report.stdout);
+    assert!(shown.contains("Official scores"), "{shown}");
+    assert!(
+        shown.contains("live_relevance") && shown.contains("Overall Acc"),
+        "{shown}"
+    );
+    let json = read_json(&report_dir.join("report.json"));
+    let official = json["official"].as_array().unwrap();
+    assert!(
+        official
+            .iter()
+            .any(|f| f["name"] == "live_parallel" && f["model"] == "gold" && f["value"] == 100.0)
+    );
+    let html = std::fs::read_to_string(report_dir.join("report.html")).unwrap();
+    assert!(html.contains("id=\"official\""));
+}
+
+#[test]
+fn native_mode_maps_dotted_names_and_back() {
+    let by_query = tasks_by_query("simple_python");
+    let server = ScriptedServer::start(move |r| {
+        let query = r.body["messages"][1]["content"].as_str().unwrap();
+        let task = &by_query[query];
+        let tools = r.body["tools"]
+            .as_array()
+            .expect("native requests declare tools");
+        let declared = tools[0]["function"]["name"].as_str().unwrap().to_string();
+        // Providers refuse dots in names: `math.factorial` is declared as `math_factorial`.
+        assert!(!declared.contains('.'));
+        assert_eq!(declared, task.tools[0].name.replace('.', "_"));
+        let call = &task.gold.calls[0];
+        let arguments: serde_json::Map<String, Value> = call
+            .arguments
+            .iter()
+            .map(|(k, v)| (k.clone(), serde_json::to_value(v).unwrap()))
+            .collect();
+        Reply::Json(
+            json!({"choices": [{"message": {"role": "assistant", "content": null,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": declared, "arguments": Value::Object(arguments).to_string()}}]}}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5}}),
+        )
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let config = models_toml(dir.path(), &server.base_url(), &[("native", "native")]);
+    let run = dir.path().join("run");
+    let out = itc(
+        &[
+            "eval",
+            "--dataset",
+            "bfcl:simple_python",
+            "--limit",
+            "12",
+            "--config",
+            &config,
+            "--run-dir",
+            run.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let counts = official_counts(&run);
+    assert_eq!(counts["native"]["simple_python"], (12, 12));
+    // The result file the official checker read has the dotted name back.
+    let results =
+        std::fs::read_to_string(run.join("official/native/BFCL_v4_simple_python_result.json"))
+            .unwrap();
+    assert!(results.contains("[math.factorial(number=5)]"), "{results}");
+}
+
+#[test]
+fn score_errors_name_the_file_and_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("BFCL_v4_simple_python_result.json");
+    std::fs::write(
+        &file,
+        "{\"id\": \"simple_python_0\", \"result\": \"[f()]\"}\nnot json\n",
+    )
+    .unwrap();
+    let out = itc(
+        &["ood", "score", "bfcl", "--results", file.to_str().unwrap()],
+        &[],
+    );
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("BFCL_v4_simple_python_result.json:2"),
+        "{stderr}"
+    );
+    let other = dir.path().join("answers.jsonl");
+    std::fs::write(&other, "").unwrap();
+    let out = itc(
+        &["ood", "score", "bfcl", "--results", other.to_str().unwrap()],
+        &[],
+    );
+    assert!(
+        text(&out.stderr).contains("--category"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn reference_answers_score_as_the_official_score_files_say() {
+    // Round 1 of the reference answers, from the shipped copies.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/ood/bfcl");
+    let summary = read_json(&root.join("reference/summary.json"));
+    let dir = tempfile::tempdir().unwrap();
+    for category in ["simple_python", "parallel_multiple", "irrelevance"] {
+        let answers =
+            std::fs::read_to_string(root.join(format!("reference/answers/{category}.jsonl")))
+                .unwrap();
+        let mut lines = String::new();
+        for a in answers
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        {
+            if a["answer_index"] == 1 {
+                lines.push_str(&json!({"id": a["id"], "result": a["answer"]}).to_string());
+                lines.push('\n');
+            }
+        }
+        let file = dir.path().join(format!("BFCL_v4_{category}_result.json"));
+        std::fs::write(&file, lines).unwrap();
+    }
+    let per_item = dir.path().join("per_item.jsonl");
+    let out = itc(
+        &[
+            "ood",
+            "score",
+            "bfcl",
+            "--compat",
+            "official",
+            "--results",
+            dir.path().to_str().unwrap(),
+            "--per-item",
+            per_item.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut lines = 0;
+    for l in text(&out.stdout).lines() {
+        let v: Value = serde_json::from_str(l).unwrap();
+        let round = &summary["categories"][v["category"].as_str().unwrap()]["rounds"][1];
+        assert_eq!(v["correct_count"], round["correct_count"], "{v}");
+        assert_eq!(v["total_count"], round["total_count"]);
+        assert_eq!(v["accuracy"], round["accuracy"]);
+        lines += 1;
+    }
+    assert_eq!(lines, 3);
+    let items = std::fs::read_to_string(&per_item).unwrap();
+    assert_eq!(items.lines().count(), 400 + 200 + 240);
+    let first: Value = serde_json::from_str(items.lines().next().unwrap()).unwrap();
+    assert_eq!(first["id"], "simple_python_0");
+    assert!(first.get("error_type").is_some() && first.get("valid").is_some());
+}
