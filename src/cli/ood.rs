@@ -221,6 +221,10 @@ pub struct BfclScoreArgs {
     /// Cache directory of `itc ood fetch`. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
     #[arg(long)]
     pub cache_dir: Option<PathBuf>,
+    /// Score only the questions the results answer (BFCL's `--partial-eval`;
+    /// for runs with `--limit`). Default: every question must be answered.
+    #[arg(long)]
+    pub partial: bool,
     /// Write one verdict per result line (`{"id", "valid", "error_type", "errors"}`) here.
     #[arg(long)]
     pub per_item: Option<PathBuf>,
@@ -241,6 +245,7 @@ impl BfclScoreArgs {
             results: self.results.clone(),
             data: self.data.clone(),
             cache_dir: self.cache_dir.clone(),
+            partial: self.partial,
             per_item: self.per_item.clone(),
             format: self.format,
             wide: self.table.wide,

@@ -17,8 +17,8 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::bfcl::convert::category_files;
-use super::bfcl::files::{read_possible_answers, read_questions};
-use super::bfcl::official::{ItemVerdict, read_results, score_results};
+use super::bfcl::files::{PossibleAnswer, Question, read_possible_answers, read_questions};
+use super::bfcl::official::{ItemVerdict, ResultLine, read_results, score_results};
 use super::bfcl::{Category, CategorySet};
 use super::dataset::OodDataset;
 use super::fetch;
@@ -251,6 +251,10 @@ pub struct BfclScoreOptions {
     pub data: Option<PathBuf>,
     /// The fetch cache (default: `itc ood fetch`'s).
     pub cache_dir: Option<PathBuf>,
+    /// Score only the questions a result file answers (BFCL's
+    /// `--partial-eval`); otherwise a result file must answer every question
+    /// of its category, as the official runner demands.
+    pub partial: bool,
     /// Writes one verdict per result line here (JSON Lines), file after file.
     pub per_item: Option<PathBuf>,
     /// Output on stdout.
@@ -410,6 +414,31 @@ fn data_files(
     category_files(category, &files)
 }
 
+/// The questions (and their possible answers, paired by position) that a
+/// result file answers, in question order.
+fn answered_only(
+    results: &[ResultLine],
+    questions: Vec<Question>,
+    answers: Vec<PossibleAnswer>,
+) -> (Vec<Question>, Vec<PossibleAnswer>) {
+    let ids: HashSet<&str> = results.iter().map(|r| r.id.as_str()).collect();
+    let keep: Vec<bool> = questions
+        .iter()
+        .map(|q| ids.contains(q.id.as_str()))
+        .collect();
+    let answers = answers
+        .into_iter()
+        .zip(&keep)
+        .filter_map(|(a, k)| k.then_some(a))
+        .collect();
+    let questions = questions
+        .into_iter()
+        .zip(&keep)
+        .filter_map(|(q, k)| k.then_some(q))
+        .collect();
+    (questions, answers)
+}
+
 /// Runs `itc ood score bfcl`: one score per result file on `out`.
 pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Result<()> {
     let Compat::Official = options.compat;
@@ -423,8 +452,17 @@ pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Re
             None => Vec::new(),
         };
         let results = read_results(&file)?;
-        let score = score_results(category, &questions, &answers, &results)
-            .with_context(|| format!("scoring {} as {category}", file.display()))?;
+        let (questions, answers) = if options.partial {
+            answered_only(&results, questions, answers)
+        } else {
+            (questions, answers)
+        };
+        let score = score_results(category, &questions, &answers, &results).with_context(|| {
+            format!(
+                "scoring {} as {category} (--partial: only the questions it answers)",
+                file.display()
+            )
+        })?;
         scores.push(FileScore {
             model,
             category: category.as_str().into(),
@@ -447,16 +485,20 @@ pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Re
             }
         }
         OutputFormat::Table => {
-            let mut t =
-                Table::new(["Model", "Category", "Total", "Correct", "Accuracy"]).with_labels(2);
+            // A model column only for run directories, which name one.
+            let by_model = scores.iter().any(|s| s.model.is_some());
+            let header = ["Model", "Category", "Total", "Correct", "Accuracy"];
+            let skip = usize::from(!by_model);
+            let mut t = Table::new(header.into_iter().skip(skip)).with_labels(2 - skip);
             for s in &scores {
-                t.push([
+                let row = [
                     s.model.clone().unwrap_or_default(),
                     s.category.clone(),
                     s.total_count.to_string(),
                     s.correct_count.to_string(),
                     num(s.accuracy),
-                ]);
+                ];
+                t.push(row.into_iter().skip(skip));
             }
             writeln!(
                 out,
