@@ -7,6 +7,8 @@
 //!   every decoded answer and every probe.
 //! - End to end: every answer text decoded and checked, and the score-file
 //!   headers of every round and category (needs the decoder).
+//! - Live: every answer text of `reference-live/` (six live categories)
+//!   decoded and checked, and every round's correct/total counts.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -444,4 +446,107 @@ fn a_bad_result_line_names_file_and_line() {
         err.starts_with("results/BFCL_v4_parallel_result.json:2: not JSON"),
         "{err}"
     );
+}
+
+/// The live categories with reference verdicts (`reference-live/`).
+const LIVE_CATEGORIES: [Category; 6] = [
+    Category::LiveSimple,
+    Category::LiveMultiple,
+    Category::LiveParallel,
+    Category::LiveParallelMultiple,
+    Category::LiveIrrelevance,
+    Category::LiveRelevance,
+];
+
+/// The live reference answers of a category, as `(id, answer_index, text)`.
+fn live_answers(category: Category) -> Vec<(String, usize, String)> {
+    let path = root().join(format!("reference-live/answers/{category}.jsonl"));
+    read_jsonl(&path)
+        .iter()
+        .map(|a| {
+            let index = number(field(a, "answer_index")) as usize;
+            (text(field(a, "id")), index, text(field(a, "answer")))
+        })
+        .collect()
+}
+
+/// Round `k` of a category's answers as a result file.
+fn round_lines(all: &[(String, usize, String)], k: usize) -> Vec<ResultLine> {
+    all.iter()
+        .filter(|(_, index, _)| *index == k)
+        .map(|(id, _, answer)| ResultLine {
+            id: id.clone(),
+            result: ModelResult::Text(answer.clone()),
+        })
+        .collect()
+}
+
+/// Every live answer's verdict; returns (checked, mismatches).
+fn live_verdict_mismatches(category: Category, data: &Data) -> (usize, Vec<String>) {
+    let path = root().join(format!("reference-live/verdicts/{category}.jsonl"));
+    let verdicts = read_jsonl(&path);
+    let answers = live_answers(category);
+    assert_eq!(answers.len(), verdicts.len(), "{category}");
+    let mut mismatches = Vec::new();
+    for ((id, index, answer), line) in answers.iter().zip(&verdicts) {
+        assert_eq!(*id, text(field(line, "id")), "{category}");
+        assert_eq!(*index, number(field(line, "answer_index")) as usize);
+        let i = data.index[id];
+        let got = check_answer(category, &data.questions[i], data.possible.get(i), answer);
+        let want = official(line);
+        if !same(&got, want) {
+            let name = |t: Option<ErrorType>| t.map(ErrorType::as_str);
+            mismatches.push(format!(
+                "{id} answer {index} {answer:?}: official ({}, {:?}), got ({}, {:?}) {:?}",
+                want.0,
+                name(want.1),
+                got.valid,
+                name(got.error_type),
+                got.errors
+            ));
+        }
+    }
+    (answers.len(), mismatches)
+}
+
+#[test]
+fn live_reference_verdicts_are_reproduced() {
+    let summary = json_loads_str(
+        &std::fs::read_to_string(root().join("reference-live/summary.json")).unwrap(),
+    )
+    .unwrap();
+    let blocks = field(&summary, "categories");
+    let mut checked = 0;
+    let mut mismatches = Vec::new();
+    let mut rounds_scored = 0;
+    for category in LIVE_CATEGORIES {
+        let data = load(category);
+        let (n, bad) = live_verdict_mismatches(category, &data);
+        eprintln!("{category}: {n} answers, {} verdicts differ", bad.len());
+        checked += n;
+        mismatches.extend(bad);
+        let PyValue::List(rounds) = field(field(blocks, category.as_str()), "rounds") else {
+            panic!("no rounds for {category}")
+        };
+        let all = live_answers(category);
+        for (k, round) in rounds.iter().enumerate() {
+            let lines = round_lines(&all, k);
+            let score = score_results(category, &data.questions, &data.possible, &lines).unwrap();
+            let want = (
+                number(field(round, "correct_count")) as usize,
+                number(field(round, "total_count")) as usize,
+            );
+            if (score.correct_count, score.total_count) != want {
+                mismatches.push(format!(
+                    "{category} round {k}: official correct/total {want:?}, got ({}, {})",
+                    score.correct_count, score.total_count
+                ));
+            }
+            rounds_scored += 1;
+        }
+    }
+    eprintln!("live rounds scored: {rounds_scored}");
+    assert_eq!(checked, 1290 + 4212 + 80 + 120 + 3536 + 80);
+    assert_eq!(rounds_scored, 28);
+    report("live reference verdicts", checked, &mismatches);
 }
