@@ -974,3 +974,102 @@ fn dfsdt_on_stabletoolbench_against_a_real_model() {
         record.path
     );
 }
+
+/// BFCL on the real model, in prompt mode (BFCL's own answer format) and
+/// native mode (declared functions, dotted names mapped) at once: the run
+/// ends, the official checker scores every answer from the task file, and
+/// `itc report` shows the official figures beside the SPEC scores.
+#[test]
+fn bfcl_prompt_and_native_against_a_real_model() {
+    let Some(url) = server_url("bfcl_prompt_and_native_against_a_real_model") else {
+        return;
+    };
+    let _turn = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let mut models = String::new();
+    for (name, mode) in [
+        ("smollm2-bfcl", "prompt"),
+        ("smollm2-bfcl-native", "native"),
+    ] {
+        // A BFCL answer is one short line of calls: 32 tokens hold it.
+        models.push_str(&format!(
+            "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"smollm2\"\nmode = \"{mode}\"\ntemperature = 0.0\nmax_tokens = 32\nconcurrency = 1\ntimeout_ms = 120000\nmax_attempts = 3\n\n"
+        ));
+    }
+    let config = dir.path().join("models.toml");
+    fs::write(&config, models).unwrap();
+    let run_dir = dir.path().join("bfcl");
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args([
+            "eval",
+            "--config",
+            config.to_str().unwrap(),
+            "--dataset",
+            "bfcl:simple_python",
+            "--limit",
+            "20",
+            "--concurrency",
+            "1",
+            "--run-dir",
+            run_dir.to_str().unwrap(),
+            "--cache",
+            dir.path().join("cache").to_str().unwrap(),
+            "--no-progress",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() || out.status.code() == Some(3),
+        "{stderr}"
+    );
+    eprintln!(
+        "bfcl: 2 × 20 tasks in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        stderr.contains("model `smollm2-bfcl`: prompt style bfcl"),
+        "{stderr}"
+    );
+    let official = read_json(&run_dir.join("official.json"));
+    let results = official["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "{official}");
+    for r in results {
+        let category = &r["categories"][0];
+        assert_eq!(category["category"], "simple_python");
+        // Every task is scored: an answer, or BFCL's error text for a failed request.
+        assert_eq!(category["total_count"], 20, "{r}");
+        assert!(r["leaderboard"].as_array().unwrap().len() == 7, "{r}");
+        let model = r["model"].as_str().unwrap();
+        let file = run_dir.join(format!(
+            "official/{model}/BFCL_v4_simple_python_result.json"
+        ));
+        assert_eq!(fs::read_to_string(file).unwrap().lines().count(), 20);
+    }
+    let prompt_style = results
+        .iter()
+        .find(|r| r["model"] == "smollm2-bfcl")
+        .unwrap();
+    assert_eq!(prompt_style["prompt_style"], "bfcl");
+    let report_dir = dir.path().join("report");
+    let report = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args([
+            "report",
+            run_dir.to_str().unwrap(),
+            "--out",
+            report_dir.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&report.stdout);
+    assert!(
+        report.status.success(),
+        "{}",
+        String::from_utf8_lossy(&report.stderr)
+    );
+    assert!(
+        shown.contains("Official scores") && shown.contains("Non-Live Overall Acc"),
+        "{shown}"
+    );
+}
