@@ -178,6 +178,7 @@ fn report(what: &str, checked: usize, mismatches: &[String]) {
 fn checker_reproduces_every_decoded_reference_verdict() {
     let mut checked = 0;
     let mut same_messages = 0;
+    let mut checking = std::time::Duration::ZERO;
     let mut mismatches = Vec::new();
     for category in CATEGORIES {
         let data = load(category);
@@ -189,7 +190,9 @@ fn checker_reproduces_every_decoded_reference_verdict() {
             let id = text(field(&line, "id"));
             let i = data.index[&id];
             let calls = calls_of(field(&line, "decoded_output"));
+            let started = std::time::Instant::now();
             let got = check_calls(category, &data.questions[i], data.possible.get(i), &calls);
+            checking += started.elapsed();
             checked += 1;
             let want_errors = field(&line, "errors").to_json();
             if serde_json::Value::Array(got.errors.clone()) == want_errors {
@@ -210,6 +213,7 @@ fn checker_reproduces_every_decoded_reference_verdict() {
     }
     assert!(checked > 4000, "only {checked} decoded verdicts");
     eprintln!("official `errors` messages reproduced exactly: {same_messages} of {checked}");
+    eprintln!("checking took {checking:?} in all");
     assert_eq!(
         same_messages, checked,
         "some `errors` messages differ (BFCL_SHOW_MESSAGES=1 lists them)"
