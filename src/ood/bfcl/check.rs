@@ -18,8 +18,8 @@ use serde_json::Value;
 
 use super::Call;
 use super::check_values::{
-    allows_empty, check_dict, check_list, check_list_of_dicts, check_string, is_empty_str, pystr,
-    repr,
+    allows_empty, check_dict, check_list, check_list_of_dicts, check_string, is_empty_str,
+    list_str, repr,
 };
 use crate::ood::python::value::py_eq;
 use crate::ood::python::{PyStr, PyValue};
@@ -292,6 +292,7 @@ fn check_parallel(
         let (name, expected) = gt_entry(Some(entry));
         let doc = find_doc(functions, name).unwrap_or(&Value::Null);
         let mut tried = Vec::new();
+        let mut entry_json = None;
         let mut found = false;
         for (index, call) in calls.iter().enumerate() {
             if matched[index] {
@@ -308,7 +309,7 @@ fn check_parallel(
                         "sub_error": f.errors,
                         "sub_error_type": f.kind.as_str(),
                         "model_output_item": call_json(call),
-                        "possible_answer_item": dumps_json(entry),
+                        "possible_answer_item": entry_json.get_or_insert_with(|| dumps_json(entry)).clone(),
                     }
                 })),
             }
@@ -523,7 +524,7 @@ fn check_param(
             "Invalid value for parameter {}: {}. Expected one of {}.",
             repr(param),
             repr(value),
-            pystr(&PyValue::List(allowed.to_vec()))
+            list_str(allowed)
         ),
     ))
 }

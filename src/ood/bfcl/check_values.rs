@@ -84,6 +84,19 @@ pub(crate) fn pystr(v: &PyValue) -> String {
     PyStr(py_str(v)).to_string_lossy()
 }
 
+/// `str(list)` (= `repr(list)`) of a slice, without copying it.
+pub(crate) fn list_str(items: &[PyValue]) -> String {
+    let mut out = String::from("[");
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&repr(item));
+    }
+    out.push(']');
+    out
+}
+
 /// A failure with one message.
 fn fail(kind: ErrorType, message: String) -> Fail {
     Fail {
@@ -131,7 +144,7 @@ pub fn check_string(param: &PyValue, value: &PyStr, allowed: &[PyValue]) -> Resu
             "Invalid value for parameter {}: {}. Expected one of {}. Case insensitive.",
             repr(param),
             repr(&PyValue::Str(value.clone())),
-            pystr(&PyValue::List(allowed.to_vec()))
+            list_str(allowed)
         ),
     ))
 }
@@ -158,8 +171,8 @@ pub fn check_list(param: &PyValue, items: &[PyValue], allowed: &[PyValue]) -> Re
         format!(
             "Invalid value for parameter {}: {}. Expected one of {}.",
             repr(param),
-            repr(&PyValue::List(items.to_vec())),
-            pystr(&PyValue::List(allowed.to_vec()))
+            list_str(items),
+            list_str(allowed)
         ),
     ))
 }
