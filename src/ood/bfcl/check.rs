@@ -18,8 +18,8 @@ use serde_json::Value;
 
 use super::Call;
 use super::check_values::{
-    allows_empty, check_dict, check_list, check_list_of_dicts, check_string, is_empty_str, pystr,
-    repr,
+    allows_empty, check_dict, check_list, check_list_of_dicts, check_string, is_empty_str,
+    list_str, repr,
 };
 use crate::ood::python::value::py_eq;
 use crate::ood::python::{PyStr, PyValue};
@@ -292,6 +292,7 @@ fn check_parallel(
         let (name, expected) = gt_entry(Some(entry));
         let doc = find_doc(functions, name).unwrap_or(&Value::Null);
         let mut tried = Vec::new();
+        let mut entry_json = None;
         let mut found = false;
         for (index, call) in calls.iter().enumerate() {
             if matched[index] {
@@ -308,7 +309,7 @@ fn check_parallel(
                         "sub_error": f.errors,
                         "sub_error_type": f.kind.as_str(),
                         "model_output_item": call_json(call),
-                        "possible_answer_item": entry.to_json(),
+                        "possible_answer_item": entry_json.get_or_insert_with(|| dumps_json(entry)).clone(),
                     }
                 })),
             }
@@ -332,21 +333,40 @@ fn check_parallel(
     Ok(())
 }
 
-/// A decoded call as the official decoder's `{name: {param: value}}`.
+/// A decoded call as the official decoder's `{name: {param: value}}`,
+/// in the JSON the score file holds ([`dumps_json`]).
 pub fn call_json(call: &Call) -> Value {
-    let mut params = serde_json::Map::new();
-    for (k, v) in &call.args {
+    let mut out = serde_json::Map::new();
+    out.insert(call.name.clone(), dict_json(&call.args));
+    Value::Object(out)
+}
+
+/// A value as Python's `json.dumps` writes it (and the score file holds
+/// it): tuples as lists, dict keys `None`/`True`/`False` as `null`/`true`/
+/// `false`, other non-string keys as their `repr()`.
+pub fn dumps_json(v: &PyValue) -> Value {
+    match v {
+        PyValue::List(items) | PyValue::Tuple(items) => {
+            Value::Array(items.iter().map(dumps_json).collect())
+        }
+        PyValue::Dict(entries) => dict_json(entries),
+        other => other.to_json(),
+    }
+}
+
+fn dict_json(entries: &[(PyValue, PyValue)]) -> Value {
+    let mut map = serde_json::Map::new();
+    for (k, v) in entries {
         let key = match k {
             PyValue::Str(s) => s.to_string_lossy(),
-            // json.dumps writes a None key as "null".
             PyValue::None => "null".into(),
-            other => pystr(other),
+            PyValue::Bool(true) => "true".into(),
+            PyValue::Bool(false) => "false".into(),
+            other => repr(other),
         };
-        params.insert(key, v.to_json());
+        map.insert(key, dumps_json(v));
     }
-    let mut out = serde_json::Map::new();
-    out.insert(call.name.clone(), Value::Object(params));
-    Value::Object(out)
+    Value::Object(map)
 }
 
 /// A possible-answer entry's function name and parameter map.
@@ -504,7 +524,7 @@ fn check_param(
             "Invalid value for parameter {}: {}. Expected one of {}.",
             repr(param),
             repr(value),
-            pystr(&PyValue::List(allowed.to_vec()))
+            list_str(allowed)
         ),
     ))
 }

@@ -84,6 +84,19 @@ pub(crate) fn pystr(v: &PyValue) -> String {
     PyStr(py_str(v)).to_string_lossy()
 }
 
+/// `str(list)` (= `repr(list)`) of a slice, without copying it.
+pub(crate) fn list_str(items: &[PyValue]) -> String {
+    let mut out = String::from("[");
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&repr(item));
+    }
+    out.push(']');
+    out
+}
+
 /// A failure with one message.
 fn fail(kind: ErrorType, message: String) -> Fail {
     Fail {
@@ -103,9 +116,12 @@ pub(crate) fn is_empty_str(v: &PyValue) -> bool {
 }
 
 /// The items Python sees when it indexes `x[0..len(x)]`: a list's or
-/// tuple's items, a string's characters as one-character strings.
+/// tuple's items, a string's characters as one-character strings, nothing
+/// for an empty dict (`None` where Python raises: a non-empty dict, a
+/// number, `None`).
 fn indexed_items(v: &PyValue) -> Option<Vec<PyValue>> {
     match v {
+        PyValue::Dict(entries) if entries.is_empty() => Some(Vec::new()),
         PyValue::List(items) | PyValue::Tuple(items) => Some(items.clone()),
         PyValue::Str(s) => Some(s.0.iter().map(|&c| PyValue::Str(PyStr(vec![c]))).collect()),
         _ => None,
@@ -128,7 +144,7 @@ pub fn check_string(param: &PyValue, value: &PyStr, allowed: &[PyValue]) -> Resu
             "Invalid value for parameter {}: {}. Expected one of {}. Case insensitive.",
             repr(param),
             repr(&PyValue::Str(value.clone())),
-            pystr(&PyValue::List(allowed.to_vec()))
+            list_str(allowed)
         ),
     ))
 }
@@ -155,8 +171,8 @@ pub fn check_list(param: &PyValue, items: &[PyValue], allowed: &[PyValue]) -> Re
         format!(
             "Invalid value for parameter {}: {}. Expected one of {}.",
             repr(param),
-            repr(&PyValue::List(items.to_vec())),
-            pystr(&PyValue::List(allowed.to_vec()))
+            list_str(items),
+            list_str(allowed)
         ),
     ))
 }
@@ -256,14 +272,22 @@ pub fn check_list_of_dicts(items: &[PyValue], allowed: &[PyValue]) -> Result<(),
         errors: Vec::new(),
     });
     for alt in allowed {
-        let alt_items = indexed_items(alt).unwrap_or_default();
-        if alt_items.len() != items.len() {
+        // `len(alt)` first: a dict's length is its number of keys.
+        let alt_len = match alt {
+            PyValue::Dict(entries) => Some(entries.len()),
+            other => indexed_items(other).map(|i| i.len()),
+        };
+        if alt_len != Some(items.len()) {
             result = Err(fail(
                 ErrorType::ValueListDictCount,
                 "Wrong number of dictionaries in the list.".into(),
             ));
             continue;
         }
+        // Indexing a non-empty dict by position raises in Python: no match.
+        let Some(alt_items) = indexed_items(alt) else {
+            continue;
+        };
         let mut all_ok = true;
         for (item, alt_item) in items.iter().zip(&alt_items) {
             result = check_dict(item, std::slice::from_ref(alt_item));

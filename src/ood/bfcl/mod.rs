@@ -7,7 +7,9 @@
 //! - [`decode`]: `default_decode_ast_prompting`: a model's text to calls,
 //!   arithmetic on literals done by a small bounded evaluator of our own.
 //! - [`check`]: the simple, multiple and order-free parallel checkers, the
-//!   type rules, "variable mode" and string normalisation.
+//!   type rules and "variable mode".
+//! - [`check_values`]: string normalisation (Python's `lower()`), and the
+//!   string, list, dict and list-of-dict value rules.
 //! - [`convert`]: questions to SPEC tasks, the possible answer kept on each.
 //! - [`run`]: an itc run's answers scored by the official rules from the task file.
 //! - [`official`]: the runner: dispatch by category name, relevance rules,
