@@ -14,7 +14,7 @@
 //! - a text longer than [`MAX_ANSWER_BYTES`];
 //! - an expression nested deeper than [`PY_EXPR_MAX_DEPTH`] levels outside
 //!   brackets (Python: about 2,900);
-//! - `ast.unparse` of a lambda, comprehension, f-string, `await` or
+//! - `ast.unparse` of a comprehension, f-string, `await` or
 //!   `yield` inside a call without keywords or a subscript (see
 //!   [`super::unparse`]);
 //! - hexadecimal, octal and binary integer literals beyond 128 bits, and
@@ -228,6 +228,7 @@ fn ast_class(k: &Kind) -> &'static str {
         Kind::Compare(..) => "Compare",
         Kind::IfExp(..) => "IfExp",
         Kind::Named(..) => "NamedExpr",
+        Kind::Lambda(..) => "Lambda",
         Kind::Other(kind, _) => kind,
         _ => "expr",
     }
