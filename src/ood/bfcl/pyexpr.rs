@@ -538,10 +538,7 @@ impl Parser<'_> {
             return self.factor();
         }
         let mut left = self.binary(level + 1)?;
-        loop {
-            let Some(Tok::Op(op)) = self.peek() else {
-                break;
-            };
+        while let Some(Tok::Op(op)) = self.peek() {
             let Some(op) = LEVELS[level].iter().find(|o| *o == op).copied() else {
                 break;
             };
@@ -820,7 +817,7 @@ impl Parser<'_> {
         if bytes != 0 && bytes != parts.len() {
             return self.err("cannot mix bytes and nonbytes literals");
         }
-        if parts.iter().any(|p| *p == StrTok::FString) {
+        if parts.contains(&StrTok::FString) {
             return Expr::new(Kind::FString);
         }
         let v = if bytes != 0 {
