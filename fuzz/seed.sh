@@ -226,6 +226,20 @@ if wanted("python_literal"):
         c.add(r["conversations"])
     c.done()
 
+if wanted("bfcl_decode"):
+    # BFCL reference answers (every kind and framing) and the probes.
+    c = Corpus("bfcl_decode")
+    for cat in ["simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance"]:
+        for r in jsonl(f"datasets/ood/bfcl/reference/answers/{cat}.jsonl")[::7]:
+            c.add(r["answer"])
+    for r in jsonl("datasets/ood/bfcl/reference/probes.jsonl"):
+        c.add(r["answer"])
+    for extra in ["[f(a=1 + 2, b=10/4, c='a'*2, d=[1]+[2], e=-7//2, f=2**-1)]",
+                  "[f(a=g(1,2), b=x[1:2, ::3], c=lambda x, *a, k=1, **kw: x)]",
+                  "[f(f'{x!r:>{w}}', a=not True, b=~3, c={1: 2, True: 3})]"]:
+        c.add(extra)
+    c.done()
+
 if wanted("python_tree"):
     c = Corpus("python_tree")
     for hub in ["torchhub", "tensorflowhub", "huggingface"]:

@@ -293,6 +293,7 @@ fn kind_name(k: &Kind) -> &'static str {
         Kind::Compare(..) => "a comparison",
         Kind::IfExp(..) => "a conditional expression",
         Kind::Named(..) => "an assignment expression",
+        Kind::Lambda(..) => "a lambda",
         Kind::Other(kind, _) => kind,
     }
 }

@@ -14,7 +14,7 @@
 //! - a text longer than [`MAX_ANSWER_BYTES`];
 //! - an expression nested deeper than [`PY_EXPR_MAX_DEPTH`] levels outside
 //!   brackets (Python: about 2,900);
-//! - `ast.unparse` of a lambda, comprehension, f-string, `await` or
+//! - `ast.unparse` of a comprehension, f-string, `await` or
 //!   `yield` inside a call without keywords or a subscript (see
 //!   [`super::unparse`]);
 //! - hexadecimal, octal and binary integer literals beyond 128 bits, and
@@ -55,6 +55,22 @@ pub fn wrap_text(text: &str) -> String {
     s
 }
 
+/// Texts at most this long, and nesting brackets at most
+/// [`INLINE_MAX_BRACKETS`] deep, are decoded on the caller's thread: their
+/// parse recurses little. Others are decoded on a thread of their own with a
+/// stack of [`DECODE_STACK_BYTES`], so that Python's nesting limits (200
+/// brackets, [`PY_EXPR_MAX_DEPTH`] levels) are reached, and refused, long
+/// before the stack runs out, whatever the caller's stack (2 MiB for Rust's
+/// threads), in debug builds too.
+const INLINE_MAX_CHARS: usize = 512;
+
+/// See [`INLINE_MAX_CHARS`].
+const INLINE_MAX_BRACKETS: usize = 16;
+
+/// The stack of a thread decoding a long or deeply nested text (address
+/// space; only the pages used are touched).
+const DECODE_STACK_BYTES: usize = 64 << 20;
+
 fn decode(text: &str) -> Result<Vec<Call>, String> {
     if text.len() > MAX_ANSWER_BYTES {
         return Err(format!(
@@ -78,7 +94,41 @@ fn decode(text: &str) -> Result<Vec<Call>, String> {
             chars.push(c);
         }
     }
-    let body = parse_eval(&chars).map_err(|e| format!("SyntaxError: {e}"))?;
+    if chars.len() <= INLINE_MAX_CHARS && naive_depth(&chars) <= INLINE_MAX_BRACKETS {
+        return decode_chars(&chars);
+    }
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("bfcl-decode".into())
+            .stack_size(DECODE_STACK_BYTES)
+            .spawn_scoped(scope, || decode_chars(&chars))
+            .map_err(|e| format!("could not start the decoding thread: {e}"))?;
+        worker
+            .join()
+            .unwrap_or_else(|_| Err("the decoding thread panicked".into()))
+    })
+}
+
+/// The deepest nesting of brackets, counted without regard to strings (an
+/// upper bound on the parse's nesting).
+fn naive_depth(chars: &[char]) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    for c in chars {
+        match c {
+            '(' | '[' | '{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+/// Parses and resolves the prepared text.
+fn decode_chars(chars: &[char]) -> Result<Vec<Call>, String> {
+    let body = parse_eval(chars).map_err(|e| format!("SyntaxError: {e}"))?;
     let mut arith = Arith::default();
     match &body.kind {
         Kind::Call(..) => Ok(vec![resolve_call(&body, &mut arith)?]),
@@ -228,7 +278,387 @@ fn ast_class(k: &Kind) -> &'static str {
         Kind::Compare(..) => "Compare",
         Kind::IfExp(..) => "IfExp",
         Kind::Named(..) => "NamedExpr",
+        Kind::Lambda(..) => "Lambda",
         Kind::Other(kind, _) => kind,
         _ => "expr",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ood::python::{literal_eval, py_repr};
+
+    fn calls(text: &str) -> Vec<Call> {
+        decode_ast_prompting(text).unwrap_or_else(|e| panic!("{text:?}: {}", e.0))
+    }
+
+    fn fails(text: &str) -> bool {
+        decode_ast_prompting(text).is_err()
+    }
+
+    /// The value of `a` in `[f(a=<value>)]`.
+    fn value(v: &str) -> PyValue {
+        let c = calls(&format!("[f(a={v})]"));
+        assert_eq!(c.len(), 1);
+        c[0].args[0].1.clone()
+    }
+
+    /// `repr` of the value of `a` in `[f(a=<value>)]`.
+    fn repr(v: &str) -> String {
+        PyStr(py_repr(&value(v))).to_string_lossy()
+    }
+
+    fn lit(text: &str) -> PyValue {
+        literal_eval(text).unwrap()
+    }
+
+    fn s(text: &str) -> PyValue {
+        PyValue::Str(PyStr::new(text))
+    }
+
+    #[test]
+    fn names_are_dotted_and_only_keywords_are_kept() {
+        let c = calls("[math.factorial(5, n=5), x[0].f(a=1), f()(b=2)]");
+        assert_eq!(c[0].name, "math.factorial");
+        assert_eq!(c[0].args, vec![(s("n"), lit("5"))]);
+        assert_eq!(c[1].name, "f");
+        assert_eq!(c[2].name, "");
+        assert_eq!(calls("[get_weather('NYC')]")[0].args, vec![]);
+        // `**d` is the parameter None; a repeated keyword keeps its first
+        // position and takes its last value.
+        let c = calls("[f(**{'city': 'NYC'})]");
+        assert_eq!(c[0].args, vec![(PyValue::None, lit("{'city': 'NYC'}"))]);
+        let c = calls("[f(a=1, b=2, a=3)]");
+        assert_eq!(c[0].args, vec![(s("a"), lit("3")), (s("b"), lit("2"))]);
+        assert!(fails("[f(a=1, 2)]"));
+        assert!(fails("[f(**d, *a)]"));
+        assert_eq!(calls("[f(*a, b=1, *c)]")[0].args, vec![(s("b"), lit("1"))]);
+    }
+
+    #[test]
+    fn the_text_is_stripped_and_wrapped_as_the_official_decoder_does() {
+        assert_eq!(calls("f(a=1), g(b=2)").len(), 2);
+        assert_eq!(calls("```\n[f(a=1)]\n```").len(), 1);
+        assert_eq!(calls("  [f(a=1)]  \n").len(), 1);
+        assert_eq!(calls("[f(a=1)] # a comment").len(), 1);
+        assert_eq!(calls("[f(a=1),\n g(b=2)]").len(), 2);
+        assert_eq!(calls("[f(a=1),]").len(), 1);
+        assert!(calls("").is_empty());
+        assert!(calls("[]").is_empty());
+        for bad in [
+            "```python\n[f(a=1)]\n```",
+            "```json\n[f(a=1)]\n```",
+            "[f(a=1)]\r\n",
+            "\t[f(a=1)]",
+            "[f(a=1)].",
+            "'[f(a=1)]'",
+            "(f(a=1),)",
+            "[f(a=1)], [g()]",
+            "[f(a=1)\ng(b=2)]",
+            "f(a=1)\ng(b=2)",
+            "[f(a=1)]\n[g()]",
+            "[{\"name\": \"f\"}]",
+            "None",
+            "I cannot help with that.",
+            "I would call f(x=1) here.",
+            "[f(a=1",
+            "[f(a=1);]",
+            "[f(a=1)\0]",
+        ] {
+            assert!(fails(bad), "{bad:?} decodes");
+        }
+    }
+
+    #[test]
+    fn literals_decode_to_themselves() {
+        assert_eq!(value("'a' \"b\""), s("ab"));
+        assert_eq!(value("..."), s("..."));
+        assert_eq!(value("r'\\n'"), s("\\n"));
+        assert_eq!(value("'''x\ny'''"), s("x\ny"));
+        assert_eq!(value("'a\\\nb'"), s("ab"));
+        assert_eq!(repr("b'\\x00' b'y'"), "b'\\x00y'");
+        assert_eq!(repr("1e999999"), "inf");
+        assert_eq!(repr("0x1F"), "31");
+        assert_eq!(repr("0o17"), "15");
+        assert_eq!(repr("0b101"), "5");
+        assert_eq!(repr("1_000"), "1000");
+        assert_eq!(repr("1.5e-7"), "1.5e-07");
+        assert_eq!(repr("2j"), "2j");
+        assert_eq!(repr("00"), "0");
+        assert_eq!(value("True"), PyValue::Bool(true));
+        assert_eq!(value("None"), PyValue::None);
+        assert_eq!(value("3.0"), PyValue::Float(3.0));
+        assert_eq!(
+            repr("(1.0, [2, (3,)], {'k': ()})"),
+            "(1.0, [2, (3,)], {'k': ()})"
+        );
+        assert_eq!(
+            repr("{1: 'a', True: 'b', 'k': 1, 'k': 2}"),
+            "{1: 'b', 'k': 2}"
+        );
+        for bad in ["0777", "1_", "1__0", "0x", "1e", "'abc", "'\\N{DIGIT ONE}'"] {
+            assert!(fails(&format!("[f(a={bad})]")), "{bad}");
+        }
+    }
+
+    #[test]
+    fn bare_names_are_strings() {
+        assert_eq!(value("Paris"), s("Paris"));
+        assert_eq!(value("my_data"), s("my_data"));
+        assert_eq!(value("ｐａｒｉｓ"), s("paris"), "NFKC, as Python's parser");
+        assert!(fails("[f(a=\u{a0})]"));
+    }
+
+    #[test]
+    fn any_unary_operator_on_a_constant_negates_it() {
+        assert_eq!(repr("-3"), "-3");
+        assert_eq!(repr("+3"), "-3");
+        assert_eq!(repr("~3"), "-3");
+        assert_eq!(repr("not True"), "-1");
+        assert_eq!(repr("not 0"), "0");
+        assert_eq!(repr("-1.5"), "-1.5");
+        assert_eq!(repr("-True"), "-1");
+        for bad in [
+            "-(-3)", "-(1+2)", "-x", "-'x'", "-None", "-...", "not 'x'", "-[1]",
+        ] {
+            assert!(fails(&format!("[f(a={bad})]")), "{bad}");
+        }
+    }
+
+    #[test]
+    fn binary_operations_on_literals_are_evaluated() {
+        let cases = [
+            ("1 + 2", "3"),
+            ("10/4", "2.5"),
+            ("4/2", "2.0"),
+            ("'a'*2", "'aa'"),
+            ("[1]+[2]", "[1, 2]"),
+            ("7//2", "3"),
+            ("-7//2", "-4"),
+            ("7%-3", "-2"),
+            ("-7.5//2", "-4.0"),
+            ("1.5%0.4", "0.29999999999999993"),
+            ("2**-1", "0.5"),
+            ("2**10", "1024"),
+            ("True+True", "2"),
+            ("True&False", "False"),
+            ("1<<3", "8"),
+            ("-9>>1", "-5"),
+            ("5^3", "6"),
+            ("(1,)+(2,)", "(1, 2)"),
+            ("(1,2)*2", "(1, 2, 1, 2)"),
+            ("'ab'*-1", "''"),
+            ("b'a'+b'b'", "b'ab'"),
+            ("{'a': 1} | {'b': 2}", "{'a': 1, 'b': 2}"),
+            ("-(-3) + 0", "3"),
+            ("~3 + 0", "-4"),
+            ("(not 3) + 1", "1"),
+            ("2 ** 0.5", "1.4142135623730951"),
+            ("1 >> 10**9", "0"),
+            ("-1 >> 10**9", "-1"),
+            ("0.0 ** 0", "1.0"),
+            ("True * 'a'", "'a'"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(repr(text), want, "{text}");
+        }
+        for bad in [
+            "1/0",
+            "1.0//0",
+            "1 % 0",
+            "0 ** -1",
+            "x + 1",
+            "'a' + 1",
+            "[1] * 2.0",
+            "1 @ 2",
+            "1 << -1",
+            "(1, 2) + [3]",
+            "10.0 ** 400",
+            "(-8) ** 0.5",
+            "len('a') + 1",
+            "2 ** 128",
+        ] {
+            assert!(fails(&format!("[f(a={bad})]")), "{bad}");
+        }
+    }
+
+    #[test]
+    fn calls_without_keywords_are_their_unparsed_text() {
+        let cases = [
+            ("now( )", "now()"),
+            ("g(1,2)", "g(1, 2)"),
+            ("g(\"x\")", "g('x')"),
+            ("g(\"it's\")", "g(\"it's\")"),
+            ("a.b(c, *d)", "a.b(c, *d)"),
+            ("g(x)(y)", "g(x)(y)"),
+            ("g(1 if a else 2)", "g(1 if a else 2)"),
+            (
+                "g(lambda x, y=1, *a, z, **k: x)",
+                "g(lambda x, y=1, *a, z, **k: x)",
+            ),
+            ("g(not a, -b, +c, ~d)", "g(not a, -b, +c, ~d)"),
+            ("g(a or b and c or d)", "g(a or (b and c) or d)"),
+            (
+                "g(1 .real, 1.5.real, True.real)",
+                "g(1 .real, 1.5.real, True .real)",
+            ),
+            (
+                "g(2**-1, (-1)**2, -1**2)",
+                "g(2 ** (-1), (-1) ** 2, -1 ** 2)",
+            ),
+            ("g({1:2, **d}, {1,2})", "g({1: 2, **d}, {1, 2})"),
+            (
+                "g(a<b<=c, a is not b, a not in b)",
+                "g(a < b <= c, a is not b, a not in b)",
+            ),
+            ("g((1,), ())", "g((1,), ())"),
+            (
+                "g(1e999, 1e999j, 2j, 1e16, 1e-5, 0.1)",
+                "g(1e309, 1e309j, 2j, 1e+16, 1e-05, 0.1)",
+            ),
+            ("g(u'x', U'y', b'z')", "g(u'x', 'y', b'z')"),
+            ("g(x := 1)", "g((x := 1))"),
+            ("g(*a or b)", "g(*(a or b))"),
+            ("g(x)[0]", "g(x)[0]"),
+            ("g(...)", "g(...)"),
+            ("g(a,)", "g(a)"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(value(text), s(want), "{text}");
+        }
+        // With keywords: a nested call.
+        assert_eq!(
+            repr("lookup(name='NYC', n=g(1))"),
+            "{'lookup': {'name': 'NYC', 'n': 'g(1)'}}"
+        );
+    }
+
+    #[test]
+    fn subscripts_are_their_unparsed_parts() {
+        assert_eq!(value("x[0]"), s("x[0]"));
+        assert_eq!(value("x[1:2]"), s("x[1:2]"));
+        assert_eq!(value("x[::2]"), s("x[::2]"));
+        assert_eq!(value("x[1, 2]"), s("x[(1, 2)]"));
+        assert_eq!(value("(a+b)[0]"), s("a + b[0]"));
+        assert_eq!(value("x['k']"), s("x['k']"));
+        assert_eq!(value("x[*a]"), s("x[(*a,)]"));
+        assert_eq!(value("x[a:=1]"), s("x[(a := 1)]"));
+    }
+
+    #[test]
+    fn what_the_official_decoder_does_not_support_fails() {
+        for bad in [
+            "lambda x: x",
+            "Unit.celsius",
+            "f'NYC'",
+            "'a' f'b'",
+            "{'rain'}",
+            "1 < 2",
+            "x and y",
+            "1 if x else 2",
+            "[x for x in y]",
+            "(x for x in y)",
+            "{[1]: 2}",
+            "{(1, [2]): 3}",
+            "{g(k=1): 2}",
+            "{**d}",
+            "(yield)",
+            "await x",
+            "(x := 1)",
+        ] {
+            assert!(fails(&format!("[f(a={bad})]")), "{bad}");
+        }
+        assert!(fails("[f(a=*x)]"));
+        // As a dropped positional argument, each of these parses.
+        for ok in [
+            "lambda x: x",
+            "[x for x in y]",
+            "f'{x!r:>{w}}'",
+            "(yield)",
+            "await x",
+        ] {
+            assert_eq!(calls(&format!("[f({ok}, a=1)]"))[0].args.len(), 1, "{ok}")
+        }
+        for bad in [
+            "[f(x for x in y, a=1)]",
+            "[f(f'{}', a=1)]",
+            "[f(f'{x!z}', a=1)]",
+            "[f(lambda x=1, y: x, a=1)]",
+            "[f(lambda *: 1, a=1)]",
+        ] {
+            assert!(fails(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn nesting_stops_at_pythons_bracket_limit() {
+        let depth = crate::spec::limits::PY_MAX_BRACKETS;
+        let ok = format!(
+            "[f(a={}{}{})]",
+            "[".repeat(depth - 2),
+            "1",
+            "]".repeat(depth - 2)
+        );
+        assert_eq!(calls(&ok).len(), 1);
+        let deep = format!(
+            "[f(a={}{}{})]",
+            "[".repeat(depth - 1),
+            "1",
+            "]".repeat(depth - 1)
+        );
+        assert!(fails(&deep));
+    }
+
+    #[test]
+    fn hostile_inputs_return_promptly() {
+        // Each returns a value or an error without hanging, overflowing the
+        // stack or allocating without bound.
+        assert!(fails(&"[".repeat(100_000)));
+        assert!(fails(&("[f(a=".to_string() + &"(".repeat(100_000))));
+        assert!(fails(&("[f(a=".to_string() + &"-".repeat(100_000) + "1)]")));
+        assert!(fails(
+            &("[f(a=".to_string() + &"not ".repeat(100_000) + "1)]")
+        ));
+        assert!(fails(
+            &("[f(a=1".to_string() + &"+1".repeat(100_000) + ")]")
+        ));
+        assert!(fails(
+            &("[f(a=2".to_string() + &"**2".repeat(100_000) + ")]")
+        ));
+        assert!(fails(
+            &("[f(a=x".to_string() + &".y".repeat(100_000) + ")]")
+        ));
+        assert!(fails(
+            &("[f(a=x".to_string() + &"()".repeat(100_000) + ")]")
+        ));
+        assert!(fails(
+            &("[f(a=".to_string() + &"lambda: ".repeat(100_000) + "1)]")
+        ));
+        assert!(fails(
+            &("[f(a=".to_string() + &"1 if 1 else ".repeat(100_000) + "1)]")
+        ));
+        assert_eq!(repr("1e999999"), "inf");
+        for bomb in [
+            "9**9**9",
+            "10**10**10",
+            "'a'*10**12",
+            "[1]*10**12",
+            "[0]*10**9",
+            "1 << 10**9",
+            "'ab' * 10**6 * 10**6",
+            "[[0] * 1000] * 1000 * 1000",
+        ] {
+            let e = decode_ast_prompting(&format!("[f(a={bomb})]")).unwrap_err();
+            assert!(e.0.contains("itc"), "{bomb}: {}", e.0);
+        }
+        // Within the bound, repetition works.
+        assert_eq!(value("'ab' * 1000"), s(&"ab".repeat(1000)));
+        // A 1 MB line, 100,000 calls, and one byte too many.
+        let long = format!("[f(a='{}')]", "x".repeat(MAX_ANSWER_BYTES - 20));
+        assert_eq!(calls(&long).len(), 1);
+        let many = vec!["f(a=1)"; 100_000].join(", ");
+        assert_eq!(calls(&many).len(), 100_000);
+        assert!(fails(&"x".repeat(MAX_ANSWER_BYTES + 1)));
     }
 }

@@ -238,9 +238,7 @@ impl Lexer<'_> {
     fn digits(&mut self, ok: impl Fn(char) -> bool) -> Result<usize, String> {
         let start = self.i;
         while let Some(c) = self.peek(0) {
-            if ok(c) {
-                self.i += 1;
-            } else if c == '_' && self.peek(1).is_some_and(&ok) {
+            if ok(c) || (c == '_' && self.peek(1).is_some_and(&ok)) {
                 self.i += 1;
             } else if c == '_' {
                 return self.err("invalid decimal literal");

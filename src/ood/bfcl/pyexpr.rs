@@ -23,6 +23,16 @@ pub(crate) enum UnOp {
     Not,
 }
 
+/// One lambda parameter as `ast.unparse` writes it (`a`, `/`, `*`, `*a`,
+/// `**a`), and its default.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Param {
+    /// The parameter's text without its default.
+    pub text: String,
+    /// `= default`.
+    pub default: Option<Expr>,
+}
+
 /// One expression node and the depth of the tree below it (1 for a leaf).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Expr {
@@ -73,7 +83,9 @@ pub(crate) enum Kind {
     IfExp(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `a := b`
     Named(Box<Expr>, Box<Expr>),
-    /// Another node (`Lambda`, `ListComp`, `GeneratorExp`, `Await`, …),
+    /// `lambda params: body`.
+    Lambda(Vec<Param>, Box<Expr>),
+    /// Another node (`ListComp`, `GeneratorExp`, `Await`, …),
     /// with its children.
     Other(&'static str, Vec<Expr>),
 }
@@ -89,6 +101,13 @@ impl Expr {
                 v.iter().for_each(see)
             }
             Kind::Other(_, v) => v.iter().for_each(see),
+            Kind::Lambda(params, body) => {
+                params
+                    .iter()
+                    .filter_map(|p| p.default.as_ref())
+                    .for_each(&mut see);
+                see(body);
+            }
             Kind::Dict(v) => v.iter().for_each(|(k, x)| {
                 k.iter().for_each(&mut see);
                 see(x);
@@ -334,15 +353,15 @@ impl Parser<'_> {
 
     fn lambda(&mut self) -> R {
         self.i += 1; // lambda
-        let mut kids = Vec::new();
-        self.lambda_params(&mut kids)?;
+        let mut params = Vec::new();
+        self.lambda_params(&mut params)?;
         self.expect_op(":")?;
-        kids.push(self.expression()?);
-        Expr::new(Kind::Other("Lambda", kids))
+        let body = self.expression()?;
+        Expr::new(Kind::Lambda(params, boxed(body)))
     }
 
     /// Lambda parameters, with the order rules of Python's grammar.
-    fn lambda_params(&mut self, defaults: &mut Vec<Expr>) -> Result<(), String> {
+    fn lambda_params(&mut self, params: &mut Vec<Param>) -> Result<(), String> {
         let (mut seen_default, mut seen_star, mut seen_slash, mut kwargs) =
             (false, false, false, false);
         let mut bare_star_needs_kw = false;
@@ -356,8 +375,16 @@ impl Parser<'_> {
                     return self.err("invalid '/' in lambda parameters");
                 }
                 seen_slash = true;
+                params.push(Param {
+                    text: "/".into(),
+                    default: None,
+                });
             } else if self.eat_op("**") {
-                self.param_name()?;
+                let name = self.param_name()?;
+                params.push(Param {
+                    text: format!("**{name}"),
+                    default: None,
+                });
                 if bare_star_needs_kw {
                     return self.err("named arguments must follow bare *");
                 }
@@ -367,15 +394,30 @@ impl Parser<'_> {
                     return self.err("* argument may appear only once");
                 }
                 seen_star = true;
-                if matches!(self.peek(), Some(Tok::Name(_))) {
+                let text = if let Some(Tok::Name(n)) = self.peek().cloned() {
                     self.i += 1;
+                    format!("*{n}")
                 } else {
                     bare_star_needs_kw = true;
-                }
+                    "*".into()
+                };
+                params.push(Param {
+                    text,
+                    default: None,
+                });
             } else {
-                self.param_name()?;
-                if self.eat_op("=") {
-                    defaults.push(self.expression()?);
+                let name = self.param_name()?;
+                let default = if self.eat_op("=") {
+                    Some(self.expression()?)
+                } else {
+                    None
+                };
+                let has_default = default.is_some();
+                params.push(Param {
+                    text: name,
+                    default,
+                });
+                if has_default {
                     if !seen_star {
                         seen_default = true;
                     }
@@ -397,10 +439,10 @@ impl Parser<'_> {
         Ok(())
     }
 
-    fn param_name(&mut self) -> Result<(), String> {
-        if matches!(self.peek(), Some(Tok::Name(_))) {
+    fn param_name(&mut self) -> Result<String, String> {
+        if let Some(Tok::Name(n)) = self.peek().cloned() {
             self.i += 1;
-            Ok(())
+            Ok(n)
         } else {
             self.err("expected a parameter name")
         }
@@ -496,10 +538,7 @@ impl Parser<'_> {
             return self.factor();
         }
         let mut left = self.binary(level + 1)?;
-        loop {
-            let Some(Tok::Op(op)) = self.peek() else {
-                break;
-            };
+        while let Some(Tok::Op(op)) = self.peek() {
             let Some(op) = LEVELS[level].iter().find(|o| *o == op).copied() else {
                 break;
             };
@@ -636,6 +675,10 @@ impl Parser<'_> {
     fn slices(&mut self) -> R {
         let first = self.slice()?;
         if !self.is_op(",") {
+            if matches!(first.kind, Kind::Starred(_)) {
+                // `x[*a]` is `x[(*a,)]`.
+                return Expr::new(Kind::Tuple(vec![first]));
+            }
             return Ok(first);
         }
         let mut items = vec![first];
@@ -774,7 +817,7 @@ impl Parser<'_> {
         if bytes != 0 && bytes != parts.len() {
             return self.err("cannot mix bytes and nonbytes literals");
         }
-        if parts.iter().any(|p| *p == StrTok::FString) {
+        if parts.contains(&StrTok::FString) {
             return Expr::new(Kind::FString);
         }
         let v = if bytes != 0 {

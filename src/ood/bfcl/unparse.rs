@@ -1,8 +1,8 @@
 //! Python 3.11's `ast.unparse`, for the nodes the BFCL decoder turns into
 //! text (a call without keyword arguments, a subscript): the same spacing,
 //! parentheses (by `ast._Precedence`, quirks included) and constant reprs
-//! (`inf` as `1e309`). Lambdas, comprehensions, f-strings, `await` and
-//! `yield` are not reproduced: a text that would need them fails to decode
+//! (`inf` as `1e309`). Comprehensions, f-strings, `await` and `yield`
+//! are not reproduced: a text that would need them fails to decode
 //! (Python would print them).
 
 use super::pyexpr::{Expr, Kind, UnOp};
@@ -272,6 +272,21 @@ fn write(e: &Expr, p: u8, out: &mut Vec<u32>) -> Result<(), String> {
                 write(target, prec::ATOM, out)?;
                 push(out, " := ");
                 write(value, prec::ATOM, out)
+            })?;
+        }
+        Kind::Lambda(params, body) => {
+            wrap(prec::TEST, out, &|out| {
+                push(out, "lambda");
+                for (k, param) in params.iter().enumerate() {
+                    push(out, if k == 0 { " " } else { ", " });
+                    push(out, &param.text);
+                    if let Some(d) = &param.default {
+                        push(out, "=");
+                        write(d, prec::TEST, out)?;
+                    }
+                }
+                push(out, ": ");
+                write(body, prec::TEST, out)
             })?;
         }
         Kind::FString => return Err(not_reproduced("an f-string")),
