@@ -766,19 +766,6 @@ impl Parser<'_> {
         }
         Expr::new(Kind::Tuple(items))
     }
-}
-
-/// Whether an expression can be assigned to (a comprehension's target).
-fn is_target(e: &Expr) -> bool {
-    match &e.kind {
-        Kind::Name(_) | Kind::Attribute(..) | Kind::Subscript(..) => true,
-        Kind::Starred(inner) => is_target(inner) && !matches!(inner.kind, Kind::Starred(_)),
-        Kind::List(items) | Kind::Tuple(items) => items.iter().all(is_target),
-        _ => false,
-    }
-}
-
-impl Parser<'_> {
     fn atom(&mut self) -> R {
         let Some(tok) = self.peek().cloned() else {
             return self.err("unexpected end of the text");
@@ -999,5 +986,15 @@ impl Parser<'_> {
         }
         self.expect_op("}")?;
         Expr::new(Kind::Dict(entries))
+    }
+}
+
+/// Whether an expression can be assigned to (a comprehension's target).
+fn is_target(e: &Expr) -> bool {
+    match &e.kind {
+        Kind::Name(_) | Kind::Attribute(..) | Kind::Subscript(..) => true,
+        Kind::Starred(inner) => is_target(inner) && !matches!(inner.kind, Kind::Starred(_)),
+        Kind::List(items) | Kind::Tuple(items) => items.iter().all(is_target),
+        _ => false,
     }
 }

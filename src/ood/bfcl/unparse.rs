@@ -103,17 +103,6 @@ fn items_view(es: &[Expr], out: &mut Vec<u32>) -> Result<(), String> {
 /// Writes `e` where the context sets precedence `p` (its parentheses are
 /// added when the node's own precedence is lower).
 fn write(e: &Expr, p: u8, out: &mut Vec<u32>) -> Result<(), String> {
-    let wrap = |own: u8, out: &mut Vec<u32>, body: &dyn Fn(&mut Vec<u32>) -> Result<(), String>| {
-        let paren = p > own;
-        if paren {
-            push(out, "(");
-        }
-        body(out)?;
-        if paren {
-            push(out, ")");
-        }
-        Ok::<(), String>(())
-    };
     match &e.kind {
         Kind::Name(n) => push(out, n),
         Kind::Const(v, u) => constant(v, *u, out),
@@ -208,6 +197,34 @@ fn write(e: &Expr, p: u8, out: &mut Vec<u32>) -> Result<(), String> {
             push(out, "*");
             write(v, prec::EXPR, out)?;
         }
+        Kind::Unary(..)
+        | Kind::Bin(..)
+        | Kind::BoolOp(..)
+        | Kind::Compare(..)
+        | Kind::IfExp(..)
+        | Kind::Named(..)
+        | Kind::Lambda(..) => write_operation(e, p, out)?,
+        Kind::FString => return Err(not_reproduced("an f-string")),
+        Kind::Other(kind, _) => return Err(not_reproduced(kind)),
+    }
+    Ok(())
+}
+
+/// The operators, lambdas and assignment expressions: parenthesised when
+/// their precedence is below the context's `p`.
+fn write_operation(e: &Expr, p: u8, out: &mut Vec<u32>) -> Result<(), String> {
+    let wrap = |own: u8, out: &mut Vec<u32>, body: &dyn Fn(&mut Vec<u32>) -> Result<(), String>| {
+        let paren = p > own;
+        if paren {
+            push(out, "(");
+        }
+        body(out)?;
+        if paren {
+            push(out, ")");
+        }
+        Ok::<(), String>(())
+    };
+    match &e.kind {
         Kind::Unary(op, v) => {
             let (text, own) = match op {
                 UnOp::Not => ("not ", prec::NOT),
@@ -289,8 +306,7 @@ fn write(e: &Expr, p: u8, out: &mut Vec<u32>) -> Result<(), String> {
                 write(body, prec::TEST, out)
             })?;
         }
-        Kind::FString => return Err(not_reproduced("an f-string")),
-        Kind::Other(kind, _) => return Err(not_reproduced(kind)),
+        _ => unreachable!("write_operation takes an operation"),
     }
     Ok(())
 }
