@@ -9,7 +9,8 @@
 //! (BFCL's `data` folder), else the `itc ood fetch bfcl` cache, else the
 //! copies built into itc.
 
-use std::collections::HashSet;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -17,7 +18,9 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::bfcl::convert::category_files;
-use super::bfcl::files::{PossibleAnswer, Question, read_possible_answers, read_questions};
+use super::bfcl::files::{
+    PossibleAnswer, Question, read_possible_answers, read_question_ids, read_questions,
+};
 use super::bfcl::official::{ItemVerdict, ResultLine, read_results, score_results};
 use super::bfcl::{Category, CategorySet};
 use super::dataset::OodDataset;
@@ -277,6 +280,8 @@ pub struct FileScore {
     pub correct_count: usize,
     /// Entries in the result file.
     pub total_count: usize,
+    /// The result file.
+    pub results: String,
 }
 
 /// The result files to score: (model, category, file).
@@ -418,8 +423,8 @@ fn data_files(
 /// result file answers, in question order.
 fn answered_only(
     results: &[ResultLine],
-    questions: Vec<Question>,
-    answers: Vec<PossibleAnswer>,
+    questions: &[Question],
+    answers: &[PossibleAnswer],
 ) -> (Vec<Question>, Vec<PossibleAnswer>) {
     let ids: HashSet<&str> = results.iter().map(|r| r.id.as_str()).collect();
     let keep: Vec<bool> = questions
@@ -427,14 +432,14 @@ fn answered_only(
         .map(|q| ids.contains(q.id.as_str()))
         .collect();
     let answers = answers
-        .into_iter()
+        .iter()
         .zip(&keep)
-        .filter_map(|(a, k)| k.then_some(a))
+        .filter_map(|(a, k)| k.then(|| a.clone()))
         .collect();
     let questions = questions
-        .into_iter()
+        .iter()
         .zip(&keep)
-        .filter_map(|(q, k)| k.then_some(q))
+        .filter_map(|(q, k)| k.then(|| q.clone()))
         .collect();
     (questions, answers)
 }
@@ -444,26 +449,39 @@ pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Re
     let Compat::Official = options.compat;
     let mut scores = Vec::new();
     let mut items: Vec<ItemVerdict> = Vec::new();
+    // Each category's data is read once, however many result files it has.
+    let mut data: HashMap<Category, (Vec<Question>, Vec<PossibleAnswer>)> = HashMap::new();
     for (model, category, file) in result_files(options)? {
-        let (question_file, answer_file) = data_files(category, options)?;
-        let questions = read_questions(&question_file)?;
-        let answers = match &answer_file {
-            Some(p) => read_possible_answers(p)?,
-            None => Vec::new(),
-        };
+        if let Entry::Vacant(slot) = data.entry(category) {
+            let (question_file, answer_file) = data_files(category, options)?;
+            let answers = match &answer_file {
+                Some(p) => read_possible_answers(p)?,
+                None => Vec::new(),
+            };
+            let questions = if category.has_possible_answers() {
+                read_questions(&question_file)?
+            } else {
+                read_question_ids(&question_file)?
+            };
+            slot.insert((questions, answers));
+        }
+        let (questions, answers) = &data[&category];
         let results = read_results(&file)?;
+        let subset;
         let (questions, answers) = if options.partial {
-            answered_only(&results, questions, answers)
+            subset = answered_only(&results, questions, answers);
+            (&subset.0, &subset.1)
         } else {
             (questions, answers)
         };
-        let score = score_results(category, &questions, &answers, &results).with_context(|| {
+        let score = score_results(category, questions, answers, &results).with_context(|| {
             format!(
                 "scoring {} as {category} (--partial: only the questions it answers)",
                 file.display()
             )
         })?;
         scores.push(FileScore {
+            results: file.display().to_string(),
             model,
             category: category.as_str().into(),
             accuracy: score.accuracy,

@@ -55,6 +55,28 @@ pub fn read_questions(path: &Path) -> anyhow::Result<Vec<Question>> {
     Ok(out)
 }
 
+/// Reads a question file's ids only (the relevance categories' checker
+/// never reads the turns or the function docs, which are skipped unread).
+pub fn read_question_ids(path: &Path) -> anyhow::Result<Vec<Question>> {
+    #[derive(Deserialize)]
+    struct Head {
+        id: String,
+    }
+    let mut out = Vec::new();
+    for_each_line(path, |number, line| {
+        match serde_json::from_str::<Head>(line) {
+            Ok(head) => out.push(Question {
+                id: head.id,
+                question: Vec::new(),
+                function: Vec::new(),
+            }),
+            Err(_) => return Err(describe_error::<Question>(path, number, line).into()),
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
 /// Reads a possible-answer file; a bad line is an error naming file, line
 /// and field.
 pub fn read_possible_answers(path: &Path) -> anyhow::Result<Vec<PossibleAnswer>> {
