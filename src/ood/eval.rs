@@ -180,55 +180,7 @@ impl OodRun {
     ) -> anyhow::Result<serde_json::Value> {
         let stem = file_stem(model);
         match self.info.dataset {
-            OodDataset::Bfcl(_) => {
-                let answered: Vec<(&Task, String)> = texts
-                    .iter()
-                    .filter_map(|(t, text)| text.clone().map(|text| (*t, text)))
-                    .collect();
-                let results_dir = dir.join(&stem);
-                std::fs::create_dir_all(&results_dir)
-                    .with_context(|| format!("creating {}", results_dir.display()))?;
-                let (scores, items) = bfcl::run::score_answers(&answered)?;
-                for score in &scores {
-                    let lines: Vec<BfclResultLine> = answered
-                        .iter()
-                        .filter(|(t, _)| t.category == score.category)
-                        .map(|(t, text)| BfclResultLine {
-                            id: t.id.clone(),
-                            result: text.clone(),
-                        })
-                        .collect();
-                    let path = results_dir.join(format!("BFCL_v4_{}_result.json", score.category));
-                    write_records(&path, &lines)
-                        .with_context(|| format!("writing {}", path.display()))?;
-                }
-                let path = dir.join(format!("{stem}.per_item.jsonl"));
-                write_records(&path, &items)
-                    .with_context(|| format!("writing {}", path.display()))?;
-                let figures = scores
-                    .iter()
-                    .filter_map(|s| {
-                        let c: bfcl::Category = s.category.parse().ok()?;
-                        let figure = bfcl::leaderboard::CategoryFigure {
-                            accuracy: s.accuracy,
-                            total_count: s.total_count,
-                        };
-                        Some((c, figure))
-                    })
-                    .collect();
-                let columns: Vec<serde_json::Value> = bfcl::leaderboard::leaderboard(&figures)
-                    .iter()
-                    .map(|c| serde_json::json!({"name": c.name, "value": c.value, "shown": c.shown, "cell": c.cell()}))
-                    .collect();
-                Ok(serde_json::json!({
-                    "model": model,
-                    "prompt_style": style.as_str(),
-                    "categories": scores,
-                    "leaderboard": columns,
-                    "errored": answered.iter().filter(|(_, t)| t.starts_with("Error during inference: ")).count(),
-                    "unanswered": texts.len() - answered.len(),
-                }))
-            }
+            OodDataset::Bfcl(_) => official_bfcl(model, style, texts, dir, &stem),
             OodDataset::Apibench(hub) => {
                 let (db_path, eval) = split_apibench_files(&self.info.files)?;
                 let db = apibench::ApiDatabase::read(&db_path, hub)?;
@@ -452,6 +404,64 @@ impl Benchmark for OodRun {
         }
         Ok(())
     }
+}
+
+/// A BFCL run's official scores for one model: each answer checked against
+/// its task's `gold.official`, BFCL result files written under
+/// `official/<model>/`, the verdicts to `official/<model>.per_item.jsonl`,
+/// the accuracy per category and the leaderboard's columns returned.
+fn official_bfcl(
+    model: &str,
+    style: PromptStyle,
+    texts: &[(&Task, Option<String>)],
+    dir: &Path,
+    stem: &str,
+) -> anyhow::Result<serde_json::Value> {
+    let answered: Vec<(&Task, String)> = texts
+        .iter()
+        .filter_map(|(t, text)| text.clone().map(|text| (*t, text)))
+        .collect();
+    let results_dir = dir.join(stem);
+    std::fs::create_dir_all(&results_dir)
+        .with_context(|| format!("creating {}", results_dir.display()))?;
+    let (scores, items) = bfcl::run::score_answers(&answered)?;
+    for score in &scores {
+        let lines: Vec<BfclResultLine> = answered
+            .iter()
+            .filter(|(t, _)| t.category == score.category)
+            .map(|(t, text)| BfclResultLine {
+                id: t.id.clone(),
+                result: text.clone(),
+            })
+            .collect();
+        let path = results_dir.join(format!("BFCL_v4_{}_result.json", score.category));
+        write_records(&path, &lines).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let path = dir.join(format!("{stem}.per_item.jsonl"));
+    write_records(&path, &items).with_context(|| format!("writing {}", path.display()))?;
+    let figures = scores
+        .iter()
+        .filter_map(|s| {
+            let c: bfcl::Category = s.category.parse().ok()?;
+            let figure = bfcl::leaderboard::CategoryFigure {
+                accuracy: s.accuracy,
+                total_count: s.total_count,
+            };
+            Some((c, figure))
+        })
+        .collect();
+    let columns: Vec<serde_json::Value> = bfcl::leaderboard::leaderboard(&figures)
+            .iter()
+            .map(|c| serde_json::json!({"name": c.name, "value": c.value, "shown": c.shown, "cell": c.cell()}))
+            .collect();
+    Ok(serde_json::json!({
+        "model": model,
+        "prompt_style": style.as_str(),
+        "categories": scores,
+        "leaderboard": columns,
+        "errored": answered.iter().filter(|(_, t)| t.starts_with("Error during inference: ")).count(),
+        "unanswered": texts.len() - answered.len(),
+    }))
 }
 
 /// A line of a BFCL result file.

@@ -434,12 +434,14 @@ fn answered_only(
     let answers = answers
         .iter()
         .zip(&keep)
-        .filter_map(|(a, k)| k.then(|| a.clone()))
+        .filter(|(_, k)| **k)
+        .map(|(a, _)| a.clone())
         .collect();
     let questions = questions
         .iter()
         .zip(&keep)
-        .filter_map(|(q, k)| k.then(|| q.clone()))
+        .filter(|(_, k)| **k)
+        .map(|(q, _)| q.clone())
         .collect();
     (questions, answers)
 }

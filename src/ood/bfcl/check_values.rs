@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use super::check::{ErrorType, Fail};
+use super::verdict::{ErrorType, Fail};
 use crate::ood::python::value::py_eq;
 use crate::ood::python::{PyStr, PyValue, py_repr, py_str};
 

@@ -4,12 +4,14 @@
 //! argument) is accepted or refused as Python does. Its value is never
 //! computed: an f-string as a value fails to decode.
 
-use super::pyexpr::parse_fstring_field;
+/// Parses the inside of one replacement field (the expression parser's
+/// `parse_fstring_field`, passed in so that this file does not depend on it).
+pub(crate) type FieldParser<'a> = &'a dyn Fn(&[char]) -> Result<(), String>;
 
 /// Checks the body of an f-string (between its quotes, as written).
-pub(crate) fn check(body: &[char]) -> Result<(), String> {
+pub(crate) fn check(body: &[char], parse_field: FieldParser<'_>) -> Result<(), String> {
     let mut i = 0;
-    literal_and_fields(body, &mut i, 0)?;
+    literal_and_fields(body, &mut i, 0, parse_field)?;
     if i != body.len() {
         return Err("f-string: single '}' is not allowed".into());
     }
@@ -18,7 +20,12 @@ pub(crate) fn check(body: &[char]) -> Result<(), String> {
 
 /// Literal text and fields up to the end, or up to a `}` closing a format
 /// spec (`level` > 0).
-fn literal_and_fields(s: &[char], i: &mut usize, level: usize) -> Result<(), String> {
+fn literal_and_fields(
+    s: &[char],
+    i: &mut usize,
+    level: usize,
+    parse_field: FieldParser<'_>,
+) -> Result<(), String> {
     while *i < s.len() {
         match s[*i] {
             '{' if s.get(*i + 1) == Some(&'{') && level == 0 => *i += 2,
@@ -28,7 +35,7 @@ fn literal_and_fields(s: &[char], i: &mut usize, level: usize) -> Result<(), Str
                     return Err("f-string: expressions nested too deeply".into());
                 }
                 *i += 1;
-                field(s, i, level)?;
+                field(s, i, level, parse_field)?;
             }
             '}' if level > 0 => return Ok(()),
             '}' => return Err("f-string: single '}' is not allowed".into()),
@@ -39,7 +46,12 @@ fn literal_and_fields(s: &[char], i: &mut usize, level: usize) -> Result<(), Str
 }
 
 /// One replacement field, after its `{`, through its `}`.
-fn field(s: &[char], i: &mut usize, level: usize) -> Result<(), String> {
+fn field(
+    s: &[char],
+    i: &mut usize,
+    level: usize,
+    parse_field: FieldParser<'_>,
+) -> Result<(), String> {
     let start = *i;
     let mut nest: Vec<char> = Vec::new();
     let mut quote: Option<(char, bool)> = None;
@@ -112,7 +124,7 @@ fn field(s: &[char], i: &mut usize, level: usize) -> Result<(), String> {
         .iter()
         .map(|&c| if c == '\n' { ' ' } else { c })
         .collect();
-    parse_fstring_field(&wrapped).map_err(|e| format!("f-string: {e}"))?;
+    parse_field(&wrapped).map_err(|e| format!("f-string: {e}"))?;
     if s.get(*i) == Some(&'=') {
         *i += 1;
     }
@@ -126,7 +138,7 @@ fn field(s: &[char], i: &mut usize, level: usize) -> Result<(), String> {
     }
     if s.get(*i) == Some(&':') {
         *i += 1;
-        literal_and_fields(s, i, level + 1)?;
+        literal_and_fields(s, i, level + 1, parse_field)?;
     }
     if s.get(*i) != Some(&'}') {
         return Err("f-string: expecting '}'".into());

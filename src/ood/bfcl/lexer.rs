@@ -34,8 +34,9 @@ pub(crate) enum StrTok {
     Str(Vec<u32>),
     /// A `bytes` literal.
     Bytes(Vec<u8>),
-    /// An f-string (its value is never needed: a JoinedStr fails to decode).
-    FString,
+    /// An f-string's body, as written (its value is never needed: a
+    /// JoinedStr fails to decode; the parser checks its syntax).
+    FString(Vec<char>),
 }
 
 /// One token.
@@ -222,9 +223,7 @@ impl Lexer<'_> {
         let (body, end) = string_literal_body(self.s, start, q, triple, raw || fstring, bytes)
             .map_err(|e| format!("{e} (a string literal)"))?;
         let tok = if fstring {
-            let text = &self.s[start..end - if triple { 3 } else { 1 }];
-            super::fstring::check(text)?;
-            StrTok::FString
+            StrTok::FString(self.s[start..end - if triple { 3 } else { 1 }].to_vec())
         } else if bytes {
             StrTok::Bytes(body.iter().map(|&c| c as u8).collect())
         } else {

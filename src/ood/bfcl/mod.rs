@@ -10,6 +10,7 @@
 //!   type rules and "variable mode".
 //! - [`check_values`]: string normalisation (Python's `lower()`), and the
 //!   string, list, dict and list-of-dict value rules.
+//! - [`verdict`]: the official error types, verdicts and checker failures.
 //! - [`convert`]: questions to SPEC tasks, the possible answer kept on each.
 //! - [`run`]: an itc run's answers scored by the official rules from the task file.
 //! - [`official`]: the runner: dispatch by category name, relevance rules,
@@ -22,6 +23,7 @@ pub mod check;
 pub mod check_values;
 pub mod convert;
 pub mod decode;
+pub mod expr;
 pub mod files;
 pub mod fstring;
 pub mod leaderboard;
@@ -30,6 +32,7 @@ pub mod official;
 pub mod pyexpr;
 pub mod run;
 pub mod unparse;
+pub mod verdict;
 
 use std::fmt;
 use std::str::FromStr;
