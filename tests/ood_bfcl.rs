@@ -10,8 +10,10 @@
 //! - Live: every answer text of `reference-live/` (six live categories)
 //!   decoded and checked, and every round's correct/total counts.
 
+mod support;
+
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use itc::ood::bfcl::check::{ErrorType, Verdict};
 use itc::ood::bfcl::files::{PossibleAnswer, Question, read_possible_answers, read_questions};
@@ -20,6 +22,7 @@ use itc::ood::bfcl::official::{
 };
 use itc::ood::bfcl::{Call, Category};
 use itc::ood::python::{PyValue, json_loads_str};
+use support::bfcl::{assert_none_differ, field, read_jsonl, root};
 
 /// The non-live categories with reference verdicts.
 const CATEGORIES: [Category; 5] = [
@@ -29,10 +32,6 @@ const CATEGORIES: [Category; 5] = [
     Category::ParallelMultiple,
     Category::Irrelevance,
 ];
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/ood/bfcl")
-}
 
 /// One category's questions and possible answers.
 struct Data {
@@ -60,26 +59,11 @@ fn load(category: Category) -> Data {
     }
 }
 
-/// Reads a JSON Lines file with Python's `json.loads` (floats stay floats).
-fn read_jsonl(path: &Path) -> Vec<PyValue> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| json_loads_str(l).unwrap())
-        .collect()
-}
-
 fn text(v: &PyValue) -> String {
     match v {
         PyValue::Str(s) => s.to_string_lossy(),
         other => panic!("not a string: {other:?}"),
     }
-}
-
-fn field<'a>(v: &'a PyValue, key: &str) -> &'a PyValue {
-    v.get_str(key)
-        .unwrap_or_else(|| panic!("no field {key} in {v:?}"))
 }
 
 /// A tagged value of `decoded_output` back to the Python value.
@@ -158,24 +142,6 @@ fn same(got: &Verdict, want: (bool, Option<ErrorType>)) -> bool {
     got.valid == want.0 && got.error_type == want.1
 }
 
-fn report(what: &str, checked: usize, mismatches: &[String]) {
-    eprintln!(
-        "{what}: {checked} verdicts checked, {} differ",
-        mismatches.len()
-    );
-    assert!(
-        mismatches.is_empty(),
-        "{what}: {} of {checked} verdicts differ; first ones:\n{}",
-        mismatches.len(),
-        mismatches
-            .iter()
-            .take(20)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-}
-
 #[test]
 fn checker_reproduces_every_decoded_reference_verdict() {
     let mut checked = 0;
@@ -220,7 +186,7 @@ fn checker_reproduces_every_decoded_reference_verdict() {
         same_messages, checked,
         "some `errors` messages differ (BFCL_SHOW_MESSAGES=1 lists them)"
     );
-    report("checker on decoded reference answers", checked, &mismatches);
+    assert_none_differ("checker on decoded reference answers", checked, &mismatches);
 }
 
 /// Verdicts and message matches of a probe-format file (`{probe,
@@ -299,8 +265,8 @@ fn checker_reproduces_every_probe() {
         "probes: `errors` messages reproduced exactly for {} of {} decoded probes",
         run.same_messages, run.decoded
     );
-    report("checker on probes", run.checked, &run.mismatches);
-    report("messages of probes", run.decoded, &run.message_mismatches);
+    assert_none_differ("checker on probes", run.checked, &run.mismatches);
+    assert_none_differ("messages of probes", run.decoded, &run.message_mismatches);
 }
 
 /// Extra cases in the probe format, from the file `BFCL_PROBE_FILE` names
@@ -318,7 +284,7 @@ fn checker_reproduces_an_extra_probe_file() {
     for m in run.message_mismatches.iter().take(10) {
         eprintln!("{m}");
     }
-    report(
+    assert_none_differ(
         "checker on the extra probe file",
         run.checked,
         &run.mismatches,
@@ -363,7 +329,7 @@ fn end_to_end_every_answer_text() {
         }
     }
     assert_eq!(checked, 5960);
-    report("end to end on answer texts", checked, &mismatches);
+    assert_none_differ("end to end on answer texts", checked, &mismatches);
 }
 
 fn number(v: &PyValue) -> f64 {
@@ -600,5 +566,5 @@ fn live_reference_verdicts_are_reproduced() {
     eprintln!("live rounds scored: {rounds_scored}");
     assert_eq!(checked, 1290 + 4212 + 80 + 120 + 3536 + 80);
     assert_eq!(rounds_scored, 28);
-    report("live reference verdicts", checked, &mismatches);
+    assert_none_differ("live reference verdicts", checked, &mismatches);
 }

@@ -5,33 +5,21 @@
 //! output: the same types (int, float, bool; tuple, list), the same dict
 //! order.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::PathBuf;
 
 use itc::ood::bfcl::Call;
 use itc::ood::bfcl::decode::decode_ast_prompting;
-use itc::ood::python::{PyStr, PyValue, json_loads_str, py_repr};
+use itc::ood::python::{PyStr, PyValue, py_repr};
+use support::bfcl::{assert_none_differ, field, read_jsonl, root};
 
 fn reference() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/ood/bfcl/reference")
-}
-
-fn lines(path: &Path) -> Vec<PyValue> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| json_loads_str(l).unwrap_or_else(|e| panic!("{}: {e:?}", path.display())))
-        .collect()
+    root().join("reference")
 }
 
 fn s(text: &str) -> PyValue {
     PyValue::Str(PyStr::new(text))
-}
-
-fn field<'a>(record: &'a PyValue, key: &str) -> &'a PyValue {
-    record
-        .get_str(key)
-        .unwrap_or_else(|| panic!("no field {key:?}"))
 }
 
 /// A value written as the reference writes `decoded_output`: tuples as
@@ -108,20 +96,6 @@ fn compare(label: &str, answer: &str, decoded: bool, output: &PyValue) -> Option
     }
 }
 
-fn report(what: &str, compared: usize, decoded: usize, mismatches: &[String]) {
-    assert!(
-        mismatches.is_empty(),
-        "{what}: {} of {compared} differ ({decoded} decoded officially); the first 20:\n{}",
-        mismatches.len(),
-        mismatches
-            .iter()
-            .take(20)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-}
-
 #[test]
 fn every_reference_answer_decodes_as_the_official_decoder_does() {
     let mut compared = 0;
@@ -134,8 +108,8 @@ fn every_reference_answer_decodes_as_the_official_decoder_does() {
         "parallel_multiple",
         "irrelevance",
     ] {
-        let answers = lines(&reference().join(format!("answers/{cat}.jsonl")));
-        let verdicts = lines(&reference().join(format!("verdicts/{cat}.jsonl")));
+        let answers = read_jsonl(&reference().join(format!("answers/{cat}.jsonl")));
+        let verdicts = read_jsonl(&reference().join(format!("verdicts/{cat}.jsonl")));
         assert_eq!(answers.len(), verdicts.len(), "{cat}: lines differ");
         for (a, v) in answers.iter().zip(&verdicts) {
             assert_eq!(field(a, "id"), field(v, "id"));
@@ -159,12 +133,16 @@ fn every_reference_answer_decodes_as_the_official_decoder_does() {
     }
     assert_eq!(compared, 5960, "reference answers compared");
     assert_eq!(decoded, 1842 + 921 + 929 + 933 + 557, "decoded officially");
-    report("reference answers", compared, decoded, &mismatches);
+    assert_none_differ(
+        &format!("reference answers ({decoded} decoded officially)"),
+        compared,
+        &mismatches,
+    );
 }
 
 #[test]
 fn every_probe_decodes_as_the_official_decoder_does() {
-    let probes = lines(&reference().join("probes.jsonl"));
+    let probes = read_jsonl(&reference().join("probes.jsonl"));
     let mut decoded = 0;
     let mut mismatches = Vec::new();
     for p in &probes {
@@ -184,5 +162,9 @@ fn every_probe_decodes_as_the_official_decoder_does() {
         }
     }
     assert_eq!(probes.len(), 87, "probes compared");
-    report("probes", probes.len(), decoded, &mismatches);
+    assert_none_differ(
+        &format!("probes ({decoded} decoded officially)"),
+        probes.len(),
+        &mismatches,
+    );
 }
