@@ -243,6 +243,21 @@ impl OodDataset {
         )
     }
 
+    /// The fetch manifest's entries of the dataset's files (BFCL: only
+    /// those of its categories), in the order of [`Self::shipped_files`].
+    pub fn manifest_files(self) -> anyhow::Result<Vec<fetch::ManifestFile>> {
+        match self {
+            OodDataset::Bfcl(set) => {
+                let mut files = Vec::new();
+                for c in set.categories() {
+                    files.extend(fetch::dataset_files(&format!("bfcl-{c}"))?);
+                }
+                Ok(files)
+            }
+            _ => fetch::dataset_files(self.fetch_name()),
+        }
+    }
+
     /// The dataset's files in the fetch cache, when every one is there.
     pub fn locate_cached(self, cache_dir: &Path) -> anyhow::Result<Option<Vec<PathBuf>>> {
         let OodDataset::Bfcl(set) = self else {

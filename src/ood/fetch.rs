@@ -827,7 +827,7 @@ mod tests {
             let Some(shipped) = dataset.shipped_files() else {
                 continue;
             };
-            let manifest = dataset_files(dataset.fetch_name()).unwrap();
+            let manifest = dataset.manifest_files().unwrap();
             assert_eq!(shipped.len(), manifest.len(), "{name}");
             for (f, copy) in manifest.iter().zip(&shipped) {
                 let bytes = crate::util::embedded::read(copy).unwrap();
@@ -843,8 +843,10 @@ mod tests {
             }
         }
         assert_eq!(
-            checked, 14,
-            "three hubs × 2, Seal-Tools, ToolAlpaca, six StableToolBench groups"
+            checked,
+            14 + 19 + 9 + 10,
+            "three hubs × 2, Seal-Tools, ToolAlpaca, six StableToolBench groups; \
+             BFCL's 19 files for bfcl:all, 9 for non-live, 10 for live"
         );
         assert_eq!(
             sha256_hex(b"abc"),

@@ -129,7 +129,7 @@ fn sample() -> anyhow::Result<DatasetEntry> {
 /// One `--dataset` name: its fetch manifest, and its files in the cache or the binary.
 fn ood_entry(dataset: OodDataset, cache_dir: &Path) -> anyhow::Result<DatasetEntry> {
     let fetch_name = dataset.fetch_name();
-    let manifest = fetch::dataset_files(fetch_name)?;
+    let manifest = dataset.manifest_files()?;
     let upstream = manifest
         .first()
         .map(|f| f.upstream)
