@@ -1,5 +1,5 @@
 //! The tree [`pyexpr`](super::pyexpr) builds: the nodes the BFCL decoder
-//! looks at ([`Kind`]), each with its depth, never deeper than
+//! looks at (`Kind`), each with its depth, never deeper than
 //! [`PY_EXPR_MAX_DEPTH`].
 
 use crate::ood::python::PyValue;

@@ -1,6 +1,6 @@
 //! Python 3.11's expression grammar (`ast.parse(text, mode="eval")`), to a
 //! small tree: exactly the texts Python parses are accepted, and the nodes
-//! the BFCL decoder looks at are kept ([`Kind`]); lambdas, comprehensions,
+//! the BFCL decoder looks at are kept (`Kind`); lambdas, comprehensions,
 //! `await` and `yield` are parsed and kept only by kind.
 //!
 //! No tree is deeper than [`PY_EXPR_MAX_DEPTH`] (checked as each node is
