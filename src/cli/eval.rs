@@ -4,6 +4,7 @@
 use anyhow::bail;
 use std::io::Write;
 use std::path::PathBuf;
+use std::str::FromStr;
 
 use clap::Args;
 
@@ -325,10 +326,17 @@ pub struct EvalArgs {
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub import_batch: Vec<PathBuf>,
     /// Run only share K of N of the selected tasks (balanced, by a hash of
-    /// the task id); `itc merge` joins the shards' run directories.
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<Shard>,
+    /// the task id); `itc merge` joins the shards' run directories. `auto`:
+    /// K and N from the Slurm array job or Kubernetes indexed Job itc runs in
+    /// (SLURM_ARRAY_TASK_*, JOB_COMPLETION_INDEX; docs/scale-out.md).
+    #[arg(long, value_name = "K/N|auto")]
+    pub shard: Option<ShardFlag>,
+    /// With `--shard auto`: the number of shards. A Kubernetes indexed
+    /// Job's count (else ITC_SHARD_COUNT); a check of a Slurm array's.
+    #[arg(long, value_name = "N", requires = "shard")]
+    pub shards: Option<usize>,
     /// Run directory. Default: `runs/<model name>-<UTC timestamp>` (`-2`, `-3`… when taken).
+    /// `{shard}` in it becomes the shard's K (`runs/study/shard-{shard}`).
     #[arg(long)]
     pub run_dir: Option<PathBuf>,
     /// Continue the run directory: skip finished tasks, retry errored ones.
@@ -350,9 +358,89 @@ pub struct EvalArgs {
     pub scoring: ScoringFlags,
 }
 
+/// `--shard`: a share given as `K/N`, or `auto`: the scheduler's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShardFlag {
+    /// `--shard K/N`.
+    Given(Shard),
+    /// `--shard auto`: from the environment ([`run::scheduler`]).
+    Auto,
+}
+
+impl FromStr for ShardFlag {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<ShardFlag, String> {
+        if text.trim() == "auto" {
+            return Ok(ShardFlag::Auto);
+        }
+        text.parse::<Shard>()
+            .map(ShardFlag::Given)
+            .map_err(|e| format!("{e}, or auto"))
+    }
+}
+
+/// What `{shard}` in `--run-dir` stands for.
+const SHARD_PLACEHOLDER: &str = "{shard}";
+
 impl EvalArgs {
     /// The library's options; flags the run would not use are refused.
     pub fn options(&self) -> anyhow::Result<EvalOptions> {
+        self.options_in(&|name| std::env::var(name).ok())
+            .map(|(options, _)| options)
+    }
+
+    /// The shard the flags ask for, in the environment `var` reads, with
+    /// where `--shard auto` found it.
+    fn shard_in(
+        &self,
+        var: &dyn Fn(&str) -> Option<String>,
+    ) -> anyhow::Result<Option<(Shard, Option<String>)>> {
+        match self.shard {
+            None => Ok(None),
+            Some(ShardFlag::Given(shard)) => {
+                if self.shards.is_some_and(|n| n != shard.count) {
+                    bail!(
+                        "--shards {} differs from --shard {shard}",
+                        self.shards.unwrap_or_default()
+                    );
+                }
+                Ok(Some((shard, None)))
+            }
+            Some(ShardFlag::Auto) => {
+                let found = run::scheduler::shard_from_environment(var, self.shards)
+                    .map_err(anyhow::Error::msg)?;
+                Ok(Some((found.shard, Some(found.source))))
+            }
+        }
+    }
+
+    /// `--run-dir` with `{shard}` replaced by the shard's K.
+    fn run_dir_of(&self, shard: Option<Shard>) -> anyhow::Result<Option<PathBuf>> {
+        let Some(dir) = &self.run_dir else {
+            return Ok(None);
+        };
+        let text = dir.to_string_lossy();
+        if !text.contains(SHARD_PLACEHOLDER) {
+            return Ok(Some(dir.clone()));
+        }
+        match shard {
+            Some(shard) => Ok(Some(PathBuf::from(
+                text.replace(SHARD_PLACEHOLDER, &shard.index.to_string()),
+            ))),
+            None => bail!(
+                "--run-dir {}: {SHARD_PLACEHOLDER} stands for the shard's number, and this run is not a shard (--shard K/N or auto)",
+                dir.display()
+            ),
+        }
+    }
+
+    /// [`EvalArgs::options`] in the environment `var` reads, with where
+    /// `--shard auto` found the shard.
+    fn options_in(
+        &self,
+        var: &dyn Fn(&str) -> Option<String>,
+    ) -> anyhow::Result<(EvalOptions, Option<String>)> {
         let unused = self.steps.unused();
         if !unused.is_empty() {
             let run = match (self.steps.step_mode.unwrap_or_default(), &self.steps.solver) {
@@ -370,29 +458,34 @@ impl EvalArgs {
                 if unused.len() == 1 { "it" } else { "them" }
             );
         }
-        Ok(EvalOptions {
+        let (shard, source) = self.shard_in(var)?.unzip();
+        let options = EvalOptions {
             models: self.model_source(),
             overrides: self.overrides(),
             tasks: self.tasks.clone(),
             selection: self.selection()?,
-            run_dir: self.run_dir.clone(),
+            run_dir: self.run_dir_of(shard)?,
             resume: self.resume,
             cache: CacheSetting::from_flags(self.cache.cache.as_deref(), self.cache.no_cache),
             show_progress: !self.no_progress,
             scoring: self.scoring.options(),
             steps: self.steps.options(),
-            shard: self.shard,
+            shard,
             batch: match (&self.emit_batch, self.import_batch.is_empty()) {
                 (Some(dir), _) => BatchMode::Emit(dir.clone()),
                 (None, false) => BatchMode::Import(self.import_batch.clone()),
                 (None, true) => BatchMode::Off,
             },
-        })
+        };
+        Ok((options, source.flatten()))
     }
 
     /// Runs `itc eval`: run tables and scores on `out`, notes on `err`.
     pub fn run(&self, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
-        let options = self.options()?;
+        let (options, shard_source) = self.options_in(&|name| std::env::var(name).ok())?;
+        if let (Some(shard), Some(source)) = (options.shard, shard_source) {
+            writeln!(err, "itc: shard {shard}, from {source}")?;
+        }
         match &self.dataset {
             Some(name) => {
                 let defaults = ood::benchmark::DatasetOptions::default();
@@ -653,5 +746,57 @@ mod tests {
         let o = parse(&[]).unwrap().options().unwrap();
         assert_eq!(o.cache, CacheSetting::Default);
         assert_eq!(o.scoring, crate::score::files::ScoringOptions::default());
+    }
+
+    #[test]
+    fn shards_given_or_from_the_scheduler_and_the_run_dir_placeholder() {
+        let slurm = |name: &str| {
+            [
+                ("SLURM_ARRAY_JOB_ID", "7"),
+                ("SLURM_ARRAY_TASK_ID", "2"),
+                ("SLURM_ARRAY_TASK_MIN", "1"),
+                ("SLURM_ARRAY_TASK_MAX", "3"),
+                ("SLURM_ARRAY_TASK_COUNT", "3"),
+            ]
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.to_string())
+        };
+        let none = |_: &str| None;
+        let args = parse(&["--shard", "auto", "--run-dir", "runs/s/shard-{shard}"]).unwrap();
+        let (o, source) = args.options_in(&slurm).unwrap();
+        assert_eq!(o.shard, Some(Shard { index: 2, count: 3 }));
+        assert_eq!(o.run_dir, Some(PathBuf::from("runs/s/shard-2")));
+        assert!(
+            source
+                .unwrap()
+                .starts_with("Slurm array job 7 (SLURM_ARRAY_TASK_ID=2")
+        );
+        let e = args.options_in(&none).unwrap_err().to_string();
+        assert!(e.contains("no scheduler's shard"), "{e}");
+
+        let args = parse(&["--shard", "2/4", "--run-dir", "r-{shard}-{shard}"]).unwrap();
+        let (o, source) = args.options_in(&slurm).unwrap();
+        assert_eq!(
+            (o.shard, source),
+            (Some(Shard { index: 2, count: 4 }), None)
+        );
+        assert_eq!(o.run_dir, Some(PathBuf::from("r-2-2")));
+        let e = parse(&["--shard", "2/4", "--shards", "3"])
+            .unwrap()
+            .options_in(&none)
+            .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("--shards 3 differs from --shard 2/4")
+        );
+        let e = parse(&["--run-dir", "r-{shard}"])
+            .unwrap()
+            .options_in(&none)
+            .unwrap_err();
+        assert!(e.to_string().contains("this run is not a shard"), "{e}");
+        assert!(parse(&["--shards", "3"]).is_err(), "--shards needs --shard");
+        let e = parse(&["--shard", "autumn"]).err().unwrap().to_string();
+        assert!(e.contains("K/N") && e.contains("or auto"), "{e}");
     }
 }

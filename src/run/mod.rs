@@ -35,6 +35,7 @@ pub mod outcome;
 pub mod progress;
 pub mod resume;
 pub mod runner;
+pub mod scheduler;
 pub mod searched;
 pub mod select;
 pub mod shard;
