@@ -11,7 +11,7 @@ use std::process::Output;
 use itc::judge::flows::coin;
 use serde_json::{Value, json};
 use support::server::{Reply, Request, ScriptedServer, completion};
-use support::{itc, scripted_models_toml, text};
+use support::{itc, scripted_models_toml, text, under_ci};
 
 fn task(id: &str, query: &str) -> Value {
     json!({
@@ -679,13 +679,9 @@ fn the_table_names_the_judge_and_the_settings() {
 /// (after saying so) when the test skips; under CI a missing URL fails.
 fn local_model_url(test: &str) -> Option<String> {
     const URL_VAR: &str = "ITC_LOCAL_LLM_URL";
-    let under_ci = std::env::var("CI").is_ok_and(|v| {
-        let v = v.trim();
-        !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false")
-    });
     match std::env::var(URL_VAR) {
         Ok(url) if !url.trim().is_empty() => Some(url.trim().trim_end_matches('/').to_string()),
-        _ if under_ci => panic!("{URL_VAR} is not set under CI: start scripts/local-llm.sh"),
+        _ if under_ci() => panic!("{URL_VAR} is not set under CI: start scripts/local-llm.sh"),
         _ => {
             eprintln!("SKIPPED {test}: {URL_VAR} is not set");
             None

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use itc::spec::records::{Prediction, Task};
 use serde_json::Value;
-use support::stage_row;
+use support::{stage_row, under_ci};
 
 const URL_VAR: &str = "ITC_LOCAL_LLM_URL";
 /// Tasks per mode (prompt and structured).
@@ -54,13 +54,6 @@ const RUN_FILES: [&str; 11] = [
 
 /// The server answers one request at a time: the tests take turns.
 static SERVER: Mutex<()> = Mutex::new(());
-
-fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| {
-        let v = v.trim();
-        !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false")
-    })
-}
 
 /// The server's base URL, or `None` (after saying so) when the test skips.
 fn server_url(test: &str) -> Option<String> {

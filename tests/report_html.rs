@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use itc::spec::records::TaskScore;
-use support::{itc, text};
+use support::{itc, text, under_ci};
 
 fn chromium() -> Option<PathBuf> {
     let name = std::env::var("ITC_CHROMIUM").unwrap_or_else(|_| "chromium".into());
@@ -27,10 +27,6 @@ fn chromium_or_skip() -> Option<PathBuf> {
         eprintln!("skipped: no chromium (apt-get install chromium, or set ITC_CHROMIUM)");
     }
     found
-}
-
-fn under_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
 
 /// Runs Chromium headless on `url` with `mode` (`--dump-dom` or

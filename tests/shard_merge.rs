@@ -8,26 +8,13 @@ mod support;
 use std::path::Path;
 
 use serde_json::Value;
+use support::runs::{assert_merge_equals_single_run, json, read};
 use support::{itc, text};
 
 fn run(args: &[&str]) -> std::process::Output {
     let out = itc(args, &[]);
     assert!(out.status.success(), "itc {args:?}:\n{}", text(&out.stderr));
     out
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn json(path: &Path) -> Value {
-    serde_json::from_str(&read(path)).unwrap()
-}
-
-fn sorted_lines(path: &Path) -> Vec<String> {
-    let mut lines: Vec<String> = read(path).lines().map(str::to_string).collect();
-    lines.sort();
-    lines
 }
 
 #[test]
@@ -65,36 +52,7 @@ fn three_shards_merged_score_and_report_as_one_run() {
     args.extend(["-o", merged.to_str().unwrap()]);
     run(&args);
 
-    // The same tasks in the same order, the same scores.
-    assert_eq!(
-        read(&merged.join("tasks.jsonl")),
-        read(&single.join("tasks.jsonl"))
-    );
-    assert_eq!(
-        json(&merged.join("summary.json")),
-        json(&single.join("summary.json"))
-    );
-    assert_eq!(
-        sorted_lines(&merged.join("task_scores.jsonl")),
-        sorted_lines(&single.join("task_scores.jsonl"))
-    );
-    for file in [
-        "summary.csv",
-        "by_kind.csv",
-        "by_language.csv",
-        "by_country.csv",
-        "by_category.csv",
-    ] {
-        assert_eq!(read(&merged.join(file)), read(&single.join(file)), "{file}");
-    }
-    let record = json(&merged.join("merge.json"));
-    assert_eq!(record["shards_missing"], serde_json::json!([]));
-    assert_eq!(record["predictions_repeated"], 0);
-    let manifest = json(&merged.join("manifest.json"));
-    assert_eq!(
-        manifest["task_set_sha256"],
-        json(&single.join("manifest.json"))["task_set_sha256"]
-    );
+    assert_merge_equals_single_run(&merged, &single);
 
     // itc report reads the merge as it reads the single run.
     let (r1, r2) = (at("report-single"), at("report-merged"));
@@ -499,4 +457,83 @@ fn predictions_of_a_model_not_in_models_json_are_left_out_and_reported() {
     let predictions = read(&merged.join("predictions.jsonl"));
     assert_eq!(predictions.lines().count(), 243 - 3);
     assert!(!predictions.contains("\"ghost\""));
+}
+
+/// `itc eval --shard auto` in the environment of a Slurm array task and of
+/// a Kubernetes indexed Job's pod: each shard says where it found K and N,
+/// `{shard}` in `--run-dir` becomes K, and the merge equals a single run.
+#[test]
+fn shards_from_slurm_and_kubernetes_environments_merge_as_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name);
+    let single = at("single");
+    run(&[
+        "eval",
+        "--run-dir",
+        single.to_str().unwrap(),
+        "--no-progress",
+    ]);
+    let kubernetes_count = [3.to_string()];
+    for scheduler in ["slurm", "kubernetes"] {
+        let pattern = at(&format!("{scheduler}/shard-{{shard}}"));
+        let mut shards = Vec::new();
+        for k in 1..=3usize {
+            // Slurm: --array=0-4:2 (tasks 0, 2, 4); Kubernetes: indexes 0, 1, 2.
+            let (slurm_id, index) = ((2 * (k - 1)).to_string(), (k - 1).to_string());
+            let env: Vec<(&str, &str)> = match scheduler {
+                "slurm" => vec![
+                    ("SLURM_ARRAY_JOB_ID", "4242"),
+                    ("SLURM_ARRAY_TASK_ID", &slurm_id),
+                    ("SLURM_ARRAY_TASK_MIN", "0"),
+                    ("SLURM_ARRAY_TASK_MAX", "4"),
+                    ("SLURM_ARRAY_TASK_STEP", "2"),
+                    ("SLURM_ARRAY_TASK_COUNT", "3"),
+                ],
+                _ => vec![
+                    ("JOB_COMPLETION_INDEX", &index),
+                    ("ITC_SHARD_COUNT", &kubernetes_count[0]),
+                ],
+            };
+            let args = [
+                "eval",
+                "--shard",
+                "auto",
+                "--run-dir",
+                pattern.to_str().unwrap(),
+                "--no-progress",
+            ];
+            let out = itc(&args, &env);
+            assert!(
+                out.status.success(),
+                "{scheduler} {k}: {}",
+                text(&out.stderr)
+            );
+            let expected = match scheduler {
+                "slurm" => format!(
+                    "itc: shard {k}/3, from Slurm array job 4242 (SLURM_ARRAY_TASK_ID={slurm_id}"
+                ),
+                _ => format!(
+                    "itc: shard {k}/3, from Kubernetes indexed Job (JOB_COMPLETION_INDEX={index}, ITC_SHARD_COUNT=3)"
+                ),
+            };
+            assert!(
+                text(&out.stderr).contains(&expected),
+                "{}",
+                text(&out.stderr)
+            );
+            let shard = at(&format!("{scheduler}/shard-{k}"));
+            assert_eq!(json(&shard.join("shard.json"))["shard"]["index"], k);
+            shards.push(shard.display().to_string());
+        }
+        let merged = at(&format!("{scheduler}-merged"));
+        let mut args: Vec<&str> = vec!["merge"];
+        args.extend(shards.iter().map(String::as_str));
+        args.extend(["-o", merged.to_str().unwrap()]);
+        run(&args);
+        assert_merge_equals_single_run(&merged, &single);
+    }
+    // Outside any scheduler's job, auto is refused, naming what it looked for.
+    let out = itc(&["eval", "--shard", "auto", "--no-progress"], &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("SLURM_ARRAY_TASK_ID is not set"));
 }

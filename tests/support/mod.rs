@@ -5,6 +5,7 @@
 pub mod apis;
 pub mod bfcl;
 pub mod proxy;
+pub mod runs;
 pub mod server;
 pub mod tasks;
 
@@ -78,6 +79,16 @@ pub fn itc(args: &[&str], env: &[(&str, &str)]) -> Output {
         command.env(k, v);
     }
     command.output().expect("itc runs")
+}
+
+/// Whether the tests run under CI (`CI` set and not empty, `0` or
+/// `false`), where a test that needs a service must fail, not skip, when
+/// the service is missing.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| {
+        let v = v.trim();
+        !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false")
+    })
 }
 
 /// Text of process output bytes.
