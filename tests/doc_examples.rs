@@ -440,11 +440,25 @@ fn run_one(root: &Path, example: &Example, url: &str) -> Result<(), String> {
                 "writes {path}, outside the scratch folders {SCRATCH:?}"
             ));
         }
-        if !root.join(path).exists() {
+        let path = with_shard(path, &example.words);
+        if !root.join(&path).exists() {
             return Err(format!("exited 0 but did not write {path}"));
         }
     }
     Ok(())
+}
+
+/// An output path with `{shard}` (`itc eval --run-dir`) as the command
+/// writes it: K of its `--shard K/N`.
+fn with_shard(path: &str, words: &[String]) -> String {
+    let shard = words
+        .windows(2)
+        .find(|pair| pair[0] == "--shard")
+        .and_then(|pair| pair[1].split_once('/'));
+    match shard {
+        Some((k, _)) => path.replace("{shard}", k),
+        None => path.to_string(),
+    }
 }
 
 fn tail(text: &str, chars: usize) -> &str {
@@ -494,12 +508,14 @@ fn all_examples() -> Vec<(String, Example)> {
 }
 
 /// The documents the tests below run, one test each.
-const CHECKED: [&str; 10] = [
+const CHECKED: [&str; 12] = [
     "README.md",
     "docs/building-task-sets.md",
+    "docs/install.md",
     "docs/judging.md",
     "docs/ood.md",
     "docs/performance.md",
+    "docs/pypi.md",
     "docs/reports.md",
     "docs/running-models.md",
     "docs/scale-out.md",
@@ -556,6 +572,16 @@ fn examples_in_scale_out() {
 #[test]
 fn examples_in_scoring() {
     check_document("docs/scoring.md");
+}
+
+#[test]
+fn examples_in_install() {
+    check_document("docs/install.md");
+}
+
+#[test]
+fn examples_in_pypi() {
+    check_document("docs/pypi.md");
 }
 
 #[test]

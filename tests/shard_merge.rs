@@ -11,6 +11,18 @@ use serde_json::Value;
 use support::runs::{assert_merge_equals_single_run, json, read};
 use support::{itc, text};
 
+/// A single run of the offline baseline on the sample set, in `dir/single`.
+fn single_run(dir: &Path) -> std::path::PathBuf {
+    let single = dir.join("single");
+    run(&[
+        "eval",
+        "--run-dir",
+        single.to_str().unwrap(),
+        "--no-progress",
+    ]);
+    single
+}
+
 fn run(args: &[&str]) -> std::process::Output {
     let out = itc(args, &[]);
     assert!(out.status.success(), "itc {args:?}:\n{}", text(&out.stderr));
@@ -21,13 +33,7 @@ fn run(args: &[&str]) -> std::process::Output {
 fn three_shards_merged_score_and_report_as_one_run() {
     let dir = tempfile::tempdir().unwrap();
     let at = |name: &str| dir.path().join(name);
-    let single = at("single");
-    run(&[
-        "eval",
-        "--run-dir",
-        single.to_str().unwrap(),
-        "--no-progress",
-    ]);
+    let single = single_run(dir.path());
     let mut sizes = Vec::new();
     for k in 1..=3 {
         let shard = at(&format!("shard-{k}"));
@@ -466,13 +472,7 @@ fn predictions_of_a_model_not_in_models_json_are_left_out_and_reported() {
 fn shards_from_slurm_and_kubernetes_environments_merge_as_one_run() {
     let dir = tempfile::tempdir().unwrap();
     let at = |name: &str| dir.path().join(name);
-    let single = at("single");
-    run(&[
-        "eval",
-        "--run-dir",
-        single.to_str().unwrap(),
-        "--no-progress",
-    ]);
+    let single = single_run(dir.path());
     let kubernetes_count = [3.to_string()];
     for scheduler in ["slurm", "kubernetes"] {
         let pattern = at(&format!("{scheduler}/shard-{{shard}}"));
@@ -536,4 +536,98 @@ fn shards_from_slurm_and_kubernetes_environments_merge_as_one_run() {
     let out = itc(&["eval", "--shard", "auto", "--no-progress"], &[]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("SLURM_ARRAY_TASK_ID is not set"));
+}
+
+/// The Kubernetes manifest of docs/scale-out.md, run as its pods would
+/// run it: the Indexed Job's shell command once per completion index (with
+/// JOB_COMPLETION_INDEX and the manifest's environment), then the merge
+/// Job's. Only the `pip install` of the wheel is left out: the `itc` on PATH
+/// is the one under test, and `models.toml` gives `qwen` the offline
+/// baseline. The merge must equal a single run, and the report be written.
+#[test]
+fn the_kubernetes_manifest_runs_its_shards_and_merges_them_as_one_run() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/kubernetes/itc-study.yaml");
+    let jobs: Vec<Value> = serde_norway::Deserializer::from_str(&read(&path))
+        .map(|doc| serde::Deserialize::deserialize(doc).unwrap())
+        .collect();
+    assert_eq!(jobs.len(), 2, "the eval Job and the merge Job");
+    let (eval, merge) = (&jobs[0], &jobs[1]);
+    assert_eq!(eval["kind"], "Job");
+    assert_eq!(eval["spec"]["completionMode"], "Indexed");
+    let completions = eval["spec"]["completions"].as_u64().unwrap();
+    assert!(completions > 1);
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("models.toml"),
+        "[[models]]\nname = \"qwen\"\nbackend = \"baseline\"\n",
+    )
+    .unwrap();
+    let single = dir.path().join("single");
+    run(&[
+        "eval",
+        "--config",
+        dir.path().join("models.toml").to_str().unwrap(),
+        "--run-dir",
+        single.to_str().unwrap(),
+        "--no-progress",
+    ]);
+    for index in 0..completions {
+        let out = run_container(eval, dir.path(), &[("JOB_COMPLETION_INDEX", index)]);
+        let said = format!(
+            "itc: shard {}/{completions}, from Kubernetes indexed Job",
+            index + 1
+        );
+        assert!(text(&out.stderr).contains(&said), "{}", text(&out.stderr));
+    }
+    let merge_out = run_container(merge, dir.path(), &[("WAIT_SECONDS", 0)]);
+    let study = container_env(eval)["STUDY"].clone();
+    assert_eq!(container_env(merge)["STUDY"], study, "one study");
+    let runs = dir.path().join("runs").join(&study);
+    assert_merge_equals_single_run(&runs.join("merged"), &single);
+    assert!(runs.join("report").is_dir(), "{}", text(&merge_out.stderr));
+}
+
+/// The `env` entries of a Job's container.
+fn container_env(job: &Value) -> std::collections::BTreeMap<String, String> {
+    job["spec"]["template"]["spec"]["containers"][0]["env"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().to_string(),
+                e["value"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Runs a Job's container command (`sh -c SCRIPT`) in `workdir` with the
+/// container's environment plus `extra`, the `pip install …&&` of the wheel
+/// left out and the `itc` under test first on PATH; it must succeed.
+fn run_container(job: &Value, workdir: &Path, extra: &[(&str, u64)]) -> std::process::Output {
+    let container = &job["spec"]["template"]["spec"]["containers"][0];
+    assert_eq!(container["command"], serde_json::json!(["sh", "-c"]));
+    let script = container["args"][0].as_str().unwrap();
+    let (install, script) = script.split_once("&&").unwrap();
+    assert!(install.trim_start().starts_with("pip install"), "{install}");
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_itc")).parent().unwrap();
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
+    let mut command = std::process::Command::new("sh");
+    command
+        .arg("-c")
+        .arg(script)
+        .current_dir(workdir)
+        .env("PATH", path);
+    command.envs(container_env(job));
+    command.envs(extra.iter().map(|(k, v)| (k, v.to_string())));
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        job["metadata"]["name"],
+        text(&out.stderr)
+    );
+    out
 }
