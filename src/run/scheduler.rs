@@ -126,7 +126,10 @@ fn slurm_shard(
         ));
     }
     let spaced = max.filter(|&max| max >= min && (max - min) % step == 0);
-    let count = match (spaced.map(|max| (max - min) / step + 1), count) {
+    let count = match (
+        spaced.and_then(|max| ((max - min) / step).checked_add(1)),
+        count,
+    ) {
         (Some(range), Some(count)) if range != count => {
             return Err(format!(
                 "--shard auto: the array's indices are not an evenly spaced range (from {min} by {step} to {} would be {range} tasks, the array has {count}), so which share a task is cannot be told; submit it with --array=1-N (or A-B:S): {source}",
@@ -141,7 +144,12 @@ fn slurm_shard(
             ));
         }
     };
-    checked((id - min) / step + 1, count, shards, source)
+    let Some(index) = ((id - min) / step).checked_add(1) else {
+        return Err(format!(
+            "--shard auto: task {id} is too far into the array: {source}"
+        ));
+    };
+    checked(index, count, shards, source)
 }
 
 fn kubernetes_shard(
@@ -285,6 +293,18 @@ mod tests {
         assert!(e.contains("not in the array's range"), "{e}");
         let e = slurm_shard_of(&slurm("2", "0", "8", "4", "3"), None).unwrap_err();
         assert!(e.contains("not in the array's range"), "{e}");
+        // Indices at the ends of u64 are errors, never an overflow.
+        let huge = u64::MAX.to_string();
+        let (id, min) = (
+            ("SLURM_ARRAY_TASK_ID", huge.as_str()),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+        );
+        let e = shard(&[id, min, ("SLURM_ARRAY_TASK_COUNT", "3")], None).unwrap_err();
+        assert!(e.contains("too far into the array"), "{e}");
+        let e = shard(&[id, min, ("SLURM_ARRAY_TASK_MAX", &huge)], None).unwrap_err();
+        assert!(e.contains("nor a usable SLURM_ARRAY_TASK_MAX"), "{e}");
+        let e = shard(&[("JOB_COMPLETION_INDEX", &huge)], Some(3)).unwrap_err();
+        assert!(e.contains("not one of"), "{e}");
     }
 
     #[test]
