@@ -64,6 +64,11 @@ for target in "${targets[@]}"; do
     fi
     execs=${execs:-0}
     fuzz_time=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE 'in [0-9]+' | grep -oE '[0-9]+')
+    if [[ -z $fuzz_time ]]; then
+        # Fork mode: the last status line says how long the workers fuzzed
+        # (wall time also holds any rebuild `cargo fuzz run` makes first).
+        fuzz_time=$(grep -oE '^#[0-9]+: .* time: [0-9]+s' "$log" | tail -1 | grep -oE 'time: [0-9]+' | grep -oE '[0-9]+')
+    fi
     fuzz_time=${fuzz_time:-$elapsed}
     found="none"
     # Fork mode: the last status line counts what the workers found.
