@@ -101,9 +101,13 @@ struct Setup {
 }
 
 fn setup() -> Setup {
+    setup_with(step_model)
+}
+
+fn setup_with(script: impl Fn(&Request) -> Reply + Send + Sync + 'static) -> Setup {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().to_path_buf();
-    let server = ScriptedServer::start(step_model);
+    let server = ScriptedServer::start(script);
     let tasks = write_task(&root);
     let config = root.join("models.toml");
     std::fs::write(
@@ -386,6 +390,77 @@ fn dfsdt_stops_at_its_request_and_depth_limits() {
     assert_eq!(tree(&shallow), expected);
     assert_eq!(shallow["solver"]["ending"], "depth_limit");
     assert_eq!(shallow["solver"]["path"], json!([2, 4]));
+}
+
+/// A model that calls a tool whatever it is shown: a DFSDT search under it
+/// never ends before its limits.
+fn always_calls(_: &Request) -> Reply {
+    answer(A)
+}
+
+#[test]
+fn dfsdt_searches_a_path_seven_hundred_requests_deep_without_recursion() {
+    // Each request is one level deeper than the one before: a search kept
+    // on the call stack overflowed it at about 600 levels (exit 134).
+    let setup = setup_with(always_calls);
+    let deep = eval(
+        &setup,
+        "deep",
+        &[
+            "--solver",
+            "dfsdt",
+            "--max-depth",
+            "4000000000",
+            "--max-requests",
+            "700",
+        ],
+    );
+    let steps = deep["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 700);
+    assert!(
+        steps
+            .iter()
+            .enumerate()
+            .skip(1)
+            .all(|(i, s)| s["parent"].as_u64() == Some(i as u64 - 1)),
+        "one path, each node below the one before"
+    );
+    assert_eq!(deep["solver"]["ending"], "request_limit");
+    assert_eq!(deep["solver"]["path"].as_array().unwrap().len(), 700);
+    assert_eq!(setup.server.requests(), 700);
+}
+
+#[test]
+fn dfsdt_runs_ten_thousand_requests_to_its_limit() {
+    // Depth 40: every path is 14 calls deep (3 levels a call), and the
+    // binary tree below them has far more than 10,000 nodes.
+    let setup = setup_with(always_calls);
+    let wide = eval(
+        &setup,
+        "wide",
+        &[
+            "--solver",
+            "dfsdt",
+            "--max-depth",
+            "40",
+            "--max-requests",
+            "10000",
+        ],
+    );
+    let steps = wide["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 10_000);
+    assert_eq!(wide["solver"]["requests"], 10_000);
+    assert_eq!(wide["solver"]["ending"], "request_limit");
+    // Depth first: node i's parent is asked before it, and no node has more
+    // than two children.
+    let mut children = vec![0u32; steps.len()];
+    for (i, step) in steps.iter().enumerate() {
+        if let Some(parent) = step["parent"].as_u64() {
+            assert!((parent as usize) < i);
+            children[parent as usize] += 1;
+        }
+    }
+    assert!(children.iter().all(|&c| c <= 2));
 }
 
 #[test]

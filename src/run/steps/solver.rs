@@ -15,9 +15,6 @@
 //! Every request is a node of a [`Conversation`]; the prediction keeps all
 //! of them and a [`SolverRecord`] naming the chosen path.
 
-use std::future::Future;
-use std::pin::Pin;
-
 use serde::{Deserialize, Serialize};
 
 use super::conversation::{Conversation, NodeEnd};
@@ -189,7 +186,7 @@ pub async fn search(
                 found: None,
                 out_of_requests: false,
             };
-            dfs.below(None).await?;
+            dfs.search().await?;
             let ending = match (dfs.found, dfs.out_of_requests) {
                 (Some(node), _) => ending_of(dfs.conversation.end(node)),
                 (None, true) => Ending::RequestLimit,
@@ -259,14 +256,11 @@ async fn chain(
     Ok((ending, last))
 }
 
-/// What searching below a node came to.
-enum Below {
-    /// A final answer (in `Dfs::found`), or the requests ran out: stop.
-    Stop,
-    /// A give-up under this node: its parent tries its next child.
-    GaveUp,
-    /// No child answered: the next sibling is tried.
-    DeadEnd,
+/// A node whose children DFSDT is trying: the node (`None`: the task's
+/// first request) and the children asked so far.
+struct Frame {
+    node: Option<usize>,
+    children: Vec<usize>,
 }
 
 /// The DFSDT search's state.
@@ -278,41 +272,48 @@ struct Dfs<'c, 'a> {
 }
 
 impl Dfs<'_, '_> {
-    /// Searches below `node` (`None`: the task's first request).
-    fn below(
-        &mut self,
-        node: Option<usize>,
-    ) -> Pin<Box<dyn Future<Output = Result<Below, Failure>> + Send + '_>> {
-        Box::pin(async move {
-            let mut children: Vec<usize> = Vec::with_capacity(DFSDT_CHILDREN);
-            while children.len() < DFSDT_CHILDREN {
-                if self.conversation.requests() >= self.options.max_requests {
-                    self.out_of_requests = true;
-                    return Ok(Below::Stop);
-                }
-                let note = (!children.is_empty()).then(|| self.note(&children));
-                let child = self.conversation.ask(node, note.as_deref(), 0).await?;
-                children.push(child);
-                match self.conversation.end(child) {
-                    NodeEnd::Answer | NodeEnd::Finish => {
-                        self.found = Some(child);
-                        return Ok(Below::Stop);
-                    }
-                    NodeEnd::GiveUp => return Ok(Below::GaveUp),
-                    NodeEnd::Failed => continue,
-                    NodeEnd::Continue
-                        if self.conversation.depth(child) >= self.options.max_depth =>
-                    {
-                        continue;
-                    }
-                    NodeEnd::Continue => match self.below(Some(child)).await? {
-                        Below::Stop => return Ok(Below::Stop),
-                        Below::GaveUp | Below::DeadEnd => continue,
-                    },
-                }
+    /// Searches the whole tree from the task's first request, with the
+    /// path being searched kept in a list rather than on the call stack, so
+    /// a search of any depth runs to its limits. A frame ends when its
+    /// children are used up (a dead end) or one of them gives up; either
+    /// way its parent tries its next child.
+    async fn search(&mut self) -> Result<(), Failure> {
+        let mut stack = vec![Frame {
+            node: None,
+            children: Vec::with_capacity(DFSDT_CHILDREN),
+        }];
+        while let Some(frame) = stack.last_mut() {
+            if frame.children.len() >= DFSDT_CHILDREN {
+                stack.pop();
+                continue;
             }
-            Ok(Below::DeadEnd)
-        })
+            if self.conversation.requests() >= self.options.max_requests {
+                self.out_of_requests = true;
+                return Ok(());
+            }
+            let note = (!frame.children.is_empty()).then(|| self.note(&frame.children));
+            let child = self
+                .conversation
+                .ask(frame.node, note.as_deref(), 0)
+                .await?;
+            frame.children.push(child);
+            match self.conversation.end(child) {
+                NodeEnd::Answer | NodeEnd::Finish => {
+                    self.found = Some(child);
+                    return Ok(());
+                }
+                NodeEnd::GiveUp => {
+                    stack.pop();
+                }
+                NodeEnd::Failed => {}
+                NodeEnd::Continue if self.conversation.depth(child) >= self.options.max_depth => {}
+                NodeEnd::Continue => stack.push(Frame {
+                    node: Some(child),
+                    children: Vec::with_capacity(DFSDT_CHILDREN),
+                }),
+            }
+        }
+        Ok(())
     }
 
     /// The note of a node's next child: the first action of each child
