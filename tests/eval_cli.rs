@@ -442,6 +442,133 @@ fn a_run_directory_is_never_overwritten_without_resume() {
     assert!(paced.status.success(), "{}", text(&paced.stderr));
 }
 
+/// Every file of a folder and its bytes.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    files_under(dir)
+        .into_iter()
+        .map(|p| {
+            let bytes = std::fs::read(&p).unwrap();
+            (p, bytes)
+        })
+        .collect()
+}
+
+/// `--resume` continues the run it names: onto other tasks (a BFCL run
+/// resumed without its `--dataset`, so on the sample set) it is refused,
+/// naming both task sets, and the folder is left as it was; a folder that
+/// does not exist has nothing to resume and is not created.
+#[test]
+fn a_resume_onto_other_tasks_or_no_run_is_refused_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let run_dir = dir.path().join("run");
+    let run_dir_arg = run_dir.to_str().unwrap();
+    let base = ["eval", "--run-dir", run_dir_arg, "--bootstrap", "0"];
+    let bfcl = [
+        &base[..],
+        &["--dataset", "bfcl:live_parallel", "--limit", "3"],
+    ]
+    .concat();
+    let first = itc(&bfcl, &[]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let before = snapshot(&run_dir);
+
+    let onto_sample = itc(&[&base[..], &["--resume"]].concat(), &[]);
+    assert_eq!(onto_sample.status.code(), Some(1));
+    let message = text(&onto_sample.stderr);
+    for named in [
+        "--dataset bfcl:live_parallel (3 task(s))",
+        "datasets/sample/tasks.jsonl (243 task(s))",
+    ] {
+        assert!(message.contains(named), "{named}: {message}");
+    }
+    assert_eq!(
+        snapshot(&run_dir),
+        before,
+        "the refused resume changed files"
+    );
+
+    // Fewer tasks than the run holds would leave predictions of tasks it
+    // no longer has.
+    let fewer = [
+        &base[..],
+        &[
+            "--dataset",
+            "bfcl:live_parallel",
+            "--limit",
+            "2",
+            "--resume",
+        ],
+    ]
+    .concat();
+    let refused = itc(&fewer, &[]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr).contains("lacks 1 of the run's tasks"),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert_eq!(snapshot(&run_dir), before);
+
+    // A run made before task_set.json existed is compared by its tasks.jsonl.
+    std::fs::remove_file(run_dir.join("task_set.json")).unwrap();
+    let old = itc(&[&base[..], &["--resume"]].concat(), &[]);
+    assert_eq!(old.status.code(), Some(1));
+    assert!(
+        text(&old.stderr).contains("was run on the tasks of"),
+        "{}",
+        text(&old.stderr)
+    );
+    let same = itc(&[&bfcl[..], &["--resume"]].concat(), &[]);
+    assert!(same.status.success(), "{}", text(&same.stderr));
+    assert!(run_dir.join("task_set.json").exists());
+    // A resume may add tasks: the run's three stay answered, one joins.
+    let more = [
+        &base[..],
+        &[
+            "--dataset",
+            "bfcl:live_parallel",
+            "--limit",
+            "4",
+            "--resume",
+        ],
+    ]
+    .concat();
+    let grown = itc(&more, &[]);
+    assert!(grown.status.success(), "{}", text(&grown.stderr));
+    let predictions = read_predictions(&run_dir.join("predictions.jsonl"));
+    assert_eq!(predictions.len(), 4);
+
+    let missing = dir.path().join("never-run");
+    let nothing = itc(
+        &["eval", "--run-dir", missing.to_str().unwrap(), "--resume"],
+        &[],
+    );
+    assert_eq!(nothing.status.code(), Some(1));
+    assert!(
+        text(&nothing.stderr).contains("nothing to resume"),
+        "{}",
+        text(&nothing.stderr)
+    );
+    assert!(!missing.exists());
+    // A scheduler's task that may be a retry starts afresh there instead.
+    let started = itc(
+        &[
+            "eval",
+            "--run-dir",
+            missing.to_str().unwrap(),
+            "--resume-or-start",
+            "--limit",
+            "2",
+        ],
+        &[],
+    );
+    assert!(started.status.success(), "{}", text(&started.stderr));
+    assert_eq!(
+        read_predictions(&missing.join("predictions.jsonl")).len(),
+        2
+    );
+}
+
 /// `--system-prompt FILE` replaces the built-in system prompt with the
 /// user's template; a broken template stops the run before any request,
 /// naming the file and the line.

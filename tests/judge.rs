@@ -65,6 +65,12 @@ fn run_dir(
         json!([{"name": model, "backend": "openai"}]).to_string(),
     )
     .unwrap();
+    // Only step-by-step runs are judged.
+    std::fs::write(
+        dir.join("steps.json"),
+        json!({"mode": "replay"}).to_string(),
+    )
+    .unwrap();
     dir
 }
 
@@ -435,6 +441,93 @@ fn pass_rate_gives_exact_figures_with_ties_unsure_coins_and_unreadable_labels() 
         "{}",
         text(&out.stderr)
     );
+}
+
+/// A single-shot run has no final answer to judge: refused, naming what to
+/// run instead, before any request or folder. (Until 2026-11-29 it was
+/// judged as 243 tasks of SoPR 0 ± 0.)
+#[test]
+fn a_run_that_was_not_step_by_step_is_refused() {
+    let s = setup();
+    let run = pass_run(&s.root);
+    let args = [
+        run.to_str().unwrap(),
+        "--metric",
+        "sopr",
+        "--judge",
+        "judge-a",
+    ];
+    for steps in [Some(json!({"mode": "single", "max_steps": 16})), None] {
+        match &steps {
+            Some(v) => std::fs::write(run.join("steps.json"), v.to_string()).unwrap(),
+            // Runs made before steps.json existed were single-shot.
+            None => std::fs::remove_file(run.join("steps.json")).unwrap(),
+        }
+        let out = judge(&s, &args);
+        assert_eq!(out.status.code(), Some(1), "{steps:?}");
+        let message = text(&out.stderr);
+        for named in ["single-shot run", "--steps replay", "--solver dfsdt"] {
+            assert!(message.contains(named), "{named}: {message}");
+        }
+        assert!(!run.join("judged").exists());
+    }
+    assert_eq!(s.server.requests(), 0);
+}
+
+/// A task file whose id repeats: the first task of the id is kept, as
+/// `itc score` keeps it, with a warning, so both count the same tasks.
+#[test]
+fn repeated_task_ids_are_judged_once_as_itc_score_counts_them() {
+    let s = setup();
+    let tasks: Vec<Value> = ["t1", "t2", "t1", "t3", "t4", "t1"]
+        .iter()
+        .map(|id| task(id, "Weather in Paris?"))
+        .collect();
+    let m = "cand";
+    let predictions: Vec<Value> = ["t1", "t2", "t3", "t4"]
+        .iter()
+        .map(|id| answered(id, m, "ANS-SOLVED"))
+        .collect();
+    let run = run_dir(&s.root, "dup", m, &tasks, &predictions);
+    let out = judge(
+        &s,
+        &[
+            run.to_str().unwrap(),
+            "--metric",
+            "sopr",
+            "--judge",
+            "judge-a",
+            "--runs",
+            "1",
+        ],
+    );
+    let judged = ok(&out);
+    assert_eq!(judged["models"][0]["tasks"], 4);
+    assert_eq!(judgments(&run.join("judged/sopr")).len(), 4);
+    let warning = text(&out.stderr);
+    assert!(
+        warning.contains("2 task(s) of") && warning.contains("\"t1\", \"t1\""),
+        "{warning}"
+    );
+
+    let tasks_path = run.join("tasks.jsonl");
+    let predictions_path = run.join("predictions.jsonl");
+    let scored = itc(
+        &[
+            "score",
+            "--tasks",
+            tasks_path.to_str().unwrap(),
+            "--predictions",
+            predictions_path.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert!(scored.status.success(), "{}", text(&scored.stderr));
+    let line: Value = serde_json::from_str(text(&scored.stdout).lines().next().unwrap()).unwrap();
+    assert_eq!(line["n"], 4, "{line}");
+    assert!(text(&scored.stderr).contains("2 task(s) of the task file repeat"));
 }
 
 #[test]

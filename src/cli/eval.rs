@@ -340,8 +340,13 @@ pub struct EvalArgs {
     #[arg(long)]
     pub run_dir: Option<PathBuf>,
     /// Continue the run directory: skip finished tasks, retry errored ones.
+    /// The folder must hold a run.
     #[arg(long)]
     pub resume: bool,
+    /// `--resume` when the run directory exists, else a fresh run: for a
+    /// scheduler's task that may be a retry (Slurm arrays, Kubernetes Jobs).
+    #[arg(long, conflicts_with = "resume")]
+    pub resume_or_start: bool,
     /// The response cache.
     #[command(flatten)]
     pub cache: CacheFlags,
@@ -465,7 +470,8 @@ impl EvalArgs {
             tasks: self.tasks.clone(),
             selection: self.selection()?,
             run_dir: self.run_dir_of(shard)?,
-            resume: self.resume,
+            resume: self.resume || self.resume_or_start,
+            start_if_missing: self.resume_or_start,
             cache: CacheSetting::from_flags(self.cache.cache.as_deref(), self.cache.no_cache),
             show_progress: !self.no_progress,
             scoring: self.scoring.options(),

@@ -40,6 +40,7 @@ use crate::ood::stabletoolbench_results::AnswerStatus;
 use crate::ood::toolalpaca_eval::Verdict;
 use crate::run::BatchMode;
 use crate::score::files::OutputFormat;
+use crate::spec::records::repeated_ids_note;
 use crate::util::lock::FolderLock;
 use crate::util::runtime::{Threads, block_on};
 use ask::Judge;
@@ -196,8 +197,16 @@ pub fn run(
             .out
             .clone()
             .unwrap_or_else(|| run_dir.join("judged").join(options.metric.as_str()));
-        let _lock = FolderLock::acquire(&folder, err)?;
         let candidate = Arc::new(RunInput::read(run_dir)?);
+        let _lock = FolderLock::acquire(&folder, err)?;
+        if !candidate.repeated_ids.is_empty() {
+            let source = run_dir.join("tasks.jsonl").display().to_string();
+            writeln!(
+                err,
+                "{}",
+                repeated_ids_note(&source, &candidate.repeated_ids)
+            )?;
+        }
         let settings = settings_of(options, &specs);
         let ledger = open_folder(&folder, &settings, resume, err)?;
         let cache = options

@@ -12,7 +12,9 @@ use anyhow::{Context, bail};
 
 use super::benchmark::Benchmark;
 use super::options::EvalOptions;
-use super::resume::{check_same_requests, merged, recorded_models};
+use super::resume::{
+    TaskSetRecord, check_same_requests, check_same_tasks, merged, recorded_models,
+};
 use super::runner::predictions_path;
 use super::shard::record_shard;
 use super::steps::StepOptions;
@@ -46,11 +48,16 @@ pub fn claim_run_dir(
     benchmark: Option<&dyn Benchmark>,
     err: &mut dyn Write,
 ) -> anyhow::Result<ClaimedRunDir> {
+    if options.resume && !options.start_if_missing && !planned.exists() {
+        bail!(
+            "--resume: {} does not exist, so there is nothing to resume (drop --resume to start \
+             a run there, or use --resume-or-start in a scheduler's job)",
+            planned.display()
+        );
+    }
     let run_dir = create_run_dir(options, planned)?;
     let lock = FolderLock::acquire(&run_dir, err)?;
     check_start(&predictions_path(&run_dir), options.resume)?;
-    check_same_steps(&run_dir, &options.steps, options.resume)?;
-    record_shard(&run_dir, chosen.shard.as_ref(), options.resume)?;
     let recorded = if options.resume {
         let recorded = recorded_models(&run_dir)?;
         let now: Vec<ModelConfig> = specs.iter().map(|s| s.config.clone()).collect();
@@ -59,7 +66,16 @@ pub fn claim_run_dir(
     } else {
         Vec::new()
     };
+    // Each check below rewrites its file only when it passes, so with the
+    // same content.
+    check_same_steps(&run_dir, &options.steps, options.resume)?;
+    record_shard(&run_dir, chosen.shard.as_ref(), options.resume)?;
+    let task_set = TaskSetRecord::of(&chosen.label, &chosen.tasks);
+    if options.resume {
+        check_same_tasks(&run_dir, &task_set, &chosen.tasks)?;
+    }
     let tasks_path = write_run_inputs(&run_dir, &chosen.tasks, specs, recorded, benchmark)?;
+    task_set.write(&run_dir)?;
     Ok(ClaimedRunDir {
         run_dir,
         tasks_path,

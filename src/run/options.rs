@@ -146,6 +146,9 @@ pub struct EvalOptions {
     pub run_dir: Option<PathBuf>,
     /// Continue the run directory: skip finished tasks, retry errored ones.
     pub resume: bool,
+    /// With `resume`: a run directory that does not exist yet is started
+    /// afresh rather than refused (a scheduler's task that may be a retry).
+    pub start_if_missing: bool,
     /// The response cache (default: `cache/` beside the run directory).
     pub cache: CacheSetting,
     /// Draw the progress bar (on a terminal).

@@ -3,13 +3,106 @@
 //! setting that changes requests (backend, endpoint, model id, mode, prompt,
 //! sampling, length limit, extra body fields) may not differ from the record.
 //! Settings that only pace or price the requests (concurrency, rate limits,
-//! timeouts, retries, prices, the key's variable) may change.
+//! timeouts, retries, prices, the key's variable) may change. Nor may the
+//! tasks: a resume must ask every task the run holds, unchanged (it may add
+//! some), and is refused before anything is written otherwise, naming the
+//! run's task source (`task_set.json`) and this session's.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
 
 use crate::models::config::ModelConfig;
+use crate::score::manifest::task_set_sha256;
+use crate::spec::jsonl::read_records;
+use crate::spec::records::Task;
+use crate::util::regular::read_capped;
+
+/// The file recording which tasks a run directory's run asks.
+pub const TASK_SET_FILE: &str = "task_set.json";
+
+/// Most bytes read of `task_set.json` (it holds a label and a hash).
+const TASK_SET_FILE_MAX_BYTES: u64 = 64 * 1024;
+
+/// Which tasks a run asks: where they came from, how many, and their hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskSetRecord {
+    /// The task file or `--dataset …` they were selected from.
+    pub source: String,
+    /// How many tasks the run asks (a shard: its share).
+    pub tasks: usize,
+    /// SHA-256 of the tasks as `tasks.jsonl` holds them.
+    pub sha256: String,
+}
+
+impl TaskSetRecord {
+    /// The record of `tasks`, selected from `source`.
+    pub fn of(source: &str, tasks: &[Task]) -> TaskSetRecord {
+        TaskSetRecord {
+            source: source.to_string(),
+            tasks: tasks.len(),
+            sha256: task_set_sha256(tasks),
+        }
+    }
+
+    /// Writes the record into `run_dir`.
+    pub fn write(&self, run_dir: &Path) -> anyhow::Result<()> {
+        let text = serde_json::to_string_pretty(self)? + "\n";
+        crate::util::atomic::write(&run_dir.join(TASK_SET_FILE), text.as_bytes())
+    }
+
+    /// Where `run_dir`'s tasks came from, as its `task_set.json` says;
+    /// none for a run made before the file existed.
+    fn recorded_source(run_dir: &Path) -> anyhow::Result<Option<String>> {
+        let path = run_dir.join(TASK_SET_FILE);
+        match read_capped(&path, TASK_SET_FILE_MAX_BYTES) {
+            Ok(bytes) => serde_json::from_slice::<TaskSetRecord>(&bytes)
+                .map(|r| Some(r.source))
+                .with_context(|| format!("{}: not a task set record", path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+        }
+    }
+}
+
+/// Refuses to resume `run_dir` unless this session asks every task the run
+/// holds, unchanged: its predictions would otherwise be appended beside
+/// another task set's. A resume may add tasks (a larger `--limit`), as the
+/// tasks answered stay answered.
+pub fn check_same_tasks(run_dir: &Path, now: &TaskSetRecord, tasks: &[Task]) -> anyhow::Result<()> {
+    let tasks_path = run_dir.join("tasks.jsonl");
+    if !tasks_path.exists() {
+        return Ok(());
+    }
+    let before = read_records::<Task>(&tasks_path, false)?.0;
+    let asked: HashMap<&str, &Task> = tasks.iter().map(|t| (t.id.as_str(), t)).collect();
+    let mut lost = before
+        .iter()
+        .filter(|t| asked.get(t.id.as_str()) != Some(t));
+    let Some(first) = lost.next() else {
+        return Ok(());
+    };
+    let lost = 1 + lost.count();
+    let source = TaskSetRecord::recorded_source(run_dir)?
+        .unwrap_or_else(|| format!("the tasks of {}", tasks_path.display()));
+    let how = match asked.get(first.id.as_str()) {
+        Some(_) => "changes",
+        None => "lacks",
+    };
+    bail!(
+        "--resume: {} was run on {source} ({} task(s)), this session asks {} ({} task(s)), which \
+         {how} {lost} of the run's tasks (the first: {:?}); a resumed run must ask every task it \
+         ran, unchanged (the same --tasks or --dataset and selection; it may add tasks), or use a \
+         new --run-dir",
+        run_dir.display(),
+        before.len(),
+        now.source,
+        now.tasks,
+        first.id
+    );
+}
 
 /// The settings that shape a model's requests, each as its name and its
 /// value written for a message.

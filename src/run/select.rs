@@ -4,7 +4,7 @@ use std::collections::HashSet;
 
 use anyhow::bail;
 
-use crate::spec::records::{Task, TaskKind};
+use crate::spec::records::{Task, TaskKind, first_of_each_id};
 
 /// A subset of a task file.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -21,23 +21,16 @@ pub struct Selection {
 
 impl Selection {
     /// Applies the selection. Later tasks repeating an earlier id are
-    /// dropped (their count is returned), as the scorer ignores them too.
-    pub fn apply(&self, tasks: Vec<Task>) -> anyhow::Result<(Vec<Task>, usize)> {
-        let mut seen = HashSet::new();
-        let mut repeated = 0;
-        let tasks: Vec<Task> = tasks
-            .into_iter()
-            .filter(|t| {
-                let fresh = seen.insert(t.id.clone());
-                repeated += usize::from(!fresh);
-                fresh
-            })
-            .collect();
+    /// dropped ([`first_of_each_id`]; their ids are returned), as the
+    /// scorer and the judges drop them too.
+    pub fn apply(&self, tasks: Vec<Task>) -> anyhow::Result<(Vec<Task>, Vec<String>)> {
+        let (tasks, repeated) = first_of_each_id(tasks);
+        let seen: HashSet<&str> = tasks.iter().map(|t| t.id.as_str()).collect();
         if !self.ids.is_empty() {
             let unknown: Vec<&str> = self
                 .ids
                 .iter()
-                .filter(|id| !seen.contains(*id))
+                .filter(|id| !seen.contains(id.as_str()))
                 .map(String::as_str)
                 .collect();
             if !unknown.is_empty() {
@@ -101,7 +94,7 @@ mod tests {
     #[test]
     fn filters_combine_and_limit_comes_last() {
         assert_eq!(ids(&Selection::default()), ["a", "b", "c", "d"]);
-        assert_eq!(Selection::default().apply(tasks()).unwrap().1, 1);
+        assert_eq!(Selection::default().apply(tasks()).unwrap().1, ["a"]);
         let kinds = Selection {
             kinds: vec![TaskKind::Single],
             ..Selection::default()

@@ -10,7 +10,7 @@ use super::options::EvalOptions;
 use super::shard::{ShardRecord, shard_tasks};
 use super::steps::StepMode;
 use crate::spec::jsonl::read_records;
-use crate::spec::records::Task;
+use crate::spec::records::{Task, repeated_ids_note};
 use crate::spec::sample::sample_tasks;
 use crate::spec::turns::turn_problems;
 
@@ -56,11 +56,8 @@ fn select_tasks(
         }
     };
     let (tasks, repeated) = options.selection.clone().apply(all)?;
-    if repeated > 0 {
-        writeln!(
-            err,
-            "note: {repeated} task(s) repeat an earlier id in {label} and are skipped"
-        )?;
+    if !repeated.is_empty() {
+        writeln!(err, "{}", repeated_ids_note(&label, &repeated))?;
     }
     if tasks.is_empty() {
         bail!("no task of {label} matches the selection");

@@ -10,6 +10,7 @@ use crate::score::aggregate::{ModelReport, Summary};
 use crate::score::bootstrap::Interval;
 use crate::score::stream::Evaluation;
 use crate::spec::jsonl::write_lines;
+use crate::spec::records::repeated_ids_note;
 use crate::util::atomic::{self, write_csv};
 use crate::util::table::{Table, num};
 use anyhow::Context;
@@ -357,16 +358,9 @@ pub fn input_problems(evaluation: &Evaluation, reports: &[ModelReport]) -> Vec<S
         lines.extend(evaluation.skipped.iter().take(20).map(|e| format!("  {e}")));
     }
     if !evaluation.duplicate_task_ids.is_empty() {
-        lines.push(format!(
-            "{} duplicate task id(s) in the task file (first kept): {}",
-            evaluation.duplicate_task_ids.len(),
-            evaluation
-                .duplicate_task_ids
-                .iter()
-                .take(10)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ")
+        lines.push(repeated_ids_note(
+            "the task file",
+            &evaluation.duplicate_task_ids,
         ));
     }
     if !evaluation.unknown.is_empty() {

@@ -188,6 +188,48 @@ pub struct Task {
     pub turns: Vec<Turn>,
 }
 
+/// The rule for a task file whose ids repeat, the same in every command
+/// that reads one (`itc eval`, `itc score`, `itc judge`): the first task of
+/// each id is kept, in file order, and the later ones are skipped and named
+/// in a warning ([`repeated_ids_note`]), so every command counts the same
+/// tasks. Returns the kept tasks and the skipped ones' ids, in order.
+pub fn first_of_each_id(tasks: Vec<Task>) -> (Vec<Task>, Vec<String>) {
+    let mut seen = std::collections::HashSet::with_capacity(tasks.len());
+    let mut repeated = Vec::new();
+    let kept = tasks
+        .into_iter()
+        .filter_map(|task| {
+            if seen.contains(task.id.as_str()) {
+                repeated.push(task.id);
+                return None;
+            }
+            seen.insert(task.id.clone());
+            Some(task)
+        })
+        .collect();
+    (kept, repeated)
+}
+
+/// The warning of [`first_of_each_id`]: how many tasks of `source` were
+/// skipped, and the first ten of their ids.
+pub fn repeated_ids_note(source: &str, repeated: &[String]) -> String {
+    const NAMED: usize = 10;
+    let mut ids: Vec<String> = repeated
+        .iter()
+        .take(NAMED)
+        .map(|id| format!("{id:?}"))
+        .collect();
+    if repeated.len() > NAMED {
+        ids.push("…".into());
+    }
+    format!(
+        "warning: {} task(s) of {source} repeat an earlier task's id and are skipped (the first \
+         of each id is kept): {}",
+        repeated.len(),
+        ids.join(", ")
+    )
+}
+
 /// Token counts reported by a backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Usage {
@@ -902,6 +944,44 @@ pub struct JudgedQuery {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_task_of_each_id_is_kept_and_the_others_named() {
+        let task = |id: &str, query: &str| -> Task {
+            serde_json::from_value(serde_json::json!({
+                "id": id, "kind": "single", "language": "en", "query": query,
+                "tools": [], "gold": {"calls": []}
+            }))
+            .unwrap()
+        };
+        let tasks = vec![
+            task("a", "first"),
+            task("b", "b"),
+            task("a", "second"),
+            task("c", "c"),
+            task("a", "third"),
+        ];
+        let (kept, repeated) = first_of_each_id(tasks);
+        let kept: Vec<(&str, &str)> = kept
+            .iter()
+            .map(|t| (t.id.as_str(), t.query.as_str()))
+            .collect();
+        assert_eq!(kept, [("a", "first"), ("b", "b"), ("c", "c")]);
+        assert_eq!(repeated, ["a", "a"]);
+        let note = repeated_ids_note("f.jsonl", &repeated);
+        assert!(
+            note.contains("2 task(s) of f.jsonl") && note.ends_with("\"a\", \"a\""),
+            "{note}"
+        );
+        let many: Vec<String> = (0..12).map(|i| format!("x{i}")).collect();
+        let note = repeated_ids_note("f", &many);
+        assert!(
+            note.contains("\"x9\", …") && !note.contains("x10"),
+            "{note}"
+        );
+        // Ids are quoted escaped, never echoed raw.
+        assert!(repeated_ids_note("f", &["\u{1b}[2J".into()]).contains("\\u{1b}"));
+    }
 
     #[test]
     fn file_names_of_outcomes_are_their_json_names() {

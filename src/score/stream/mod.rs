@@ -27,7 +27,7 @@ use crate::score::steps::score_solver_steps;
 use crate::score::task::{GoldSide, ScoreOptions, score_calls};
 use crate::spec::jsonl::{RecordError, describe_error, for_each_line_hashed, read_records};
 use crate::spec::language::LanguageDetector;
-use crate::spec::records::{Call, Extraction, Prediction, Step, Task, TaskScore};
+use crate::spec::records::{Call, Extraction, Prediction, Step, Task, TaskScore, first_of_each_id};
 use crate::spec::response::read_prediction;
 use crate::spec::solver::SolverRecord;
 use crate::util::bounded::{FirstFew, clip};
@@ -241,17 +241,12 @@ pub fn evaluate(
 ) -> anyhow::Result<Evaluation> {
     let (all_tasks, task_errors) = read_records::<Task>(tasks_path, options.skip_invalid)?;
     let mut skipped: FirstFew<RecordError> = task_errors.into_iter().collect();
-    let mut tasks = Vec::with_capacity(all_tasks.len());
-    let mut index: HashMap<String, usize> = HashMap::with_capacity(all_tasks.len());
-    let mut duplicate_task_ids = Vec::new();
-    for task in all_tasks {
-        if index.contains_key(&task.id) {
-            duplicate_task_ids.push(task.id.clone());
-            continue;
-        }
-        index.insert(task.id.clone(), tasks.len());
-        tasks.push(task);
-    }
+    let (tasks, duplicate_task_ids) = first_of_each_id(all_tasks);
+    let index: HashMap<String, usize> = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, task)| (task.id.clone(), i))
+        .collect();
 
     if tasks.is_empty() {
         anyhow::bail!(
