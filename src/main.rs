@@ -1,5 +1,6 @@
 //! The `itc` command line: parses arguments and runs the command (`itc::cli`).
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -14,7 +15,8 @@ fn main() -> ExitCode {
     match Cli::parse().command.run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Not eprintln!: it panics when stderr's reader has gone.
+            let _ = writeln!(std::io::stderr(), "error: {e:#}");
             ExitCode::from(itc::cli::exit_status(&e))
         }
     }

@@ -330,6 +330,73 @@ fn eval_without_arguments_runs_the_baseline_on_the_sample_set() {
     );
 }
 
+/// Where the reader of a run's output has gone.
+#[derive(Debug, Clone, Copy)]
+enum Closed {
+    /// `itc eval 2>&1 | head -3`: one pipe for both, closed after 3 lines.
+    BothAfterThreeLines,
+    /// Standard output's reader gone before the run starts.
+    Stdout,
+    /// Standard error's reader gone before the run starts.
+    Stderr,
+}
+
+/// A closed pipe ends the output quietly and never the run (issue 48): the
+/// run exits as it would have (0), with every file written and a
+/// prediction for each task.
+#[test]
+fn a_closed_pipe_ends_the_output_not_the_run() {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    for closed in [Closed::BothAfterThreeLines, Closed::Stdout, Closed::Stderr] {
+        let run_dir = dir.path().join(format!("{closed:?}"));
+        let (reader, writer) = std::io::pipe().unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_itc"));
+        command.args(["eval", "--bootstrap", "0", "--limit", "7", "--run-dir"]);
+        command.arg(&run_dir);
+        match closed {
+            Closed::BothAfterThreeLines => {
+                command.stdout(writer.try_clone().unwrap()).stderr(writer)
+            }
+            Closed::Stdout => command.stdout(writer).stderr(Stdio::null()),
+            Closed::Stderr => command.stdout(Stdio::null()).stderr(writer),
+        };
+        let mut child = command.spawn().unwrap();
+        drop(command); // the parent's copies of the write end
+        if let Closed::BothAfterThreeLines = closed {
+            let mut lines = std::io::BufReader::new(reader).lines();
+            for _ in 0..3 {
+                lines.next().unwrap().unwrap();
+            }
+        } else {
+            drop(reader);
+        }
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(0), "{closed:?}");
+        for file in [
+            "tasks.jsonl",
+            "predictions.jsonl",
+            "run.json",
+            "models.json",
+            "task_scores.jsonl",
+            "summary.json",
+            "manifest.json",
+        ] {
+            assert!(run_dir.join(file).exists(), "{closed:?}: {file}");
+        }
+        let predictions = read_predictions(&run_dir.join("predictions.jsonl"));
+        let tasks: Vec<itc::spec::records::Task> =
+            std::fs::read_to_string(run_dir.join("tasks.jsonl"))
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+        assert_eq!(tasks.len(), 7, "{closed:?}");
+        assert_complete(&predictions, &tasks);
+    }
+}
+
 /// Runs started in the same second each get a default run directory of
 /// their own, and `--resume` without `--run-dir` is refused rather than
 /// starting a new run.

@@ -28,8 +28,14 @@ fn ok(args: &[&str]) {
     );
 }
 
-/// Two tasks answered by the two models (the nasty one wrong once).
+/// Two tasks answered by the nasty and the plain model (the nasty one
+/// wrong once).
 fn write_inputs(dir: &Path) -> (String, String) {
+    write_inputs_of(dir, &[NASTY, PLAIN])
+}
+
+/// Two tasks answered by each of `models` (the first one wrong once).
+fn write_inputs_of(dir: &Path, models: &[&str]) -> (String, String) {
     let task = |id: &str| {
         json!({
             "id": id, "kind": "single", "language": "en", "country": "GB", "category": "Weather",
@@ -42,8 +48,8 @@ fn write_inputs(dir: &Path) -> (String, String) {
     };
     let mut predictions = Vec::new();
     for id in ["t1", "t2"] {
-        for model in [NASTY, PLAIN] {
-            let tool = if model == NASTY && id == "t1" {
+        for &model in models {
+            let tool = if model == models[0] && id == "t1" {
                 "fr_weather"
             } else {
                 "uk_weather"
@@ -190,21 +196,91 @@ fn report_tex_is_well_formed_and_escapes_model_names() {
         "{cell}\n{tex}"
     );
 
-    compile_if_possible(&report);
+    compile_if_possible(&report, T1);
 }
+
+/// Text pdflatex has no glyph for, and text that TeX reads as syntax at
+/// the start of a table row (after `\\` or `\midrule`).
+const UNTYPESET: [&str; 12] = [
+    "通义千问-Qwen",
+    "🤖 bot 👨\u{200d}👩",
+    "Ω-model αβγ ώ",
+    "line\u{2028}paragraph\u{2029}end",
+    "zero\u{200b}width\u{feff}",
+    "[bracket] model",
+    "(paren) model",
+    "*star",
+    "café Đà Nẵng ß Ø ł æ",
+    "e\u{301}\u{301} “quoted” – … 10°C ±1 × µ\u{a0}x",
+    "\u{1b}[31mred\u{7}\u{85}",
+    "Привет мир",
+];
+
+/// Issue 48: `report.tex` stopped pdflatex on CJK, emoji, Ω, U+2028 and
+/// U+200B. Now every model name and the title compile with pdflatex, in the
+/// default font encoding (OT1) and in T1; what has no glyph is written
+/// `[U+XXXX]`, so names that differ only by an invisible character stay
+/// apart.
+#[test]
+fn report_tex_compiles_with_pdflatex_whatever_the_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let (tasks, predictions) = write_inputs_of(dir.path(), &UNTYPESET);
+    let (scored, report) = (dir.path().join("scored"), dir.path().join("report"));
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    ok(&[
+        "score",
+        "--tasks",
+        &tasks,
+        "--predictions",
+        &predictions,
+        "--out",
+        &s(&scored),
+    ]);
+    ok(&[
+        "report",
+        &s(&scored),
+        "--out",
+        &s(&report),
+        "--title",
+        "北京 study Ω\u{2028}🤖",
+    ]);
+    let tex = fs::read_to_string(report.join("report.tex")).unwrap();
+    assert_balanced(&tex);
+    for (columns, rows) in &tables(&tex) {
+        assert_eq!(rows.len(), 1 + UNTYPESET.len(), "{rows:?}");
+        for row in rows {
+            assert_eq!(cells(row), *columns, "{row}");
+        }
+    }
+    for shown in ["[U+901A]", "[U+1F916]", "[U+200B]", "[U+FEFF]", "[U+200D]"] {
+        assert!(tex.contains(shown), "{shown}\n{tex}");
+    }
+    assert!(
+        !tex.contains('\u{2028}') && !tex.contains('\u{1b}'),
+        "{tex}"
+    );
+    compile_if_possible(&report, OT1);
+    compile_if_possible(&report, T1);
+}
+
+/// A paper in LaTeX's default font encoding (OT1). `\tracinglostchars=3`
+/// makes a character without a glyph in its font an error, not a note.
+const OT1: &str = "\\documentclass{article}\n\\usepackage{booktabs}\n\\tracinglostchars=3\n";
+/// A paper in the T1 font encoding.
+const T1: &str = "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs}\n\\tracinglostchars=3\n";
 
 /// Compiles `report.tex` in a minimal document with `pdflatex`, when it is
 /// installed (Debian: texlive-latex-base and texlive-latex-recommended);
 /// under CI (`CI` set and not `false` or `0`), which `.ci/run` installs it
 /// for, a missing `pdflatex` fails instead.
-fn compile_if_possible(report: &Path) {
+fn compile_if_possible(report: &Path, preamble: &str) {
     if Command::new("pdflatex").arg("--version").output().is_err() {
         let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
         assert!(!ci, "CI installs pdflatex (.ci/run); it is missing");
         eprintln!("skipped compiling: no pdflatex");
         return;
     }
-    let doc = "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{booktabs}\n\\begin{document}\n\\input{report.tex}\n\\end{document}\n";
+    let doc = format!("{preamble}\\begin{{document}}\n\\input{{report.tex}}\n\\end{{document}}\n");
     fs::write(report.join("paper.tex"), doc).unwrap();
     let out = Command::new("pdflatex")
         .current_dir(report)

@@ -18,6 +18,10 @@ use support::runs::{assert_merge_equals_single_run, json, read};
 use support::server::{Reply, ScriptedServer};
 use support::{scripted_models_toml, tasks, text, under_ci};
 
+/// The study's folder: `%j` and `%` are Slurm's patterns in `--output`,
+/// so the folder checks that submit.sh hands them to Slurm as literal text.
+const STUDY: &str = "study-%j 100%";
+
 /// How long the array and merge jobs may take, queueing included.
 const JOBS_TIMEOUT: Duration = Duration::from_secs(300);
 
@@ -121,7 +125,7 @@ fn an_array_job_of_three_shards_and_its_merge_job_equal_a_single_run() {
         .current_dir(dir.path())
         .env("SLURM_CONF", &conf)
         .env("ITC", env!("CARGO_BIN_EXE_itc"))
-        .args(["-n", "3", "study"])
+        .args(["-n", "3", STUDY])
         .args(eval_args)
         .output()
         .unwrap();
@@ -145,7 +149,7 @@ fn an_array_job_of_three_shards_and_its_merge_job_equal_a_single_run() {
         "array job {array} and merge job {merge} ended in {:.1} s",
         started.elapsed().as_secs_f64()
     );
-    let study = at("study");
+    let study = at(STUDY);
     let merge_log = std::fs::read_dir(&study)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -180,4 +184,88 @@ fn an_array_job_of_three_shards_and_its_merge_job_equal_a_single_run() {
     assert!(study.join("report/report.html").is_file());
     let report = json(&study.join("report/report.json"));
     assert_eq!(report["models"].as_array().map(Vec::len), Some(2));
+}
+
+/// `submit.sh` with a stand-in `sbatch` on PATH that records its arguments
+/// and prints a job id: what the script hands Slurm, without a cluster.
+/// Returns submit.sh's output and the arguments of each sbatch call.
+fn submit_recorded(dir: &Path, run: &str) -> (std::process::Output, Vec<Vec<String>>) {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let calls = dir.join("sbatch-calls");
+    let _ = std::fs::remove_file(&calls);
+    let sbatch = bin.join("sbatch");
+    std::fs::write(
+        &sbatch,
+        "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\037' \"$a\"; done >>\"$SBATCH_CALLS\"\necho >>\"$SBATCH_CALLS\"\necho 42\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&sbatch, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let submit = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/slurm/submit.sh");
+    let out = Command::new(submit)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("SBATCH_CALLS", &calls)
+        .env("ITC", env!("CARGO_BIN_EXE_itc"))
+        .args(["-n", "2", run, "--limit", "3"])
+        .output()
+        .unwrap();
+    let recorded = std::fs::read_to_string(&calls).unwrap_or_default();
+    let calls = recorded
+        .lines()
+        .map(|l| {
+            l.split_terminator('\u{1f}')
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    (out, calls)
+}
+
+/// Issue 48: Slurm expands `%` patterns in `--output`, and a backslash
+/// anywhere turns them all off. A `%` of the run folder reaches sbatch as
+/// `%%` (while the jobs get the folder itself); a backslash or `{shard}` is
+/// refused before anything is created or submitted.
+#[test]
+fn run_folders_with_percent_signs_are_escaped_for_slurm_and_backslashes_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (out, calls) = submit_recorded(&root, "study 100%/a%A%%b");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "42\n42\n");
+    let run = root.join("study 100%/a%A%%b");
+    assert!(run.is_dir());
+    let logs = root.join("study 100%%/a%%A%%%%b");
+    let [array, merge] = calls.as_slice() else {
+        panic!("two sbatch calls: {calls:?}");
+    };
+    let has = |call: &[String], arg: String| {
+        assert!(call.contains(&arg), "{arg} not in {call:?}");
+    };
+    has(
+        array,
+        format!("--output={}/slurm-%A_%a.out", logs.display()),
+    );
+    has(
+        merge,
+        format!("--output={}/slurm-%j-merge.out", logs.display()),
+    );
+    // The jobs' own argument is the folder, unescaped.
+    has(array, run.display().to_string());
+    has(merge, run.display().to_string());
+
+    for bad in [r"back\slash", "runs/shard-{shard}"] {
+        let (out, calls) = submit_recorded(&root, bad);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let said = text(&out.stderr);
+        assert!(said.contains("choose another folder"), "{bad}: {said}");
+        assert!(calls.is_empty(), "{bad}: submitted {calls:?}");
+        assert!(!root.join(bad).exists(), "{bad} was created");
+    }
 }

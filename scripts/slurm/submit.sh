@@ -16,6 +16,9 @@
 #            (give GPUs and memory to the model server's job, not to these:
 #            itc sends requests and needs one core)
 #
+# RUN may hold any character but a backslash and `{shard}` (refused: Slurm
+# and itc would read them as patterns); a % is passed to Slurm as %%.
+#
 # Prints the two job ids (array, then merge) on stdout. Environment: ITC,
 # the itc binary the jobs run (default: the `itc` on PATH, looked up now so
 # that the jobs run the same one).
@@ -42,6 +45,20 @@ if [[ $# -lt 1 || ! $count =~ ^[1-9][0-9]*$ ]]; then
 fi
 run="$1"
 shift
+# Slurm reads --output as a pattern: a backslash anywhere in it turns every
+# pattern off (all array tasks would write one log), and `{shard}` would be
+# replaced by itc in the shards' --run-dir. Such run folders are refused.
+refuse_run() {
+    if [[ $1 == *\\* ]]; then
+        echo "submit.sh: the run folder '$1' holds a backslash, which turns off Slurm's %A/%a patterns in the jobs' log names (sbatch --output); choose another folder" >&2
+        exit 2
+    fi
+    if [[ $1 == *"{shard}"* ]]; then
+        echo "submit.sh: the run folder '$1' holds {shard}, which itc eval replaces in each shard's --run-dir; choose another folder" >&2
+        exit 2
+    fi
+}
+refuse_run "$run"
 itc="$(command -v "${ITC:-itc}" || true)"
 if [[ -z $itc ]]; then
     echo "submit.sh: no itc binary: put it on PATH or set ITC" >&2
@@ -49,13 +66,16 @@ if [[ -z $itc ]]; then
 fi
 mkdir -p "$run"
 run="$(cd "$run" && pwd)"
+refuse_run "$run"
+# A % of the folder is written %% in --output: Slurm's literal %.
+logs="${run//%/%%}"
 # shellcheck disable=SC2086 # $extra is a list of sbatch options
 array=$(ITC="$itc" sbatch --parsable $extra --array="1-$count" \
-    --output="$run/slurm-%A_%a.out" "$here/eval-shard.sbatch" "$run" "$@")
+    --output="$logs/slurm-%A_%a.out" "$here/eval-shard.sbatch" "$run" "$@")
 array="${array%%;*}"
 # shellcheck disable=SC2086
 merge=$(ITC="$itc" sbatch --parsable $extra --dependency="afterany:$array" \
-    --output="$run/slurm-%j-merge.out" "$here/merge.sbatch" "$run" "$count")
+    --output="$logs/slurm-%j-merge.out" "$here/merge.sbatch" "$run" "$count")
 merge="${merge%%;*}"
 echo "$array"
 echo "$merge"

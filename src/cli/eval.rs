@@ -391,7 +391,7 @@ const SHARD_PLACEHOLDER: &str = "{shard}";
 impl EvalArgs {
     /// The library's options; flags the run would not use are refused.
     pub fn options(&self) -> anyhow::Result<EvalOptions> {
-        self.options_in(&|name| std::env::var(name).ok())
+        self.options_in(&|name| std::env::var_os(name))
             .map(|(options, _)| options)
     }
 
@@ -399,7 +399,7 @@ impl EvalArgs {
     /// where `--shard auto` found it.
     fn shard_in(
         &self,
-        var: &dyn Fn(&str) -> Option<String>,
+        var: &dyn Fn(&str) -> Option<std::ffi::OsString>,
     ) -> anyhow::Result<Option<(Shard, Option<String>)>> {
         match self.shard {
             None => Ok(None),
@@ -444,7 +444,7 @@ impl EvalArgs {
     /// `--shard auto` found the shard.
     fn options_in(
         &self,
-        var: &dyn Fn(&str) -> Option<String>,
+        var: &dyn Fn(&str) -> Option<std::ffi::OsString>,
     ) -> anyhow::Result<(EvalOptions, Option<String>)> {
         let unused = self.steps.unused();
         if !unused.is_empty() {
@@ -488,7 +488,7 @@ impl EvalArgs {
 
     /// Runs `itc eval`: run tables and scores on `out`, notes on `err`.
     pub fn run(&self, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
-        let (options, shard_source) = self.options_in(&|name| std::env::var(name).ok())?;
+        let (options, shard_source) = self.options_in(&|name| std::env::var_os(name))?;
         if let (Some(shard), Some(source)) = (options.shard, shard_source) {
             writeln!(err, "itc: shard {shard}, from {source}")?;
         }
@@ -766,7 +766,7 @@ mod tests {
             ]
             .iter()
             .find(|(k, _)| *k == name)
-            .map(|(_, v)| v.to_string())
+            .map(|(_, v)| std::ffi::OsString::from(v))
         };
         let none = |_: &str| None;
         let args = parse(&["--shard", "auto", "--run-dir", "runs/s/shard-{shard}"]).unwrap();

@@ -126,14 +126,17 @@ impl Command {
     /// Runs the command: results on stdout, notes and problems on stderr.
     pub fn run(&self) -> anyhow::Result<()> {
         let out = || UntilClosed::new(io::stdout().lock());
-        let err = || io::stderr().lock();
+        let err = || UntilClosed::new(io::stderr().lock());
         match self {
             Command::Score(args) => args.run(&mut out(), &mut err()),
             // Unlocked handles: the progress bar draws on stderr from its own thread.
-            Command::Eval(args) => args.run(&mut UntilClosed::new(io::stdout()), &mut io::stderr()),
+            Command::Eval(args) => args.run(
+                &mut UntilClosed::new(io::stdout()),
+                &mut UntilClosed::new(io::stderr()),
+            ),
             Command::Report(args) => args.run(&mut out(), &mut err()),
             Command::Merge(args) => args.run(&mut out(), &mut err()),
-            Command::Bench(args) => args.run(&mut out(), &mut io::stderr()),
+            Command::Bench(args) => args.run(&mut out(), &mut UntilClosed::new(io::stderr())),
             Command::BenchHttp(args) => {
                 renamed(&mut err(), "bench-http", "bench http");
                 args.run(&mut out())
@@ -186,9 +189,10 @@ pub const EXIT_ERROR: u8 = 1;
 /// an error after their retries.
 pub const EXIT_TASKS_FAILED: u8 = 3;
 
-/// Standard output that a closed pipe ends quietly: once the reader is gone
-/// (`itc sample … | head`), what is printed is dropped and the command goes
-/// on, so the files it writes are still written.
+/// Standard output or error that a closed pipe ends quietly: once the
+/// reader is gone (`itc sample … | head`, `itc eval 2>&1 | head -3`), what
+/// is printed is dropped and the command goes on, so the files it writes
+/// are still written and it exits with the status it would have had.
 pub struct UntilClosed<W> {
     inner: W,
     closed: bool,

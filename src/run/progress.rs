@@ -164,10 +164,12 @@ impl Progress {
         ));
     }
 
-    /// Prints a line above the bar (or on stderr when hidden).
+    /// Prints a line above the bar (or on stderr when hidden). A line that
+    /// cannot be written (stderr's reader has gone) is dropped.
     pub fn println(&self, line: &str) {
         if self.bar.is_hidden() {
-            eprintln!("{line}");
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "{line}");
         } else {
             self.bar.println(line);
         }

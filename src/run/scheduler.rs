@@ -15,7 +15,9 @@
 //! Where both schedulers' variables are set, or neither, nothing is guessed:
 //! the error names what was found and asks for `--shard K/N`.
 
-use super::shard::Shard;
+use std::ffi::{OsStr, OsString};
+
+use super::shard::{Shard, whole_number};
 
 /// The variable a Kubernetes Job's pod template sets to the number of
 /// shards (its `completions`), when `--shards` is not given.
@@ -32,17 +34,22 @@ pub struct ScheduledShard {
 }
 
 /// The shard of the job this process runs in, from the environment as
-/// `var` reads it (`std::env::var` in `itc eval`). `shards` is `--shards N`:
+/// `var` reads it (`std::env::var_os` in `itc eval`). `shards` is `--shards N`:
 /// the count of a Kubernetes indexed Job, and a check of a Slurm array's.
+///
+/// Values are read strictly: digits only (no sign, no space), a step of at
+/// least 1, a first index not above the last; a value that is not UTF-8 is
+/// an error naming its variable. Values quoted in errors are escaped
+/// (`"3 "`, `"\u{1b}"`, `"\xFF"`), so they cannot write to the terminal.
 pub fn shard_from_environment(
-    var: impl Fn(&str) -> Option<String>,
+    var: impl Fn(&str) -> Option<OsString>,
     shards: Option<usize>,
 ) -> Result<ScheduledShard, String> {
     let slurm = var("SLURM_ARRAY_TASK_ID");
     let kubernetes = var("JOB_COMPLETION_INDEX");
     match (slurm, kubernetes) {
         (Some(id), Some(index)) => Err(format!(
-            "--shard auto: both a Slurm array task (SLURM_ARRAY_TASK_ID={id}) and a Kubernetes indexed Job (JOB_COMPLETION_INDEX={index}) are in the environment; give --shard K/N"
+            "--shard auto: both a Slurm array task (SLURM_ARRAY_TASK_ID={id:?}) and a Kubernetes indexed Job (JOB_COMPLETION_INDEX={index:?}) are in the environment; give --shard K/N"
         )),
         (Some(_), None) => slurm_shard(&var, shards),
         (None, Some(_)) => kubernetes_shard(&var, shards),
@@ -54,14 +61,26 @@ pub fn shard_from_environment(
 }
 
 /// A whole number from the variable `name`, `None` when it is not set.
-fn number(var: &impl Fn(&str) -> Option<String>, name: &str) -> Result<Option<u64>, String> {
-    match var(name) {
-        None => Ok(None),
-        Some(text) => text
-            .trim()
-            .parse::<u64>()
-            .map(Some)
-            .map_err(|_| format!("--shard auto: {name}=`{text}` is not a whole number")),
+fn number(var: &impl Fn(&str) -> Option<OsString>, name: &str) -> Result<Option<u64>, String> {
+    let Some(raw) = var(name) else {
+        return Ok(None);
+    };
+    let Some(text) = raw.to_str() else {
+        return Err(format!("--shard auto: {name}={raw:?} is not UTF-8"));
+    };
+    whole_number(text).map(Some).ok_or_else(|| {
+        format!(
+            "--shard auto: {name}={text:?} is not a whole number (digits only, at most {})",
+            u64::MAX
+        )
+    })
+}
+
+/// A value for the run's notes, control characters and all escaped.
+fn shown(value: &OsStr) -> String {
+    match value.to_str() {
+        Some(text) => text.escape_debug().to_string(),
+        None => format!("{value:?}"),
     }
 }
 
@@ -94,13 +113,20 @@ fn checked(
 }
 
 fn slurm_shard(
-    var: &impl Fn(&str) -> Option<String>,
+    var: &impl Fn(&str) -> Option<OsString>,
     shards: Option<usize>,
 ) -> Result<ScheduledShard, String> {
     let id = number(var, "SLURM_ARRAY_TASK_ID")?.unwrap_or_default();
     let min = number(var, "SLURM_ARRAY_TASK_MIN")?;
     let max = number(var, "SLURM_ARRAY_TASK_MAX")?;
-    let step = number(var, "SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+    let step = match number(var, "SLURM_ARRAY_TASK_STEP")? {
+        Some(0) => {
+            return Err(
+                "--shard auto: SLURM_ARRAY_TASK_STEP=0: an array's step is at least 1".to_string(),
+            );
+        }
+        step => step.unwrap_or(1),
+    };
     let count = number(var, "SLURM_ARRAY_TASK_COUNT")?;
     let mut read = format!("SLURM_ARRAY_TASK_ID={id}");
     for (name, value) in [
@@ -113,19 +139,26 @@ fn slurm_shard(
             read.push_str(&format!(", {name}={value}"));
         }
     }
-    let job = var("SLURM_ARRAY_JOB_ID").unwrap_or_else(|| "?".to_string());
+    let job = var("SLURM_ARRAY_JOB_ID").map_or_else(|| "?".to_string(), |job| shown(&job));
     let source = format!("Slurm array job {job} ({read})");
     let Some(min) = min else {
         return Err(format!(
             "--shard auto: SLURM_ARRAY_TASK_MIN is not set, so the array's first index is unknown: {source}"
         ));
     };
+    if let Some(max) = max
+        && min > max
+    {
+        return Err(format!(
+            "--shard auto: SLURM_ARRAY_TASK_MIN={min} is above SLURM_ARRAY_TASK_MAX={max}: {source}"
+        ));
+    }
     if id < min || (id - min) % step != 0 {
         return Err(format!(
             "--shard auto: task {id} is not in the array's range: {source}"
         ));
     }
-    let spaced = max.filter(|&max| max >= min && (max - min) % step == 0);
+    let spaced = max.filter(|&max| (max - min) % step == 0);
     let count = match (
         spaced.and_then(|max| ((max - min) / step).checked_add(1)),
         count,
@@ -153,7 +186,7 @@ fn slurm_shard(
 }
 
 fn kubernetes_shard(
-    var: &impl Fn(&str) -> Option<String>,
+    var: &impl Fn(&str) -> Option<OsString>,
     shards: Option<usize>,
 ) -> Result<ScheduledShard, String> {
     let index = number(var, "JOB_COMPLETION_INDEX")?.unwrap_or_default();
@@ -184,10 +217,10 @@ fn kubernetes_shard(
 mod tests {
     use super::*;
 
-    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let pairs: Vec<(String, String)> = pairs
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<OsString> {
+        let pairs: Vec<(String, OsString)> = pairs
             .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .map(|(k, v)| (k.to_string(), OsString::from(v)))
             .collect();
         move |name| {
             pairs
@@ -284,7 +317,7 @@ mod tests {
         assert!(e.contains("--shards 4 but the job has 3"), "{e}");
         let e = slurm_shard_of(&slurm("x", "1", "3", "1", "3"), None).unwrap_err();
         assert!(
-            e.contains("SLURM_ARRAY_TASK_ID=`x` is not a whole number"),
+            e.contains("SLURM_ARRAY_TASK_ID=\"x\" is not a whole number"),
             "{e}"
         );
         let e = shard(&[("SLURM_ARRAY_TASK_ID", "2")], None).unwrap_err();
@@ -305,6 +338,96 @@ mod tests {
         assert!(e.contains("nor a usable SLURM_ARRAY_TASK_MAX"), "{e}");
         let e = shard(&[("JOB_COMPLETION_INDEX", &huge)], Some(3)).unwrap_err();
         assert!(e.contains("not one of"), "{e}");
+    }
+
+    #[test]
+    fn slurm_values_are_read_strictly_and_quoted_escaped() {
+        // Spaces and signs around an index are refused, not trimmed.
+        for id in ["3 ", " 3", "+3", "-0", "3\n"] {
+            let e = slurm_shard_of(&slurm(id, "1", "3", "1", "3"), None).unwrap_err();
+            assert!(
+                e.contains(&format!("SLURM_ARRAY_TASK_ID={id:?} is not a whole number")),
+                "{e}"
+            );
+        }
+        let e = slurm_shard_of(&slurm("2", "1", "3", "+1", "3"), None).unwrap_err();
+        assert!(e.contains("SLURM_ARRAY_TASK_STEP=\"+1\""), "{e}");
+        // A step of 0 is not read as 1.
+        let e = slurm_shard_of(&slurm("2", "1", "3", "0", "3"), None).unwrap_err();
+        assert!(e.contains("SLURM_ARRAY_TASK_STEP=0"), "{e}");
+        // A first index above the last.
+        let e = slurm_shard_of(&slurm("5", "5", "1", "1", "1"), None).unwrap_err();
+        assert!(
+            e.contains("SLURM_ARRAY_TASK_MIN=5 is above SLURM_ARRAY_TASK_MAX=1"),
+            "{e}"
+        );
+        let e = shard(
+            &[
+                ("SLURM_ARRAY_TASK_ID", "5"),
+                ("SLURM_ARRAY_TASK_MIN", "5"),
+                ("SLURM_ARRAY_TASK_MAX", "1"),
+            ],
+            None,
+        )
+        .unwrap_err();
+        assert!(e.contains("is above"), "{e}");
+        // Control characters are escaped wherever a value is quoted.
+        let e = slurm_shard_of(&slurm("\u{1b}[2J", "1", "3", "1", "3"), None).unwrap_err();
+        assert!(e.contains(r#"SLURM_ARRAY_TASK_ID="\u{1b}[2J""#), "{e}");
+        assert!(!e.contains('\u{1b}'), "{e}");
+        let e = shard(
+            &[
+                ("SLURM_ARRAY_TASK_ID", "\u{7}1"),
+                ("JOB_COMPLETION_INDEX", "0\r"),
+            ],
+            None,
+        )
+        .unwrap_err();
+        assert!(e.contains(r#"SLURM_ARRAY_TASK_ID="\u{7}1""#), "{e}");
+        assert!(e.contains(r#"JOB_COMPLETION_INDEX="0\r""#), "{e}");
+        let mut vars = slurm("2", "1", "3", "1", "3");
+        vars[0].1 = "81\u{1b}]0;x\u{7}".to_string();
+        let pairs: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let source = shard_from_environment(env(&pairs), None).unwrap().source;
+        assert!(
+            source.starts_with(r"Slurm array job 81\u{1b}]0;x\u{7} ("),
+            "{source}"
+        );
+    }
+
+    #[test]
+    fn a_value_that_is_not_utf8_is_an_error_naming_its_variable() {
+        use std::os::unix::ffi::OsStringExt;
+        let bytes = || OsString::from_vec(vec![b'2', 0xff]);
+        let slurm_only = |name: &str| match name {
+            "SLURM_ARRAY_TASK_ID" => Some(bytes()),
+            "SLURM_ARRAY_TASK_MIN" | "SLURM_ARRAY_TASK_COUNT" => Some(OsString::from("1")),
+            _ => None,
+        };
+        let e = shard_from_environment(slurm_only, Some(3)).unwrap_err();
+        assert_eq!(
+            e,
+            r#"--shard auto: SLURM_ARRAY_TASK_ID="2\xFF" is not UTF-8"#
+        );
+        // Never taken for "not a Slurm job": with a Kubernetes index beside
+        // it, both are named.
+        let both = |name: &str| match name {
+            "SLURM_ARRAY_TASK_ID" => Some(bytes()),
+            "JOB_COMPLETION_INDEX" => Some(OsString::from("0")),
+            _ => None,
+        };
+        let e = shard_from_environment(both, Some(3)).unwrap_err();
+        assert!(
+            e.contains(r#"both a Slurm array task (SLURM_ARRAY_TASK_ID="2\xFF")"#),
+            "{e}"
+        );
+        let count = |name: &str| match name {
+            "JOB_COMPLETION_INDEX" => Some(OsString::from("0")),
+            SHARD_COUNT_VAR => Some(bytes()),
+            _ => None,
+        };
+        let e = shard_from_environment(count, None).unwrap_err();
+        assert!(e.contains(r#"ITC_SHARD_COUNT="2\xFF" is not UTF-8"#), "{e}");
     }
 
     #[test]

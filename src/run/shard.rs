@@ -30,18 +30,31 @@ pub struct Shard {
 impl FromStr for Shard {
     type Err = String;
 
+    /// `K/N` in digits only: no sign, no space.
     fn from_str(text: &str) -> Result<Shard, String> {
-        let bad = || format!("`{text}`: a shard is K/N with 1 ≤ K ≤ N, e.g. 2/8");
+        let bad = || format!("{text:?}: a shard is K/N with 1 ≤ K ≤ N, e.g. 2/8");
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (
-            k.trim().parse::<usize>().map_err(|_| bad())?,
-            n.trim().parse::<usize>().map_err(|_| bad())?,
-        );
+        let whole = |part: &str| {
+            whole_number(part)
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or_else(bad)
+        };
+        let (index, count) = (whole(k)?, whole(n)?);
         if index == 0 || index > count {
             return Err(bad());
         }
         Ok(Shard { index, count })
     }
+}
+
+/// A whole number written in ASCII digits only (no sign, no space, no
+/// other digits), `None` for anything else or beyond `u64::MAX`. How shard
+/// numbers are read, given (`--shard K/N`) or from a scheduler.
+pub fn whole_number(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
 }
 
 impl std::fmt::Display for Shard {
@@ -225,8 +238,32 @@ mod tests {
             "2/8".parse::<Shard>().unwrap(),
             Shard { index: 2, count: 8 }
         );
-        for bad in ["0/3", "4/3", "3", "a/b", "1/0"] {
+        for bad in [
+            "0/3", "4/3", "3", "a/b", "1/0", " 2/8", "2 /8", "+2/8", "2/+8", "2/8\n",
+        ] {
             assert!(bad.parse::<Shard>().unwrap_err().contains("K/N"), "{bad}");
+        }
+        // What was given is quoted escaped, never raw.
+        let e = "1\u{1b}[2J/3".parse::<Shard>().unwrap_err();
+        assert!(e.starts_with(r#""1\u{1b}[2J/3": "#), "{e}");
+    }
+
+    #[test]
+    fn whole_numbers_are_digits_only() {
+        assert_eq!(whole_number("0"), Some(0));
+        assert_eq!(whole_number("007"), Some(7));
+        assert_eq!(whole_number(&u64::MAX.to_string()), Some(u64::MAX));
+        for bad in [
+            "",
+            "3 ",
+            " 3",
+            "+3",
+            "-3",
+            "3.0",
+            "١",
+            "18446744073709551616",
+        ] {
+            assert_eq!(whole_number(bad), None, "{bad:?}");
         }
     }
 }
