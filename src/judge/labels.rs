@@ -5,7 +5,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::build::filter::parse::json_objects;
 use crate::ood::stabletoolbench_results::AnswerStatus;
 use crate::ood::toolalpaca_eval::{self, read_labels};
 
@@ -184,16 +183,59 @@ pub fn read_reply(stage: Stage, text: &str) -> Reading {
 /// The `label` value (of any JSON type) and the `reason` of the first JSON
 /// object in `text` that has a `label` key (any case; code fences and prose
 /// around it ignored).
+///
+/// Objects are found by one scan for balanced `{…}` spans at the top level
+/// (braces inside JSON strings not counted) and each span is parsed once,
+/// so the work is linear in the reply's length whatever it holds; a span
+/// that is not JSON is passed over whole (`crate::build::filter::parse::json_objects`
+/// tries every `{` as a start instead).
 fn json_label(text: &str) -> Option<(serde_json::Value, String)> {
-    json_objects(text).into_iter().find_map(|map| {
-        let (_, label) = map.iter().find(|(k, _)| k.eq_ignore_ascii_case("label"))?;
-        let reason = map
-            .get("reason")
-            .and_then(|r| r.as_str())
-            .unwrap_or_default()
-            .to_string();
-        Some((label.clone(), reason))
-    })
+    let (mut depth, mut start) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, b) in text.bytes().enumerate() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' if depth > 0 => in_string = true,
+            b'{' => {
+                if depth == 0 {
+                    start = i;
+                }
+                depth += 1;
+            }
+            b'}' if depth > 0 => {
+                depth -= 1;
+                if depth == 0
+                    && let Some(found) = label_of(&text[start..=i])
+                {
+                    return Some(found);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The `label` and `reason` of `span` when it is a JSON object with a `label` key.
+fn label_of(span: &str) -> Option<(serde_json::Value, String)> {
+    let Ok(serde_json::Value::Object(map)) = serde_json::from_str(span) else {
+        return None;
+    };
+    let (_, label) = map.iter().find(|(k, _)| k.eq_ignore_ascii_case("label"))?;
+    let reason = map
+        .get("reason")
+        .and_then(|r| r.as_str())
+        .unwrap_or_default()
+        .to_string();
+    Some((label.clone(), reason))
 }
 
 /// A label of the set written as `text` (case and surrounding
@@ -238,10 +280,14 @@ const NEGATION_PARTS: &[&str] = &[
 ];
 
 fn is_negation(word: &str) -> bool {
-    let lower = word.to_lowercase();
-    NEGATIONS.contains(&lower.as_str())
-        || lower.ends_with("n't")
-        || lower.ends_with("n\u{2019}t")
+    let listed = || {
+        let lower = word.to_lowercase();
+        NEGATIONS.contains(&lower.as_str())
+            || lower.ends_with("n't")
+            || lower.ends_with("n\u{2019}t")
+    };
+    // Words of the lists are short: longer ones are not lowered.
+    (word.len() <= 16 && listed())
         || (!word.is_ascii() && NEGATION_PARTS.iter().any(|p| word.contains(p)))
 }
 
@@ -423,11 +469,34 @@ mod tests {
     }
 
     #[test]
+    fn json_spans_skip_braces_in_strings_and_prose() {
+        let read = |t| read_reply(Stage::AnswerStatus, t).label;
+        assert_eq!(
+            read(r#"{"reason": "a } and a { in a string \" too", "label": "Unsolved"}"#),
+            Some(Label::Unsolved)
+        );
+        // A span that is not JSON is passed over; the next one is read.
+        assert_eq!(
+            read(r#"Set {x} aside. {"label": "Unsure"}"#),
+            Some(Label::Unsure)
+        );
+        // An unclosed brace before the JSON leaves the text reading.
+        assert_eq!(read(r#"{ oops {"label": "Solved"}"#), Some(Label::Solved));
+    }
+
+    #[test]
     fn a_long_hostile_reply_reads_in_one_pass() {
         // Unclosed braces and strings, and a label far at the end.
         let mut reply = "{\"label\": \"".to_string();
         reply.push_str(&"{ \"not a label ".repeat(20_000));
         assert_eq!(read_reply(Stage::AnswerStatus, &reply).label, None);
+        // Nested just under serde_json's depth limit, 1,000 times: every
+        // `{` tried as a start would parse 127 levels each time.
+        let reply = format!("{}Solved", "{\"a\":[".repeat(127).repeat(1_000));
+        assert_eq!(
+            read_reply(Stage::AnswerStatus, &reply).label,
+            Some(Label::Solved)
+        );
         let reply = format!("{} Solved", "word ".repeat(200_000));
         assert_eq!(
             read_reply(Stage::AnswerStatus, &reply).label,
