@@ -110,9 +110,7 @@ fn script(req: &Request) -> Reply {
             } else {
                 r#"{"label": 1, "reason": "Solved"}"#
             }));
-        } else if answer.contains("ANS-NOT-AFTER") {
-            "Solved"
-        } else if answer.contains("ANS-SOLVED") {
+        } else if answer.contains("ANS-SOLVED") || answer.contains("ANS-NOT-AFTER") {
             "Solved"
         } else if answer.contains("ANS-UNSOLVEDX") {
             "Unsolved"
@@ -189,6 +187,13 @@ fn judge(s: &Setup, args: &[&str]) -> Output {
         "--format",
         "json",
     ];
+    all.extend_from_slice(args);
+    itc(&all, &[])
+}
+
+/// `itc judge` with the scripted judges' configuration, printing its table.
+fn judge_table(s: &Setup, args: &[&str]) -> Output {
+    let mut all = vec!["judge", "--config", s.config.to_str().unwrap()];
     all.extend_from_slice(args);
     itc(&all, &[])
 }
@@ -337,11 +342,9 @@ fn pass_rate_gives_exact_figures_with_ties_unsure_coins_and_unreadable_labels() 
     );
 
     // --compat official: the table's pass rate leaves t5 out and says so.
-    let out = itc(
+    let out = judge_table(
+        &s,
         &[
-            "judge",
-            "--config",
-            s.config.to_str().unwrap(),
             run.to_str().unwrap(),
             "--metric",
             "pass-rate",
@@ -352,7 +355,6 @@ fn pass_rate_gives_exact_figures_with_ties_unsure_coins_and_unreadable_labels() 
             "-o",
             s.root.join("run/judged/official").to_str().unwrap(),
         ],
-        &[],
     );
     let table = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -576,11 +578,9 @@ fn sopr_counts_unreadable_runs_as_zero_and_never_drops_a_run() {
     let unread = lines.iter().filter(|l| l["label"].is_null()).count();
     assert_eq!(unread, 2 * 4, "two runs, each asked 4 times: {lines:?}");
     // The table shows the unreadable labels beside the figure.
-    let table = itc(
+    let table = judge_table(
+        &s,
         &[
-            "judge",
-            "--config",
-            s.config.to_str().unwrap(),
             run.to_str().unwrap(),
             "--metric",
             "sopr",
@@ -589,7 +589,6 @@ fn sopr_counts_unreadable_runs_as_zero_and_never_drops_a_run() {
             "-o",
             s.root.join("again").to_str().unwrap(),
         ],
-        &[],
     );
     let text = text(&table.stdout);
     let row = text.lines().find(|l| l.contains("cand")).unwrap();
