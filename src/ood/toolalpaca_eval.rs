@@ -486,8 +486,8 @@ mod tests {
             ("Process Correctness: Yes_2", None, Some(Yes)),
             ("Process Correctness: Yes2", None, Some(Yes)),
             ("Process Correctness: Yes\u{93e}", Some(Yes), Some(Yes)),
-            ("Process Correctness: Yes\u{24b6}", Some(Yes), None),
-            ("Process Correctness: Yesé", None, None),
+            ("Process Correctness: Yes\u{24b6}", Some(Yes), Some(Yes)),
+            ("Process Correctness: Yesé", None, Some(Yes)),
             ("Process Correctness: yes", None, None),
             ("Process Correctness: Yes.", Some(Yes), Some(Yes)),
         ];
