@@ -109,7 +109,14 @@ fn script(req: &Request) -> Reply {
         let answer = user.split("final answer:").nth(1).unwrap_or_default();
         let l = if answer.contains("ANS-BAD") {
             return Reply::Answer("I cannot say.".into());
-        } else if answer.contains("ANS-SOLVED") {
+        } else if answer.contains("ANS-NOT-AFTER") && sample > 1 {
+            // Negated or of the wrong type: unreadable, asked again, unreadable.
+            return Reply::Json(completion(if sample == 2 {
+                "The task is not Solved."
+            } else {
+                r#"{"label": 1, "reason": "Solved"}"#
+            }));
+        } else if answer.contains("ANS-SOLVED") || answer.contains("ANS-NOT-AFTER") {
             "Solved"
         } else if answer.contains("ANS-UNSOLVEDX") {
             "Unsolved"
@@ -186,6 +193,13 @@ fn judge(s: &Setup, args: &[&str]) -> Output {
         "--format",
         "json",
     ];
+    all.extend_from_slice(args);
+    itc(&all, &[])
+}
+
+/// `itc judge` with the scripted judges' configuration, printing its table.
+fn judge_table(s: &Setup, args: &[&str]) -> Output {
+    let mut all = vec!["judge", "--config", s.config.to_str().unwrap()];
     all.extend_from_slice(args);
     itc(&all, &[])
 }
@@ -334,11 +348,9 @@ fn pass_rate_gives_exact_figures_with_ties_unsure_coins_and_unreadable_labels() 
     );
 
     // --compat official: the table's pass rate leaves t5 out and says so.
-    let out = itc(
+    let out = judge_table(
+        &s,
         &[
-            "judge",
-            "--config",
-            s.config.to_str().unwrap(),
             run.to_str().unwrap(),
             "--metric",
             "pass-rate",
@@ -349,7 +361,6 @@ fn pass_rate_gives_exact_figures_with_ties_unsure_coins_and_unreadable_labels() 
             "-o",
             s.root.join("run/judged/official").to_str().unwrap(),
         ],
-        &[],
     );
     let table = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -624,6 +635,62 @@ fn sopr_with_two_judges_gives_the_std_over_runs_and_kappa() {
     );
     // 3 (s1) + 4 (s2, one Unsure) for judge-a, 3 + 3 for judge-b.
     assert_eq!(s.server.requests(), 13);
+}
+
+#[test]
+fn sopr_counts_unreadable_runs_as_zero_and_never_drops_a_run() {
+    // Run 1 says Solved; runs 2 and 3 reply "The task is not Solved." and
+    // `{"label": 1, "reason": "Solved"}`, unreadable after every re-ask.
+    let s = setup();
+    let tasks = vec![task("u1", "Weather?")];
+    let predictions = vec![answered("u1", "cand", "ANS-NOT-AFTER")];
+    let run = run_dir(&s.root, "sopr-unreadable", "cand", &tasks, &predictions);
+    let out = judge(
+        &s,
+        &[
+            run.to_str().unwrap(),
+            "--metric",
+            "sopr",
+            "--judge",
+            "judge-a",
+        ],
+    );
+    let judged = ok(&out);
+    let f = &judged["models"][0];
+    // Run scores 1, 0, 0: 33.3 ± 47.1 over 3 runs (not 100.0 ± 0.0 over 1).
+    assert_eq!(
+        (
+            &f["sopr"]["sopr"],
+            &f["sopr"]["sopr_std"],
+            &f["sopr"]["runs"]
+        ),
+        (&json!(33.3), &json!(47.1), &json!(3))
+    );
+    assert_eq!(f["unreadable"], 2);
+    let lines = judgments(&run.join("judged/sopr"));
+    let unread = lines.iter().filter(|l| l["label"].is_null()).count();
+    assert_eq!(unread, 2 * 4, "two runs, each asked 4 times: {lines:?}");
+    // The table shows the unreadable labels beside the figure.
+    let table = judge_table(
+        &s,
+        &[
+            run.to_str().unwrap(),
+            "--metric",
+            "sopr",
+            "--judge",
+            "judge-a",
+            "-o",
+            s.root.join("again").to_str().unwrap(),
+        ],
+    );
+    let text = text(&table.stdout);
+    let row = text.lines().find(|l| l.contains("cand")).unwrap();
+    let cells: Vec<&str> = row.split('│').map(str::trim).collect();
+    // SoPR, ± std, runs, unreadable.
+    assert!(
+        cells.windows(4).any(|w| w == ["33.30", "47.10", "3", "2"]),
+        "{text}"
+    );
 }
 
 #[test]

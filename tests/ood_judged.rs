@@ -118,6 +118,41 @@ fn toolalpaca_labels_are_not_read_from_the_stored_fields() {
 }
 
 #[test]
+fn toolalpaca_reads_labels_as_the_official_regex_does() {
+    // `re.search("Process Correctness: (\w+)", …)` skips a first occurrence
+    // that is bold, followed by two spaces or by a line end.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("eval.json");
+    let texts = [
+        "## Results\n**Process Correctness:** Yes\nProcess Correctness: No\nFinal Response Correctness: Yes",
+        "## Results\nProcess Correctness:  Yes\nProcess Correctness: No\nFinal Response Correctness:\nYes\nFinal Response Correctness: No",
+        "## Results\nProcess Correctness:\nYes (see below)\nProcess Correctness: Yes\nFinal Response Correctness: Yes",
+    ];
+    let entries: Vec<J> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| json!({"id": i, "input": "q", "output": t}))
+        .collect();
+    std::fs::write(&path, json!({ "Api": entries }).to_string()).unwrap();
+    let out = itc(
+        &["toolalpaca", "--compat", "official", "--format", "json"],
+        &[("--evaluations", path)],
+    );
+    let lines = json_lines(&out);
+    assert_eq!(
+        lines[0],
+        json!({"num": 3, "error_num": 0,
+               "process": {"Yes": 1, "No": 2, "Uncertain": 0},
+               "response": {"Yes": 2, "No": 1, "Uncertain": 0}, "both": 1})
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn toolalpaca_malformed_entry_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.json");
@@ -149,12 +184,16 @@ fn preference_file(ext: &str) -> PathBuf {
 
 #[test]
 fn stabletoolbench_sopr_and_sowr_from_json_and_csv() {
+    // The example files hold 3 judge runs (the official script was run with
+    // --evaluate_times 3).
     for ext in ["json", "csv"] {
         let out = itc(
             &[
                 "stabletoolbench",
                 "--compat",
                 "official",
+                "--evaluate-times",
+                "3",
                 "--format",
                 "json",
             ],
@@ -199,7 +238,14 @@ fn stabletoolbench_sopr_and_sowr_from_json_and_csv() {
 #[test]
 fn stabletoolbench_table_prints_one_decimal() {
     let out = itc(
-        &["stabletoolbench", "--compat", "official", "--wide"],
+        &[
+            "stabletoolbench",
+            "--compat",
+            "official",
+            "--evaluate-times",
+            "3",
+            "--wide",
+        ],
         &[
             (
                 "--pass-rate-results",
@@ -214,6 +260,66 @@ fn stabletoolbench_table_prints_one_decimal() {
         text.contains("66.7 ± 0.0") && text.contains("100.0"),
         "{text}"
     );
+}
+
+#[test]
+fn stabletoolbench_sopr_is_over_the_official_default_of_4_runs() {
+    // As `eval_pass_rate.py` without --evaluate_times: run 3, in no query,
+    // scores 0. Python: scores [2/3, 2/3, 2/3, 0] → "Solve rate: 50.0% Std: 28.9%".
+    let out = itc(
+        &["stabletoolbench", "--format", "json"],
+        &[(
+            "--pass-rate-results",
+            pass_rate_file("virtual_chatgpt_cot", "json"),
+        )],
+    );
+    let lines = json_lines(&out);
+    assert_eq!(
+        (&lines[0]["sopr"], &lines[0]["sopr_std"], &lines[0]["runs"]),
+        (&json!(50.0), &json!(28.9), &json!(4))
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("judge runs [0, 1, 2]") && err.contains("--evaluate-times 4"),
+        "{err}"
+    );
+    let out = itc(
+        &["stabletoolbench", "--evaluate-times", "0"],
+        &[(
+            "--pass-rate-results",
+            pass_rate_file("virtual_chatgpt_cot", "json"),
+        )],
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--evaluate-times must be from 1"));
+}
+
+#[test]
+fn stabletoolbench_prints_sopr_as_python_does() {
+    // 16 queries, 2 runs: run 0 has 5 Solved (31.25 %), run 1 likewise.
+    // Python: f"{31.25:.1f}" == "31.2"; rounding half away from zero gave 31.3.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("G1_x_m.json");
+    let entries: serde_json::Map<String, J> = (0..16)
+        .map(|i| {
+            let status = if i < 5 {
+                "AnswerStatus.Solved"
+            } else {
+                "AnswerStatus.Unsolved"
+            };
+            (
+                i.to_string(),
+                json!({"is_solved": {"0": status, "1": status}}),
+            )
+        })
+        .collect();
+    std::fs::write(&path, J::Object(entries).to_string()).unwrap();
+    let out = itc(
+        &["stabletoolbench", "--evaluate-times", "2", "--wide"],
+        &[("--pass-rate-results", path)],
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("31.2 ± 0.0"), "{text}");
 }
 
 #[test]

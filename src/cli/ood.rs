@@ -83,7 +83,7 @@ impl OodArgs {
             }) => args.run(out, err),
             OodCommand::Score(ScoreCommand {
                 benchmark: ScoreBenchmark::Stabletoolbench(args),
-            }) => args.run(out),
+            }) => args.run(out, err),
             OodCommand::Score(ScoreCommand {
                 benchmark: ScoreBenchmark::Bfcl(args),
             }) => score::score_bfcl(&args.options(), out),
@@ -295,6 +295,10 @@ pub struct StabletoolbenchScoreArgs {
     /// Pass-rate result files (`pass_rate_results/<model>/<set>_<model>.json` or `.csv`): SoPR each.
     #[arg(long, num_args = 1..)]
     pub pass_rate_results: Vec<PathBuf>,
+    /// The judge runs SoPR is over: runs 0 to N − 1, a run absent from a query
+    /// scoring 0 (the official `--evaluate_times`, which the files do not record).
+    #[arg(long, value_name = "N", default_value_t = stabletoolbench_results::OFFICIAL_EVALUATE_TIMES)]
+    pub evaluate_times: usize,
     /// Preference result files (`preference_results/<set>_<ref>_<cand>.json` or `.csv`): SoWR each.
     #[arg(long, num_args = 1..)]
     pub preference_results: Vec<PathBuf>,
@@ -314,6 +318,7 @@ impl StabletoolbenchScoreArgs {
     pub fn options(&self) -> StabletoolbenchScoreOptions {
         StabletoolbenchScoreOptions {
             pass_rate_results: self.pass_rate_results.clone(),
+            evaluate_times: self.evaluate_times,
             preference_results: self.preference_results.clone(),
             reference: self.reference.clone(),
             format: self.format,
@@ -321,9 +326,9 @@ impl StabletoolbenchScoreArgs {
         }
     }
 
-    /// Runs `itc ood score stabletoolbench`: results on `out`.
-    pub fn run(&self, out: &mut dyn Write) -> anyhow::Result<()> {
-        stabletoolbench_results::run(&self.options(), out)
+    /// Runs `itc ood score stabletoolbench`: results on `out`, notes on `err`.
+    pub fn run(&self, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
+        stabletoolbench_results::run(&self.options(), out, err)
     }
 }
 

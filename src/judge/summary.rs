@@ -150,18 +150,23 @@ pub fn figures(
             });
         }
         Metric::Sopr => {
+            // Each outcome holds one status per run asked; an unreadable one
+            // (`None`) scores 0 in its run, and no run is dropped.
+            let mut runs = 0;
             let queries: Vec<QueryRuns> = outcomes
                 .iter()
                 .map(|o| match o {
-                    TaskOutcome::Sopr(runs) => runs
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(r, s)| s.map(|s| ((r + 1).to_string(), s)))
-                        .collect(),
-                    _ => Vec::new(),
+                    TaskOutcome::Sopr(statuses) => {
+                        runs = runs.max(statuses.len());
+                        (0u64..)
+                            .zip(statuses)
+                            .filter_map(|(r, s)| s.map(|s| (r, s)))
+                            .collect()
+                    }
+                    _ => QueryRuns::new(),
                 })
                 .collect();
-            f.sopr = Some(stabletoolbench_results::pass_rate(model, &queries));
+            f.sopr = Some(stabletoolbench_results::pass_rate(model, &queries, runs));
         }
         Metric::WinRate => {
             let votes: Vec<Outcome> = outcomes
@@ -352,4 +357,28 @@ pub fn table(metric: Metric, judged: &Judged, official_pass_rate: bool) -> Strin
         }
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ood::stabletoolbench_results::AnswerStatus::{self, Solved};
+
+    fn sopr(runs: &[Option<AnswerStatus>]) -> stabletoolbench_results::PassRate {
+        let outcomes = [TaskOutcome::Sopr(runs.to_vec())];
+        figures(Metric::Sopr, "m", &outcomes, 0).sopr.unwrap()
+    }
+
+    #[test]
+    fn an_unreadable_run_scores_zero_and_is_never_dropped() {
+        // Docs: unreadable counts 0. Run scores 1, 0, 0 → 33.3 ± 47.1.
+        let r = sopr(&[Some(Solved), None, None]);
+        assert_eq!((r.sopr, r.sopr_std, r.runs), (33.3, 47.1, 3));
+        // Only run 2 unreadable: 1, 0, 1 → 66.7 ± 47.1.
+        let r = sopr(&[Some(Solved), None, Some(Solved)]);
+        assert_eq!((r.sopr, r.sopr_std, r.runs), (66.7, 47.1, 3));
+        // Every run unreadable: 0 over 3 runs.
+        let r = sopr(&[None, None, None]);
+        assert_eq!((r.sopr, r.runs), (0.0, 3));
+    }
 }

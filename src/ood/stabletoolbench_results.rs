@@ -2,10 +2,13 @@
 //! from StableToolBench's own result files, `.json` or `.csv` (tab-separated,
 //! as its `eval_pass_rate.py` and `eval_preference.py` write them).
 //!
-//! - Pass rate: per query, `is_solved` maps each judge run to an answer
-//!   status (`AnswerStatus.Solved` 1, `…Unsure` 0.5, `…Unsolved` or missing 0);
+//! - Pass rate: per query, `is_solved` maps each judge run (`int(key)`) to
+//!   an answer status (`AnswerStatus.Solved` 1, `…Unsure` 0.5, `…Unsolved`
+//!   or missing 0); runs 0 to `--evaluate_times` − 1 are scored (the file
+//!   does not record how many were asked; default 4, the official script's);
 //!   a run's score is the mean over queries; SoPR = 100 × the mean of the
-//!   runs' scores ± 100 × their population standard deviation.
+//!   runs' scores ± 100 × their population standard deviation (`numpy.std`),
+//!   printed as Python's `:.1f` prints them.
 //! - Preference: per query, the votes of the reference and of the candidate
 //!   (`.json`), or the label `1` (reference more votes), `2` (candidate
 //!   more), `3` (equal) (`.csv`); SoWR = 100 × (wins + ties / 2) / queries.
@@ -18,6 +21,7 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 use serde_json::Value;
 
+use super::python::value::INT_MAX_STR_DIGITS;
 use super::python::{PyValue, literal_eval};
 use crate::score::files::OutputFormat;
 use crate::util::table::Table;
@@ -54,8 +58,14 @@ impl AnswerStatus {
     }
 }
 
-/// One query's answer status in each judge run, as `(run, status)`.
-pub type QueryRuns = Vec<(String, AnswerStatus)>;
+/// One query's answer status in each judge run it has, by run number from
+/// 0 (the official script's `int(key)`; a key given twice: the last wins,
+/// as in a Python dict).
+pub type QueryRuns = BTreeMap<u64, AnswerStatus>;
+
+/// The official `eval_pass_rate.py`'s `--evaluate_times` default: the runs
+/// SoPR is computed over when the number is not given.
+pub const OFFICIAL_EVALUATE_TIMES: usize = 4;
 
 /// SoPR of one pass-rate file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -66,7 +76,8 @@ pub struct PassRate {
     pub sopr: f64,
     /// 100 × their population standard deviation, one decimal.
     pub sopr_std: f64,
-    /// Judge runs (distinct run keys over all queries).
+    /// Judge runs counted (`--evaluate-times`; for `itc judge`, `--runs`),
+    /// a run that no query has scoring 0.
     pub runs: usize,
     /// Queries.
     pub queries: usize,
@@ -87,28 +98,72 @@ pub struct WinRate {
     pub queries: usize,
 }
 
-/// Rounds a percentage to one decimal, as the papers print them.
-fn one_decimal(x: f64) -> f64 {
-    (x * 10.0).round() / 10.0
+/// A percentage to one decimal as Python's `f"{x:.1f}"` prints it: the
+/// exact binary value correctly rounded, ties to even (31.25 → 31.2, while
+/// 44.55, stored as 44.549999…, → 44.5). Rust's `{:.1}` formats the same way.
+pub fn one_decimal(x: f64) -> f64 {
+    format!("{x:.1}").parse().unwrap_or(x)
 }
 
-/// SoPR from each query's run statuses (`file` names the source).
-pub fn pass_rate(file: &str, queries: &[QueryRuns]) -> PassRate {
-    // Each run's total in one pass: a query missing from a run adds nothing.
-    let mut totals: BTreeMap<&str, f64> = BTreeMap::new();
-    for (run, status) in queries.iter().flatten() {
-        *totals.entry(run.as_str()).or_default() += status.score();
+/// numpy's `add.reduce` over a float64 array (its pairwise summation:
+/// below 8 values one after the other, up to 128 in 8 interleaved partial
+/// sums, above that the two halves), so sums equal numpy's to the last bit.
+fn numpy_sum(xs: &[f64]) -> f64 {
+    const BLOCK: usize = 128;
+    let n = xs.len();
+    if n < 8 {
+        return xs.iter().fold(0.0, |sum, x| sum + x);
+    }
+    if n <= BLOCK {
+        let mut r = [0.0; 8];
+        r.copy_from_slice(&xs[..8]);
+        let whole = n - n % 8;
+        for chunk in xs[8..whole].chunks_exact(8) {
+            for (acc, x) in r.iter_mut().zip(chunk) {
+                *acc += x;
+            }
+        }
+        let sum = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        return xs[whole..].iter().fold(sum, |sum, x| sum + x);
+    }
+    let half = n / 2 - (n / 2) % 8;
+    numpy_sum(&xs[..half]) + numpy_sum(&xs[half..])
+}
+
+/// `numpy.std(xs)`: the population standard deviation, computed as numpy does.
+fn numpy_std(xs: &[f64]) -> f64 {
+    let n = xs.len() as f64;
+    let mean = numpy_sum(xs) / n;
+    let squares: Vec<f64> = xs.iter().map(|x| (x - mean) * (x - mean)).collect();
+    (numpy_sum(&squares) / n).sqrt()
+}
+
+/// SoPR over runs 0 to `runs` − 1 (`file` names the source), with the
+/// official script's arithmetic: each run's score is its total over the
+/// queries divided by their number (a query without the run adds 0; runs
+/// from `runs` on are not read), `sum(scores) / len(scores) * 100` (summed
+/// in order, as Python does) and `numpy.std(scores) * 100`.
+pub fn pass_rate(file: &str, queries: &[QueryRuns], runs: usize) -> PassRate {
+    let mut totals = vec![0.0; runs];
+    for query in queries {
+        for (run, status) in query.range(..runs as u64) {
+            totals[*run as usize] += status.score();
+        }
     }
     let n = queries.len().max(1) as f64;
-    let scores: Vec<f64> = totals.values().map(|t| t / n).collect();
-    let r = scores.len().max(1) as f64;
-    let mean = scores.iter().sum::<f64>() / r;
-    let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / r;
+    let scores: Vec<f64> = totals.iter().map(|t| t / n).collect();
+    let (sopr, std) = match scores.len() {
+        0 => (0.0, 0.0),
+        r => (
+            scores.iter().fold(0.0, |sum, s| sum + s) / r as f64 * 100.0,
+            numpy_std(&scores) * 100.0,
+        ),
+    };
     PassRate {
         file: file.to_string(),
-        sopr: one_decimal(100.0 * mean),
-        sopr_std: one_decimal(100.0 * var.sqrt()),
-        runs: scores.len(),
+        sopr: one_decimal(sopr),
+        sopr_std: one_decimal(std),
+        runs,
         queries: queries.len(),
     }
 }
@@ -216,19 +271,69 @@ fn column(header: &[String], name: &str, source: &str) -> anyhow::Result<usize> 
         .with_context(|| format!("{source}: line 1: no `{name}` column in the header"))
 }
 
+/// The run number of an `is_solved` key as Python's `int(key)` reads it
+/// (spaces around, a sign, `_` between digits): `Ok(None)` for a negative
+/// or too large number, which is never a run scored; `Err` when it is not
+/// an integer (the official script stops there).
+fn run_number(key: &str) -> Result<Option<u64>, String> {
+    let text = key.trim();
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let well_formed = !digits.is_empty()
+        && !digits.starts_with('_')
+        && !digits.ends_with('_')
+        && !digits.contains("__")
+        && digits.chars().all(|c| c.is_ascii_digit() || c == '_')
+        && digits.len() <= INT_MAX_STR_DIGITS;
+    if !well_formed {
+        return Err(format!(
+            "field `is_solved`: run key {key:?} is not an integer"
+        ));
+    }
+    let value = digits
+        .bytes()
+        .filter(|b| *b != b'_')
+        .try_fold(0u64, |v, b| {
+            v.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+        });
+    Ok(match (negative, value) {
+        (_, Some(0)) => Some(0),
+        (true, _) => None,
+        (false, v) => v,
+    })
+}
+
+/// Adds run `key`'s status to `runs` (a later key of the same number
+/// replaces it, as in a Python dict).
+fn add_run(runs: &mut QueryRuns, key: &str, status: &str) -> Result<(), String> {
+    let Some(st) = AnswerStatus::parse(status) else {
+        return Err(format!(
+            "field `is_solved`, run {key}: unknown status {status:?}"
+        ));
+    };
+    if let Some(run) = run_number(key)? {
+        runs.insert(run, st);
+    }
+    Ok(())
+}
+
 /// Parses `is_solved` (a JSON object, or a Python dict literal in `.csv`).
 fn runs_of_value(v: &Value) -> Result<QueryRuns, String> {
     let Some(map) = v.as_object() else {
         return Err("field `is_solved` is not an object of run → status".into());
     };
-    map.iter()
-        .map(|(run, s)| {
-            let text = s.as_str().unwrap_or_default();
-            AnswerStatus::parse(text)
-                .map(|st| (run.clone(), st))
-                .ok_or_else(|| format!("field `is_solved`, run {run}: unknown status {s}"))
-        })
-        .collect()
+    let mut runs = QueryRuns::new();
+    for (key, s) in map {
+        let Some(status) = s.as_str() else {
+            return Err(format!(
+                "field `is_solved`, run {key}: status {s} is not a string"
+            ));
+        };
+        add_run(&mut runs, key, status)?;
+    }
+    Ok(runs)
 }
 
 fn runs_of_literal(text: &str) -> Result<QueryRuns, String> {
@@ -236,23 +341,19 @@ fn runs_of_literal(text: &str) -> Result<QueryRuns, String> {
     let Ok(PyValue::Dict(entries)) = literal_eval(text) else {
         return Err(bad());
     };
-    entries
-        .iter()
-        .map(|(k, v)| {
-            let run = match k {
-                PyValue::Int(s) => s.clone(),
-                PyValue::Str(s) => s.to_string_lossy(),
-                _ => return Err(bad()),
-            };
-            let PyValue::Str(s) = v else {
-                return Err(bad());
-            };
-            let s = s.to_string_lossy();
-            AnswerStatus::parse(&s)
-                .map(|st| (run.clone(), st))
-                .ok_or_else(|| format!("field `is_solved`, run {run}: unknown status {s:?}"))
-        })
-        .collect()
+    let mut runs = QueryRuns::new();
+    for (k, v) in &entries {
+        let key = match k {
+            PyValue::Int(s) => s.clone(),
+            PyValue::Str(s) => s.to_string_lossy(),
+            _ => return Err(bad()),
+        };
+        let PyValue::Str(s) = v else {
+            return Err(bad());
+        };
+        add_run(&mut runs, &key, &s.to_string_lossy())?;
+    }
+    Ok(runs)
 }
 
 fn is_csv(path: &Path) -> bool {
@@ -397,11 +498,18 @@ pub fn read_preference(
         .collect()
 }
 
+/// The most judge runs `--evaluate-times` may name (each is a score kept
+/// in memory; the official script knows no bound).
+pub const MAX_EVALUATE_TIMES: usize = 100_000;
+
 /// What `itc ood score stabletoolbench` reads and prints.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct StabletoolbenchScoreOptions {
     /// Pass-rate result files (`pass_rate_results/<model>/<set>_<model>.{json,csv}`).
     pub pass_rate_results: Vec<PathBuf>,
+    /// The judge runs SoPR is computed over (the official `--evaluate_times`):
+    /// runs 0 to this − 1.
+    pub evaluate_times: usize,
     /// Preference result files (`preference_results/<set>_<ref>_<cand>.{json,csv}`).
     pub preference_results: Vec<PathBuf>,
     /// The reference model's name in the preference files (default: from the file name).
@@ -412,17 +520,62 @@ pub struct StabletoolbenchScoreOptions {
     pub wide: bool,
 }
 
-/// Runs `itc ood score stabletoolbench`: one result per file on `out`.
-pub fn run(options: &StabletoolbenchScoreOptions, out: &mut dyn Write) -> anyhow::Result<()> {
+impl Default for StabletoolbenchScoreOptions {
+    fn default() -> Self {
+        StabletoolbenchScoreOptions {
+            pass_rate_results: Vec::new(),
+            evaluate_times: OFFICIAL_EVALUATE_TIMES,
+            preference_results: Vec::new(),
+            reference: None,
+            format: OutputFormat::default(),
+            wide: false,
+        }
+    }
+}
+
+/// A note when the runs a file holds are not runs 0 to `runs` − 1: which
+/// it holds, and what SoPR does with the others.
+fn runs_note(source: &str, queries: &[QueryRuns], runs: usize) -> Option<String> {
+    let present: std::collections::BTreeSet<u64> =
+        queries.iter().flat_map(|q| q.keys().copied()).collect();
+    if present.iter().copied().eq(0..runs as u64) {
+        return None;
+    }
+    let mut listed: Vec<String> = present.iter().take(10).map(u64::to_string).collect();
+    if present.len() > 10 {
+        listed.push(format!("… ({} in all)", present.len()));
+    }
+    Some(format!(
+        "note: {source}: the file has judge runs [{}]; SoPR is over runs 0–{} (--evaluate-times {runs}; the official default is {OFFICIAL_EVALUATE_TIMES}): a run no query has scores 0, runs from {runs} on are not read",
+        listed.join(", "),
+        runs - 1
+    ))
+}
+
+/// Runs `itc ood score stabletoolbench`: one result per file on `out`,
+/// notes on `err`.
+pub fn run(
+    options: &StabletoolbenchScoreOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<()> {
     anyhow::ensure!(
         !options.pass_rate_results.is_empty() || !options.preference_results.is_empty(),
         "give --pass-rate-results or --preference-results (or both)"
+    );
+    anyhow::ensure!(
+        (1..=MAX_EVALUATE_TIMES).contains(&options.evaluate_times),
+        "--evaluate-times must be from 1 to {MAX_EVALUATE_TIMES}, not {}",
+        options.evaluate_times
     );
     let mut rates = Vec::new();
     for path in &options.pass_rate_results {
         let source = path.display().to_string();
         let queries = read_pass_rate(&read_file(path)?, &source, is_csv(path))?;
-        rates.push(pass_rate(&source, &queries));
+        if let Some(note) = runs_note(&source, &queries, options.evaluate_times) {
+            writeln!(err, "{note}")?;
+        }
+        rates.push(pass_rate(&source, &queries, options.evaluate_times));
     }
     let mut wins = Vec::new();
     for path in &options.preference_results {
@@ -502,8 +655,8 @@ fn write_tables(
 mod tests {
     use super::*;
 
-    fn q(statuses: &[(&str, AnswerStatus)]) -> QueryRuns {
-        statuses.iter().map(|(r, s)| (r.to_string(), *s)).collect()
+    fn q(statuses: &[(u64, AnswerStatus)]) -> QueryRuns {
+        statuses.iter().copied().collect()
     }
 
     use AnswerStatus::{Solved as S, Unsolved as U, Unsure as N};
@@ -511,15 +664,177 @@ mod tests {
     #[test]
     fn unsure_scores_half_and_std_is_population() {
         // Run 0: (1 + 0.5)/2 = 0.75; run 1: (0 + 0.5)/2 = 0.25 → 50 ± 25.
-        let r = pass_rate("f", &[q(&[("0", S), ("1", U)]), q(&[("0", N), ("1", N)])]);
+        let r = pass_rate("f", &[q(&[(0, S), (1, U)]), q(&[(0, N), (1, N)])], 2);
         assert_eq!((r.sopr, r.sopr_std, r.runs, r.queries), (50.0, 25.0, 2, 2));
     }
 
     #[test]
     fn a_query_missing_from_a_run_scores_zero() {
-        let r = pass_rate("f", &[q(&[("0", S), ("1", S)]), q(&[("0", S)])]);
+        let r = pass_rate("f", &[q(&[(0, S), (1, S)]), q(&[(0, S)])], 2);
         // Run 0: 1.0, run 1: 0.5 → 75 ± 25.
         assert_eq!((r.sopr, r.sopr_std), (75.0, 25.0));
+    }
+
+    #[test]
+    fn runs_are_counted_up_to_evaluate_times_whatever_the_file_holds() {
+        // Runs 0 and 1 of 40 queries: 27 and 21 Solved (0.675, 0.525). Over
+        // the runs present: 60.0 ± 7.5; over 3 runs, run 2 scoring 0 (the
+        // official script with --evaluate_times 3): 40.0 ± 28.9.
+        let queries: Vec<QueryRuns> = (0..40)
+            .map(|i| {
+                q(&[
+                    (0, if i < 27 { S } else { U }),
+                    (1, if i < 21 { S } else { U }),
+                ])
+            })
+            .collect();
+        let two = pass_rate("f", &queries, 2);
+        assert_eq!((two.sopr, two.sopr_std, two.runs), (60.0, 7.5, 2));
+        let three = pass_rate("f", &queries, 3);
+        assert_eq!((three.sopr, three.sopr_std, three.runs), (40.0, 28.9, 3));
+        // The official default, 4 runs: scores 0.675, 0.525, 0, 0 (numpy:
+        // 30.0 ± 30.465…).
+        let four = pass_rate("f", &queries, OFFICIAL_EVALUATE_TIMES);
+        assert_eq!((four.sopr, four.sopr_std, four.runs), (30.0, 30.5, 4));
+        // Runs from evaluate_times on are not read.
+        let one = pass_rate("f", &queries, 1);
+        assert_eq!((one.sopr, one.sopr_std), (67.5, 0.0));
+        assert!(runs_note("f", &queries, 2).is_none());
+        let note = runs_note("f", &queries, 3).unwrap();
+        assert!(
+            note.contains("[0, 1]") && note.contains("runs 0–2"),
+            "{note}"
+        );
+    }
+
+    #[test]
+    fn percentages_print_as_python_prints_them() {
+        // Python: f"{31.25:.1f}" == "31.2" (a tie of the binary value: to
+        // even), f"{44.55:.1f}" == "44.5" (44.55 is 44.549999…).
+        for (x, want) in [
+            (31.25, 31.2),
+            (44.55, 44.5),
+            (0.05, 0.1),
+            (2.675, 2.7),
+            (0.25, 0.2),
+            (0.35, 0.3),
+            (99.95, 100.0),
+            (66.666_666_666_666_67, 66.7),
+        ] {
+            assert_eq!(one_decimal(x), want, "{x}");
+        }
+        // Every value k/2^j·100 (ties of the binary value and their
+        // neighbours) and a sweep of arbitrary values, against the exact
+        // decimal expansion rounded half to even.
+        let mut values: Vec<f64> = Vec::new();
+        for j in 1..=12 {
+            for k in 0..(1u64 << j) {
+                let x = 100.0 * k as f64 / (1u64 << j) as f64;
+                values.extend([
+                    x,
+                    f64::from_bits(x.to_bits() + 1),
+                    f64::from_bits(x.to_bits().saturating_sub(1)),
+                ]);
+            }
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..200_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            values.push((seed >> 11) as f64 / (1u64 << 53) as f64 * 100.0);
+        }
+        for x in values {
+            assert_eq!(format!("{x:.1}"), exact_one_decimal(x), "{x:e}");
+            assert_eq!(one_decimal(x), exact_one_decimal(x).parse::<f64>().unwrap());
+        }
+    }
+
+    /// `x` (0 ≤ x < 2^64 / 10) to one decimal from its exact value m / 2^k:
+    /// q = ⌊10m / 2^k⌋ and the remainder against half of 2^k, ties to even.
+    fn exact_one_decimal(x: f64) -> String {
+        if x == 0.0 {
+            return "0.0".into();
+        }
+        let bits = x.to_bits();
+        let exp = ((bits >> 52) & 0x7ff) as i32;
+        let mantissa = u128::from(if exp == 0 {
+            (bits & ((1 << 52) - 1)) << 1
+        } else {
+            (bits & ((1 << 52) - 1)) | (1 << 52)
+        });
+        // x = mantissa × 2^(exp − 1075).
+        let shift = 1075 - exp.max(1);
+        let tenfold = mantissa * 10;
+        let q = if shift <= 0 {
+            tenfold << -shift
+        } else if shift >= 127 {
+            0
+        } else {
+            let q = tenfold >> shift;
+            let rem = tenfold - (q << shift);
+            let half = 1u128 << (shift - 1);
+            match rem.cmp(&half) {
+                std::cmp::Ordering::Greater => q + 1,
+                std::cmp::Ordering::Equal => q + (q & 1),
+                std::cmp::Ordering::Less => q,
+            }
+        };
+        format!("{}.{}", q / 10, q % 10)
+    }
+
+    #[test]
+    fn std_sums_as_numpy_does() {
+        // Figures of numpy 2.4 (`np.add.reduce`, `np.std`) on
+        // xs = [(i * 0.37) % 1.3 + 0.1 for i in range(n)]; a plain sum in
+        // order gives 13.019999999999996, 96.84999999999987 and
+        // 227.59999999999917 for 17, 130 and 300 values.
+        let xs =
+            |n: u32| -> Vec<f64> { (0..n).map(|i| (f64::from(i) * 0.37) % 1.3 + 0.1).collect() };
+        for (n, sum, std) in [
+            (10, 7.249_999_999_999_999, 0.389_647_276_392_380_3),
+            (17, 13.019_999_999_999_998, 0.385_365_507_530_790_4),
+            (130, 96.849_999_999_999_85, 0.375_266_571_919_215_75),
+            (300, 227.599_999_999_999_23, 0.376_503_504_484_206_44),
+        ] {
+            assert_eq!(numpy_sum(&xs(n)), sum, "{n}");
+            assert_eq!(numpy_std(&xs(n)), std, "{n}");
+        }
+        // np.add.reduce([0.1] * 10) == 1.0; sum([0.1] * 10) == 0.9999999999999999.
+        assert_eq!(numpy_sum(&[0.1; 10]), 1.0);
+    }
+
+    #[test]
+    fn run_keys_read_as_python_int_does() {
+        assert_eq!(run_number("0"), Ok(Some(0)));
+        assert_eq!(run_number(" 2 "), Ok(Some(2)));
+        assert_eq!(run_number("+1_0"), Ok(Some(10)));
+        assert_eq!(run_number("007"), Ok(Some(7)));
+        assert_eq!(run_number("-0"), Ok(Some(0)));
+        assert_eq!(run_number("-1"), Ok(None));
+        assert_eq!(run_number("99999999999999999999999"), Ok(None));
+        for bad in ["", "x", "1.0", "1__0", "_1", "1_", "--1", "١"] {
+            assert!(run_number(bad).is_err(), "{bad:?}");
+        }
+        // "0" and "00" are both run 0: the later wins, as in a Python dict.
+        let r = read_pass_rate(
+            r#"{"1": {"is_solved": {"0": "AnswerStatus.Solved", "00": "AnswerStatus.Unsolved", "-1": "AnswerStatus.Solved"}}}"#,
+            "f.json",
+            false,
+        )
+        .unwrap();
+        assert_eq!(r, [q(&[(0, U)])]);
+        let e = read_pass_rate(
+            r#"{"1": {"is_solved": {"first": "AnswerStatus.Solved"}}}"#,
+            "f.json",
+            false,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("f.json: query 1") && e.contains("\"first\""),
+            "{e}"
+        );
     }
 
     #[test]
@@ -586,6 +901,6 @@ mod tests {
     fn csv_pass_rate_reads_python_dicts() {
         let csv = "query_id\tis_solved\n1\t{1: 'AnswerStatus.Unsure', 0: 'AnswerStatus.Solved'}\n";
         let r = read_pass_rate(csv, "f.csv", true).unwrap();
-        assert_eq!(r, [q(&[("1", N), ("0", S)])]);
+        assert_eq!(r, [q(&[(1, N), (0, S)])]);
     }
 }

@@ -117,12 +117,59 @@ fn label_after(text: &str, key: &str) -> Option<Label> {
     }
 }
 
-/// The two labels a judge's text gives (SPEC §8).
+/// The two labels a judge's text gives (SPEC §8), read leniently as
+/// `itc judge` reads them (spaces and tabs after the colon skipped).
 pub fn read_labels(output: &str) -> (Option<Label>, Option<Label>) {
     let part = results_part(output);
     (
         label_after(part, "Process Correctness:"),
         label_after(part, "Final Response Correctness:"),
+    )
+}
+
+/// Python 3's `\w` in a `str` pattern: `str.isalnum()` or `_`. Rust's
+/// alphanumerics also hold the combining marks and the circled and squared
+/// Latin letters (category So) of Other_Alphabetic, which Python's do not;
+/// without them the two agree on every character Python 3.11 knows
+/// (Unicode 14).
+fn is_python_word(c: char) -> bool {
+    c == '_'
+        || (c.is_alphanumeric()
+            && !unicode_normalization::char::is_combining_mark(c)
+            && !matches!(c, '\u{24b6}'..='\u{24e9}'
+                | '\u{1f130}'..='\u{1f149}'
+                | '\u{1f150}'..='\u{1f169}'
+                | '\u{1f170}'..='\u{1f189}'))
+}
+
+/// Python's `re.search(key + r"(\w+)", text).group(1)` for a literal `key`
+/// ending in one space: the first place `key` is followed by a word
+/// character, and the whole run of word characters there. Linear: each
+/// occurrence of `key` is looked at once.
+fn regex_word<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.match_indices(key).find_map(|(at, _)| {
+        let rest = &text[at + key.len()..];
+        let end = rest.find(|c| !is_python_word(c)).unwrap_or(rest.len());
+        (end > 0).then(|| &rest[..end])
+    })
+}
+
+/// The two labels as the official `evaluation.py` reads them: the text
+/// after the first `## Results`, then `Process Correctness: (\w+)` and
+/// `Final Response Correctness: (\w+)` (`re.search`); a word other than
+/// Yes, No or Uncertain, or no match, is unreadable (the script stops on
+/// it; itc counts it).
+pub fn official_labels(output: &str) -> (Option<Label>, Option<Label>) {
+    let part = results_part(output);
+    let label = |key| match regex_word(part, key)? {
+        "Yes" => Some(Label::Yes),
+        "No" => Some(Label::No),
+        "Uncertain" => Some(Label::Uncertain),
+        _ => None,
+    };
+    (
+        label("Process Correctness: "),
+        label("Final Response Correctness: "),
     )
 }
 
@@ -151,7 +198,7 @@ pub fn entry_verdict(entry: &Value) -> Result<Verdict, String> {
             return Err(format!("field `output` is {}, not a string", json_kind(v)));
         }
     };
-    let (process, response) = read_labels(output);
+    let (process, response) = official_labels(output);
     Ok(Verdict::Judged { process, response })
 }
 
@@ -403,6 +450,61 @@ mod tests {
             .to_string();
         assert!(e.contains("g.json") && e.contains("`Cats`"), "{e}");
         assert!(statistics_of("[1]", "h.json").is_err());
+    }
+
+    #[test]
+    fn compat_reads_as_the_official_regex_and_judge_reads_leniently() {
+        use Label::{No, Uncertain, Yes};
+        // (text, official `re.search` reading, itc judge's reading).
+        let cases: &[(&str, Option<Label>, Option<Label>)] = &[
+            ("Process Correctness: Yes", Some(Yes), Some(Yes)),
+            // The first occurrence does not match the regex: the next one does.
+            (
+                "**Process Correctness:** Yes\nProcess Correctness: No",
+                Some(No),
+                None,
+            ),
+            (
+                "Process Correctness:  Yes\nProcess Correctness: No",
+                Some(No),
+                Some(Yes),
+            ),
+            (
+                "Process Correctness:\nYes\nProcess Correctness: No",
+                Some(No),
+                None,
+            ),
+            (
+                "Process Correctness:\tYes, then Process Correctness: Uncertain",
+                Some(Uncertain),
+                Some(Yes),
+            ),
+            ("Process Correctness:  Yes", None, Some(Yes)),
+            ("Process Correctness: **Yes**", None, None),
+            // `\w+` runs on through digits and `_`, and stops at a combining
+            // mark or a circled letter (not `\w` in Python).
+            ("Process Correctness: Yes_2", None, Some(Yes)),
+            ("Process Correctness: Yes2", None, Some(Yes)),
+            ("Process Correctness: Yes\u{93e}", Some(Yes), Some(Yes)),
+            ("Process Correctness: Yes\u{24b6}", Some(Yes), Some(Yes)),
+            ("Process Correctness: Yesé", None, Some(Yes)),
+            ("Process Correctness: yes", None, None),
+            ("Process Correctness: Yes.", Some(Yes), Some(Yes)),
+        ];
+        for (text, official, lenient) in cases {
+            assert_eq!(official_labels(text).0, *official, "official {text:?}");
+            assert_eq!(read_labels(text).0, *lenient, "judge {text:?}");
+        }
+        let both =
+            "## Results\n**Final Response Correctness:** Yes\nFinal Response Correctness: No";
+        assert_eq!(official_labels(both), (None, Some(No)));
+        assert_eq!(
+            verdict(both, "Yes"),
+            Verdict::Judged {
+                process: None,
+                response: Some(No)
+            }
+        );
     }
 
     #[test]
