@@ -340,41 +340,26 @@ fn planted_links_and_fifos_in_a_judged_folder_are_refused_and_outside_files_kept
             .unwrap()
             .success()
     );
-    let again = s.root.join("again");
-    let out = judge_or_hang(
-        &s,
-        &run,
-        &[
+    let rerun = |name: &str| {
+        let out = s.root.join(name);
+        let extra = [
             "--samples",
             "1",
             "--cache",
             cache_flag,
             "-o",
-            again.to_str().unwrap(),
-        ],
-    )
-    .expect("itc judge ended");
-    ok(&out);
+            out.to_str().unwrap(),
+        ];
+        ok(&judge_or_hang(&s, &run, &extra).expect("itc judge ended"));
+    };
+    rerun("again");
     assert_eq!(s.server.requests(), asked + 2, "both asked again");
-    let linked = s.root.join("linked");
     std::fs::write(&outside, held).unwrap();
     for entry in &entries {
         std::fs::remove_file(entry).unwrap();
         symlink(&outside, entry).unwrap();
     }
-    let out = judge(
-        &s,
-        &run,
-        &[
-            "--samples",
-            "1",
-            "--cache",
-            cache_flag,
-            "-o",
-            linked.to_str().unwrap(),
-        ],
-    );
-    ok(&out);
+    rerun("linked");
     assert_eq!(s.server.requests(), asked + 4);
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), held);
 }
