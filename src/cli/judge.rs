@@ -8,7 +8,8 @@ use clap::Args;
 
 use super::flags::CacheFlags;
 use crate::judge::{
-    self, DEFAULT_ROUNDS, DEFAULT_RUNS, DEFAULT_SAMPLES, DEFAULT_SEED, JudgeOptions, Metric,
+    self, DEFAULT_MAX_REPLY_BYTES, DEFAULT_MAX_SHOWN_CHARS, DEFAULT_ROUNDS, DEFAULT_RUNS,
+    DEFAULT_SAMPLES, DEFAULT_SEED, JudgeOptions, Metric,
 };
 use crate::models::cache::CacheSetting;
 use crate::run::BatchMode;
@@ -80,6 +81,14 @@ pub struct JudgeArgs {
     /// `table` or `json` (judged.json's object, one line per run directory).
     #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
     pub format: OutputFormat,
+    /// Most bytes of a judge's reply read: a longer one is not read beyond
+    /// them and counts as unreadable (then is asked again).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_REPLY_BYTES)]
+    pub max_judge_reply_bytes: u64,
+    /// Most characters of each text from the run (a final answer, the
+    /// whole run) a judge is shown; the request says how many more there were.
+    #[arg(long, value_name = "CHARS", default_value_t = DEFAULT_MAX_SHOWN_CHARS)]
+    pub max_shown_chars: usize,
 }
 
 impl JudgeArgs {
@@ -105,6 +114,8 @@ impl JudgeArgs {
                 (None, false) => BatchMode::Import(self.import_batch.clone()),
                 (None, true) => BatchMode::Off,
             },
+            max_reply_bytes: self.max_judge_reply_bytes,
+            max_shown_chars: self.max_shown_chars,
         }
     }
 

@@ -2,7 +2,9 @@
 //! in `judgments.jsonl` when there is one, else send the chat through
 //! [`ChatModel`] (so it is cached like any model answer), read the label,
 //! record the line, and ask again with a note naming the label set while
-//! the reply cannot be read (at most [`MAX_REASKS`] times).
+//! the reply cannot be read (at most [`MAX_REASKS`] times). A reply longer
+//! than [`Judge::max_reply_bytes`] is not read (over HTTP, not beyond the
+//! cap): it is recorded as unreadable, saying so in its reason.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -10,9 +12,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use anyhow::anyhow;
 
 use super::labels::{Label, Reading, Stage, read_reply};
-use super::ledger::{Judgment, Ledger, Side, request_key};
+use super::ledger::{Judgment, Ledger, MAX_REASON_CHARS, Side, request_key};
 use super::prompts::{chat_sha256, retry_chat};
+use crate::models::http::ErrorKind;
 use crate::models::{Chat, ChatModel};
+use crate::util::bounded::clip;
 
 /// How many times an unreadable reply is asked again before the label is
 /// recorded as unreadable (SPEC §8: at most 3).
@@ -24,6 +28,11 @@ pub struct Judge {
     pub model: ChatModel,
     /// Its model id (the name when none is configured).
     pub model_id: String,
+    /// Most bytes of a reply read (`--max-judge-reply-bytes`).
+    pub max_reply_bytes: u64,
+    /// Most characters of each text from the run it is shown
+    /// (`--max-shown-chars`).
+    pub max_shown_chars: usize,
     /// Where its judgments go.
     pub ledger: Arc<Ledger>,
     /// Requests sent in this session (retries included; 0 for cache hits).
@@ -56,13 +65,15 @@ impl Judge {
         self.model.name()
     }
 
-    /// Asks `chat` (again after unreadable replies); the final reading,
+    /// Asks `chat` (again after unreadable replies), which left out
+    /// `cut_chars` characters of the run's texts; the final reading,
     /// with unreadable labels as `None`. An error: a request failed after
     /// its retries (nothing is recorded for it, so a resumed session asks it).
     pub async fn ask(
         &self,
         about: &About<'_>,
         chat: Chat,
+        cut_chars: u64,
         coin: CoinFor<'_>,
     ) -> anyhow::Result<Reading> {
         let mut reading = Reading::default();
@@ -72,7 +83,7 @@ impl Judge {
             } else {
                 retry_chat(&chat, about.stage, ask)
             };
-            let judgment = self.ask_once(about, &chat, ask, coin).await?;
+            let judgment = self.ask_once(about, &chat, (ask, cut_chars), coin).await?;
             reading = Reading {
                 label: judgment.label,
                 response: judgment.response_label,
@@ -85,11 +96,12 @@ impl Judge {
         Ok(reading)
     }
 
+    /// One asking: `ask` counts from 1, `cut_chars` as in [`Judge::ask`].
     async fn ask_once(
         &self,
         about: &About<'_>,
         chat: &Chat,
-        ask: u32,
+        (ask, cut_chars): (u32, u64),
         coin: CoinFor<'_>,
     ) -> anyhow::Result<Judgment> {
         let prompt = chat_sha256(chat);
@@ -104,21 +116,30 @@ impl Judge {
         );
         if let Some(recorded) = self.ledger.find(&key) {
             self.reused.fetch_add(1, Ordering::Relaxed);
-            return Ok(recorded.clone());
+            return Ok(recorded);
         }
         let completion = self.model.complete(chat).await;
         self.sent
             .fetch_add(u64::from(completion.requests), Ordering::Relaxed);
-        let answer = completion.result.map_err(|(kind, message)| {
-            anyhow!(
-                "judge `{}`: task {}: {} request failed ({kind:?}): {message}",
-                self.name(),
-                about.task,
-                about.stage.as_str()
-            )
-        })?;
-        let reading = read_reply(about.stage, answer.output.as_deref().unwrap_or_default());
-        let usage = answer.usage.unwrap_or_default();
+        let (reading, usage) = match completion.result {
+            Ok(answer) => {
+                let text = answer.output.as_deref().unwrap_or_default();
+                let reading = match text.len() as u64 > self.max_reply_bytes {
+                    true => self.too_long(&format!("a reply of {} bytes", text.len())),
+                    false => read_reply(about.stage, text),
+                };
+                (reading, answer.usage.unwrap_or_default())
+            }
+            Err((ErrorKind::TooLarge, message)) => (self.too_long(&message), Default::default()),
+            Err((kind, message)) => {
+                return Err(anyhow!(
+                    "judge `{}`: task {}: {} request failed ({kind:?}): {message}",
+                    self.name(),
+                    about.task,
+                    about.stage.as_str()
+                ));
+            }
+        };
         let config = self.model.config();
         let cost_usd = if completion.cache_hit {
             0.0
@@ -139,7 +160,8 @@ impl Judge {
             prompt_sha256: prompt,
             label: reading.label,
             response_label: reading.response,
-            reason: reading.reason,
+            reason: clip(&reading.reason, MAX_REASON_CHARS),
+            shown_cut_chars: cut_chars,
             coin: if readable || ask > MAX_REASKS {
                 coin(reading.label.filter(|_| readable))
             } else {
@@ -152,5 +174,16 @@ impl Judge {
         };
         self.ledger.append(&judgment)?;
         Ok(judgment)
+    }
+
+    /// The reading of a reply longer than the judge's cap: unreadable.
+    fn too_long(&self, what: &str) -> Reading {
+        Reading {
+            reason: format!(
+                "(not read: {what}, longer than --max-judge-reply-bytes {})",
+                self.max_reply_bytes
+            ),
+            ..Reading::default()
+        }
     }
 }

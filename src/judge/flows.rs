@@ -9,8 +9,8 @@ use super::ask::{About, Judge};
 use super::labels::{Label, Stage};
 use super::ledger::Side;
 use super::prompts::{
-    ANSWER_STATUS_USER, COMPARE_USER, FULL_RUN_USER, TASK_STATUS_USER, TOOLALPACA_USER, fill,
-    labelled_chat, steps_text, tools_json,
+    ANSWER_STATUS_USER, COMPARE_USER, FULL_RUN_USER, Shown, TASK_STATUS_USER, TOOLALPACA_USER,
+    fill, labelled_chat, steps_text, tools_json,
 };
 use crate::ood::stabletoolbench_results::AnswerStatus;
 use crate::ood::toolalpaca_eval::Verdict;
@@ -99,11 +99,12 @@ pub async fn answer_status(
     }
     let sample = about.sample.to_string();
     let query = answer.task.query.as_str();
+    let shown = Shown::of(&answer.last.text, judge.max_shown_chars);
     let user = fill(
         ANSWER_STATUS_USER,
         &[
             ("query", query),
-            ("answer", &answer.last.text),
+            ("answer", &shown.text()),
             ("sample", &sample),
         ],
     );
@@ -111,8 +112,9 @@ pub async fn answer_status(
         stage: Stage::AnswerStatus,
         ..about.clone()
     };
+    let chat = labelled_chat(Stage::AnswerStatus, user);
     let first = judge
-        .ask(&about, labelled_chat(Stage::AnswerStatus, user), &|_| None)
+        .ask(&about, chat, shown.cut_chars(), &|_| None)
         .await?;
     let Some(status) = first.label.and_then(Label::answer_status) else {
         tally.unreadable += 1;
@@ -121,13 +123,13 @@ pub async fn answer_status(
     if status != AnswerStatus::Unsure {
         return Ok(Some(status));
     }
-    let steps = steps_text(&answer.steps);
+    let steps = steps_text(&answer.steps, judge.max_shown_chars);
     let user = fill(
         FULL_RUN_USER,
         &[
             ("query", query),
-            ("steps", &steps),
-            ("answer", &answer.last.text),
+            ("steps", &steps.text()),
+            ("answer", &shown.text()),
             ("sample", &sample),
         ],
     );
@@ -135,13 +137,9 @@ pub async fn answer_status(
         stage: Stage::AnswerStatusFullRun,
         ..about
     };
-    let second = judge
-        .ask(
-            &about,
-            labelled_chat(Stage::AnswerStatusFullRun, user),
-            &|_| None,
-        )
-        .await?;
+    let chat = labelled_chat(Stage::AnswerStatusFullRun, user);
+    let cut = steps.cut_chars() + shown.cut_chars();
+    let second = judge.ask(&about, chat, cut, &|_| None).await?;
     match second.label.and_then(Label::answer_status) {
         Some(status) => Ok(Some(status)),
         None => {
@@ -210,7 +208,7 @@ pub async fn pass_sample(
         ..about.clone()
     };
     let reading = judge
-        .ask(&about, labelled_chat(Stage::TaskStatus, user), &coin_for)
+        .ask(&about, labelled_chat(Stage::TaskStatus, user), 0, &coin_for)
         .await?;
     if reading.label.is_none() {
         tally.unreadable += 1;
@@ -279,12 +277,13 @@ pub async fn win_round(
         return Ok(vote);
     }
     let sample = about.sample.to_string();
+    let [a, b] = [0, 1].map(|i| Shown::of(&shown[i].1.last.text, judge.max_shown_chars));
     let user = fill(
         COMPARE_USER,
         &[
             ("query", &answers[0].task.query),
-            ("answer_a", &shown[0].1.last.text),
-            ("answer_b", &shown[1].1.last.text),
+            ("answer_a", &a.text()),
+            ("answer_b", &b.text()),
             ("sample", &sample),
         ],
     );
@@ -293,9 +292,9 @@ pub async fn win_round(
         side: None,
         ..about.clone()
     };
-    let reading = judge
-        .ask(&about, labelled_chat(Stage::Compare, user), &|_| Some(flip))
-        .await?;
+    let chat = labelled_chat(Stage::Compare, user);
+    let cut = a.cut_chars() + b.cut_chars();
+    let reading = judge.ask(&about, chat, cut, &|_| Some(flip)).await?;
     Ok(match reading.label {
         Some(Label::A) => shown[0].0,
         Some(Label::B) => shown[1].0,
@@ -341,10 +340,11 @@ pub async fn toolalpaca(
     if answer.prediction.is_none() || answer.steps.is_empty() {
         return Ok(Verdict::Error);
     }
-    let (tools, gold, steps) = (
+    let (tools, gold, steps, shown) = (
         tools_json(answer.task),
         gold_text(answer.task),
-        steps_text(&answer.steps),
+        steps_text(&answer.steps, judge.max_shown_chars),
+        Shown::of(&answer.last.text, judge.max_shown_chars),
     );
     let user = fill(
         TOOLALPACA_USER,
@@ -352,17 +352,17 @@ pub async fn toolalpaca(
             ("tools", &tools),
             ("query", &answer.task.query),
             ("gold", &gold),
-            ("steps", &steps),
-            ("answer", &answer.last.text),
+            ("steps", &steps.text()),
+            ("answer", &shown.text()),
         ],
     );
     let about = About {
         stage: Stage::Toolalpaca,
         ..about.clone()
     };
-    let reading = judge
-        .ask(&about, labelled_chat(Stage::Toolalpaca, user), &|_| None)
-        .await?;
+    let chat = labelled_chat(Stage::Toolalpaca, user);
+    let cut = steps.cut_chars() + shown.cut_chars();
+    let reading = judge.ask(&about, chat, cut, &|_| None).await?;
     if !reading.readable(Stage::Toolalpaca) {
         tally.unreadable += 1;
     }

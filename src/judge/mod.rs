@@ -60,6 +60,15 @@ pub const DEFAULT_SEED: u64 = 0;
 pub const MAX_JUDGES: usize = 2;
 /// The figures file of a judged folder.
 pub const JUDGED_FILE: &str = "judged.json";
+/// Most bytes of a judge's reply read when `--max-judge-reply-bytes` is not
+/// given: the limit on what is read of a model's answer
+/// ([`crate::spec::limits::MAX_ANSWER_BYTES`]). A longer reply is not read
+/// beyond it and counts as unreadable (then asked again).
+pub const DEFAULT_MAX_REPLY_BYTES: u64 = crate::spec::limits::MAX_ANSWER_BYTES as u64;
+/// Most characters of each text from the run (a final answer, the whole run)
+/// a judge is shown when `--max-shown-chars` is not given; the request says
+/// how many more there were.
+pub const DEFAULT_MAX_SHOWN_CHARS: usize = 100_000;
 
 /// What the judges measure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -122,6 +131,11 @@ pub struct JudgeOptions {
     /// Requests sent, or written to batch files, or answered from batch
     /// results (both continue the folder as `resume` does).
     pub batch: BatchMode,
+    /// Most bytes of a judge's reply read (`--max-judge-reply-bytes`).
+    pub max_reply_bytes: u64,
+    /// Most characters of each text from the run shown to a judge
+    /// (`--max-shown-chars`).
+    pub max_shown_chars: usize,
 }
 
 /// How one task came out for one judge and model.
@@ -169,6 +183,9 @@ fn check(options: &JudgeOptions) -> anyhow::Result<()> {
     if options.samples == 0 || options.runs == 0 || options.rounds == 0 {
         bail!("--samples, --runs and --rounds must be at least 1");
     }
+    if options.max_reply_bytes == 0 || options.max_shown_chars == 0 {
+        bail!("--max-judge-reply-bytes and --max-shown-chars must be at least 1");
+    }
     Ok(())
 }
 
@@ -212,7 +229,7 @@ pub fn run(
         let cache = options
             .cache
             .dir(|| folder.parent().unwrap_or(Path::new(".")).join("cache"));
-        let judges = judges_of(&specs, cache.as_deref(), &transport, &ledger)?;
+        let judges = judges_of(&specs, cache.as_deref(), &transport, &ledger, options)?;
         let job = tasks::Job {
             metric: options.metric,
             settings: settings.clone(),
@@ -249,7 +266,7 @@ pub fn run(
                 folder.display()
             );
         }
-        let judged = finish(run_dir, &folder, settings, models, &judges)?;
+        let judged = finish(run_dir, &folder, settings, models, &ledger, &judges)?;
         match options.format {
             OutputFormat::Json => writeln!(out, "{}", serde_json::to_string(&judged)?)?,
             OutputFormat::Table => write!(
@@ -275,11 +292,12 @@ fn open_folder(
     if resumed || ledger.torn_bytes > 0 {
         writeln!(
             err,
-            "resuming {}: {} judgment(s) kept, {} torn byte(s) cut, {} bad line(s) dropped",
+            "resuming {}: {} judgment(s) kept, {} torn byte(s) cut, {} bad line(s) dropped, {} repeated line(s) passed over",
             folder.display(),
             ledger.recorded(),
             ledger.torn_bytes,
-            ledger.bad_lines
+            ledger.bad_lines,
+            ledger.repeated_lines
         )?;
     }
     Ok(ledger)
@@ -291,12 +309,20 @@ fn judges_of(
     cache: Option<&Path>,
     transport: &Transport,
     ledger: &Arc<Ledger>,
+    options: &JudgeOptions,
 ) -> anyhow::Result<Vec<Arc<Judge>>> {
     specs
         .iter()
         .map(|spec| {
             Ok(Arc::new(Judge {
-                model: ChatModel::with_transport(spec, cache, transport.clone())?,
+                model: ChatModel::capped(
+                    spec,
+                    cache,
+                    transport.clone(),
+                    Some(options.max_reply_bytes),
+                )?,
+                max_reply_bytes: options.max_reply_bytes,
+                max_shown_chars: options.max_shown_chars,
                 model_id: spec
                     .config
                     .model_id
@@ -334,18 +360,22 @@ fn settings_of(options: &JudgeOptions, specs: &[ModelSpec]) -> Settings {
         seed: options.seed,
         reference: options.reference.as_ref().map(|r| r.display().to_string()),
         prompt_sha256: prompts::template_hashes(),
+        max_shown_chars: options.max_shown_chars,
+        max_reply_bytes: options.max_reply_bytes,
     }
 }
 
-/// Computes the figures, writes `judged.json`.
+/// Computes the figures (the tokens and costs of the judgments this
+/// session used, each once), writes `judged.json`.
 fn finish(
     run_dir: &Path,
     folder: &Path,
     settings: Settings,
     mut models: Vec<ModelFigures>,
+    ledger: &Ledger,
     judges: &[Arc<Judge>],
 ) -> anyhow::Result<Judged> {
-    let judgments = ledger::read_all(folder)?;
+    let judgments = ledger.used();
     for f in &mut models {
         summary::add_costs(f, &judgments);
     }

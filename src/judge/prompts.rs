@@ -2,7 +2,11 @@
 //! constants whose SHA-256 goes into the folder's settings. `{name}`
 //! placeholders are filled by [`fill`]. Every request carries the sample
 //! (run, round) number, so the response cache keeps independent samples
-//! apart.
+//! apart. The texts of the run shown to a judge (a final answer, the whole
+//! run) are cut to `--max-shown-chars` characters each ([`Shown`]), and
+//! [`CUT_NOTE`] after a cut text says how many characters were left out.
+
+use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
@@ -117,8 +121,12 @@ The assistant's final answer:
 /// Added to a request whose reply could not be read, before asking again.
 pub const RETRY_NOTE: &str = "\n\n(Ask {ask}.) Your earlier reply could not be read. {format}";
 
+/// Added after a text of the run that was cut to the characters a judge is shown.
+pub const CUT_NOTE: &str =
+    "\n[The text above is cut here: {cut} more characters of it are not shown.]";
+
 /// Every template with its name, for the settings file.
-pub const TEMPLATES: [(&str, &str); 10] = [
+pub const TEMPLATES: [(&str, &str); 11] = [
     ("answer_status_system", ANSWER_STATUS_SYSTEM),
     ("answer_status_user", ANSWER_STATUS_USER),
     ("full_run_user", FULL_RUN_USER),
@@ -129,6 +137,7 @@ pub const TEMPLATES: [(&str, &str); 10] = [
     ("toolalpaca_system", TOOLALPACA_SYSTEM),
     ("toolalpaca_user", TOOLALPACA_USER),
     ("retry_note", RETRY_NOTE),
+    ("cut_note", CUT_NOTE),
 ];
 
 /// SHA-256 (hex) of each template, by name.
@@ -225,26 +234,116 @@ pub fn tools_json(task: &Task) -> String {
     tools_view_json(&task.tools.iter().collect::<Vec<_>>())
 }
 
-/// Steps as text: each step's text, its calls and the tools' outputs.
-pub fn steps_text(steps: &[&Step]) -> String {
-    if steps.is_empty() {
-        return "(no step)\n".into();
+/// A text of the run as a judge is shown it: its first `max` characters,
+/// the others only counted, and [`CUT_NOTE`] when any were left out. Text
+/// is written into it a piece at a time, so what is not shown is never
+/// held in memory.
+#[derive(Debug)]
+pub struct Shown {
+    text: String,
+    room: usize,
+    cut: u64,
+}
+
+impl Shown {
+    /// Nothing yet; at most `max` characters will be kept.
+    pub fn new(max: usize) -> Shown {
+        Shown {
+            text: String::new(),
+            room: max,
+            cut: 0,
+        }
     }
-    let mut out = String::new();
+
+    /// `text` as shown with at most `max` characters.
+    pub fn of(text: &str, max: usize) -> Shown {
+        let mut shown = Shown::new(max);
+        shown.push(text);
+        shown
+    }
+
+    fn push(&mut self, piece: &str) {
+        if self.cut > 0 || self.room == 0 {
+            self.cut += piece.chars().count() as u64;
+            return;
+        }
+        match piece.char_indices().nth(self.room) {
+            Some((at, _)) => {
+                self.text.push_str(&piece[..at]);
+                self.room = 0;
+                self.cut += piece[at..].chars().count() as u64;
+            }
+            None => {
+                self.text.push_str(piece);
+                self.room -= piece.chars().count();
+            }
+        }
+    }
+
+    /// Characters left out.
+    pub fn cut_chars(&self) -> u64 {
+        self.cut
+    }
+
+    /// The text shown, with [`CUT_NOTE`] when cut.
+    pub fn text(&self) -> String {
+        match self.cut {
+            0 => self.text.clone(),
+            cut => format!(
+                "{}{}",
+                self.text,
+                fill(CUT_NOTE, &[("cut", &cut.to_string())])
+            ),
+        }
+    }
+}
+
+impl std::fmt::Write for Shown {
+    fn write_str(&mut self, piece: &str) -> std::fmt::Result {
+        self.push(piece);
+        Ok(())
+    }
+}
+
+/// Steps as text: each step's text, its calls and the tools' outputs, at
+/// most `max` characters of it shown.
+pub fn steps_text(steps: &[&Step], max: usize) -> Shown {
+    let mut out = Shown::new(max);
+    if steps.is_empty() {
+        out.push("(no step)\n");
+        return out;
+    }
+    // Writing to a `Shown` cannot fail.
     for (i, step) in steps.iter().enumerate() {
-        out.push_str(&format!("Step {}:\n", i + 1));
+        let _ = writeln!(out, "Step {}:", i + 1);
         if let Some(text) = step.output.as_deref().filter(|t| !t.trim().is_empty()) {
-            out.push_str(&format!("  text: {}\n", text.trim()));
+            let _ = writeln!(out, "  text: {}", text.trim());
         }
         for call in step.calls.iter().flatten() {
-            let call = serde_json::to_string(call).unwrap_or_default();
-            out.push_str(&format!("  call: {call}\n"));
+            out.push("  call: ");
+            let _ = serde_json::to_writer(FmtWriter(&mut out), call);
+            out.push("\n");
         }
         for output in &step.tool_outputs {
-            out.push_str(&format!("  tool output: {output}\n"));
+            let _ = writeln!(out, "  tool output: {output}");
         }
     }
     out
+}
+
+/// An `io::Write` into a [`Shown`], for serde_json's writer (which writes
+/// whole UTF-8 pieces).
+struct FmtWriter<'a>(&'a mut Shown);
+
+impl std::io::Write for FmtWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.push(&String::from_utf8_lossy(buf));
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A label as the retry note and tables write it.
@@ -266,6 +365,29 @@ mod tests {
             fill("a {x} b {y} {z}", &[("x", "{y}"), ("y", "2")]),
             "a {y} b 2 {z}"
         );
+    }
+
+    #[test]
+    fn shown_texts_are_cut_counted_and_noted() {
+        let whole = Shown::of("aé日b", 4);
+        assert_eq!((whole.text(), whole.cut_chars()), ("aé日b".to_string(), 0));
+        let cut = Shown::of("aé日bcd", 3);
+        assert_eq!(cut.cut_chars(), 3);
+        assert!(
+            cut.text()
+                .starts_with("aé日\n[The text above is cut here: 3 more")
+        );
+        let steps = [Step {
+            output: Some("x".repeat(50)),
+            tool_outputs: vec![json!({"t": "y".repeat(50)})],
+            ..Step::default()
+        }];
+        let all = steps_text(&steps.iter().collect::<Vec<_>>(), usize::MAX);
+        let some = steps_text(&steps.iter().collect::<Vec<_>>(), 20);
+        assert_eq!(all.cut_chars(), 0);
+        let length = all.text().chars().count() as u64;
+        assert_eq!(some.cut_chars(), length - 20);
+        assert!(all.text().starts_with(&some.text()[..20]));
     }
 
     #[test]

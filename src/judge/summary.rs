@@ -216,8 +216,8 @@ pub fn add_costs(f: &mut ModelFigures, judgments: &[Judgment]) {
         .filter(|j| j.judge == f.judge && j.model == f.model)
     {
         f.requests += 1;
-        f.prompt_tokens += j.prompt_tokens;
-        f.completion_tokens += j.completion_tokens;
+        f.prompt_tokens = f.prompt_tokens.saturating_add(j.prompt_tokens);
+        f.completion_tokens = f.completion_tokens.saturating_add(j.completion_tokens);
         f.cost_usd += j.cost_usd;
     }
 }
@@ -309,7 +309,11 @@ pub fn table(metric: Metric, judged: &Judged, official_pass_rate: bool) -> Strin
         }
         row.push(f.unreadable.to_string());
         row.push(f.requests.to_string());
-        row.push((f.prompt_tokens + f.completion_tokens).to_string());
+        row.push(
+            f.prompt_tokens
+                .saturating_add(f.completion_tokens)
+                .to_string(),
+        );
         row.push(format!("{:.4}", f.cost_usd));
         t.push(row);
     }

@@ -283,7 +283,8 @@ pub fn native_call(api_name: &str, arguments: Option<&Value>, names: &NameMap) -
     Call::new(names.task_name(api_name), arguments)
 }
 
-/// Reads a token count field that may be absent.
+/// A token count of a `usage` object: 0 when absent or not a whole number
+/// in `u64` (negative, fractional, a string, or `1e400`, read as `null`).
 pub fn count(value: &Value, field: &str) -> u64 {
     value.get(field).and_then(Value::as_u64).unwrap_or(0)
 }

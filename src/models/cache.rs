@@ -5,7 +5,10 @@
 //! and the JSON body (model id, parameters, messages, tools) — never the API
 //! key, which travels only in headers. Entries live at
 //! `DIR/<first two hex digits>/<key>.json` and are written atomically
-//! (temporary file, then rename), so a crash leaves no half entry.
+//! (temporary file, then rename), so a crash leaves no half entry. An entry
+//! is read only when it is a regular file (a symbolic link, FIFO or device
+//! planted in its place is not followed) of at most [`MAX_ENTRY_BYTES`]
+//! (or the caller's smaller cap); anything else counts as absent.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -19,6 +22,10 @@ use crate::util::hash::sha256_hex;
 
 /// Version of the key and entry format; bump to invalidate old entries.
 const FORMAT: &str = "itc-cache-v1";
+
+/// Most bytes of one cache entry read when the caller sets no smaller cap
+/// (a larger entry counts as absent): far beyond any model's reply.
+pub const MAX_ENTRY_BYTES: u64 = 64 << 20;
 
 /// JSON text with object keys sorted at every level and no white space, so
 /// equal values give equal text whatever order their maps were built in.
@@ -149,7 +156,13 @@ impl Cache {
 
     /// The stored response for a key; unreadable entries count as absent.
     pub fn get(&self, key: &str) -> Option<CachedResponse> {
-        let bytes = std::fs::read(self.path(key)).ok()?;
+        self.get_within(key, MAX_ENTRY_BYTES)
+    }
+
+    /// [`Cache::get`] of an entry of at most `max_bytes` (a larger one
+    /// counts as absent).
+    pub fn get_within(&self, key: &str, max_bytes: u64) -> Option<CachedResponse> {
+        let bytes = crate::util::regular::read_own_capped(&self.path(key), max_bytes).ok()?;
         serde_json::from_slice(&bytes).ok()
     }
 
@@ -220,7 +233,43 @@ mod tests {
         };
         cache.put(&key, &entry).unwrap();
         assert_eq!(cache.get(&key), Some(entry));
+        assert_eq!(cache.get_within(&key, 10), None, "larger than the cap");
         std::fs::write(cache.path(&key), "{torn").unwrap();
         assert_eq!(cache.get(&key), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn planted_links_fifos_and_devices_are_absent_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::open(&dir.path().join("c")).unwrap();
+        let entry = CachedResponse {
+            body: json!({"choices": []}),
+            latency_ms: 1,
+        };
+        let outside = dir.path().join("outside.json");
+        std::fs::write(&outside, serde_json::to_vec(&entry).unwrap()).unwrap();
+        let key = |n: u8| cache_key(Backend::Openai, &request(json!({"n": n})));
+        let plant = |key: &str| {
+            let path = cache.path(key);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            path
+        };
+        std::os::unix::fs::symlink(&outside, plant(&key(1))).unwrap();
+        assert_eq!(cache.get(&key(1)), None, "a link is not followed");
+        std::os::unix::fs::symlink("/dev/zero", plant(&key(2))).unwrap();
+        assert_eq!(cache.get(&key(2)), None, "/dev/zero is not read");
+        let fifo = plant(&key(3));
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            assert_eq!(cache.get(&key(3)), None, "a FIFO does not hang");
+        }
+        // Storing over the link replaces the link, never the file it names.
+        cache.put(&key(1), &entry).unwrap();
+        assert_eq!(cache.get(&key(1)), Some(entry.clone()));
+        assert_eq!(
+            std::fs::read(&outside).unwrap(),
+            serde_json::to_vec(&entry).unwrap()
+        );
     }
 }

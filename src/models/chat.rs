@@ -8,7 +8,7 @@ use super::backend::{Answer, ApiRequest, BackendApi, Chat};
 use super::batch::Transport;
 use super::cache::cache_key;
 use super::config::ModelConfig;
-use super::exchange::{ModelContext, ModelSpec, exchange, http_client, open_cache};
+use super::exchange::{ModelContext, ModelSpec, entry_cap, exchange, http_client, open_cache};
 use super::http::ErrorKind;
 
 /// A configured model answering free-form chats ([`Chat`]) with the same
@@ -48,6 +48,17 @@ impl ChatModel {
         cache_dir: Option<&Path>,
         transport: Transport,
     ) -> anyhow::Result<ChatModel> {
+        ChatModel::capped(spec, cache_dir, transport, None)
+    }
+
+    /// [`ChatModel::with_transport`] reading at most `max_reply_bytes` of a
+    /// response body (see [`ModelContext::max_reply_bytes`]).
+    pub fn capped(
+        spec: &ModelSpec,
+        cache_dir: Option<&Path>,
+        transport: Transport,
+        max_reply_bytes: Option<u64>,
+    ) -> anyhow::Result<ChatModel> {
         if spec.config.backend == super::config::Backend::Baseline {
             anyhow::bail!(
                 "model `{}` is the offline baseline, which only answers tasks; give an LLM backend",
@@ -55,13 +66,14 @@ impl ChatModel {
             );
         }
         let (client, loopback_client) = (http_client(false)?, http_client(true)?);
-        let context = ModelContext::new(
+        let mut context = ModelContext::new(
             spec,
             open_cache(cache_dir)?,
             &client,
             &loopback_client,
             transport,
         );
+        context.max_reply_bytes = max_reply_bytes;
         Ok(ChatModel {
             context: Arc::new(context),
         })
@@ -93,8 +105,9 @@ impl ChatModel {
     pub fn is_cached(&self, chat: &Chat) -> bool {
         let api = self.api();
         self.context.cache.as_ref().is_some_and(|cache| {
+            let key = cache_key(api.kind(), &api.build_chat(chat));
             cache
-                .get(&cache_key(api.kind(), &api.build_chat(chat)))
+                .get_within(&key, entry_cap(self.context.max_reply_bytes))
                 .is_some()
         })
     }

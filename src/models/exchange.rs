@@ -79,6 +79,10 @@ pub struct ModelContext {
     /// Whether requests are sent, written to a batch file or answered
     /// from batch results.
     pub transport: Transport,
+    /// Most bytes of a response body read (`None`: all); a longer body is
+    /// an [`ErrorKind::TooLarge`] failure, and a cache entry of more than
+    /// twice this counts as absent. Judges set it (`--max-judge-reply-bytes`).
+    pub max_reply_bytes: Option<u64>,
 }
 
 impl ModelContext {
@@ -107,6 +111,7 @@ impl ModelContext {
             in_flight: InFlight::default(),
             transport,
             reached: AtomicBool::new(false),
+            max_reply_bytes: None,
         }
     }
 }
@@ -129,6 +134,15 @@ pub fn open_cache(dir: Option<&Path>) -> anyhow::Result<Option<Cache>> {
         }
         None => Ok(None),
     }
+}
+
+/// Most bytes of a cache entry read for a model whose replies are capped
+/// at `max_reply` (an entry is the stored body, written again, plus its
+/// latency: about the reply's size).
+pub fn entry_cap(max_reply: Option<u64>) -> u64 {
+    max_reply.map_or(super::cache::MAX_ENTRY_BYTES, |m| {
+        m.saturating_mul(2).saturating_add(4096)
+    })
 }
 
 /// What sending one request (with its retries) came to.
@@ -159,7 +173,7 @@ pub async fn exchange(
     let key = (context.cache.is_some() || batch)
         .then(|| sampled_key(cache_key(api.kind(), request), sample));
     if let (Some(cache), Some(key)) = (&context.cache, &key)
-        && let Some(hit) = cache.get(key)
+        && let Some(hit) = cache.get_within(key, entry_cap(context.max_reply_bytes))
         && let Ok(answer) = api.parse(&hit.body, &request.names)
     {
         return Exchange {
@@ -196,7 +210,14 @@ pub async fn exchange(
         let sent = Instant::now();
         let result = {
             let _flying = context.in_flight.enter();
-            send(&context.client, request, &auth, context.timeout).await
+            send(
+                &context.client,
+                request,
+                &auth,
+                context.timeout,
+                context.max_reply_bytes,
+            )
+            .await
         };
         // A key the server echoes (in an answer, its reasoning, a tool
         // call) is masked before anything is parsed, cached or stored.
@@ -215,9 +236,9 @@ pub async fn exchange(
         let failure = match result {
             Ok(body) => match api.parse(&body, &request.names) {
                 Ok(answer) => {
-                    let used = answer
-                        .usage
-                        .map_or(estimate, |u| u.prompt_tokens + u.completion_tokens);
+                    let used = answer.usage.map_or(estimate, |u| {
+                        u.prompt_tokens.saturating_add(u.completion_tokens)
+                    });
                     context.limiter.settle(estimate, used);
                     if let (Some(cache), Some(key)) = (&context.cache, &key) {
                         // A cache that cannot be written only costs a later re-run requests.

@@ -32,6 +32,9 @@ pub enum ErrorKind {
     /// A batch run (`--emit-batch`, `--import-batch`): the request went to a
     /// batch file, or the batch results hold no answer for it.
     Batch,
+    /// The response body is longer than the caller reads (judges'
+    /// `--max-judge-reply-bytes`): the rest was not read.
+    TooLarge,
 }
 
 impl ErrorKind {
@@ -47,6 +50,7 @@ impl ErrorKind {
             ErrorKind::InvalidResponse => "invalid_response",
             ErrorKind::Internal => "internal",
             ErrorKind::Batch => "batch",
+            ErrorKind::TooLarge => "too_large",
         }
     }
 
@@ -54,7 +58,7 @@ impl ErrorKind {
     pub fn retryable(self) -> bool {
         !matches!(
             self,
-            ErrorKind::Client | ErrorKind::Internal | ErrorKind::Batch
+            ErrorKind::Client | ErrorKind::Internal | ErrorKind::Batch | ErrorKind::TooLarge
         )
     }
 }
@@ -128,12 +132,14 @@ fn transport_kind(error: &reqwest::Error) -> ErrorKind {
 }
 
 /// Sends a request with the given extra headers and timeout, and returns the
-/// JSON body of a 2xx response.
+/// JSON body of a 2xx response. With `max_body`, a body longer than that
+/// many bytes is not read beyond them: a [`ErrorKind::TooLarge`] failure.
 pub async fn send(
     client: &reqwest::Client,
     request: &ApiRequest,
     auth: &[(&'static str, String)],
     timeout: Duration,
+    max_body: Option<u64>,
 ) -> Result<Value, Failure> {
     let mut builder = client
         .post(&request.url)
@@ -161,15 +167,21 @@ pub async fn send(
         .get(reqwest::header::RETRY_AFTER)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| parse_retry_after(v, SystemTime::now()));
-    let bytes = response.bytes().await.map_err(|e| {
-        let kind = match transport_kind(&e) {
-            ErrorKind::Timeout => ErrorKind::Timeout,
-            _ => ErrorKind::IncompleteBody,
-        };
-        Failure::new(
-            kind,
-            format!("HTTP {status}, reading the body: {}", describe(&e)),
-        )
+    let bytes = read_body(response, max_body).await.map_err(|e| match e {
+        BodyError::Transport(e) => {
+            let kind = match transport_kind(&e) {
+                ErrorKind::Timeout => ErrorKind::Timeout,
+                _ => ErrorKind::IncompleteBody,
+            };
+            Failure::new(
+                kind,
+                format!("HTTP {status}, reading the body: {}", describe(&e)),
+            )
+        }
+        BodyError::TooLarge(max) => Failure::new(
+            ErrorKind::TooLarge,
+            format!("HTTP {status} with a body longer than {max} bytes: not read beyond them"),
+        ),
     })?;
     if let Some(kind) = status_kind(status.as_u16()) {
         let text = String::from_utf8_lossy(&bytes);
@@ -180,7 +192,7 @@ pub async fn send(
             unreachable: false,
         });
     }
-    serde_json::from_slice(&bytes).map_err(|e| {
+    parse_body(&bytes).map_err(|e| {
         Failure::new(
             ErrorKind::InvalidResponse,
             format!(
@@ -189,6 +201,90 @@ pub async fn send(
             ),
         )
     })
+}
+
+enum BodyError {
+    Transport(reqwest::Error),
+    TooLarge(u64),
+}
+
+/// The body, a chunk at a time, refused once it passes `max` bytes (an
+/// announced length beyond it is refused before anything is read).
+async fn read_body(
+    mut response: reqwest::Response,
+    max: Option<u64>,
+) -> Result<Vec<u8>, BodyError> {
+    let Some(max) = max else {
+        return response
+            .bytes()
+            .await
+            .map(|b| b.to_vec())
+            .map_err(BodyError::Transport);
+    };
+    if response.content_length().is_some_and(|n| n > max) {
+        return Err(BodyError::TooLarge(max));
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(BodyError::Transport)? {
+        if (body.len() + chunk.len()) as u64 > max {
+            return Err(BodyError::TooLarge(max));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// A JSON body. A number beyond the range of `f64` (`1e400`, which
+/// serde_json refuses) is read as `null`, so that an absurd figure in a
+/// field such as `usage` does not make the whole answer unreadable.
+pub fn parse_body(bytes: &[u8]) -> Result<Value, serde_json::Error> {
+    match serde_json::from_slice(bytes) {
+        Err(e) if e.to_string().starts_with("number out of range") => {
+            serde_json::from_slice(&huge_numbers_as_null(bytes))
+        }
+        other => other,
+    }
+}
+
+/// `bytes` with every number outside strings that `f64` cannot hold
+/// replaced by `null`, in one pass.
+fn huge_numbers_as_null(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let (mut i, mut in_string) = (0, false);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            out.push(b);
+            match b {
+                b'\\' if i + 1 < bytes.len() => {
+                    out.push(bytes[i + 1]);
+                    i += 1;
+                }
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        if b == b'-' || b.is_ascii_digit() {
+            let end = bytes[i..]
+                .iter()
+                .position(|c| !matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                .map_or(bytes.len(), |n| i + n);
+            let number = &bytes[i..end];
+            let huge = std::str::from_utf8(number)
+                .ok()
+                .and_then(|t| t.parse::<f64>().ok())
+                .is_some_and(|x| x.is_infinite());
+            out.extend_from_slice(if huge { b"null" } else { number });
+            i = end;
+            continue;
+        }
+        in_string = b == b'"';
+        out.push(b);
+        i += 1;
+    }
+    out
 }
 
 /// Whether a URL's host is this machine (requests to it bypass proxies).
@@ -219,5 +315,20 @@ mod tests {
         assert_eq!(status_kind(401), Some(ErrorKind::Client));
         assert!(ErrorKind::RateLimited.retryable() && ErrorKind::IncompleteBody.retryable());
         assert!(!ErrorKind::Client.retryable());
+        assert!(!ErrorKind::TooLarge.retryable());
+    }
+
+    #[test]
+    fn numbers_beyond_f64_read_as_null() {
+        let body = br#"{"a": "1e400 \" 1e400", "usage": {"prompt_tokens": 1e400, "completion_tokens": -2E+999, "x": [1.5, 7]}}"#;
+        let value = parse_body(body).unwrap();
+        assert_eq!(value["a"], "1e400 \" 1e400");
+        assert!(value["usage"]["prompt_tokens"].is_null());
+        assert!(value["usage"]["completion_tokens"].is_null());
+        assert_eq!(value["usage"]["x"], serde_json::json!([1.5, 7]));
+        assert!(
+            parse_body(b"{\"a\": 1e400").is_err(),
+            "other faults stay errors"
+        );
     }
 }

@@ -180,7 +180,9 @@ async fn tools_ignored(spec: &ModelSpec, tasks: &[Task], cache: Option<&Cache>) 
         let body = match cache.and_then(|c| c.get(&key)) {
             Some(hit) => hit.body,
             None => {
-                let body = send(&client, request, &auth, config.timeout()).await.ok()?;
+                let body = send(&client, request, &auth, config.timeout(), None)
+                    .await
+                    .ok()?;
                 if let Some(cache) = cache {
                     let entry = CachedResponse {
                         body: body.clone(),

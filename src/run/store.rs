@@ -15,7 +15,7 @@ use anyhow::{Context, bail};
 
 use crate::spec::records::{Prediction, Usage};
 use crate::util::atomic::AtomicFile;
-use crate::util::lines::{LineRead, MAX_LINE_BYTES, read_line_capped, skip_line};
+use crate::util::lines::{LineRead, MAX_LINE_BYTES, complete_len, read_line_capped, skip_line};
 
 /// What an existing predictions file held when a run resumed.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -239,25 +239,6 @@ fn compact(path: &Path) -> anyhow::Result<Resumed> {
         rewrite(path, &mut file, &places)?;
     }
     Ok(resumed)
-}
-
-/// The length of the file's complete lines: up to and including its last
-/// `\n` (what follows is a line torn by a crash).
-fn complete_len(file: &mut File, len: u64) -> io::Result<u64> {
-    const CHUNK: u64 = 64 * 1024;
-    let mut end = len;
-    let mut buffer = vec![0; CHUNK as usize];
-    while end > 0 {
-        let start = end.saturating_sub(CHUNK);
-        let chunk = &mut buffer[..(end - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(chunk)?;
-        if let Some(at) = chunk.iter().rposition(|&b| b == b'\n') {
-            return Ok(start + at as u64 + 1);
-        }
-        end = start;
-    }
-    Ok(0)
 }
 
 /// Replaces the file with the lines at `places` (offset, length with its

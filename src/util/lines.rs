@@ -565,6 +565,25 @@ pub fn read_line_capped(
     }
 }
 
+/// The length of the file's complete lines: up to and including its last
+/// `\n` (what follows is a line torn by a crash).
+pub fn complete_len(file: &mut (impl Read + io::Seek), len: u64) -> io::Result<u64> {
+    const CHUNK: u64 = 64 * 1024;
+    let mut end = len;
+    let mut buffer = vec![0; CHUNK as usize];
+    while end > 0 {
+        let start = end.saturating_sub(CHUNK);
+        let chunk = &mut buffer[..(end - start) as usize];
+        file.seek(io::SeekFrom::Start(start))?;
+        file.read_exact(chunk)?;
+        if let Some(at) = chunk.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + at as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
 /// Reads past the rest of the current line (its `\n` included) without
 /// keeping it; returns the bytes passed.
 pub fn skip_line(reader: &mut impl io::BufRead) -> io::Result<u64> {

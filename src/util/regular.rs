@@ -31,12 +31,21 @@ pub fn open(path: &Path) -> io::Result<(File, u64)> {
 
 /// Opens `path` with `options` for a file itc writes, only when it is (or
 /// becomes) a regular file: a symbolic link is not followed, a FIFO does not
-/// block the open, and anything but a regular file is an error of kind
-/// [`io::ErrorKind::InvalidInput`].
+/// block the open, and anything but a regular file (a symbolic link
+/// included) is an error of kind [`io::ErrorKind::InvalidInput`].
 pub fn open_own(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::custom_flags(options, libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    let file = options.open(path)?;
+    let file = options.open(path).map_err(|e| {
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a regular file (a symbolic link)",
+            );
+        }
+        e
+    })?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(io::Error::new(
@@ -51,6 +60,19 @@ pub fn open_own(path: &Path, options: &mut OpenOptions) -> io::Result<File> {
 /// kind [`io::ErrorKind::FileTooLarge`]).
 pub fn read_capped(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     let (file, len) = open(path)?;
+    read_at_most(file, len, max)
+}
+
+/// [`read_capped`] of a file itc wrote itself ([`open_own`]: a symbolic
+/// link is not followed but refused, like a FIFO or a device).
+pub fn read_own_capped(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    let file = open_own(path, OpenOptions::new().read(true))?;
+    let len = file.metadata()?.len();
+    read_at_most(file, len, max)
+}
+
+/// The bytes of `file` (whose length was `len` when opened), at most `max`.
+fn read_at_most(file: File, len: u64, max: u64) -> io::Result<Vec<u8>> {
     if len > max {
         return Err(too_large(max));
     }
@@ -124,5 +146,33 @@ mod tests {
             open(&dir.path().join("missing")).unwrap_err().kind(),
             io::ErrorKind::NotFound
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn own_files_refuse_links_fifos_and_devices() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside.txt");
+        std::fs::write(&outside, b"outside").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&outside, &link).unwrap();
+        let refused = |path: &Path| {
+            let e = read_own_capped(path, 1 << 20).unwrap_err();
+            assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{e}");
+            e.to_string()
+        };
+        assert_eq!(refused(&link), "not a regular file (a symbolic link)");
+        let zero = dir.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        assert_eq!(refused(&zero), "not a regular file (a symbolic link)");
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            assert_eq!(refused(&fifo), "not a regular file (a FIFO)");
+        }
+        assert_eq!(read_own_capped(&outside, 7).unwrap(), b"outside");
+        let big = read_own_capped(&outside, 6).unwrap_err();
+        assert_eq!(big.kind(), io::ErrorKind::FileTooLarge);
+        assert_eq!(std::fs::read(&outside).unwrap(), b"outside");
     }
 }

@@ -138,8 +138,8 @@ impl BackendApi for Anthropic {
         thinking.push(think);
         let usage = body.get("usage").filter(|u| u.is_object()).map(|u| Usage {
             prompt_tokens: count(u, "input_tokens")
-                + count(u, "cache_creation_input_tokens")
-                + count(u, "cache_read_input_tokens"),
+                .saturating_add(count(u, "cache_creation_input_tokens"))
+                .saturating_add(count(u, "cache_read_input_tokens")),
             completion_tokens: count(u, "output_tokens"),
         });
         // Every block goes back as it came (thinking blocks carry signatures).

@@ -121,7 +121,7 @@ impl BackendApi for Gemini {
             .map(|u| Usage {
                 prompt_tokens: count(u, "promptTokenCount"),
                 completion_tokens: count(u, "candidatesTokenCount")
-                    + count(u, "thoughtsTokenCount"),
+                    .saturating_add(count(u, "thoughtsTokenCount")),
             });
         let Some(candidate) = body.pointer("/candidates/0") else {
             // A blocked prompt is the model's (provider's) answer: nothing.
