@@ -80,6 +80,12 @@ pub const PY_EXPR_MAX_DEPTH: usize = 500;
 /// refuses such an answer as undecodable instead.
 pub const PY_ARITH_MAX_UNITS: usize = 4 * MAX_ANSWER_BYTES;
 
+/// Longest line of a BFCL result file that is read (`itc ood score bfcl`):
+/// room for a `result` of [`MAX_ANSWER_BYTES`] however JSON escapes it (at
+/// most 6 bytes per byte, `\u0001`) and the line's other fields. A longer
+/// line is an error naming file and line, found without holding the line.
+pub const BFCL_RESULT_LINE_MAX_BYTES: usize = 8 * MAX_ANSWER_BYTES;
+
 /// Time tree-sitter may spend parsing any one text for the APIBench scorer
 /// (one second; an APIBench response parses in milliseconds). The limit
 /// guards against runaway error recovery, which also grows memory by about

@@ -32,7 +32,7 @@
 //!   refused.
 
 use super::pyexpr::{Expr, Kind, UnOp};
-use crate::ood::python::value::dict_insert;
+use crate::ood::python::value::DictBuilder;
 use crate::ood::python::{PyStr, PyValue};
 use crate::spec::limits::PY_ARITH_MAX_UNITS;
 
@@ -128,7 +128,7 @@ impl Arith {
             Kind::List(items) => PyValue::List(self.all(items)?),
             Kind::Tuple(items) => PyValue::Tuple(self.all(items)?),
             Kind::Dict(entries) => {
-                let mut out = Vec::new();
+                let mut out = DictBuilder::new();
                 for (k, v) in entries {
                     let Some(k) = k else {
                         return Err(refuse("`**` inside a dict in arithmetic"));
@@ -136,9 +136,9 @@ impl Arith {
                     let k = self.eval(k)?;
                     let v = self.eval(v)?;
                     check_hashable(&k)?;
-                    dict_insert(&mut out, k, v);
+                    out.insert(k, v);
                 }
-                PyValue::Dict(out)
+                PyValue::Dict(out.finish())
             }
             Kind::Unary(op, operand) => {
                 let v = self.eval(operand)?;
@@ -212,12 +212,13 @@ impl Arith {
                 let n = int_of(&n)?.expect("an int");
                 self.repeat(seq, n)
             }
-            ("|", P::Dict(mut x), P::Dict(y)) => {
+            ("|", P::Dict(x), P::Dict(y)) => {
                 self.spend(units(&P::Dict(y.clone())))?;
+                let mut out = DictBuilder::from_entries(x);
                 for (k, v) in y {
-                    dict_insert(&mut x, k, v);
+                    out.insert(k, v);
                 }
-                Ok(P::Dict(x))
+                Ok(P::Dict(out.finish()))
             }
             ("%", a @ (P::Str(_) | P::Bytes(_)), _) => {
                 Err(refuse(&format!("`%` formatting of {}", a.type_name())))

@@ -18,7 +18,7 @@ use super::check_values::{
     allows_empty, check_dict, check_list, check_list_of_dicts, check_string, is_empty_str,
     list_str, repr,
 };
-use crate::ood::python::value::py_eq;
+use crate::ood::python::value::{KeyIndex, py_eq};
 use crate::ood::python::{PyStr, PyValue};
 
 pub use super::verdict::{ErrorType, Fail, Verdict};
@@ -247,7 +247,8 @@ pub fn check_call(doc: &Value, call: &Call, expected: &[(PyValue, PyValue)]) -> 
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or_default();
-    let has = |key: &PyValue| call.args.iter().any(|(k, _)| py_eq(k, key));
+    let arg_keys = KeyIndex::over(call.args.iter().map(|(k, _)| k));
+    let has = |key: &PyValue| arg_keys.find(key, |i| &call.args[i].0).is_some();
     for r in required {
         let key = PyValue::Str(PyStr::new(r.as_str().unwrap_or_default()));
         if !has(&key) {

@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use super::verdict::{ErrorType, Fail};
-use crate::ood::python::value::py_eq;
+use crate::ood::python::value::{KeyIndex, py_eq};
 use crate::ood::python::{PyStr, PyValue, py_repr, py_str};
 
 /// Code points the normalisation removes: space, `,` `.` `/` `-` `_` `*` `^`.
@@ -210,10 +210,12 @@ fn check_dict_alternative(value: &PyValue, alt: &PyValue) -> Result<(), Fail> {
         PyValue::Dict(entries) => entries,
         _ => &no_entries,
     };
+    let alt_keys = KeyIndex::over(alt_entries.iter().map(|(k, _)| k));
     let mut errors = Vec::new();
     let mut kind = None;
     for (key, v) in model {
-        let Some(key_allowed) = alt.get(key) else {
+        let found = alt_keys.find(key, |i| &alt_entries[i].0);
+        let Some(key_allowed) = found.map(|i| &alt_entries[i].1) else {
             errors.push(Value::String(format!(
                 "Unexpected dict key parameter: '{}'.",
                 pystr(key)
@@ -238,8 +240,9 @@ fn check_dict_alternative(value: &PyValue, alt: &PyValue) -> Result<(), Fail> {
             break;
         }
     }
+    let model_keys = KeyIndex::over(model.iter().map(|(k, _)| k));
     for (key, key_allowed) in alt_entries {
-        let present = model.iter().any(|(k, _)| py_eq(k, key));
+        let present = model_keys.find(key, |i| &model[i].0).is_some();
         let optional = match key_allowed {
             PyValue::List(items) => allows_empty(items),
             // `"" in "text"` is a substring test: always true.
@@ -338,5 +341,48 @@ mod tests {
         assert_eq!(s("O'Hare"), "o\"hare");
         assert_eq!(s("a\tb\u{a0}c;"), "a\tb\u{a0}c;");
         assert_eq!(s(" - "), "");
+    }
+
+    #[test]
+    fn wide_dicts_are_checked_in_linear_time() {
+        // 30,000 keys on both sides: each key is looked up, not scanned for
+        // (scanning took minutes in a debug build).
+        let n = 30_000;
+        let key = |i: usize| PyValue::Str(PyStr::new(&format!("k{i}")));
+        let value = PyValue::Dict(
+            (0..n)
+                .map(|i| (key(i), PyValue::Int(i.to_string())))
+                .collect(),
+        );
+        let alt = |last: &str| {
+            PyValue::Dict(
+                (0..n)
+                    .rev()
+                    .map(|i| {
+                        let v = if i == n - 1 {
+                            last.to_string()
+                        } else {
+                            i.to_string()
+                        };
+                        (key(i), PyValue::List(vec![PyValue::Int(v)]))
+                    })
+                    .collect(),
+            )
+        };
+        assert!(check_dict(&value, &[alt(&(n - 1).to_string())]).is_ok());
+        let e = check_dict(&value, &[alt("0")]).unwrap_err();
+        assert_eq!(e.kind, ErrorType::ValueDictValue);
+        let mut missing = alt(&(n - 1).to_string());
+        if let PyValue::Dict(entries) = &mut missing {
+            entries.push((key(n), PyValue::List(vec![PyValue::Int("0".into())])));
+        }
+        let e = check_dict(&value, &[missing]).unwrap_err();
+        assert_eq!(e.kind, ErrorType::ValueDictKey);
+        assert!(
+            e.errors[0]
+                .as_str()
+                .unwrap()
+                .contains("Missing dict key parameter: 'k30000'")
+        );
     }
 }

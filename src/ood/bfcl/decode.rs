@@ -24,7 +24,7 @@ use super::Call;
 use super::arith::Arith;
 use super::pyexpr::{Expr, Kind, parse_eval};
 use super::unparse::unparse;
-use crate::ood::python::value::{dict_insert, normalize_int};
+use crate::ood::python::value::{DictBuilder, normalize_int};
 use crate::ood::python::{PyStr, PyValue};
 use crate::spec::limits::MAX_ANSWER_BYTES;
 #[cfg(doc)]
@@ -159,18 +159,18 @@ fn resolve_call(e: &Expr, arith: &mut Arith) -> Result<Call, String> {
         parts.push(n);
     }
     parts.reverse();
-    let mut args = Vec::new();
+    let mut args = DictBuilder::new();
     for (name, value) in keywords {
         let v = resolve(value, arith)?;
         let key = match name {
             Some(n) => PyValue::Str(PyStr::new(n)),
             None => PyValue::None,
         };
-        dict_insert(&mut args, key, v);
+        args.insert(key, v);
     }
     Ok(Call {
         name: parts.join("."),
-        args,
+        args: args.finish(),
     })
 }
 
@@ -191,7 +191,7 @@ fn resolve(e: &Expr, arith: &mut Arith) -> Result<PyValue, String> {
                 .collect::<Result<_, _>>()?,
         ),
         Kind::Dict(entries) => {
-            let mut out = Vec::new();
+            let mut out = DictBuilder::new();
             for (k, v) in entries {
                 let Some(k) = k else {
                     return Err("Exception: Unsupported AST type: <class 'NoneType'>".into());
@@ -199,9 +199,9 @@ fn resolve(e: &Expr, arith: &mut Arith) -> Result<PyValue, String> {
                 let k = resolve(k, arith)?;
                 let v = resolve(v, arith)?;
                 check_hashable(&k)?;
-                dict_insert(&mut out, k, v);
+                out.insert(k, v);
             }
-            PyValue::Dict(out)
+            PyValue::Dict(out.finish())
         }
         Kind::Bin(..) => arith.eval(e)?,
         Kind::Name(n) => PyValue::Str(PyStr::new(n)),
@@ -660,5 +660,49 @@ mod tests {
         let many = vec!["f(a=1)"; 100_000].join(", ");
         assert_eq!(calls(&many).len(), 100_000);
         assert!(fails(&"x".repeat(MAX_ANSWER_BYTES + 1)));
+    }
+
+    #[test]
+    fn wide_literals_decode_in_linear_time() {
+        // The attack (120,000 int keys, as many as a 1 MiB answer
+        // holds) and other wide literals: scanning for repeated keys took
+        // minutes on each in a debug build. Python's rules are kept
+        // (a repeated key keeps its first position and takes its last value).
+        let decoded =
+            |text: String| decode_ast_prompting(&text).unwrap_or_else(|e| panic!("{}", e.0));
+        let value = |v: String| decoded(format!("[f(a={v})]"))[0].args[0].1.clone();
+        let ints: Vec<String> = (0..120_000).map(|k| format!("{k}:0")).collect();
+        let v = value(format!("{{{}, 5.0: 'x', True: 't'}}", ints.join(",")));
+        let PyValue::Dict(entries) = v else {
+            panic!("not a dict")
+        };
+        assert_eq!(entries.len(), 120_000);
+        assert_eq!(entries[1], (lit("1"), s("t")));
+        assert_eq!(entries[5], (lit("5"), s("x")));
+        assert_eq!(entries[119_999], (lit("119999"), lit("0")));
+
+        let strs: Vec<String> = (0..30_000).map(|k| format!("'k{k}':0")).collect();
+        let v = value(format!("{{{}, 'k7': 1}}", strs.join(",")));
+        let PyValue::Dict(entries) = v else {
+            panic!("not a dict")
+        };
+        assert_eq!(entries.len(), 30_000);
+        assert_eq!(entries[7], (s("k7"), lit("1")));
+
+        let kwargs: Vec<String> = (0..30_000).map(|k| format!("a{k}=0")).collect();
+        let c = decoded(format!("[f({}, a3=g(b=1, b=2))]", kwargs.join(",")));
+        assert_eq!(c[0].args.len(), 30_000);
+        assert_eq!(c[0].args[3].1, lit("{'g': {'b': 2}}"));
+
+        // `|` of two wide dicts, half their keys shared.
+        let left: Vec<String> = (0..20_000).map(|k| format!("{k}:0")).collect();
+        let right: Vec<String> = (10_000..30_000).map(|k| format!("{k}:1")).collect();
+        let v = value(format!("{{{}}} | {{{}}}", left.join(","), right.join(",")));
+        let PyValue::Dict(entries) = v else {
+            panic!("not a dict")
+        };
+        assert_eq!(entries.len(), 30_000);
+        assert_eq!(entries[9_999].1, lit("0"));
+        assert_eq!(entries[10_000].1, lit("1"));
     }
 }

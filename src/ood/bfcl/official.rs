@@ -36,9 +36,12 @@
 //! `result`, or that is not a JSON object, stops the official runner; here
 //! it is an error naming file and line. Lines are split as Python's
 //! universal newlines do (`\n`, `\r\n`, `\r`), and a blank line is not
-//! JSON, as for the official `json.loads` of each line.
+//! JSON, as for the official `json.loads` of each line. A line longer than
+//! [`BFCL_RESULT_LINE_MAX_BYTES`] is an error naming file and line: reading
+//! stops there, so the line is never held whole.
 
 use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use anyhow::{Context, bail};
@@ -50,6 +53,7 @@ use super::decode::{DecodeError, decode_ast_prompting};
 use super::files::{PossibleAnswer, Question};
 use super::{Call, Category};
 use crate::ood::python::{PyValue, json_loads_str};
+use crate::spec::limits::BFCL_RESULT_LINE_MAX_BYTES;
 
 /// A model's result for one question: the text of a prompt-mode model, or
 /// something else JSON holds (kept as its Python type name).
@@ -199,59 +203,103 @@ pub fn check_calls(
 /// Reads a BFCL result file (JSON Lines; see the module doc for what each
 /// line must hold). An error names the file and the line.
 pub fn read_results(path: &Path) -> anyhow::Result<Vec<ResultLine>> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|e| anyhow::anyhow!("{}: not UTF-8 ({e})", path.display()))?;
-    parse_results(&text, &path.display().to_string())
+    let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    read_result_lines(
+        BufReader::new(file),
+        &path.display().to_string(),
+        BFCL_RESULT_LINE_MAX_BYTES,
+    )
 }
 
 /// [`read_results`] on text already read; `source` names it in errors.
 pub fn parse_results(text: &str, source: &str) -> anyhow::Result<Vec<ResultLine>> {
+    read_result_lines(text.as_bytes(), source, BFCL_RESULT_LINE_MAX_BYTES)
+}
+
+/// The result lines of `reader`, each at most `max_line` bytes.
+fn read_result_lines(
+    reader: impl BufRead,
+    source: &str,
+    max_line: usize,
+) -> anyhow::Result<Vec<ResultLine>> {
     let mut out = Vec::new();
-    for (index, line) in universal_lines(text).enumerate() {
-        let number = index + 1;
-        let value = json_loads_str(line)
-            .map_err(|e| anyhow::anyhow!("{source}:{number}: not JSON ({e})"))?;
-        if !matches!(value, PyValue::Dict(_)) {
-            bail!("{source}:{number}: not a JSON object");
-        }
-        let id = match value.get_str("id") {
-            Some(PyValue::Str(s)) => s.to_string_lossy(),
-            Some(_) => bail!("{source}:{number}: field `id` is not a string"),
-            None => bail!("{source}:{number}: field `id` is missing"),
-        };
-        let result = match value.get_str("result") {
-            Some(PyValue::Str(s)) => ModelResult::Text(s.to_string_lossy()),
-            Some(other) => ModelResult::NotText(other.type_name()),
-            None => bail!("{source}:{number}: field `result` is missing"),
-        };
-        out.push(ResultLine { id, result });
-    }
+    for_each_universal_line(reader, source, max_line, |number, line| {
+        out.push(result_line(source, number, line)?);
+        Ok(())
+    })?;
     Ok(out)
 }
 
-/// Lines as Python's `readlines()` in text mode gives them (universal
-/// newlines), without their endings; no empty line after a final ending.
-fn universal_lines(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = text;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        match rest.find(['\n', '\r']) {
-            Some(at) => {
-                let line = &rest[..at];
-                let skip = if rest[at..].starts_with("\r\n") { 2 } else { 1 };
-                rest = &rest[at + skip..];
-                Some(line)
+/// One result line, read as the official runner reads it.
+fn result_line(source: &str, number: usize, line: &[u8]) -> anyhow::Result<ResultLine> {
+    let line = std::str::from_utf8(line)
+        .map_err(|e| anyhow::anyhow!("{source}:{number}: not UTF-8 ({e})"))?;
+    let value =
+        json_loads_str(line).map_err(|e| anyhow::anyhow!("{source}:{number}: not JSON ({e})"))?;
+    if !matches!(value, PyValue::Dict(_)) {
+        bail!("{source}:{number}: not a JSON object");
+    }
+    let id = match value.get_str("id") {
+        Some(PyValue::Str(s)) => s.to_string_lossy(),
+        Some(_) => bail!("{source}:{number}: field `id` is not a string"),
+        None => bail!("{source}:{number}: field `id` is missing"),
+    };
+    let result = match value.get_str("result") {
+        Some(PyValue::Str(s)) => ModelResult::Text(s.to_string_lossy()),
+        Some(other) => ModelResult::NotText(other.type_name()),
+        None => bail!("{source}:{number}: field `result` is missing"),
+    };
+    Ok(ResultLine { id, result })
+}
+
+/// Hands `each` the lines of `reader` numbered from 1, as Python's
+/// `readlines()` in text mode gives them (universal newlines: `\n`,
+/// `\r\n`, `\r`), without their endings; no empty line after a final
+/// ending. A line longer than `max_line` bytes is an error naming it, found
+/// once `max_line` bytes of it are read (the rest is never read).
+fn for_each_universal_line(
+    mut reader: impl BufRead,
+    source: &str,
+    max_line: usize,
+    mut each: impl FnMut(usize, &[u8]) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let mut line = Vec::new();
+    let mut number = 0;
+    // The last line ended with `\r`: a `\n` right after it belongs to it.
+    let mut after_cr = false;
+    loop {
+        let bytes = match reader.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(anyhow::anyhow!("{source}: {e}")),
+        };
+        if bytes.is_empty() {
+            if !line.is_empty() {
+                each(number + 1, &line)?;
             }
-            None => {
-                let line = rest;
-                rest = "";
-                Some(line)
-            }
+            return Ok(());
         }
-    })
+        let start = usize::from(std::mem::take(&mut after_cr) && bytes[0] == b'\n');
+        let (piece, ending) = match memchr::memchr2(b'\n', b'\r', &bytes[start..]) {
+            Some(i) => (&bytes[start..start + i], Some(bytes[start + i])),
+            None => (&bytes[start..], None),
+        };
+        if line.len() + piece.len() > max_line {
+            bail!(
+                "{source}:{}: a line longer than {max_line} bytes (itc's limit; the line is not read)",
+                number + 1
+            );
+        }
+        line.extend_from_slice(piece);
+        let used = start + piece.len() + usize::from(ending.is_some());
+        reader.consume(used);
+        if let Some(ending) = ending {
+            number += 1;
+            each(number, &line)?;
+            line.clear();
+            after_cr = ending == b'\r';
+        }
+    }
 }
 
 /// The official `sort_key` within one group of categories: the category
@@ -386,12 +434,93 @@ fn pair_results(
 mod tests {
     use super::*;
 
+    /// The lines of `text` read through a buffer of `capacity` bytes.
+    fn lines_of(text: &str, capacity: usize, max_line: usize) -> anyhow::Result<Vec<String>> {
+        let reader = BufReader::with_capacity(capacity, text.as_bytes());
+        let mut lines = Vec::new();
+        for_each_universal_line(reader, "r", max_line, |number, line| {
+            assert_eq!(number, lines.len() + 1);
+            lines.push(String::from_utf8(line.to_vec()).unwrap());
+            Ok(())
+        })?;
+        Ok(lines)
+    }
+
     #[test]
     fn lines_split_like_python_universal_newlines() {
-        let lines: Vec<&str> = universal_lines("a\r\nb\rc\nd\n").collect();
-        assert_eq!(lines, ["a", "b", "c", "d"]);
-        let lines: Vec<&str> = universal_lines("a\n\nb").collect();
-        assert_eq!(lines, ["a", "", "b"]);
+        // Every buffer size, so that a `\r\n` is also split between reads.
+        for capacity in 1..8 {
+            let lines = lines_of("a\r\nb\rc\nd\n", capacity, 10).unwrap();
+            assert_eq!(lines, ["a", "b", "c", "d"]);
+            let lines = lines_of("a\n\nb", capacity, 10).unwrap();
+            assert_eq!(lines, ["a", "", "b"]);
+            let lines = lines_of("a\r\r\nb\r", capacity, 10).unwrap();
+            assert_eq!(lines, ["a", "", "b"]);
+            assert!(lines_of("", capacity, 10).unwrap().is_empty());
+        }
+    }
+
+    #[test]
+    fn an_over_long_line_is_refused_without_reading_it_whole() {
+        let err = lines_of("abc\r\n0123456789x\nz", 4, 10).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "r:2: a line longer than 10 bytes (itc's limit; the line is not read)"
+        );
+        assert_eq!(lines_of("0123456789\r\n", 4, 10).unwrap(), ["0123456789"]);
+        // An endless line: refused once the limit is passed.
+        let endless = BufReader::new(std::io::repeat(b'x'));
+        let err = read_result_lines(endless, "pipe", 1 << 20).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("pipe:1: a line longer than 1048576 bytes")
+        );
+    }
+
+    #[test]
+    fn a_result_file_with_a_line_over_the_limit_names_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("BFCL_v4_simple_python_result.json");
+        let long = "x".repeat(BFCL_RESULT_LINE_MAX_BYTES);
+        let text = format!(
+            "{{\"id\": \"simple_python_0\", \"result\": \"[]\"}}\n{{\"id\": \"simple_python_1\", \"result\": \"{long}\"}}\n"
+        );
+        std::fs::write(&path, text).unwrap();
+        let err = read_results(&path).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "{}:2: a line longer than {BFCL_RESULT_LINE_MAX_BYTES} bytes (itc's limit; the line is not read)",
+                path.display()
+            )
+        );
+        // Within the limit, a line is read (its result is then too long
+        // to decode, as before).
+        let fits = "x".repeat(BFCL_RESULT_LINE_MAX_BYTES - 50);
+        let text = format!("{{\"id\": \"simple_python_1\", \"result\": \"{fits}\"}}");
+        std::fs::write(&path, text).unwrap();
+        let lines = read_results(&path).unwrap();
+        assert_eq!(lines[0].result, ModelResult::Text(fits));
+    }
+
+    #[test]
+    fn wide_json_results_read_in_linear_time() {
+        // A `result` that is a JSON object of 200,000 keys (json.loads keeps
+        // the last value of a repeated key at its first position).
+        let keys: Vec<String> = (0..200_000).map(|k| format!("\"k{k}\": {k}")).collect();
+        let text = format!(
+            "{{\"id\": \"simple_python_0\", \"result\": {{{}, \"k0\": -1}}, \"id\": \"simple_python_1\"}}",
+            keys.join(", ")
+        );
+        let lines = parse_results(&text, "r").unwrap();
+        assert_eq!(lines[0].id, "simple_python_1");
+        assert_eq!(lines[0].result, ModelResult::NotText("dict"));
+        let value = json_loads_str(&text).unwrap();
+        let Some(PyValue::Dict(entries)) = value.get_str("result") else {
+            panic!("not a dict")
+        };
+        assert_eq!(entries.len(), 200_000);
+        assert_eq!(entries[0].1, PyValue::Int("-1".into()));
     }
 
     #[test]

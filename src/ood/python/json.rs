@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::repr::float_repr;
-use super::value::{INT_MAX_STR_DIGITS, PyStr, PyValue, cps, dict_insert, normalize_int};
+use super::value::{DictBuilder, INT_MAX_STR_DIGITS, PyStr, PyValue, cps, normalize_int};
 use crate::spec::limits::PY_JSON_MAX_DEPTH;
 
 /// Why `json.loads` raised.
@@ -236,11 +236,11 @@ impl JsonParser<'_> {
     }
 
     fn object(&mut self, depth: usize) -> Result<PyValue, JsonError> {
-        let mut entries: Vec<(PyValue, PyValue)> = Vec::new();
+        let mut entries = DictBuilder::new();
         self.ws();
         if self.peek() == Some(0x7d) {
             self.i += 1;
-            return Ok(PyValue::Dict(entries));
+            return Ok(PyValue::Dict(entries.finish()));
         }
         loop {
             if self.peek() != Some(0x22) {
@@ -255,12 +255,12 @@ impl JsonParser<'_> {
             self.i += 1;
             self.ws();
             let value = self.value(depth + 1)?;
-            dict_insert(&mut entries, key, value);
+            entries.insert(key, value);
             self.ws();
             match self.peek() {
                 Some(0x7d) => {
                     self.i += 1;
-                    return Ok(PyValue::Dict(entries));
+                    return Ok(PyValue::Dict(entries.finish()));
                 }
                 Some(0x2c) => {
                     self.i += 1;
@@ -314,7 +314,7 @@ pub fn json_roundtrip(v: PyValue) -> Result<PyValue, String> {
                 .collect::<Result<_, _>>()?,
         ),
         PyValue::Dict(entries) => {
-            let mut out = Vec::with_capacity(entries.len());
+            let mut out = DictBuilder::new();
             for (k, val) in entries {
                 let key = match k {
                     PyValue::Str(_) => k,
@@ -330,9 +330,9 @@ pub fn json_roundtrip(v: PyValue) -> Result<PyValue, String> {
                     }
                 };
                 let val = json_roundtrip(val)?;
-                dict_insert(&mut out, key, val);
+                out.insert(key, val);
             }
-            PyValue::Dict(out)
+            PyValue::Dict(out.finish())
         }
         other => {
             return Err(format!(

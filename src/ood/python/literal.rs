@@ -2,7 +2,7 @@
 //! to gold answers), on [`PyValue`]s: strings, numbers, `True`, `False`,
 //! `None`, lists, tuples, dicts and sets.
 
-use super::value::{INT_MAX_STR_DIGITS, PyStr, PyValue, dict_insert, normalize_int, py_eq};
+use super::value::{DictBuilder, INT_MAX_STR_DIGITS, PyStr, PyValue, normalize_int};
 use crate::spec::limits::PY_LITERAL_MAX_DEPTH;
 
 /// Evaluates a Python literal expression as `eval` would for the gold
@@ -201,24 +201,24 @@ impl LitParser<'_> {
         let first = self.atom(depth + 1)?;
         self.skip();
         if self.peek() == Some(':') {
-            let mut entries = Vec::new();
+            let mut entries = DictBuilder::new();
             self.i += 1;
             let v = self.atom(depth + 1)?;
             check_hashable(&first)?;
-            dict_insert(&mut entries, first, v);
+            entries.insert(first, v);
             loop {
                 self.skip();
                 match self.peek() {
                     Some('}') => {
                         self.i += 1;
-                        return Ok(PyValue::Dict(entries));
+                        return Ok(PyValue::Dict(entries.finish()));
                     }
                     Some(',') => {
                         self.i += 1;
                         self.skip();
                         if self.peek() == Some('}') {
                             self.i += 1;
-                            return Ok(PyValue::Dict(entries));
+                            return Ok(PyValue::Dict(entries.finish()));
                         }
                         let k = self.atom(depth + 1)?;
                         self.skip();
@@ -228,7 +228,7 @@ impl LitParser<'_> {
                         self.i += 1;
                         let v = self.atom(depth + 1)?;
                         check_hashable(&k)?;
-                        dict_insert(&mut entries, k, v);
+                        entries.insert(k, v);
                     }
                     _ => return self.err("expected ',' or '}'"),
                 }
@@ -242,13 +242,14 @@ impl LitParser<'_> {
             match self.peek() {
                 Some('}') => {
                     self.i += 1;
-                    let mut set: Vec<PyValue> = Vec::new();
+                    // A set keeps the first of equal items, as a dict
+                    // keeps its first key.
+                    let mut set = DictBuilder::new();
                     for item in items {
-                        if !set.iter().any(|s| py_eq(s, &item)) {
-                            set.push(item);
-                        }
+                        set.insert(item, PyValue::None);
                     }
-                    return Ok(PyValue::Set(set));
+                    let set = set.finish().into_iter().map(|(item, _)| item);
+                    return Ok(PyValue::Set(set.collect()));
                 }
                 Some(',') => {
                     self.i += 1;
@@ -489,6 +490,7 @@ mod tests {
     use super::*;
 
     use crate::ood::python::testing::{lit, s};
+    use crate::ood::python::value::py_eq;
 
     #[test]
     fn literal_strings() {
