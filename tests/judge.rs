@@ -10,19 +10,9 @@ use std::process::Output;
 
 use itc::judge::flows::coin;
 use serde_json::{Value, json};
+use support::judged::{judgments, ok, run_dir, task};
 use support::server::{Reply, Request, ScriptedServer, completion};
 use support::{itc, scripted_models_toml, text, under_ci};
-
-fn task(id: &str, query: &str) -> Value {
-    json!({
-        "id": id, "kind": "single", "language": "en", "country": "GB", "category": "Weather",
-        "query": format!("{query} [[task:{id}]]"),
-        "tools": [{"name": "weather", "description": "Weather of a city",
-                   "required_parameters": [{"name": "city", "type": "string", "description": "the city"}],
-                   "optional_parameters": []}],
-        "gold": {"thought": "", "calls": [{"name": "weather", "arguments": {"city": "Paris"}}]}
-    })
-}
 
 /// A plain step-by-step run: one call with its output, then the answer.
 fn answered(id: &str, model: &str, answer: &str) -> Value {
@@ -45,33 +35,6 @@ fn gave_up(id: &str, model: &str) -> Value {
 fn cut(id: &str, model: &str) -> Value {
     json!({"task_id": id, "model": model, "steps": [
         {"output": "", "calls": [{"name": "weather", "arguments": {"city": "Paris"}}], "tool_outputs": [{}]}]})
-}
-
-/// Writes a run directory: tasks, models.json, predictions.
-fn run_dir(
-    root: &Path,
-    name: &str,
-    model: &str,
-    tasks: &[Value],
-    predictions: &[Value],
-) -> PathBuf {
-    let dir = root.join(name);
-    std::fs::create_dir_all(&dir).unwrap();
-    let lines = |v: &[Value]| v.iter().map(|x| x.to_string() + "\n").collect::<String>();
-    std::fs::write(dir.join("tasks.jsonl"), lines(tasks)).unwrap();
-    std::fs::write(dir.join("predictions.jsonl"), lines(predictions)).unwrap();
-    std::fs::write(
-        dir.join("models.json"),
-        json!([{"name": model, "backend": "openai"}]).to_string(),
-    )
-    .unwrap();
-    // Only step-by-step runs are judged.
-    std::fs::write(
-        dir.join("steps.json"),
-        json!({"mode": "replay"}).to_string(),
-    )
-    .unwrap();
-    dir
 }
 
 fn message(req: &Request, i: usize) -> String {
@@ -202,24 +165,6 @@ fn judge_table(s: &Setup, args: &[&str]) -> Output {
     let mut all = vec!["judge", "--config", s.config.to_str().unwrap()];
     all.extend_from_slice(args);
     itc(&all, &[])
-}
-
-fn ok(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "stdout: {}\nstderr: {}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    serde_json::from_str(text(&out.stdout).lines().last().unwrap()).unwrap()
-}
-
-fn judgments(folder: &Path) -> Vec<Value> {
-    std::fs::read_to_string(folder.join("judgments.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// The pass-rate run of the fixture: nine tasks, one of each case.

@@ -11,39 +11,21 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use support::judged::{self, judgments, ok, task};
 use support::server::{Reply, Request, ScriptedServer, completion};
 use support::{itc, scripted_models_toml, text};
 
-/// A task whose query carries its id's marker (the server tells tasks apart by it).
-fn task(id: &str) -> Value {
-    json!({
-        "id": id, "kind": "single", "language": "en", "country": "GB", "category": "Weather",
-        "query": format!("Weather in Paris? [[task:{id}]]"),
-        "tools": [{"name": "weather", "description": "Weather of a city",
-                   "required_parameters": [{"name": "city", "type": "string", "description": "the city"}],
-                   "optional_parameters": []}],
-        "gold": {"thought": "", "calls": [{"name": "weather", "arguments": {"city": "Paris"}}]}
-    })
-}
-
 /// A run directory whose model `cand` answered each task with its text.
 fn run_dir(root: &Path, answers: &[(&str, &str)]) -> PathBuf {
-    let dir = root.join("run");
-    std::fs::create_dir_all(&dir).unwrap();
-    let lines = |v: Vec<Value>| v.iter().map(|x| x.to_string() + "\n").collect::<String>();
-    let tasks = answers.iter().map(|(id, _)| task(id)).collect();
-    let predictions = answers
+    let tasks: Vec<Value> = answers
+        .iter()
+        .map(|(id, _)| task(id, "Weather in Paris?"))
+        .collect();
+    let predictions: Vec<Value> = answers
         .iter()
         .map(|(id, answer)| json!({"task_id": id, "model": "cand", "steps": [{"output": answer}]}))
         .collect();
-    std::fs::write(dir.join("tasks.jsonl"), lines(tasks)).unwrap();
-    std::fs::write(dir.join("predictions.jsonl"), lines(predictions)).unwrap();
-    std::fs::write(
-        dir.join("models.json"),
-        json!([{"name": "cand", "backend": "openai"}]).to_string(),
-    )
-    .unwrap();
-    dir
+    judged::run_dir(root, "run", "cand", &tasks, &predictions)
 }
 
 fn label(l: &str, reason: &str) -> Reply {
@@ -140,24 +122,6 @@ fn judge_or_hang(s: &Setup, run: &Path, extra: &[&str]) -> Option<Output> {
         std::thread::sleep(Duration::from_millis(50));
     }
     Some(child.wait_with_output().unwrap())
-}
-
-fn ok(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "stdout: {}\nstderr: {}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
-    serde_json::from_str(text(&out.stdout).lines().last().unwrap()).unwrap()
-}
-
-fn judgments(folder: &Path) -> Vec<Value> {
-    std::fs::read_to_string(folder.join("judgments.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 fn tree_bytes(dir: &Path) -> u64 {

@@ -4,6 +4,7 @@
 
 pub mod apis;
 pub mod bfcl;
+pub mod judged;
 pub mod proxy;
 pub mod runs;
 pub mod server;
