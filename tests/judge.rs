@@ -10,9 +10,9 @@ use std::process::Output;
 
 use itc::judge::flows::coin;
 use serde_json::{Value, json};
-use support::judged::{judgments, ok, run_dir, task};
-use support::server::{Reply, Request, ScriptedServer, completion};
-use support::{itc, scripted_models_toml, text, under_ci};
+use support::judged::{Setup, judgments, ok, run_dir, task};
+use support::server::{Reply, Request, completion};
+use support::{itc, text, under_ci};
 
 /// A plain step-by-step run: one call with its output, then the answer.
 fn answered(id: &str, model: &str, answer: &str) -> Value {
@@ -123,29 +123,8 @@ fn script(req: &Request) -> Reply {
     Reply::Status(500, None)
 }
 
-struct Setup {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-    config: PathBuf,
-    server: ScriptedServer,
-}
-
 fn setup() -> Setup {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().to_path_buf();
-    let server = ScriptedServer::start(script);
-    let config = root.join("models.toml");
-    std::fs::write(
-        &config,
-        scripted_models_toml(&server.base_url(), &["judge-a", "judge-b"]),
-    )
-    .unwrap();
-    Setup {
-        _dir: dir,
-        root,
-        config,
-        server,
-    }
+    Setup::start(script, &["judge-a", "judge-b"])
 }
 
 fn judge(s: &Setup, args: &[&str]) -> Output {

@@ -11,9 +11,9 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::judged::{self, judgments, ok, task};
-use support::server::{Reply, Request, ScriptedServer, completion};
-use support::{itc, scripted_models_toml, text};
+use support::judged::{self, Setup, judgments, ok, task};
+use support::server::{Reply, Request, completion};
+use support::{itc, text};
 
 /// A run directory whose model `cand` answered each task with its text.
 fn run_dir(root: &Path, answers: &[(&str, &str)]) -> PathBuf {
@@ -57,29 +57,8 @@ fn script(req: &Request) -> Reply {
     }
 }
 
-struct Setup {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-    config: PathBuf,
-    server: ScriptedServer,
-}
-
 fn setup() -> Setup {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().to_path_buf();
-    let server = ScriptedServer::start(script);
-    let config = root.join("models.toml");
-    std::fs::write(
-        &config,
-        scripted_models_toml(&server.base_url(), &["judge-a"]),
-    )
-    .unwrap();
-    Setup {
-        _dir: dir,
-        root,
-        config,
-        server,
-    }
+    Setup::start(script, &["judge-a"])
 }
 
 fn args<'a>(s: &'a Setup, run: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {

@@ -6,7 +6,40 @@ use std::process::Output;
 
 use serde_json::{Value, json};
 
-use super::text;
+use super::server::{Reply, Request, ScriptedServer};
+use super::{scripted_models_toml, text};
+
+/// A folder for the test's files and a scripted judge server, with a
+/// `models.toml` naming its judges (told apart by model id).
+pub struct Setup {
+    _dir: tempfile::TempDir,
+    /// The folder.
+    pub root: PathBuf,
+    /// Its `models.toml`.
+    pub config: PathBuf,
+    /// The judges' server.
+    pub server: ScriptedServer,
+}
+
+impl Setup {
+    /// Starts the server with `script` and writes a `models.toml` of `judges`.
+    pub fn start(
+        script: impl Fn(&Request) -> Reply + Send + Sync + 'static,
+        judges: &[&str],
+    ) -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        let server = ScriptedServer::start(script);
+        let config = root.join("models.toml");
+        std::fs::write(&config, scripted_models_toml(&server.base_url(), judges)).unwrap();
+        Setup {
+            _dir: dir,
+            root,
+            config,
+            server,
+        }
+    }
+}
 
 /// A weather task whose query carries its id's marker (the scripted
 /// server tells tasks apart by it).
