@@ -20,6 +20,11 @@ fn closed_port() -> u16 {
 /// `itc eval` of one ad-hoc OpenAI-compatible model on 3 sample tasks,
 /// without proxy settings (a proxy would answer for an unreachable host).
 fn eval(base_url: &str, run_dir: &Path, resume: bool) -> Output {
+    eval_with(base_url, run_dir, if resume { &["--resume"] } else { &[] })
+}
+
+/// `itc eval` as [`eval`] does, with `extra` arguments.
+fn eval_with(base_url: &str, run_dir: &Path, extra: &[&str]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_itc"));
     command.args([
         "eval",
@@ -37,9 +42,7 @@ fn eval(base_url: &str, run_dir: &Path, resume: bool) -> Output {
         run_dir.to_str().unwrap(),
         "--no-progress",
     ]);
-    if resume {
-        command.arg("--resume");
-    }
+    command.args(extra);
     for var in [
         "HTTP_PROXY",
         "HTTPS_PROXY",
@@ -123,4 +126,55 @@ fn a_host_name_that_does_not_resolve_stops_the_run() {
     let url = "http://itc-no-such-host.invalid/v1";
     let out = eval(url, &run, false);
     assert_stopped(&out, &run, url);
+}
+
+/// A server that answers, but not the API asked for (a plain web server,
+/// a wrong base URL): HTTP 404, 405 or 501 on the first request stops the
+/// run at once like a refused connection, naming the URL and the status,
+/// without retries; once the server has answered, such a status is an
+/// error of its task like any other.
+#[test]
+fn a_server_without_the_endpoint_stops_the_run_naming_its_status() {
+    for status in [404, 405, 501] {
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path().join("run");
+        let server = ScriptedServer::start(move |_| {
+            Reply::StatusBody(status, "<html><body>Not here</body></html>".into())
+        });
+        let url = server.base_url();
+        let out = eval(&url, &run, false);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        for named in [
+            format!("{url} answers, but has no such endpoint"),
+            format!("HTTP {status}"),
+            format!("POST {url}/chat/completions"),
+        ] {
+            assert!(stderr.contains(&named), "{named}: {stderr}");
+        }
+        assert_eq!(lines(&run.join("predictions.jsonl")), 0, "{stderr}");
+        assert!(!run.join("summary.json").exists(), "nothing is scored");
+        // At most the tasks' first requests (3), never their 5 attempts.
+        assert!(server.requests() <= 3, "{} requests", server.requests());
+    }
+
+    // After an answer, a 404 is the task's error: the run goes on.
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let server = ScriptedServer::start(|request| match request.count {
+        1 => Reply::Answer(r#"{"Thought": "t", "Action": "[]"}"#.into()),
+        _ => Reply::Status(404, None),
+    });
+    // One request at a time, so the answer comes first.
+    let out = eval_with(&server.base_url(), &run, &["--concurrency", "1"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert_eq!(lines(&run.join("predictions.jsonl")), 3, "{stderr}");
+    // The first error of each kind is shown with its message.
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("\nerrors of m: client 2\n  first client: ")
+            && stdout.contains("HTTP 404 Not Found from POST"),
+        "{stdout}"
+    );
 }

@@ -227,7 +227,7 @@ pub async fn exchange(
             }
             body
         });
-        if !matches!(&result, Err(f) if f.unreachable) {
+        if !matches!(&result, Err(f) if f.unusable_server) {
             context.reached.store(true, Ordering::SeqCst);
         }
         let took = sent.elapsed();
@@ -260,9 +260,9 @@ pub async fn exchange(
         // A server never reached in this session is not retried: the
         // caller stops the run. Once it has answered, a refused connection
         // is a failure like any other.
-        let never_reached = failure.unreachable && !context.reached.load(Ordering::SeqCst);
+        let never_reached = failure.unusable_server && !context.reached.load(Ordering::SeqCst);
         let failure = Failure {
-            unreachable: never_reached,
+            unusable_server: never_reached,
             ..failure
         };
         if never_reached || !failure.kind.retryable() || attempt >= context.retry.max_attempts {

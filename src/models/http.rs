@@ -78,9 +78,11 @@ pub struct Failure {
     pub message: String,
     /// How long the server asked us to wait (`Retry-After`).
     pub retry_after: Option<Duration>,
-    /// The server was not reached at all: the connection was refused or its
-    /// host name does not resolve (no response of any kind came back).
-    pub unreachable: bool,
+    /// The server cannot serve this API: it was not reached at all (the
+    /// connection was refused, its host name does not resolve), or what
+    /// answered has no such endpoint ([`NO_SUCH_ENDPOINT`]: a plain web
+    /// server, a wrong base URL or path).
+    pub unusable_server: bool,
 }
 
 impl Failure {
@@ -90,10 +92,15 @@ impl Failure {
             kind,
             message: message.into(),
             retry_after: None,
-            unreachable: false,
+            unusable_server: false,
         }
     }
 }
+
+/// Statuses that say the server has no such endpoint (Not Found, Method Not
+/// Allowed, Not Implemented): what answers is not the API asked for, so a
+/// model whose first request gets one is never asked again in the session.
+pub const NO_SUCH_ENDPOINT: [u16; 3] = [404, 405, 501];
 
 /// The kind of failure an HTTP status means, `None` for success.
 pub fn status_kind(status: u16) -> Option<ErrorKind> {
@@ -158,7 +165,7 @@ pub async fn send(
         builder = builder.header(*name, value);
     }
     let response = builder.send().await.map_err(|e| Failure {
-        unreachable: e.is_connect() && !e.is_timeout(),
+        unusable_server: e.is_connect() && !e.is_timeout(),
         ..Failure::new(transport_kind(&e), describe(&e))
     })?;
     let status = response.status();
@@ -185,11 +192,17 @@ pub async fn send(
     })?;
     if let Some(kind) = status_kind(status.as_u16()) {
         let text = String::from_utf8_lossy(&bytes);
+        let no_such_endpoint = NO_SUCH_ENDPOINT.contains(&status.as_u16());
+        let from = if no_such_endpoint {
+            format!(" from POST {}", request.url)
+        } else {
+            String::new()
+        };
         return Err(Failure {
             kind,
-            message: format!("HTTP {status}: {}", clip(text.trim(), 300)),
+            message: format!("HTTP {status}{from}: {}", clip(text.trim(), 300)),
             retry_after,
-            unreachable: false,
+            unusable_server: no_such_endpoint,
         });
     }
     parse_body(&bytes).map_err(|e| {

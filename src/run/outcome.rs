@@ -3,7 +3,7 @@
 
 use crate::models::backend::{Answer, Served};
 use crate::models::config::{ApiKey, ModelConfig};
-use crate::models::http::Failure;
+use crate::models::http::{ErrorKind, Failure};
 use crate::run::stats::TaskTiming;
 use crate::spec::records::{Prediction, Task};
 
@@ -23,20 +23,25 @@ pub struct Outcome {
     pub served: Served,
 }
 
-/// The message that stops a run when `failure` says the model's server was
-/// never reached in this session (connection refused, a host name that does
-/// not resolve): the run goes no further, since every task would fail the
-/// same way and be scored as if the model had answered badly.
+/// The message that stops a run when `failure` says the model's server
+/// cannot serve it and has not answered in this session (connection
+/// refused, a host name that does not resolve, HTTP 404/405/501): the run
+/// goes no further, since every task would fail the same way and be scored
+/// as if the model had answered badly.
 pub fn stop_for_unreachable(
     config: &ModelConfig,
     failure: &Failure,
     key: Option<&ApiKey>,
 ) -> Option<String> {
-    if !failure.unreachable {
+    if !failure.unusable_server {
         return None;
     }
+    let what = match failure.kind {
+        ErrorKind::Client | ErrorKind::Server => "answers, but has no such endpoint",
+        _ => "cannot be reached",
+    };
     let message = format!(
-        "model `{}`: its server at {} cannot be reached ({}). Nothing was scored: start the server (or correct the base URL) and run again; predictions already written are kept, and --resume continues",
+        "model `{}`: its server at {} {what} ({}). Nothing was scored: start the server (or correct the base URL, the backend or the model id) and run again; predictions already written are kept, and --resume continues",
         config.name,
         config.effective_base_url(),
         failure.message

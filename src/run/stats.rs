@@ -12,7 +12,22 @@ use super::progress::human;
 use crate::models::backend::Served;
 use crate::models::config::ModelConfig;
 use crate::spec::records::{Prediction, Usage};
+use crate::util::bounded::clip;
 use crate::util::table::{ABSENT, Table};
+
+/// `text` with its control characters escaped (`\u{1b}`), so a server's
+/// message cannot drive the terminal.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_debug().to_string(),
+            false => c.to_string(),
+        })
+        .collect()
+}
+
+/// Characters shown of the first error of each kind.
+pub const FIRST_ERROR_CHARS: usize = 300;
 
 /// A model's prediction figures gathered one prediction at a time, so that
 /// a run need not keep its predictions: answers, typed errors, tokens, and
@@ -23,6 +38,7 @@ pub struct PredictionFigures {
     answered: usize,
     errors: usize,
     error_kinds: BTreeMap<String, usize>,
+    first_errors: BTreeMap<String, String>,
     prompt_tokens: u64,
     completion_tokens: u64,
     latencies: Vec<u64>,
@@ -38,6 +54,11 @@ impl PredictionFigures {
         self.predictions += 1;
         self.errors += 1;
         let kind = p.error_kind.clone().unwrap_or_else(|| "unknown".into());
+        if let Some(error) = &p.error {
+            self.first_errors
+                .entry(kind.clone())
+                .or_insert_with(|| clip(&printable(error), FIRST_ERROR_CHARS));
+        }
         *self.error_kinds.entry(kind).or_default() += 1;
         self.add_usage(p.usage);
     }
@@ -84,6 +105,7 @@ impl PredictionFigures {
             answered: self.answered,
             errors: self.errors,
             error_kinds: self.error_kinds,
+            first_errors: self.first_errors,
             prompt_tokens: self.prompt_tokens,
             completion_tokens: self.completion_tokens,
             latency_p50_ms: percentile(&self.latencies, 0.50),
@@ -107,6 +129,10 @@ pub struct ModelStats {
     pub errors: usize,
     /// Errors per kind.
     pub error_kinds: BTreeMap<String, usize>,
+    /// The message of the first error of each kind met (cut to
+    /// [`FIRST_ERROR_CHARS`]), shown under the run's table; not written.
+    #[serde(skip)]
+    pub first_errors: BTreeMap<String, String>,
     /// Tasks finished by an earlier (resumed) session.
     pub resumed: usize,
     /// HTTP requests sent in this session, retries included.
@@ -283,6 +309,9 @@ pub fn run_table(stats: &[ModelStats], wide: bool) -> String {
     let mut out = table.render(wide);
     out.push_str("\nWhere this session's time went\n");
     out.push_str(&timing_table(stats, wide));
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
     for s in stats.iter().filter(|s| !s.error_kinds.is_empty()) {
         let kinds: Vec<String> = s
             .error_kinds
@@ -290,6 +319,9 @@ pub fn run_table(stats: &[ModelStats], wide: bool) -> String {
             .map(|(k, n)| format!("{k} {n}"))
             .collect();
         let _ = writeln!(out, "errors of {}: {}", s.model, kinds.join(", "));
+        for (kind, message) in &s.first_errors {
+            let _ = writeln!(out, "  first {kind}: {message}");
+        }
     }
     out
 }
@@ -355,21 +387,28 @@ mod tests {
         let lines = [
             r#"{"task_id":"a","model":"m","output":"x","latency_ms":100,"usage":{"prompt_tokens":1000000,"completion_tokens":100000}}"#,
             r#"{"task_id":"b","model":"m","output":"x","latency_ms":300}"#,
-            r#"{"task_id":"c","model":"m","error":"HTTP 500","error_kind":"server"}"#,
+            r#"{"task_id":"c","model":"m","error":"HTTP 500: \u001b[2J gone","error_kind":"server"}"#,
+            r#"{"task_id":"d","model":"m","error":"HTTP 503","error_kind":"server"}"#,
         ];
         let predictions: Vec<Prediction> = lines
             .iter()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
         let s = ModelStats::from_predictions(&config, 4, &predictions);
-        assert_eq!((s.tasks, s.answered, s.errors), (4, 2, 1));
-        assert_eq!(s.error_kinds.get("server"), Some(&1));
+        assert_eq!((s.tasks, s.answered, s.errors), (4, 2, 2));
+        assert_eq!(s.error_kinds.get("server"), Some(&2));
         assert_eq!((s.latency_p50_ms, s.latency_p95_ms), (Some(100), Some(300)));
         assert!((s.cost_usd.unwrap() - 3.0).abs() < 1e-9);
         let table = run_table(&[s], false);
         assert!(table.contains("Done │ Errors │ Resumed"), "{table}");
-        assert_eq!(cells_of(&table, "m")[..4], ["m", "4", "2", "1"], "{table}");
-        assert!(table.contains("errors of m: server 1"), "{table}");
+        assert_eq!(cells_of(&table, "m")[..4], ["m", "4", "2", "2"], "{table}");
+        assert!(table.contains("errors of m: server 2"), "{table}");
+        // The first error of each kind, its control characters escaped.
+        assert!(
+            table.contains("  first server: HTTP 500: \\u{1b}[2J gone\n"),
+            "{table}"
+        );
+        assert!(!table.contains("HTTP 503"), "{table}");
         assert!(table.contains("Queue ms"), "{table}");
         assert!(table.lines().all(|l| l.chars().count() <= 100), "{table}");
     }

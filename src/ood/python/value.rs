@@ -305,7 +305,7 @@ fn hash_into(v: &PyValue, h: &mut DefaultHasher) -> Option<()> {
 const NONE: usize = usize::MAX;
 
 /// The distinct keys of a sequence (a dict's keys, a set's items) by
-/// [`key_hash`]: [`KeyIndex::find`] takes O(1) expected [`py_eq`]
+/// `key_hash`: [`KeyIndex::find`] takes O(1) expected [`py_eq`]
 /// comparisons. The keys themselves stay where they are; the index holds
 /// their positions.
 #[derive(Debug, Default)]

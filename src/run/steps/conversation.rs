@@ -219,7 +219,7 @@ impl<'a> Conversation<'a> {
         match failure {
             // A tool that fails ends its task; only the model's own server stops the run.
             Some(failure) => Err(Failure {
-                unreachable: false,
+                unusable_server: false,
                 ..failure
             }),
             None => Ok(index),
@@ -297,7 +297,7 @@ impl<'a> Conversation<'a> {
 /// A failure no search can go on after: the model's server unreachable, or
 /// a request that went to a batch file (or has no batch result yet).
 fn ends_task(failure: &Failure) -> bool {
-    failure.unreachable || failure.kind == ErrorKind::Batch
+    failure.unusable_server || failure.kind == ErrorKind::Batch
 }
 
 /// The error prediction of a task whose step failed after its retries,
