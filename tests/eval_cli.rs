@@ -815,3 +815,17 @@ fn requests_state_a_temperature_and_the_run_records_who_answered() {
         _ => assert_eq!(commit, "unknown"),
     }
 }
+
+/// `--limit` takes a whole number from 1: 0 and -1 are refused, naming the flag.
+#[test]
+fn a_limit_below_one_is_refused_naming_the_flag() {
+    for value in ["0", "-1"] {
+        let out = itc(&["eval", "--limit", value], &[]);
+        assert_eq!(out.status.code(), Some(2), "{value}");
+        let message = text(&out.stderr);
+        assert!(
+            message.contains(&format!("invalid value '{value}' for '--limit <LIMIT>'")),
+            "{message}"
+        );
+    }
+}

@@ -304,8 +304,9 @@ pub struct EvalArgs {
     /// `prompts/system.jinja` (prompt and structured modes, ITC style).
     #[arg(long)]
     pub system_prompt: Option<PathBuf>,
-    /// Run at most this many tasks (the first, after the other filters).
-    #[arg(long)]
+    /// Run at most this many tasks (the first, after the other filters); from 1.
+    #[arg(long, allow_hyphen_values = true,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub limit: Option<usize>,
     /// Only these task ids, comma-separated.
     #[arg(long, value_delimiter = ',')]
