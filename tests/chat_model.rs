@@ -72,7 +72,7 @@ fn chats_retry_then_come_from_the_cache() {
         }
     });
     let mut config = scripted_model(&server.base_url(), "writer");
-    config.concurrency = 1; // keeps the fail/answer alternation per chat
+    config.concurrency = Some(1); // keeps the fail/answer alternation per chat
     let spec = ModelSpec::resolve(config).unwrap();
     let cache = tempfile::tempdir().unwrap();
     let model = ChatModel::new(&spec, Some(cache.path())).unwrap();

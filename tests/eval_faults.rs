@@ -112,7 +112,7 @@ fn a_thousand_tasks_under_faults_all_end_answered_or_typed() {
     let tasks_path = dir.path().join("tasks.jsonl");
     support::tasks::write(&tasks_path, &tasks);
     let mut model = scripted_model(&server.base_url(), "scripted");
-    model.concurrency = 32;
+    model.concurrency = Some(32);
     model.timeout_ms = Some(TIMEOUT_MS);
     model.max_attempts = Some(MAX_ATTEMPTS as u32);
     let run_dir = dir.path().join("run");

@@ -166,7 +166,7 @@ fn concurrency_is_bounded_per_model() {
     });
     let dir = tempfile::tempdir().unwrap();
     let mut model = scripted_model(&server.base_url(), "bounded");
-    model.concurrency = 3;
+    model.concurrency = Some(3);
     let report = run_blocking(
         &generate(24),
         &[model],
@@ -289,7 +289,7 @@ fn requests_per_minute_spaces_requests_at_the_server() {
     let server = ScriptedServer::start(|r| Reply::Answer(answer(r.task.as_deref().unwrap())));
     let dir = tempfile::tempdir().unwrap();
     let mut model = scripted_model(&server.base_url(), "limited");
-    model.concurrency = 32;
+    model.concurrency = Some(32);
     // 600 a minute: a burst of 100 (10 s worth), then one per 100 ms.
     model.requests_per_minute = Some(600);
     let report = run_blocking(

@@ -5,6 +5,7 @@
 mod support;
 
 use std::path::Path;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 use support::server::{Reply, Request, ScriptedServer};
@@ -92,6 +93,86 @@ fn a_one_slot_server_is_named_and_a_higher_concurrency_is_a_warning() {
     );
     assert!(!stderr.contains("queues"), "{stderr}");
     assert_eq!(warnings(&run), Vec::<String>::new());
+}
+
+/// Answers after a pause, so that requests sent together overlap at the server.
+fn slowly(r: &Request) -> Reply {
+    Reply::Delay(Duration::from_millis(150), Box::new(answering(r)))
+}
+
+#[test]
+fn a_one_slot_server_gets_one_request_at_a_time_without_concurrency() {
+    let server = ScriptedServer::start(slowly).with_props(json!({"total_slots": 1}));
+    let dir = tempfile::tempdir().unwrap();
+    let (stderr, run) = eval(&server, dir.path(), "smol", 6, &[]);
+    assert_eq!(server.requests(), 6);
+    assert_eq!(server.max_in_flight(), 1, "{stderr}");
+    let url = server.base_url();
+    assert!(
+        stderr.contains(&format!(
+            "note: the server at {url} has 1 slot (requests it works on at once); concurrency 1 (model `smol`), from the slots (--concurrency sets another)\n"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(warnings(&run), Vec::<String>::new());
+    // The run records the model as configured: no concurrency set.
+    let models = std::fs::read_to_string(dir.path().join("runs/smol/models.json")).unwrap();
+    assert!(!models.contains("concurrency"), "{models}");
+}
+
+#[test]
+fn an_explicit_concurrency_above_the_slots_still_wins_with_the_warning() {
+    let server = ScriptedServer::start(slowly).with_props(json!({"total_slots": 1}));
+    let dir = tempfile::tempdir().unwrap();
+    let (stderr, run) = eval(&server, dir.path(), "three", 6, &["--concurrency", "3"]);
+    assert_eq!(server.max_in_flight(), 3, "{stderr}");
+    let warned = warnings(&run);
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    assert!(
+        warned[0].contains("concurrency 3 (model `three`) queues requests there"),
+        "{warned:?}"
+    );
+}
+
+#[test]
+fn models_without_concurrency_share_a_servers_slots() {
+    let server = ScriptedServer::start(slowly).with_props(json!({"total_slots": 3}));
+    let dir = tempfile::tempdir().unwrap();
+    let url = server.base_url();
+    let config = dir.path().join("models.toml");
+    let table = |name: &str| {
+        format!(
+            "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"m\"\n"
+        )
+    };
+    std::fs::write(&config, table("a") + &table("b")).unwrap();
+    let tasks_path = dir.path().join("tasks.jsonl");
+    support::tasks::write(&tasks_path, &generate(4));
+    let run_dir = dir.path().join("run");
+    let out = itc(
+        &[
+            "eval",
+            "--config",
+            config.to_str().unwrap(),
+            "--tasks",
+            tasks_path.to_str().unwrap(),
+            "--run-dir",
+            run_dir.to_str().unwrap(),
+            "--no-cache",
+            "--bootstrap",
+            "10",
+        ],
+        &[],
+    );
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(server.requests(), 8);
+    // Two models, three slots: two and one at once, never four each.
+    assert!(server.max_in_flight() <= 3, "{}", server.max_in_flight());
+    assert!(
+        stderr.contains("has 3 slots (requests it works on at once); concurrency 3 (models a, b), from the slots"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -247,7 +247,8 @@ pub struct EvalArgs {
     /// Answer length limit in tokens (overrides the configuration's).
     #[arg(long)]
     pub max_tokens: Option<u32>,
-    /// Requests in flight per model (overrides the configuration's).
+    /// Requests in flight per model (overrides the configuration's). Unset
+    /// everywhere: a local server's slot count (llama.cpp `/props`), else 4.
     #[arg(long)]
     pub concurrency: Option<usize>,
     /// Requests per minute per model (overrides the configuration's).
@@ -705,7 +706,7 @@ mod tests {
         let m = &model_configs(&args).unwrap()[0];
         assert_eq!(
             (m.name.as_str(), m.mode, m.concurrency),
-            ("x", Mode::Native, 3)
+            ("x", Mode::Native, Some(3))
         );
         assert_eq!(m.retry_policy().base, std::time::Duration::from_millis(5));
         assert_eq!(m.effective_key_env(), None);

@@ -166,9 +166,10 @@ fn default_max_tokens() -> u32 {
     1024
 }
 
-fn default_concurrency() -> usize {
-    4
-}
+/// Requests a model sends at once when its configuration sets no
+/// `concurrency` and no local server reports its slots
+/// ([`ModelConfig::concurrency`]).
+pub const DEFAULT_CONCURRENCY: usize = 4;
 
 /// One model as configured (a `[[models]]` table, or the ad-hoc flags).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -217,9 +218,12 @@ pub struct ModelConfig {
     /// Answer length limit, in tokens.
     #[serde(default = "default_max_tokens")]
     pub max_tokens: u32,
-    /// Requests in flight at once.
-    #[serde(default = "default_concurrency")]
-    pub concurrency: usize,
+    /// Requests in flight at once, as configured; `None` when neither
+    /// `models.toml` nor `--concurrency` sets it: the run then sends a local
+    /// server at most its slots, else [`DEFAULT_CONCURRENCY`]. Read it
+    /// through [`ModelConfig::concurrency`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<usize>,
     /// Request rate limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requests_per_minute: Option<u32>,
@@ -266,7 +270,7 @@ impl ModelConfig {
             system_prompt_sha256: None,
             temperature: None,
             max_tokens: default_max_tokens(),
-            concurrency: default_concurrency(),
+            concurrency: None,
             requests_per_minute: None,
             tokens_per_minute: None,
             price_input_per_mtok: None,
@@ -311,6 +315,12 @@ impl ModelConfig {
                 .map_or(defaults.cap, Duration::from_millis),
             ..defaults
         }
+    }
+
+    /// Requests in flight at once: the configured concurrency, else
+    /// [`DEFAULT_CONCURRENCY`].
+    pub fn concurrency(&self) -> usize {
+        self.concurrency.unwrap_or(DEFAULT_CONCURRENCY)
     }
 
     /// The per-request timeout.
@@ -368,7 +378,7 @@ impl ModelConfig {
         if self.max_tokens == 0 {
             bail!("{}: must be at least 1", field("max_tokens"));
         }
-        if self.concurrency == 0 {
+        if self.concurrency == Some(0) {
             bail!("{}: must be at least 1", field("concurrency"));
         }
         if self.requests_per_minute == Some(0) {

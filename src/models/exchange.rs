@@ -103,7 +103,7 @@ impl ModelContext {
             key: spec.key.clone(),
             api: api_for(config),
             limiter: RateLimiter::new(config.requests_per_minute, config.tokens_per_minute),
-            slots: Arc::new(Semaphore::new(config.concurrency)),
+            slots: Arc::new(Semaphore::new(config.concurrency())),
             retry: config.retry_policy(),
             timeout: config.timeout(),
             cache,

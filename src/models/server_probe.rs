@@ -4,8 +4,11 @@
 //!   (llama.cpp: its slots, `--parallel`) and queues the rest, so a run with
 //!   a higher concurrency measures the wait as latency. Against a loopback
 //!   URL, `GET <root>/props` (`total_slots`) or `GET <root>/slots` (one entry
-//!   per slot) tells how many; the run prints it once per server, with a
-//!   warning when the models' concurrency exceeds it.
+//!   per slot) tells how many; the run prints it once per server. The
+//!   models on it that set no concurrency (`--concurrency`, `concurrency`
+//!   in `models.toml`) share the slots the others leave: at most that many
+//!   requests at once in all, at least one per model ([`slot_shares`]). A
+//!   concurrency set above the slots still wins, with a warning.
 //! - **Tools.** A server can accept `tools` and still not show them to the
 //!   model (llama.cpp with a chat template that drops them), and native mode
 //!   then benchmarks a model that never sees a tool. For a native-mode model
@@ -37,9 +40,11 @@ use crate::util::runtime::{Threads, block_on};
 const PROPS_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Runs the checks for the models of a run, printing notes and warnings on
-/// `err`; returns the warnings (for `run.json`).
+/// `err`; returns the warnings (for `run.json`). A model that sets no
+/// concurrency gets its share of its local server's slots, when the server
+/// reports them.
 pub fn check_servers(
-    specs: &[ModelSpec],
+    specs: &mut [ModelSpec],
     tasks: &[Task],
     cache_dir: Option<&Path>,
     err: &mut dyn Write,
@@ -48,14 +53,19 @@ pub fn check_servers(
     let (notes, warnings) = block_on(Threads::Current, async {
         let mut notes = Vec::new();
         let mut warnings = Vec::new();
-        for (url, load) in local_servers(specs) {
+        for (url, mut load) in local_servers(specs) {
             if let Some(slots) = server_slots(&url).await {
+                let shares = slot_shares(slots, load.concurrency, load.unset.len());
+                for (&m, &share) in load.unset.iter().zip(&shares) {
+                    specs[m].config.concurrency = Some(share);
+                }
+                load.concurrency += shares.iter().sum::<usize>();
                 let (note, warning) = slot_note(&url, slots, &load);
                 notes.push(note);
                 warnings.extend(warning);
             }
         }
-        for spec in specs {
+        for spec in specs.iter() {
             if let Some(warning) = tools_ignored(spec, tasks, cache.as_ref()).await {
                 notes.push(format!("warning: {warning}"));
                 warnings.push(warning);
@@ -74,14 +84,28 @@ pub fn check_servers(
 pub struct ServerLoad {
     /// Model names, in run order.
     pub models: Vec<String>,
-    /// Requests the models send at once, together.
+    /// Requests the models send at once, together (before the slots are
+    /// shared out: of the models that set a concurrency only).
     pub concurrency: usize,
+    /// The models (indexes into the run's models) that set no concurrency.
+    pub unset: Vec<usize>,
+}
+
+/// The concurrency of each of `unset` models sharing a server of `slots`
+/// slots with models that send `set` requests at once: the slots they leave,
+/// split evenly (the first models get one more when they do not divide),
+/// at least one each.
+pub fn slot_shares(slots: usize, set: usize, unset: usize) -> Vec<usize> {
+    let free = slots.saturating_sub(set);
+    (0..unset)
+        .map(|i| (free / unset + usize::from(i < free % unset)).max(1))
+        .collect()
 }
 
 /// The loopback OpenAI-compatible servers of a run, by base URL.
 fn local_servers(specs: &[ModelSpec]) -> BTreeMap<String, ServerLoad> {
     let mut servers: BTreeMap<String, ServerLoad> = BTreeMap::new();
-    for spec in specs {
+    for (m, spec) in specs.iter().enumerate() {
         let config = &spec.config;
         let url = config.effective_base_url();
         if config.backend != Backend::Openai || !is_loopback(&url) {
@@ -89,7 +113,10 @@ fn local_servers(specs: &[ModelSpec]) -> BTreeMap<String, ServerLoad> {
         }
         let load = servers.entry(url).or_default();
         load.models.push(config.name.clone());
-        load.concurrency += config.concurrency;
+        match config.concurrency {
+            Some(set) => load.concurrency += set,
+            None => load.unset.push(m),
+        }
     }
     servers
 }
@@ -143,8 +170,16 @@ pub fn slot_note(url: &str, slots: usize, load: &ServerLoad) -> (String, Option<
         );
         (format!("note: {warning}"), Some(warning))
     } else {
+        let from_slots = if load.unset.is_empty() {
+            ""
+        } else {
+            ", from the slots (--concurrency sets another)"
+        };
         (
-            format!("note: {head}; concurrency {} ({who})", load.concurrency),
+            format!(
+                "note: {head}; concurrency {} ({who}){from_slots}",
+                load.concurrency
+            ),
             None,
         )
     }
@@ -226,7 +261,7 @@ mod tests {
     use crate::models::config::ModelConfig;
     use serde_json::json;
 
-    fn spec(name: &str, url: &str, backend: Backend, concurrency: usize) -> ModelSpec {
+    fn spec(name: &str, url: &str, backend: Backend, concurrency: Option<usize>) -> ModelSpec {
         let mut config = ModelConfig::new(name, backend);
         config.base_url = Some(url.into());
         config.concurrency = concurrency;
@@ -236,22 +271,49 @@ mod tests {
     #[test]
     fn local_servers_sum_the_concurrency_of_the_models_they_serve() {
         let specs = [
-            spec("a", "http://127.0.0.1:8765/v1", Backend::Openai, 4),
-            spec("b", "http://127.0.0.1:8765/v1/", Backend::Openai, 2),
-            spec("c", "http://localhost:9000/v1", Backend::Openai, 1),
-            spec("remote", "https://api.example.com/v1", Backend::Openai, 8),
-            spec("claude", "http://127.0.0.1:8765/v1", Backend::Anthropic, 8),
+            spec("a", "http://127.0.0.1:8765/v1", Backend::Openai, Some(4)),
+            spec("b", "http://127.0.0.1:8765/v1/", Backend::Openai, Some(2)),
+            spec("c", "http://localhost:9000/v1", Backend::Openai, Some(1)),
+            spec("d", "http://127.0.0.1:8765/v1", Backend::Openai, None),
+            spec(
+                "remote",
+                "https://api.example.com/v1",
+                Backend::Openai,
+                Some(8),
+            ),
+            spec(
+                "claude",
+                "http://127.0.0.1:8765/v1",
+                Backend::Anthropic,
+                None,
+            ),
         ];
         let servers = local_servers(&specs);
         assert_eq!(servers.len(), 2, "{servers:?}");
         assert_eq!(
             servers["http://127.0.0.1:8765/v1"],
             ServerLoad {
-                models: vec!["a".into(), "b".into()],
-                concurrency: 6
+                models: vec!["a".into(), "b".into(), "d".into()],
+                concurrency: 6,
+                unset: vec![3],
             }
         );
         assert_eq!(servers["http://localhost:9000/v1"].concurrency, 1);
+    }
+
+    #[test]
+    fn models_without_a_concurrency_share_the_slots_left() {
+        assert_eq!(slot_shares(1, 0, 1), vec![1]);
+        assert_eq!(slot_shares(4, 0, 1), vec![4]);
+        assert_eq!(slot_shares(4, 0, 3), vec![2, 1, 1]);
+        assert_eq!(slot_shares(6, 2, 2), vec![2, 2]);
+        // Fewer slots than models: one each all the same.
+        assert_eq!(slot_shares(2, 0, 3), vec![1, 1, 1]);
+        assert_eq!(slot_shares(2, 5, 2), vec![1, 1]);
+        assert_eq!(slot_shares(3, 0, 0), Vec::<usize>::new());
+        for (slots, unset) in [(1, 1), (7, 3), (16, 5), (5, 5)] {
+            assert_eq!(slot_shares(slots, 0, unset).iter().sum::<usize>(), slots);
+        }
     }
 
     #[test]
@@ -259,6 +321,7 @@ mod tests {
         let load = |c| ServerLoad {
             models: vec!["m".into()],
             concurrency: c,
+            unset: Vec::new(),
         };
         let url = "http://127.0.0.1:8765/v1";
         let (note, warning) = slot_note(url, 1, &load(4));
@@ -273,6 +336,17 @@ mod tests {
             "{note}"
         );
         assert_eq!(warning, None);
+        let shared = ServerLoad {
+            unset: vec![0],
+            ..load(1)
+        };
+        let (note, _) = slot_note(url, 1, &shared);
+        assert!(
+            note.ends_with(
+                "concurrency 1 (model `m`), from the slots (--concurrency sets another)"
+            ),
+            "{note}"
+        );
     }
 
     #[test]

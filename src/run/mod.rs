@@ -89,7 +89,7 @@ pub fn eval_models(
         BatchMode::Emit(_) => ModelSpec::resolve_without_key,
         _ => ModelSpec::resolve,
     };
-    let specs: Vec<ModelSpec> = configs
+    let mut specs: Vec<ModelSpec> = configs
         .into_iter()
         .map(resolve)
         .collect::<anyhow::Result<_>>()?;
@@ -129,7 +129,7 @@ pub fn eval_models(
     )?;
     // A batch import contacts no server.
     let mut warnings = match transport {
-        Transport::Send => check_servers(&specs, &chosen.tasks, cache_dir.as_deref(), err)?,
+        Transport::Send => check_servers(&mut specs, &chosen.tasks, cache_dir.as_deref(), err)?,
         _ => Vec::new(),
     };
     let run_options = RunOptions {

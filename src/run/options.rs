@@ -118,7 +118,7 @@ impl ModelOverrides {
         }
         m.temperature = self.temperature.or(m.temperature);
         m.max_tokens = self.max_tokens.unwrap_or(m.max_tokens);
-        m.concurrency = self.concurrency.unwrap_or(m.concurrency);
+        m.concurrency = self.concurrency.or(m.concurrency);
         m.requests_per_minute = self.rpm.or(m.requests_per_minute);
         m.tokens_per_minute = self.tpm.or(m.tokens_per_minute);
         m.price_input_per_mtok = self.price_input.or(m.price_input_per_mtok);

@@ -257,7 +257,7 @@ mod tests {
     fn pacing_may_change_and_new_models_may_join() {
         let before = model("m");
         let mut after = before.clone();
-        after.concurrency = 9;
+        after.concurrency = Some(9);
         after.requests_per_minute = Some(5);
         after.timeout_ms = Some(1);
         after.max_attempts = Some(1);
@@ -266,6 +266,6 @@ mod tests {
         let all = merged(vec![before, model("old")], &[&after, &model("n")]);
         let names: Vec<&str> = all.iter().map(|m| m.name.as_str()).collect();
         assert_eq!(names, ["m", "old", "n"]);
-        assert_eq!(all[0].concurrency, 9);
+        assert_eq!(all[0].concurrency, Some(9));
     }
 }

@@ -26,7 +26,7 @@ pub fn scripted_model(base_url: &str, name: &str) -> ModelConfig {
     m.base_url = Some(base_url.to_string());
     m.model_id = Some("scripted".into());
     m.temperature = Some(0.0);
-    m.concurrency = 8;
+    m.concurrency = Some(8);
     m.timeout_ms = Some(2_000);
     m.max_attempts = Some(4);
     m.retry_base_ms = Some(2);

@@ -39,7 +39,7 @@ pub(super) fn run_itc(
     config.model_id = Some("instant".into());
     config.mode = Mode::Prompt;
     config.temperature = Some(0.0);
-    config.concurrency = concurrency;
+    config.concurrency = Some(concurrency);
     let specs = [ModelSpec::resolve(config)?];
     let options = RunOptions {
         run_dir: run_dir.to_path_buf(),
