@@ -79,7 +79,8 @@ fn expected(f: Fault) -> (usize, Option<&'static str>) {
         Fault::BadRequest => (1, Some("client")),
         Fault::Garbage => (MAX_ATTEMPTS, Some("invalid_response")),
         Fault::AlwaysReset => (MAX_ATTEMPTS, Some("connection")),
-        Fault::AlwaysSlow => (MAX_ATTEMPTS, Some("timeout")),
+        // A timeout is retried once, whatever the attempt cap.
+        Fault::AlwaysSlow => (2, Some("timeout")),
         Fault::AlwaysTruncated => (MAX_ATTEMPTS, Some("incomplete_body")),
         Fault::AlwaysLimited => (MAX_ATTEMPTS, Some("rate_limited")),
     }
@@ -204,6 +205,66 @@ fn a_thousand_tasks_under_faults_all_end_answered_or_typed() {
         stats.error_kinds,
         elapsed.as_secs_f64()
     );
+}
+
+#[test]
+fn a_request_that_timed_out_twice_is_not_sent_again_and_says_so() {
+    let server = ScriptedServer::start(|r| {
+        Reply::Delay(
+            SLOW,
+            Box::new(Reply::Answer(answer(r.task.as_deref().unwrap()))),
+        )
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = generate(3);
+    let mut model = scripted_model(&server.base_url(), "slow");
+    model.timeout_ms = Some(TIMEOUT_MS);
+    model.max_attempts = Some(5);
+    let report = run_blocking(
+        &tasks,
+        &[model],
+        &options(&dir.path().join("run"), None, false),
+    );
+    let predictions = read_predictions(&report.predictions);
+    for task in &tasks {
+        assert_eq!(server.per_task().get(&task.id), Some(&2), "{}", task.id);
+        let p = &predictions[&task.id];
+        assert_eq!(p.error_kind.as_deref(), Some("timeout"));
+        assert!(
+            p.error
+                .as_deref()
+                .is_some_and(|e| e.contains("timed out 2 times, not sent again")),
+            "{:?}",
+            p.error
+        );
+    }
+}
+
+#[test]
+fn the_timeout_counts_from_the_send_not_the_wait_for_a_slot() {
+    // One request at a time, each answered well within the timeout; the
+    // last tasks wait for a slot longer than the timeout, and still answer.
+    let server = ScriptedServer::start(|r| {
+        let reply = Reply::Answer(answer(r.task.as_deref().unwrap()));
+        Reply::Delay(Duration::from_millis(150), Box::new(reply))
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = generate(8);
+    let mut model = scripted_model(&server.base_url(), "queued");
+    model.concurrency = Some(1);
+    model.timeout_ms = Some(900);
+    let report = run_blocking(
+        &tasks,
+        &[model],
+        &options(&dir.path().join("run"), None, false),
+    );
+    let predictions = read_predictions(&report.predictions);
+    assert!(
+        predictions.values().all(|p| p.error.is_none()),
+        "{predictions:?}"
+    );
+    assert_eq!(server.requests(), tasks.len(), "no retries");
+    assert_eq!(server.max_in_flight(), 1);
 }
 
 /// IMF-fixdate of a time, as servers write `Retry-After` dates.

@@ -263,10 +263,12 @@ pub struct EvalArgs {
     /// USD per million completion tokens (overrides the configuration's).
     #[arg(long)]
     pub price_output: Option<f64>,
-    /// Per-request timeout in milliseconds (default 120000).
+    /// Per-request timeout in milliseconds (default 120000), counted from
+    /// the request's send; a request that times out is retried once at most.
     #[arg(long)]
     pub timeout_ms: Option<u64>,
-    /// Requests per task at most, retries included (default 5).
+    /// Requests per task at most, retries included (default 5; a second
+    /// timeout ends them sooner).
     #[arg(long)]
     pub max_attempts: Option<u32>,
     /// First retry delay in milliseconds (default 1000), doubling per retry.

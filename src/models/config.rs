@@ -239,7 +239,8 @@ pub struct ModelConfig {
     /// Per-request timeout, in milliseconds (default 120 000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
-    /// Requests per task at most, retries included (default 5).
+    /// Requests per task at most, retries included (default 5); a request
+    /// that timed out twice is not sent again whatever this says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_attempts: Option<u32>,
     /// First retry delay, in milliseconds (default 1 000); doubles per retry.

@@ -200,7 +200,7 @@ pub async fn exchange(
         0
     };
     let mut rng = fastrand::Rng::new();
-    let mut attempt = 0;
+    let (mut attempt, mut timeouts) = (0, 0);
     let (mut server, mut throttle) = (Duration::ZERO, Duration::ZERO);
     loop {
         attempt += 1;
@@ -261,11 +261,12 @@ pub async fn exchange(
         // caller stops the run. Once it has answered, a refused connection
         // is a failure like any other.
         let never_reached = failure.unusable_server && !context.reached.load(Ordering::SeqCst);
-        let failure = Failure {
+        let mut failure = Failure {
             unusable_server: never_reached,
             ..failure
         };
-        if never_reached || !failure.kind.retryable() || attempt >= context.retry.max_attempts {
+        timeouts += u32::from(failure.kind == ErrorKind::Timeout);
+        if never_reached || gives_up(&mut failure, attempt, timeouts, &context.retry) {
             return Exchange {
                 result: Err(failure),
                 requests: attempt,
@@ -278,6 +279,27 @@ pub async fn exchange(
         tokio::time::sleep(context.retry.delay(attempt, failure.retry_after, &mut rng)).await;
         throttle += pausing.elapsed();
     }
+}
+
+/// Timeouts a request may have before it is no longer sent, whatever
+/// `max_attempts`: a request that timed out is retried once, with the same
+/// settings; one that timed out again would most likely time out a third time.
+pub const MAX_TIMEOUTS: u32 = 2;
+
+/// Whether a failed attempt is the last one: its kind is not retried, the
+/// attempts are spent, or the request timed out [`MAX_TIMEOUTS`] times
+/// (which its message then says).
+fn gives_up(failure: &mut Failure, attempt: u32, timeouts: u32, retry: &RetryPolicy) -> bool {
+    if failure.kind == ErrorKind::Timeout && timeouts >= MAX_TIMEOUTS {
+        if attempt < retry.max_attempts {
+            failure.message = format!(
+                "{}; timed out {timeouts} times, not sent again (a timeout is retried once)",
+                failure.message
+            );
+        }
+        return true;
+    }
+    !failure.kind.retryable() || attempt >= retry.max_attempts
 }
 
 /// A request of a batch run: written to the batch file (a `batch` failure,
@@ -391,5 +413,45 @@ pub struct InFlightGuard(InFlight);
 impl Drop for InFlightGuard {
     fn drop(&mut self) {
         self.0.0.now.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timeout_is_retried_once_whatever_the_attempts_left() {
+        let retry = RetryPolicy {
+            max_attempts: 5,
+            ..RetryPolicy::default()
+        };
+        let timeout = || Failure::new(ErrorKind::Timeout, "operation timed out");
+        let mut first = timeout();
+        assert!(!gives_up(&mut first, 1, 1, &retry));
+        let mut second = timeout();
+        assert!(gives_up(&mut second, 2, 2, &retry));
+        assert_eq!(
+            second.message,
+            "operation timed out; timed out 2 times, not sent again (a timeout is retried once)"
+        );
+        // Other failures between the timeouts do not reset the count, and
+        // count against the attempts as before.
+        let mut server = Failure::new(ErrorKind::Server, "HTTP 500");
+        assert!(!gives_up(&mut server, 4, 1, &retry));
+        assert!(gives_up(&mut server, 5, 1, &retry));
+        assert_eq!(server.message, "HTTP 500");
+        // Attempts spent first: the message stays as it was.
+        let mut last = timeout();
+        assert!(gives_up(
+            &mut last,
+            2,
+            2,
+            &RetryPolicy {
+                max_attempts: 2,
+                ..retry
+            }
+        ));
+        assert_eq!(last.message, "operation timed out");
     }
 }
