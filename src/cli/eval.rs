@@ -245,6 +245,8 @@ pub struct EvalArgs {
     #[arg(long)]
     pub temperature: Option<f64>,
     /// Answer length limit in tokens (overrides the configuration's).
+    /// Default: 512 for a model given by flags (--backend …), else
+    /// models.toml's `max_tokens` (default 1024).
     #[arg(long)]
     pub max_tokens: Option<u32>,
     /// Requests in flight per model (overrides the configuration's). Unset
@@ -719,6 +721,27 @@ mod tests {
         assert!(
             parse(&["--model-id", "x"]).is_err(),
             "ad-hoc flags need --backend"
+        );
+    }
+
+    #[test]
+    fn an_ad_hoc_model_answers_in_the_ad_hoc_length_its_help_states() {
+        use crate::models::config::AD_HOC_MAX_TOKENS;
+        use clap::CommandFactory;
+        let flags = ["--backend", "openai", "--model-id", "x"];
+        let m = &model_configs(&parse(&flags).unwrap()).unwrap()[0];
+        assert_eq!(m.max_tokens, AD_HOC_MAX_TOKENS);
+        let given = [&flags[..], &["--max-tokens", "2048"]].concat();
+        assert_eq!(
+            model_configs(&parse(&given).unwrap()).unwrap()[0].max_tokens,
+            2048
+        );
+        let help = Cli::command().render_long_help().to_string();
+        assert!(
+            help.contains(&format!(
+                "Default: {AD_HOC_MAX_TOKENS} for a model given by flags"
+            )),
+            "{help}"
         );
     }
 

@@ -166,6 +166,11 @@ fn default_max_tokens() -> u32 {
     1024
 }
 
+/// The answer length limit of a model given by flags (`--backend …`) that
+/// sets no `--max-tokens`: room for a benchmark's answer (a thought and a
+/// few calls), so that a small local model that rambles stops in time.
+pub const AD_HOC_MAX_TOKENS: u32 = 512;
+
 /// Requests a model sends at once when its configuration sets no
 /// `concurrency` and no local server reports its slots
 /// ([`ModelConfig::concurrency`]).

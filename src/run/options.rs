@@ -10,7 +10,9 @@ use super::select::Selection;
 use super::shard::Shard;
 use super::steps::StepOptions;
 use crate::models::cache::CacheSetting;
-use crate::models::config::{Backend, ConfigFile, Mode, ModelConfig, PromptStyle};
+use crate::models::config::{
+    AD_HOC_MAX_TOKENS, Backend, ConfigFile, Mode, ModelConfig, PromptStyle,
+};
 use crate::score::files::ScoringOptions;
 
 /// Which models a run asks.
@@ -182,6 +184,7 @@ impl EvalOptions {
                 model.base_url = m.base_url.clone();
                 model.model_id = m.model_id.clone();
                 model.api_key_env = m.api_key_env.clone();
+                model.max_tokens = AD_HOC_MAX_TOKENS;
                 vec![model]
             }
             ModelSource::Baseline => vec![ModelConfig::new("baseline", Backend::Baseline)],
