@@ -147,15 +147,25 @@ fn city(n: usize) -> &'static str {
 
 impl ServerState {
     /// The fault of a task's attempt, if any: the first one or two attempts
-    /// of a `fault_share` of the tasks fail.
+    /// of a `fault_share` of the tasks fail. A task's two faults are never
+    /// both stalls: a request that timed out twice is not sent again (a
+    /// timeout is retried once), so every task answers by its third attempt.
     fn fault(&self, task: &str, attempt: u32) -> Option<Fault> {
         if !self.faulty.load(Ordering::SeqCst) || unit(self.seed, task, 0) >= self.fault_share {
             return None;
         }
         let failing = if unit(self.seed, task, 1) < 0.5 { 1 } else { 2 };
+        let pick = |attempt: u32| {
+            let at = unit(self.seed, task, 1 + u64::from(attempt)) * Fault::ALL.len() as f64;
+            (at as usize).min(Fault::ALL.len() - 1)
+        };
         (attempt <= failing).then(|| {
-            let pick = unit(self.seed, task, 1 + u64::from(attempt)) * Fault::ALL.len() as f64;
-            Fault::ALL[(pick as usize).min(Fault::ALL.len() - 1)]
+            let mut at = pick(attempt);
+            if attempt == 2 && Fault::ALL[at] == Fault::Stall && Fault::ALL[pick(1)] == Fault::Stall
+            {
+                at = (at + 1) % Fault::ALL.len();
+            }
+            Fault::ALL[at]
         })
     }
 
