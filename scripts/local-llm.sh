@@ -29,7 +29,11 @@
 #   ITC_LLM_THREADS        CPU threads (default: 2)
 #   ITC_LLM_CTX            context size in tokens (default: 4096; ITC prompts
 #                          with ~5 tools take ~800-1500 tokens)
-#   ITC_LLM_N_PREDICT      server-side cap on answer tokens (default: 256)
+#   ITC_LLM_N_PREDICT      answer tokens of a request that sets no length
+#                          (default: 256); not a cap: llama.cpp gives a
+#                          request's own `max_tokens` priority (`itc eval`
+#                          sends 512 for a model given by flags, and
+#                          datasets/models/local.toml sets 256)
 #   ITC_LLM_START_TIMEOUT  seconds to wait for the server to answer (default: 180)
 #
 # State files in the venv directory: server.pid, server.url, server.log.

@@ -209,6 +209,7 @@ fn anthropic_messages_over_loopback() {
     let spec = itc::models::ModelSpec {
         config: model,
         key: Some(itc::models::ApiKey::new("anthropic-test-key")),
+        slot_pool: None,
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let report = runtime
@@ -261,6 +262,7 @@ fn gemini_generate_content_over_loopback() {
     let spec = itc::models::ModelSpec {
         config: model,
         key: Some(itc::models::ApiKey::new("gemini-test-key")),
+        slot_pool: None,
     };
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let report = runtime

@@ -134,21 +134,23 @@ fn an_explicit_concurrency_above_the_slots_still_wins_with_the_warning() {
     );
 }
 
-#[test]
-fn models_without_concurrency_share_a_servers_slots() {
-    let server = ScriptedServer::start(slowly).with_props(json!({"total_slots": 3}));
-    let dir = tempfile::tempdir().unwrap();
+/// Runs models `names` (none sets a concurrency) from one `models.toml`
+/// on `tasks` tasks against `server`; returns stderr.
+fn eval_models(server: &ScriptedServer, dir: &Path, names: &[&str], tasks: usize) -> String {
     let url = server.base_url();
-    let config = dir.path().join("models.toml");
-    let table = |name: &str| {
-        format!(
-            "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"m\"\n"
-        )
-    };
-    std::fs::write(&config, table("a") + &table("b")).unwrap();
-    let tasks_path = dir.path().join("tasks.jsonl");
-    support::tasks::write(&tasks_path, &generate(4));
-    let run_dir = dir.path().join("run");
+    let config = dir.join("models.toml");
+    let tables: String = names
+        .iter()
+        .map(|name| {
+            format!(
+                "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"m\"\n"
+            )
+        })
+        .collect();
+    std::fs::write(&config, tables).unwrap();
+    let tasks_path = dir.join("tasks.jsonl");
+    support::tasks::write(&tasks_path, &generate(tasks));
+    let run_dir = dir.join("run");
     let out = itc(
         &[
             "eval",
@@ -166,6 +168,14 @@ fn models_without_concurrency_share_a_servers_slots() {
     );
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
+    stderr
+}
+
+#[test]
+fn models_without_concurrency_share_a_servers_slots() {
+    let server = ScriptedServer::start(slowly).with_props(json!({"total_slots": 3}));
+    let dir = tempfile::tempdir().unwrap();
+    let stderr = eval_models(&server, dir.path(), &["a", "b"], 4);
     assert_eq!(server.requests(), 8);
     // Two models, three slots: two and one at once, never four each.
     assert!(server.max_in_flight() <= 3, "{}", server.max_in_flight());
@@ -173,6 +183,21 @@ fn models_without_concurrency_share_a_servers_slots() {
         stderr.contains("has 3 slots (requests it works on at once); concurrency 3 (models a, b), from the slots"),
         "{stderr}"
     );
+}
+
+#[test]
+fn models_that_outnumber_the_slots_take_turns_at_them() {
+    let server = ScriptedServer::start(slowly).with_props(json!({"total_slots": 1}));
+    let dir = tempfile::tempdir().unwrap();
+    let stderr = eval_models(&server, dir.path(), &["a", "b", "c"], 3);
+    assert_eq!(server.requests(), 9);
+    // Three models, one slot: one request at a time, not one per model.
+    assert_eq!(server.max_in_flight(), 1, "{stderr}");
+    assert!(
+        stderr.contains("has 1 slot (requests it works on at once); concurrency 1 (models a, b, c), from the slots: the models that set none take turns"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("queues requests"), "{stderr}");
 }
 
 #[test]

@@ -30,6 +30,12 @@ pub struct ModelSpec {
     pub config: ModelConfig,
     /// The API key, read from the environment.
     pub key: Option<ApiKey>,
+    /// The local server whose slots this model shares with the other
+    /// models on it that set no concurrency, when they outnumber the slots
+    /// left for them: their tasks then wait for one pool of
+    /// `config.concurrency` permits, so the server never gets more requests
+    /// than its slots ([`super::server_probe::check_servers`]).
+    pub slot_pool: Option<String>,
 }
 
 impl ModelSpec {
@@ -50,7 +56,11 @@ impl ModelSpec {
             config.temperature.get_or_insert(DEFAULT_TEMPERATURE);
         }
         config.load_system_prompt()?;
-        Ok(ModelSpec { config, key: None })
+        Ok(ModelSpec {
+            config,
+            key: None,
+            slot_pool: None,
+        })
     }
 }
 

@@ -55,11 +55,22 @@ pub fn check_servers(
         let mut warnings = Vec::new();
         for (url, mut load) in local_servers(specs) {
             if let Some(slots) = server_slots(&url).await {
-                let shares = slot_shares(slots, load.concurrency, load.unset.len());
-                for (&m, &share) in load.unset.iter().zip(&shares) {
-                    specs[m].config.concurrency = Some(share);
+                match slot_shares(slots, load.concurrency, load.unset.len()) {
+                    SlotShare::Each(shares) => {
+                        for (&m, &share) in load.unset.iter().zip(&shares) {
+                            specs[m].config.concurrency = Some(share);
+                        }
+                        load.concurrency += shares.iter().sum::<usize>();
+                    }
+                    SlotShare::Pool(permits) => {
+                        for &m in &load.unset {
+                            specs[m].config.concurrency = Some(permits);
+                            specs[m].slot_pool = Some(url.clone());
+                        }
+                        load.concurrency += permits;
+                        load.pooled = true;
+                    }
                 }
-                load.concurrency += shares.iter().sum::<usize>();
                 let (note, warning) = slot_note(&url, slots, &load);
                 notes.push(note);
                 warnings.extend(warning);
@@ -89,17 +100,37 @@ pub struct ServerLoad {
     pub concurrency: usize,
     /// The models (indexes into the run's models) that set no concurrency.
     pub unset: Vec<usize>,
+    /// Whether those models wait for one pool of the slots in turn
+    /// ([`SlotShare::Pool`]).
+    pub pooled: bool,
 }
 
-/// The concurrency of each of `unset` models sharing a server of `slots`
-/// slots with models that send `set` requests at once: the slots they leave,
-/// split evenly (the first models get one more when they do not divide),
-/// at least one each.
-pub fn slot_shares(slots: usize, set: usize, unset: usize) -> Vec<usize> {
+/// How the models on a server that set no concurrency use the slots the
+/// others leave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SlotShare {
+    /// Each model its own concurrency, in model order.
+    Each(Vec<usize>),
+    /// More such models than slots left: one pool of this many permits
+    /// (at least one) that they all wait on, in turn.
+    Pool(usize),
+}
+
+/// How `unset` models sharing a server of `slots` slots with models that
+/// send `set` requests at once use the slots left: split evenly when there
+/// are at least as many as models (the first models get one more when they
+/// do not divide), else one pool of them (at least one permit), so that
+/// together they never send more requests than the slots left.
+pub fn slot_shares(slots: usize, set: usize, unset: usize) -> SlotShare {
     let free = slots.saturating_sub(set);
-    (0..unset)
-        .map(|i| (free / unset + usize::from(i < free % unset)).max(1))
-        .collect()
+    if unset > 1 && unset > free {
+        return SlotShare::Pool(free.max(1));
+    }
+    SlotShare::Each(
+        (0..unset)
+            .map(|i| (free / unset + usize::from(i < free % unset)).max(1))
+            .collect(),
+    )
 }
 
 /// The loopback OpenAI-compatible servers of a run, by base URL.
@@ -172,6 +203,8 @@ pub fn slot_note(url: &str, slots: usize, load: &ServerLoad) -> (String, Option<
     } else {
         let from_slots = if load.unset.is_empty() {
             ""
+        } else if load.pooled {
+            ", from the slots: the models that set none take turns (--concurrency sets another)"
         } else {
             ", from the slots (--concurrency sets another)"
         };
@@ -265,7 +298,11 @@ mod tests {
         let mut config = ModelConfig::new(name, backend);
         config.base_url = Some(url.into());
         config.concurrency = concurrency;
-        ModelSpec { config, key: None }
+        ModelSpec {
+            config,
+            key: None,
+            slot_pool: None,
+        }
     }
 
     #[test]
@@ -296,6 +333,7 @@ mod tests {
                 models: vec!["a".into(), "b".into(), "d".into()],
                 concurrency: 6,
                 unset: vec![3],
+                pooled: false,
             }
         );
         assert_eq!(servers["http://localhost:9000/v1"].concurrency, 1);
@@ -303,16 +341,24 @@ mod tests {
 
     #[test]
     fn models_without_a_concurrency_share_the_slots_left() {
-        assert_eq!(slot_shares(1, 0, 1), vec![1]);
-        assert_eq!(slot_shares(4, 0, 1), vec![4]);
-        assert_eq!(slot_shares(4, 0, 3), vec![2, 1, 1]);
-        assert_eq!(slot_shares(6, 2, 2), vec![2, 2]);
-        // Fewer slots than models: one each all the same.
-        assert_eq!(slot_shares(2, 0, 3), vec![1, 1, 1]);
-        assert_eq!(slot_shares(2, 5, 2), vec![1, 1]);
-        assert_eq!(slot_shares(3, 0, 0), Vec::<usize>::new());
-        for (slots, unset) in [(1, 1), (7, 3), (16, 5), (5, 5)] {
-            assert_eq!(slot_shares(slots, 0, unset).iter().sum::<usize>(), slots);
+        use SlotShare::{Each, Pool};
+        assert_eq!(slot_shares(1, 0, 1), Each(vec![1]));
+        assert_eq!(slot_shares(4, 0, 1), Each(vec![4]));
+        assert_eq!(slot_shares(4, 0, 3), Each(vec![2, 1, 1]));
+        assert_eq!(slot_shares(6, 2, 2), Each(vec![2, 2]));
+        assert_eq!(slot_shares(3, 0, 0), Each(Vec::new()));
+        // One model alone keeps one request even when the others took every slot.
+        assert_eq!(slot_shares(2, 5, 1), Each(vec![1]));
+        // More models than slots left: they take turns at the slots left.
+        assert_eq!(slot_shares(2, 0, 3), Pool(2));
+        assert_eq!(slot_shares(1, 0, 2), Pool(1));
+        assert_eq!(slot_shares(2, 5, 2), Pool(1));
+        for (slots, unset) in [(1, 1), (7, 3), (16, 5), (5, 5), (1, 2), (3, 8)] {
+            let sent = match slot_shares(slots, 0, unset) {
+                Each(shares) => shares.iter().sum::<usize>(),
+                Pool(permits) => permits,
+            };
+            assert_eq!(sent, slots, "{slots} slots, {unset} models");
         }
     }
 
@@ -322,6 +368,7 @@ mod tests {
             models: vec!["m".into()],
             concurrency: c,
             unset: Vec::new(),
+            pooled: false,
         };
         let url = "http://127.0.0.1:8765/v1";
         let (note, warning) = slot_note(url, 1, &load(4));

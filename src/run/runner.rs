@@ -6,13 +6,13 @@
 //! and message. A task whose worker dies (a bug) still gets an `internal`
 //! error prediction; nothing is dropped.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use tokio::sync::mpsc;
+use tokio::sync::{Semaphore, mpsc};
 use tokio::task::JoinSet;
 
 use super::outcome::{Outcome, answer_prediction, error_prediction, stop_for_unreachable};
@@ -205,14 +205,20 @@ fn spawn_workers(
     let mut expected: HashSet<(usize, usize)> = HashSet::new();
     let mut in_flight = Vec::with_capacity(models.len());
     let queued = Instant::now();
+    // The permits of each server whose slots several models take turns at.
+    let mut pools: HashMap<&str, Arc<Semaphore>> = HashMap::new();
     for (m, spec) in models.iter().enumerate() {
-        let context = Arc::new(ModelContext::new(
+        let mut context = ModelContext::new(
             spec,
             cache.clone(),
             &client,
             &loopback_client,
             options.transport.clone(),
-        ));
+        );
+        if let Some(server) = &spec.slot_pool {
+            context.slots = Arc::clone(pools.entry(server).or_insert(context.slots));
+        }
+        let context = Arc::new(context);
         in_flight.push(context.in_flight.clone());
         let pending: Vec<usize> = tasks
             .iter()
