@@ -141,6 +141,18 @@ impl Example {
             .min()
     }
 
+    /// The run directory of an `itc eval` command (its `--run-dir`).
+    fn eval_run_dir(&self) -> Option<&str> {
+        let after_program = self.words.iter().skip_while(|w| is_assignment(w));
+        if after_program.clone().nth(1).map(String::as_str) != Some("eval") {
+            return None;
+        }
+        self.words
+            .windows(2)
+            .find(|w| w[0] == "--run-dir")
+            .map(|w| w[1].as_str())
+    }
+
     /// The values of the output flags.
     fn outputs(&self) -> Vec<&str> {
         self.words
@@ -375,6 +387,13 @@ fn run_examples(doc: &str, examples: &[Example]) -> Outcome {
             continue;
         }
         let local = example.needs.contains(&Need::LocalModel);
+        if local
+            && matches!(server, ModelServer::Local(_))
+            && let Some(run_dir) = example.eval_run_dir()
+            && let Err(why) = every_task_answered_at_once(&root.join(run_dir))
+        {
+            outcome.failures.push(format!("{place}: {why}"));
+        }
         if !local && server.requests() > before {
             outcome.failures.push(format!(
                 "{place}: sent {} request(s) to the model server, but is not marked `# needs: local model`",
@@ -443,6 +462,30 @@ fn run_one(root: &Path, example: &Example, url: &str) -> Result<(), String> {
         let path = with_shard(path, &example.words);
         if !root.join(&path).exists() {
             return Err(format!("exited 0 but did not write {path}"));
+        }
+    }
+    Ok(())
+}
+
+/// For a run on the real local model: an error unless every model of the
+/// run in `run_dir` answered every task without a retry (a timeout, say),
+/// as `run.json` counts them.
+fn every_task_answered_at_once(run_dir: &Path) -> Result<(), String> {
+    let path = run_dir.join("run.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let run: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let models = run["models"].as_array().cloned().unwrap_or_default();
+    if models.is_empty() {
+        return Err(format!("{} names no model", path.display()));
+    }
+    for model in models {
+        let figure = |key: &str| model[key].as_u64().unwrap_or(u64::MAX);
+        let (tasks, answered, retries) = (figure("tasks"), figure("answered"), figure("retries"));
+        if answered != tasks || retries != 0 {
+            return Err(format!(
+                "model {} answered {answered} of {tasks} tasks with {retries} retries on the local model: {}",
+                model["model"], model["error_kinds"]
+            ));
         }
     }
     Ok(())

@@ -409,6 +409,38 @@ fn a_run_that_was_not_step_by_step_is_refused() {
     assert_eq!(s.server.requests(), 0);
 }
 
+/// Two judges that set no concurrency, on a server of one slot: they take
+/// turns at it, one request at a time, as `itc eval`'s models do.
+#[test]
+fn judges_on_a_one_slot_server_take_turns_at_it() {
+    let mut s = Setup::start(
+        |r| Reply::Delay(std::time::Duration::from_millis(60), Box::new(script(r))),
+        &["judge-a", "judge-b"],
+    );
+    s.server = s.server.with_props(json!({"total_slots": 1}));
+    let run = pass_run(&s.root);
+    let out = judge(
+        &s,
+        &[
+            run.to_str().unwrap(),
+            "--metric",
+            "sopr",
+            "--judge",
+            "judge-a",
+            "--judge",
+            "judge-b",
+        ],
+    );
+    ok(&out);
+    assert!(s.server.requests() > 8, "{}", s.server.requests());
+    assert_eq!(s.server.max_in_flight(), 1, "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("has 1 slot (requests it works on at once); concurrency 1 (models judge-a, judge-b), from the slots: the models that set none take turns"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 /// A task file whose id repeats: the first task of the id is kept, as
 /// `itc score` keeps it, with a warning, so both count the same tasks.
 #[test]

@@ -35,6 +35,8 @@ use anyhow::{Context, bail};
 use crate::build::chat::load_model;
 use crate::models::batch::Transport;
 use crate::models::cache::CacheSetting;
+use crate::models::exchange::SlotPools;
+use crate::models::server_probe::share_slots;
 use crate::models::{ChatModel, ModelSpec};
 use crate::ood::stabletoolbench_results::AnswerStatus;
 use crate::ood::toolalpaca_eval::Verdict;
@@ -197,7 +199,7 @@ pub fn run(
     err: &mut dyn Write,
 ) -> anyhow::Result<Vec<Judged>> {
     check(options)?;
-    let specs = options
+    let mut specs = options
         .judges
         .iter()
         .map(|name| load_model(&options.config, name))
@@ -207,6 +209,9 @@ pub fn run(
         None => None,
     };
     let transport = batch::transport_of(options, &specs)?;
+    if matches!(transport, Transport::Send) {
+        share_slots(&mut specs, err)?;
+    }
     let resume = options.resume || !matches!(options.batch, BatchMode::Off);
     let mut all = Vec::new();
     for run_dir in &options.run_dirs {
@@ -311,6 +316,7 @@ fn judges_of(
     ledger: &Arc<Ledger>,
     options: &JudgeOptions,
 ) -> anyhow::Result<Vec<Arc<Judge>>> {
+    let mut pools = SlotPools::default();
     specs
         .iter()
         .map(|spec| {
@@ -320,6 +326,7 @@ fn judges_of(
                     cache,
                     transport.clone(),
                     Some(options.max_reply_bytes),
+                    &mut pools,
                 )?,
                 max_reply_bytes: options.max_reply_bytes,
                 max_shown_chars: options.max_shown_chars,

@@ -8,7 +8,9 @@ use super::backend::{Answer, ApiRequest, BackendApi, Chat};
 use super::batch::Transport;
 use super::cache::cache_key;
 use super::config::ModelConfig;
-use super::exchange::{ModelContext, ModelSpec, entry_cap, exchange, http_client, open_cache};
+use super::exchange::{
+    ModelContext, ModelSpec, SlotPools, entry_cap, exchange, http_client, open_cache,
+};
 use super::http::ErrorKind;
 
 /// A configured model answering free-form chats ([`Chat`]) with the same
@@ -48,16 +50,19 @@ impl ChatModel {
         cache_dir: Option<&Path>,
         transport: Transport,
     ) -> anyhow::Result<ChatModel> {
-        ChatModel::capped(spec, cache_dir, transport, None)
+        ChatModel::capped(spec, cache_dir, transport, None, &mut SlotPools::default())
     }
 
     /// [`ChatModel::with_transport`] reading at most `max_reply_bytes` of a
-    /// response body (see [`ModelContext::max_reply_bytes`]).
+    /// response body (see [`ModelContext::max_reply_bytes`]), and taking
+    /// turns with the other models of `pools` at its server's slots when
+    /// its spec says so.
     pub fn capped(
         spec: &ModelSpec,
         cache_dir: Option<&Path>,
         transport: Transport,
         max_reply_bytes: Option<u64>,
+        pools: &mut SlotPools,
     ) -> anyhow::Result<ChatModel> {
         if spec.config.backend == super::config::Backend::Baseline {
             anyhow::bail!(
@@ -74,6 +79,7 @@ impl ChatModel {
             transport,
         );
         context.max_reply_bytes = max_reply_bytes;
+        pools.join(spec, &mut context);
         Ok(ChatModel {
             context: Arc::new(context),
         })

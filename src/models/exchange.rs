@@ -126,6 +126,25 @@ impl ModelContext {
     }
 }
 
+/// The permits of each local server whose slots several models take turns
+/// at ([`ModelSpec::slot_pool`]): one semaphore per server.
+#[derive(Debug, Default)]
+pub struct SlotPools(std::collections::HashMap<String, Arc<Semaphore>>);
+
+impl SlotPools {
+    /// Gives `context` its server's pool when its model takes turns at one
+    /// (the first model's permits become the pool).
+    pub fn join(&mut self, spec: &ModelSpec, context: &mut ModelContext) {
+        if let Some(server) = &spec.slot_pool {
+            let pool = self
+                .0
+                .entry(server.clone())
+                .or_insert_with(|| Arc::clone(&context.slots));
+            context.slots = Arc::clone(pool);
+        }
+    }
+}
+
 /// The HTTP client; `direct` ignores proxy settings (for loopback servers,
 /// which a proxy from `HTTP_PROXY` could not reach).
 pub fn http_client(direct: bool) -> anyhow::Result<reqwest::Client> {

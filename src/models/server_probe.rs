@@ -49,38 +49,55 @@ pub fn check_servers(
     cache_dir: Option<&Path>,
     err: &mut dyn Write,
 ) -> anyhow::Result<Vec<String>> {
+    let mut warnings = share_slots(specs, err)?;
     let cache = cache_dir.and_then(|dir| Cache::open(dir).ok());
-    let (notes, warnings) = block_on(Threads::Current, async {
+    let notes = block_on(Threads::Current, async {
         let mut notes = Vec::new();
-        let mut warnings = Vec::new();
-        for (url, mut load) in local_servers(specs) {
-            if let Some(slots) = server_slots(&url).await {
-                match slot_shares(slots, load.concurrency, load.unset.len()) {
-                    SlotShare::Each(shares) => {
-                        for (&m, &share) in load.unset.iter().zip(&shares) {
-                            specs[m].config.concurrency = Some(share);
-                        }
-                        load.concurrency += shares.iter().sum::<usize>();
-                    }
-                    SlotShare::Pool(permits) => {
-                        for &m in &load.unset {
-                            specs[m].config.concurrency = Some(permits);
-                            specs[m].slot_pool = Some(url.clone());
-                        }
-                        load.concurrency += permits;
-                        load.pooled = true;
-                    }
-                }
-                let (note, warning) = slot_note(&url, slots, &load);
-                notes.push(note);
-                warnings.extend(warning);
-            }
-        }
         for spec in specs.iter() {
             if let Some(warning) = tools_ignored(spec, tasks, cache.as_ref()).await {
                 notes.push(format!("warning: {warning}"));
                 warnings.push(warning);
             }
+        }
+        notes
+    })?;
+    for note in notes {
+        writeln!(err, "{note}")?;
+    }
+    Ok(warnings)
+}
+
+/// The slots check alone (for models that answer chats: judges): a model
+/// that sets no concurrency gets its share of its local server's slots,
+/// when the server reports them; prints a note per server on `err` and
+/// returns the warnings.
+pub fn share_slots(specs: &mut [ModelSpec], err: &mut dyn Write) -> anyhow::Result<Vec<String>> {
+    let (notes, warnings) = block_on(Threads::Current, async {
+        let mut notes = Vec::new();
+        let mut warnings = Vec::new();
+        for (url, mut load) in local_servers(specs) {
+            let Some(slots) = server_slots(&url).await else {
+                continue;
+            };
+            match slot_shares(slots, load.concurrency, load.unset.len()) {
+                SlotShare::Each(shares) => {
+                    for (&m, &share) in load.unset.iter().zip(&shares) {
+                        specs[m].config.concurrency = Some(share);
+                    }
+                    load.concurrency += shares.iter().sum::<usize>();
+                }
+                SlotShare::Pool(permits) => {
+                    for &m in &load.unset {
+                        specs[m].config.concurrency = Some(permits);
+                        specs[m].slot_pool = Some(url.clone());
+                    }
+                    load.concurrency += permits;
+                    load.pooled = true;
+                }
+            }
+            let (note, warning) = slot_note(&url, slots, &load);
+            notes.push(note);
+            warnings.extend(warning);
         }
         (notes, warnings)
     })?;

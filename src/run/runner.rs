@@ -6,13 +6,13 @@
 //! and message. A task whose worker dies (a bug) still gets an `internal`
 //! error prediction; nothing is dropped.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use super::outcome::{Outcome, answer_prediction, error_prediction, stop_for_unreachable};
@@ -25,7 +25,7 @@ use crate::models::backend::{Answer, Served};
 use crate::models::batch::{RequestLabel, Transport};
 use crate::models::cache::Cache;
 use crate::models::exchange::{
-    InFlight, ModelContext, ModelSpec, exchange, http_client, open_cache,
+    InFlight, ModelContext, ModelSpec, SlotPools, exchange, http_client, open_cache,
 };
 use crate::models::http::{ErrorKind, Failure};
 use crate::spec::records::Task;
@@ -205,8 +205,7 @@ fn spawn_workers(
     let mut expected: HashSet<(usize, usize)> = HashSet::new();
     let mut in_flight = Vec::with_capacity(models.len());
     let queued = Instant::now();
-    // The permits of each server whose slots several models take turns at.
-    let mut pools: HashMap<&str, Arc<Semaphore>> = HashMap::new();
+    let mut pools = SlotPools::default();
     for (m, spec) in models.iter().enumerate() {
         let mut context = ModelContext::new(
             spec,
@@ -215,9 +214,7 @@ fn spawn_workers(
             &loopback_client,
             options.transport.clone(),
         );
-        if let Some(server) = &spec.slot_pool {
-            context.slots = Arc::clone(pools.entry(server).or_insert(context.slots));
-        }
+        pools.join(spec, &mut context);
         let context = Arc::new(context);
         in_flight.push(context.in_flight.clone());
         let pending: Vec<usize> = tasks
