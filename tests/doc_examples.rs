@@ -19,10 +19,12 @@
 //!   or, with `ITC_DOC_EXAMPLES_LOCAL_LLM=1`, the local model of
 //!   `ITC_LOCAL_LLM_URL`. Loopback URLs (`http://127.0.0.1:PORT/v1`) in the
 //!   command and in the workspace's `.toml` files are replaced by the
-//!   server's URL. CI uses the scripted server: the examples check that the
-//!   commands run as written, `tests/real_model.rs` checks the real model's
-//!   plumbing, and SmolLM2 on two cores took over ten minutes for the
-//!   examples' requests.
+//!   server's URL. `cargo test` uses the scripted server; CI then runs the
+//!   README's examples again against the real local model
+//!   (`ITC_DOC_EXAMPLES_LOCAL_LLM=1 cargo test --test doc_examples
+//!   examples_in_readme -- --nocapture`), where every `itc eval` must
+//!   answer every task without a retry, and what each command printed is
+//!   shown.
 //!
 //! A marker in a command's trailing comment marks that command; in a
 //! comment line of its own it marks the commands below it up to the next
@@ -380,7 +382,11 @@ fn run_examples(doc: &str, examples: &[Example]) -> Outcome {
         outcome.ran += usize::from(example.is_itc());
         let before = server.requests();
         let started = std::time::Instant::now();
-        let result = run_one(root, example, &server.base_url());
+        // On the real model, what the command printed goes to the test's
+        // output (`--nocapture` shows it): the figures the docs quote.
+        let echo =
+            example.needs.contains(&Need::LocalModel) && matches!(server, ModelServer::Local(_));
+        let result = run_one(root, example, &server.base_url(), echo);
         println!("{place}: {:.1} s", started.elapsed().as_secs_f64());
         if let Err(why) = result {
             outcome.failures.push(format!("{place}: {why}"));
@@ -405,7 +411,7 @@ fn run_examples(doc: &str, examples: &[Example]) -> Outcome {
 }
 
 /// Runs one command in `root`; the error says why it failed.
-fn run_one(root: &Path, example: &Example, url: &str) -> Result<(), String> {
+fn run_one(root: &Path, example: &Example, url: &str, echo: bool) -> Result<(), String> {
     let local = example.needs.contains(&Need::LocalModel);
     let mut words = example.words.iter().map(|w| {
         let w = w.replace("~/", &format!("{}/home/", root.display()));
@@ -445,6 +451,13 @@ fn run_one(root: &Path, example: &Example, url: &str) -> Result<(), String> {
         .envs(env)
         .output()
         .map_err(|e| format!("could not start: {e}"))?;
+    if echo {
+        println!(
+            "--- stdout (end) ---\n{}\n--- stderr (end) ---\n{}",
+            tail(&String::from_utf8_lossy(&output.stdout), 6_000),
+            tail(&String::from_utf8_lossy(&output.stderr), 3_000)
+        );
+    }
     if !output.status.success() {
         return Err(format!(
             "{}\n--- stderr ---\n{}\n--- stdout (end) ---\n{}",
