@@ -359,6 +359,28 @@ fn a_partial_run_shows_percent_and_its_aggregates_as_na_everywhere() {
         assert_eq!(f["unit"], "fraction", "{f}");
         assert!(f["value"].as_f64().unwrap() <= 1.0, "{f}");
     }
+
+    // Issue 49 item 6: report.tex has the official scores, a table per
+    // model, in the same convention, and fits the text column.
+    let document = std::fs::read_to_string(out.join("report.tex")).unwrap();
+    assert!(
+        document.contains("\\input{table-official.tex}"),
+        "{document}"
+    );
+    let tex = std::fs::read_to_string(out.join("table-official.tex")).unwrap();
+    assert!(tex.contains("\\label{tab:itc-official-2}"), "{tex}");
+    assert!(
+        tex.contains("simple\\_python & 100.00 & ") && tex.contains("simple\\_python & 0.00 & "),
+        "{tex}"
+    );
+    for name in AGGREGATES {
+        assert_eq!(
+            tex.matches(&format!("\n{name} & N/A & ")).count(),
+            2,
+            "{name}\n{tex}"
+        );
+    }
+    support::latex::assert_report_fits(&out);
 }
 
 #[test]
