@@ -183,10 +183,204 @@ fn prompt_mode_gold_answers_pass_the_official_checker_and_wrong_ones_do_not() {
     assert!(
         official
             .iter()
-            .any(|f| f["name"] == "live_parallel" && f["model"] == "gold" && f["value"] == 100.0)
+            .any(|f| f["name"] == "live_parallel" && f["model"] == "gold" && f["value"] == 1.0)
     );
     let html = std::fs::read_to_string(report_dir.join("report.html")).unwrap();
     assert!(html.contains("id=\"official\""));
+}
+
+/// The cells of the first table row of `table` whose label cells are
+/// `labels` (box-drawing tables: cells between `│`).
+fn row(table: &str, labels: &[&str]) -> Vec<String> {
+    table
+        .lines()
+        .map(|l| {
+            l.split('│')
+                .map(|c| c.trim().to_string())
+                .filter(|c| !c.is_empty())
+                .collect::<Vec<_>>()
+        })
+        .find(|cells| cells.len() > labels.len() && cells[..labels.len()] == *labels)
+        .unwrap_or_else(|| panic!("no row {labels:?} in\n{table}"))
+}
+
+/// The aggregate columns, every one of which rests on a category besides
+/// simple_python.
+const AGGREGATES: [&str; 7] = [
+    "Non-Live AST Acc",
+    "Non-Live Overall Acc",
+    "Live AST Acc",
+    "Live Acc",
+    "Irrelevance Detection",
+    "Relevance Detection",
+    "Overall Acc",
+];
+
+/// Issue 49 item 5: a run of simple_python alone shows its accuracy in
+/// percent with two decimals and every aggregate as N/A (no number beside
+/// it) in `itc eval`'s table, `itc ood score bfcl`, `itc ood report` and
+/// `itc report`'s terminal, Markdown and HTML; the JSON outputs keep
+/// fractions and say so (`"unit": "fraction"`).
+#[test]
+fn a_partial_run_shows_percent_and_its_aggregates_as_na_everywhere() {
+    let by_query = tasks_by_query("simple_python");
+    let server = ScriptedServer::start(move |r| {
+        let query = r.body["messages"][1]["content"].as_str().unwrap();
+        let task = &by_query[query];
+        Reply::Answer(match r.body["model"].as_str().unwrap() {
+            "gold" => bfcl_text(&task.gold.calls),
+            _ => "I would call nothing_at_all(x=1) here.".to_string(),
+        })
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let config = models_toml(
+        dir.path(),
+        &server.base_url(),
+        &[("gold", "prompt"), ("prose", "prompt")],
+    );
+    let run = dir.path().join("run");
+    let run_s = run.to_str().unwrap();
+    let ok = |args: &[&str]| {
+        let out = itc(args, &[]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let eval = ok(&[
+        "eval",
+        "--dataset",
+        "bfcl:simple_python",
+        "--limit",
+        "4",
+        "--config",
+        &config,
+        "--run-dir",
+        run_s,
+    ]);
+    // `itc eval`: Model, Style, Category, Total, Correct, Accuracy (%).
+    assert_eq!(
+        row(&eval, &["gold", "bfcl", "simple_python"])[3..],
+        ["4", "4", "100.00"]
+    );
+    assert_eq!(row(&eval, &["prose", "bfcl", "simple_python"])[5], "0.00");
+    for name in AGGREGATES {
+        assert_eq!(row(&eval, &["gold", "bfcl", name])[5], "N/A", "{eval}");
+    }
+    assert!(!eval.contains("N/A (") && !eval.contains("(N/A)"), "{eval}");
+
+    // official.json: fractions, said so.
+    let official = read_json(&run.join("official.json"));
+    assert_eq!(official["unit"], "fraction");
+    let gold = &official["results"][0];
+    assert_eq!(gold["categories"][0]["accuracy"], 1.0);
+    let overall = &gold["leaderboard"][6];
+    assert_eq!(
+        (&overall["name"], &overall["shown"]),
+        (&json!("Overall Acc"), &json!(false))
+    );
+    assert!(overall["value"].as_f64().unwrap() < 0.05, "{overall}");
+
+    // `itc ood score bfcl`: the table in percent, the JSON in fractions.
+    let scored = ok(&["ood", "score", "bfcl", "--results", run_s, "--partial"]);
+    assert_eq!(row(&scored, &["gold", "simple_python"])[4], "100.00");
+    assert_eq!(row(&scored, &["prose", "simple_python"])[4], "0.00");
+    let scored = ok(&[
+        "ood",
+        "score",
+        "bfcl",
+        "--results",
+        run_s,
+        "--partial",
+        "--format",
+        "json",
+    ]);
+    let line: Value = serde_json::from_str(scored.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (&line["unit"], &line["accuracy"]),
+        (&json!("fraction"), &json!(1.0))
+    );
+
+    // `itc ood report`: one row per model, every aggregate N/A.
+    let reported = ok(&["ood", "report", "--run", run_s, "--wide"]);
+    let bfcl = reported.split("BFCL, official").nth(1).unwrap();
+    let gold = row(bfcl, &["gold (bfcl prompt)"]);
+    assert_eq!(
+        gold[1..],
+        ["100.00", "N/A", "N/A", "N/A", "N/A", "N/A", "N/A", "N/A"],
+        "{reported}"
+    );
+    let lines = ok(&["ood", "report", "--run", run_s, "--format", "json"]);
+    let bfcl: Vec<Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["table"] == "bfcl")
+        .collect();
+    assert_eq!(bfcl.len(), 2 * 8, "{lines}");
+    for v in bfcl {
+        assert_eq!(v["unit"], "fraction", "{v}");
+        assert!(v["value"].as_f64().unwrap() <= 1.0, "{v}");
+    }
+
+    // `itc report`: terminal, Markdown, HTML in percent; report.json in fractions.
+    let out = dir.path().join("report");
+    let shown = ok(&["report", run_s, "--out", out.to_str().unwrap(), "--wide"]);
+    assert_eq!(row(&shown, &["gold", "bfcl", "simple_python"])[3], "100.00");
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        md.contains("| gold | bfcl | simple_python | 100.00 | "),
+        "{md}"
+    );
+    assert!(
+        md.contains("| prose | bfcl | simple_python | 0.00 | "),
+        "{md}"
+    );
+    assert!(
+        html.contains(
+            "<td>gold</td><td>bfcl</td><td>simple_python</td><td class=\"n\">100.00</td>"
+        ),
+        "{html}"
+    );
+    for name in AGGREGATES {
+        assert_eq!(row(&shown, &["gold", "bfcl", name])[3], "N/A", "{shown}");
+        assert!(
+            md.contains(&format!("| gold | bfcl | {name} | N/A | ")),
+            "{md}"
+        );
+        assert!(
+            html.contains(&format!(
+                "<td>gold</td><td>bfcl</td><td>{name}</td><td class=\"n\">N/A</td>"
+            )),
+            "{name}"
+        );
+    }
+    assert!(!md.contains("(N/A)") && !html.contains("(N/A)"));
+    let json = read_json(&out.join("report.json"));
+    for f in json["official"].as_array().unwrap() {
+        assert_eq!(f["unit"], "fraction", "{f}");
+        assert!(f["value"].as_f64().unwrap() <= 1.0, "{f}");
+    }
+
+    // Issue 49 item 6: report.tex has the official scores, a table per
+    // model, in the same convention, and fits the text column.
+    let document = std::fs::read_to_string(out.join("report.tex")).unwrap();
+    assert!(
+        document.contains("\\input{table-official.tex}"),
+        "{document}"
+    );
+    let tex = std::fs::read_to_string(out.join("table-official.tex")).unwrap();
+    assert!(tex.contains("\\label{tab:itc-official-2}"), "{tex}");
+    assert!(
+        tex.contains("simple\\_python & 100.00 & ") && tex.contains("simple\\_python & 0.00 & "),
+        "{tex}"
+    );
+    for name in AGGREGATES {
+        assert_eq!(
+            tex.matches(&format!("\n{name} & N/A & ")).count(),
+            2,
+            "{name}\n{tex}"
+        );
+    }
+    support::latex::assert_report_fits(&out);
 }
 
 #[test]

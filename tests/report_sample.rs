@@ -90,7 +90,7 @@ fn the_committed_sample_report_is_current() {
         );
         compared += 1;
     }
-    assert_eq!(compared, 12, "files of a report");
+    assert_eq!(compared, 14, "files of a report");
     for name in ["manifests/1-recorded.json", "manifests/2-baseline.json"] {
         assert!(committed.join(name).is_file(), "{name}");
     }

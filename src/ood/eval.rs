@@ -29,7 +29,7 @@ use crate::run::{Benchmark, check_prompt_styles};
 use crate::score::files::OutputFormat;
 use crate::spec::jsonl::{read_records, write_records};
 use crate::spec::records::{Prediction, Task};
-use crate::util::table::{Table, num_or_absent};
+use crate::util::table::{Table, fraction_percent_or_na, num_or_absent};
 
 /// Checks that each model's prompt style can be used: the benchmark styles
 /// need the *prompt* mode, a model behind an API (the baseline answers in
@@ -384,9 +384,11 @@ impl Benchmark for OodRun {
             OodDataset::Bfcl(_) => "bfcl",
             _ => "seal-tools",
         };
+        // Fractions (0–1), as the official scorers write them; tables show %.
         let json = serde_json::json!({
             "dataset": self.info.dataset,
             "benchmark": benchmark,
+            "unit": crate::util::table::FRACTION_UNIT,
             "results": results,
         });
         let path = run_dir.join("official.json");
@@ -513,14 +515,22 @@ fn ratio(v: &serde_json::Value, key: &str) -> String {
     num_or_absent(v[key].as_f64())
 }
 
-/// The official numbers of a run, as a table that fits 100 columns (4
-/// significant digits; `official.json` has every digit).
+/// The official numbers of a run, as a table that fits 100 columns (BFCL's
+/// in percent with two decimals, the others' fractions to 4 significant
+/// digits; `official.json` has every digit, as fractions).
 pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> String {
     let text = |r: &serde_json::Value, key: &str| r[key].as_str().unwrap_or_default().to_string();
     let (title, t) = match dataset {
         OodDataset::Bfcl(_) => {
-            let mut t = Table::new(["Model", "Style", "Category", "Total", "Correct", "Accuracy"])
-                .with_labels(3);
+            let mut t = Table::new([
+                "Model",
+                "Style",
+                "Category",
+                "Total",
+                "Correct",
+                "Accuracy (%)",
+            ])
+            .with_labels(3);
             for r in results {
                 for c in r["categories"].as_array().into_iter().flatten() {
                     t.push([
@@ -529,14 +539,12 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
                         text(c, "category"),
                         c["total_count"].to_string(),
                         c["correct_count"].to_string(),
-                        ratio(c, "accuracy"),
+                        fraction_percent_or_na(c["accuracy"].as_f64()),
                     ]);
                 }
                 for c in r["leaderboard"].as_array().into_iter().flatten() {
-                    let value = match c["shown"].as_bool() {
-                        Some(false) => format!("N/A ({})", ratio(c, "value")),
-                        _ => ratio(c, "value"),
-                    };
+                    let shown = c["shown"].as_bool() != Some(false);
+                    let value = fraction_percent_or_na(c["value"].as_f64().filter(|_| shown));
                     let dash = || crate::util::table::ABSENT.to_string();
                     t.push([
                         text(r, "model"),
@@ -549,10 +557,11 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
                 }
             }
             let title = format!(
-                "BFCL, official AST checker: accuracy per category, then the leaderboard's columns (fractions; N/A: the leaderboard would not show it, a category it rests on was not run)\n{}",
-                bfcl::leaderboard::NOTE
+                "BFCL, official AST checker: accuracy per category, then the leaderboard's columns\n{}\n{}",
+                bfcl::leaderboard::NOTE,
+                bfcl::leaderboard::PERCENT
             );
-            (title, t)
+            return format!("{title}\n\n{}\n", t.render(false));
         }
         OodDataset::Apibench(hub) => {
             let mut t = Table::new([

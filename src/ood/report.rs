@@ -28,7 +28,7 @@ use super::Hub;
 use super::dataset::{OodDataset, RunInfo};
 use crate::models::config::PromptStyle;
 use crate::score::files::OutputFormat;
-use crate::util::table::{Table, num_or_absent};
+use crate::util::table::{Table, fraction_percent_or_na, num_or_absent};
 
 /// What `itc ood report` reads and writes.
 #[derive(Debug, Clone)]
@@ -93,19 +93,21 @@ pub struct SealRow {
     pub param_f1: Option<f64>,
 }
 
-/// One model's BFCL figure, by the official checker (%): a category's
-/// accuracy or a leaderboard column.
+/// One model's BFCL figure, by the official checker: a category's accuracy
+/// or a leaderboard column, as a fraction (0–1; the table shows percent).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BfclRow {
     /// Row label.
     pub model: String,
     /// The category or the leaderboard column.
     pub column: String,
-    /// The figure (%).
+    /// The figure, a fraction (0–1).
     pub value: f64,
+    /// The unit of `value`: always `fraction`.
+    pub unit: &'static str,
     /// Entries scored (categories only).
     pub total: Option<u64>,
-    /// Whether the leaderboard would show it (false: N/A).
+    /// Whether it is shown (false: N/A, a category it rests on was not run).
     pub shown: bool,
 }
 
@@ -242,7 +244,8 @@ impl OodReport {
             self.bfcl.push(BfclRow {
                 model: label.to_string(),
                 column: c["category"].as_str().unwrap_or_default().to_string(),
-                value: 100.0 * c["accuracy"].as_f64().unwrap_or(0.0),
+                value: c["accuracy"].as_f64().unwrap_or(0.0),
+                unit: super::bfcl::leaderboard::UNIT,
                 total: c["total_count"].as_u64(),
                 shown: true,
             });
@@ -251,7 +254,8 @@ impl OodReport {
             self.bfcl.push(BfclRow {
                 model: label.to_string(),
                 column: c["name"].as_str().unwrap_or_default().to_string(),
-                value: 100.0 * c["value"].as_f64().unwrap_or(0.0),
+                value: c["value"].as_f64().unwrap_or(0.0),
+                unit: super::bfcl::leaderboard::UNIT,
                 total: None,
                 shown: c["shown"].as_bool().unwrap_or(true),
             });
@@ -396,8 +400,8 @@ pub fn seal_table(rows: &[SealRow], wide: bool) -> String {
 }
 
 /// BFCL by its official checker: one row per model, a column per category
-/// run and per leaderboard aggregate (%; `N/A` where the leaderboard would
-/// show it so).
+/// run and per leaderboard aggregate (percent with two decimals; `N/A` for
+/// an aggregate resting on a category that was not run).
 pub fn bfcl_table(rows: &[BfclRow], wide: bool) -> String {
     let columns = models_in_order(rows.iter().map(|r| r.column.as_str()));
     let mut t = Table::new(std::iter::once("Model".to_string()).chain(columns.iter().cloned()));
@@ -406,8 +410,7 @@ pub fn bfcl_table(rows: &[BfclRow], wide: bool) -> String {
         for c in &columns {
             let cell = rows.iter().find(|r| r.model == m && &r.column == c);
             line.push(match cell {
-                Some(r) if !r.shown => "N/A".to_string(),
-                Some(r) => num_or_absent(Some(r.value)),
+                Some(r) => fraction_percent_or_na(r.shown.then_some(r.value)),
                 None => num_or_absent(None),
             });
         }
@@ -465,6 +468,7 @@ pub fn write_csvs(report: &OodReport, dir: &Path) -> anyhow::Result<Vec<String>>
             "model" => |x: &BfclRow| x.model.clone(),
             "column" => |x: &BfclRow| x.column.clone(),
             "value" => |x: &BfclRow| x.value,
+            "unit" => |x: &BfclRow| x.unit,
             "total" => |x: &BfclRow| x.total,
             "shown" => |x: &BfclRow| x.shown,
         )?;
@@ -543,7 +547,8 @@ pub fn run(
             if !report.bfcl.is_empty() {
                 writeln!(
                     out,
-                    "BFCL, official AST checker: accuracy per category and the leaderboard's columns (%)\n\n{}\n",
+                    "BFCL, official AST checker: accuracy per category and the leaderboard's columns (%)\n{}\n\n{}\n",
+                    super::bfcl::leaderboard::PERCENT,
                     bfcl_table(&report.bfcl, options.wide)
                 )?;
             }

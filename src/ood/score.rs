@@ -28,7 +28,7 @@ use super::fetch;
 use super::seal_tools::{self, Subset};
 use super::{Hub, apibench};
 use crate::score::files::OutputFormat;
-use crate::util::table::{Table, num, num_or_absent};
+use crate::util::table::{Table, fraction_percent, num, num_or_absent};
 
 /// Scoring rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -274,8 +274,11 @@ pub struct FileScore {
     pub model: Option<String>,
     /// The category.
     pub category: String,
-    /// `correct_count / total_count`.
+    /// `correct_count / total_count`, a fraction (0–1) as in BFCL's score
+    /// file; tables show it in percent.
     pub accuracy: f64,
+    /// The unit of `accuracy`: always `fraction`.
+    pub unit: &'static str,
     /// Correct entries.
     pub correct_count: usize,
     /// Entries in the result file.
@@ -487,6 +490,7 @@ pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Re
             model,
             category: category.as_str().into(),
             accuracy: score.accuracy,
+            unit: super::bfcl::leaderboard::UNIT,
             correct_count: score.correct_count,
             total_count: score.total_count,
         });
@@ -507,7 +511,7 @@ pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Re
         OutputFormat::Table => {
             // A model column only for run directories, which name one.
             let by_model = scores.iter().any(|s| s.model.is_some());
-            let header = ["Model", "Category", "Total", "Correct", "Accuracy"];
+            let header = ["Model", "Category", "Total", "Correct", "Accuracy (%)"];
             let skip = usize::from(!by_model);
             let mut t = Table::new(header.into_iter().skip(skip)).with_labels(2 - skip);
             for s in &scores {
@@ -516,13 +520,14 @@ pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Re
                     s.category.clone(),
                     s.total_count.to_string(),
                     s.correct_count.to_string(),
-                    num(s.accuracy),
+                    fraction_percent(s.accuracy),
                 ];
                 t.push(row.into_iter().skip(skip));
             }
             writeln!(
                 out,
-                "BFCL, official AST checker (accuracy = correct / entries in the result file)\n\n{}",
+                "BFCL, official AST checker (accuracy = correct / entries in the result file)\n{}\n\n{}",
+                super::bfcl::leaderboard::PERCENT,
                 t.render(options.wide)
             )?;
         }

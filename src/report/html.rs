@@ -199,7 +199,11 @@ fn official_section(page: &mut String, report: &Report) {
     if report.official.is_empty() {
         return;
     }
-    page.push_str("<h2>Official scores</h2>\n<p>BFCL's accuracy per category by its own checker and its leaderboard's aggregate columns, beside the scores above and never mixed into them. (N/A): the leaderboard would not show it, a category it rests on was not run.</p>\n");
+    let _ = writeln!(
+        page,
+        "<h2>Official scores</h2>\n<p>{}</p>",
+        escape(super::official::INTRO)
+    );
     let rows = super::official::rows(&report.official);
     table(page, "official", &super::official::HEADER, 3, &rows);
 }

@@ -1,7 +1,12 @@
-//! `report.tex`: ITC Table 2 (with its 95% intervals) and Table 3 as LaTeX
-//! tables, ready to paste into a paper. They use booktabs' rules
-//! (`\toprule`, `\midrule`, `\bottomrule`): the paper needs
-//! `\usepackage{booktabs}`. Text from the inputs (model names, the title)
+//! `report.tex` and `table-*.tex`: ITC Table 2 (with its 95% intervals),
+//! Table 3, the judged figures and the official BFCL scores as LaTeX
+//! tables, each in a file of its own ready to `\input` into a paper, and
+//! `report.tex`, a whole document that `\input`s them ([`files`]). They
+//! use booktabs' rules (`\toprule`, `\midrule`, `\bottomrule`; the
+//! judged figures also tabularx: [`PACKAGES`]) and fit an article's text
+//! column (345 pt): `\small`, 4 pt column gaps, Table 2 in two panels,
+//! Table 3's headers abbreviated and explained in its caption, a BFCL table
+//! per model. Text from the inputs (model names, the title)
 //! goes through [`escape`], so a name such as `qwen_2.5 & co` neither
 //! breaks a row nor stops the document from compiling.
 
@@ -10,6 +15,7 @@ use std::fmt::Write as _;
 use super::Report;
 use super::charts::ERROR_TYPES;
 use crate::score::bootstrap::Interval;
+use crate::score::report::ERROR_HEADER;
 
 /// Text for LaTeX in running text or a table cell, in ASCII that pdflatex
 /// compiles in any font encoding (the default OT1 or T1):
@@ -237,58 +243,104 @@ fn with_ci(value: f64, ci: Option<Interval>) -> String {
     }
 }
 
-/// One booktabs table: caption, label, column spec (`l` then `r`s), the
-/// header and the rows (cells already LaTeX).
-fn table(out: &mut String, caption: &str, label: &str, header: &[&str], rows: &[Vec<String>]) {
-    let spec: String = std::iter::once('l')
-        .chain(std::iter::repeat_n('r', header.len() - 1))
-        .collect();
-    let _ = writeln!(
-        out,
-        "\\begin{{table}}[t]\n\\centering\n\\caption{{{caption}}}\n\\label{{{label}}}\n\\begin{{tabular}}{{{spec}}}\n\\toprule"
-    );
+/// The packages the tables need: booktabs' rules everywhere, tabularx for
+/// the judged figures' last column.
+pub const PACKAGES: &str = "\\usepackage{booktabs}\n\\usepackage{tabularx}\n";
+
+/// One booktabs tabular: column spec, header and rows (cells already
+/// LaTeX); `width` makes it a `tabularx` of that width.
+fn tabular(
+    out: &mut String,
+    width: Option<&str>,
+    spec: &str,
+    header: &[&str],
+    rows: &[Vec<String>],
+) {
+    let (env, arg) = match width {
+        Some(w) => ("tabularx", format!("{{{w}}}")),
+        None => ("tabular", String::new()),
+    };
+    let _ = writeln!(out, "\\begin{{{env}}}{arg}{{{spec}}}\n\\toprule");
     let _ = writeln!(out, "{} \\\\\n\\midrule", header.join(" & "));
     for row in rows {
         let _ = writeln!(out, "{} \\\\", row.join(" & "));
     }
-    out.push_str("\\bottomrule\n\\end{tabular}\n\\end{table}\n");
+    let _ = writeln!(out, "\\bottomrule\n\\end{{{env}}}");
 }
 
-/// The whole file: a comment saying what it holds, Table 2, Table 3.
-pub fn render(report: &Report) -> String {
-    let title = escape(&report.title);
-    let mut out = format!(
-        "% {title}: ITC Table 2 and Table 3, written by itc report.\n% {} task(s), {} model(s); rates in %; 95% intervals from a seeded paired\n% Poisson bootstrap ({} resamples, seed {}). Needs \\usepackage{{booktabs}}.\n% ASCII for pdflatex: text without a glyph there is written [U+XXXX].\n\n",
-        report.tasks,
-        report.models.len(),
-        report.resamples,
-        report.seed
+/// A table float around `body` (tabulars), set in `\small` with narrower
+/// column gaps so that the tables fit an article's text column.
+fn float(out: &mut String, caption: &str, label: &str, body: &str) {
+    let _ = write!(
+        out,
+        "\\begin{{table}}[tbp]\n\\centering\n\\small\n\\setlength{{\\tabcolsep}}{{4pt}}\n\\caption{{{caption}}}\n\\label{{{label}}}\n{body}\\end{{table}}\n"
     );
-    let rows: Vec<Vec<String>> = report
-        .models
-        .iter()
-        .map(|m| {
-            let (s, ci) = (&m.summary, m.summary.ci);
-            vec![
-                escape(&m.model),
-                s.n.to_string(),
-                with_ci(s.selection.f1, ci.map(|c| c.selection_f1)),
-                with_ci(s.invocation.f1, ci.map(|c| c.invocation_f1)),
-                with_ci(s.lm, ci.map(|c| c.lm)),
-                with_ci(s.fm, ci.map(|c| c.fm)),
-            ]
-        })
-        .collect();
-    table(
+}
+
+/// A column spec: `l`, then `n` times `r`.
+fn numbers(n: usize) -> String {
+    std::iter::once('l')
+        .chain(std::iter::repeat_n('r', n))
+        .collect()
+}
+
+/// A row spanning `columns` that names the model of the rows below it.
+fn model_row(model: &str, columns: usize) -> Vec<String> {
+    vec![format!(
+        "\\multicolumn{{{columns}}}{{@{{}}l}}{{\\textit{{{}}}}}",
+        escape(model)
+    )]
+}
+
+/// Table 2: (a) selection and invocation F1, (b) LM and FM, each with its
+/// interval; two panels, as four rates with intervals are too wide for a
+/// text column.
+fn main_table(report: &Report, title: &str) -> String {
+    let (mut f1, mut matches) = (Vec::new(), Vec::new());
+    for m in &report.models {
+        let (s, ci) = (&m.summary, m.summary.ci);
+        f1.push(vec![
+            escape(&m.model),
+            s.n.to_string(),
+            with_ci(s.selection.f1, ci.map(|c| c.selection_f1)),
+            with_ci(s.invocation.f1, ci.map(|c| c.invocation_f1)),
+        ]);
+        matches.push(vec![
+            escape(&m.model),
+            with_ci(s.lm, ci.map(|c| c.lm)),
+            with_ci(s.fm, ci.map(|c| c.fm)),
+        ]);
+    }
+    let mut body = String::from("(a) Tool selection and invocation\\\\[2pt]\n");
+    tabular(
+        &mut body,
+        None,
+        &numbers(3),
+        &["Model", "Tasks", "Sel.\\ F1", "Inv.\\ F1"],
+        &f1,
+    );
+    body.push_str("\\par\\medskip\n(b) Language and format\\\\[2pt]\n");
+    tabular(
+        &mut body,
+        None,
+        &numbers(2),
+        &["Model", "LM", "FM"],
+        &matches,
+    );
+    let mut out = String::new();
+    float(
         &mut out,
         &format!(
-            "{title}: tool selection and invocation F1 (macro), language match (LM) and format match (FM), in \\%, with 95\\% bootstrap intervals."
+            "{title}: (a) tool selection and invocation F1 (macro), (b) language match (LM) and format match (FM), in \\%, with 95\\% bootstrap intervals in brackets."
         ),
         "tab:itc-main",
-        &["Model", "Tasks", "Sel.\\ F1", "Inv.\\ F1", "LM", "FM"],
-        &rows,
+        &body,
     );
-    out.push('\n');
+    out
+}
+
+/// Table 3: the six error types' shares, abbreviated as in the terminal.
+fn error_table(report: &Report, title: &str) -> String {
     let rows: Vec<Vec<String>> = report
         .models
         .iter()
@@ -299,27 +351,181 @@ pub fn render(report: &Report) -> String {
             row
         })
         .collect();
-    let mut header = vec!["Model".to_string()];
-    header.extend(ERROR_TYPES.iter().map(|t| capitalised(t)));
-    let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    table(
+    let mut header = vec!["Model"];
+    header.extend(ERROR_HEADER);
+    let mut body = String::new();
+    tabular(&mut body, None, &numbers(6), &header, &rows);
+    let names: Vec<String> = ERROR_HEADER
+        .iter()
+        .zip(ERROR_TYPES)
+        .map(|(short, long)| format!("{long} ({short})"))
+        .collect();
+    let mut out = String::new();
+    float(
         &mut out,
         &format!(
-            "{title}: error analysis, each error type's share of its group's errors in \\% (selection: hallucinated, missed, extra tool; invocation: incorrect, missing, extra value)."
+            "{title}: error analysis, each error type's share of its group's errors in \\% (selection: {}; invocation: {}).",
+            names[..3].join(", "),
+            names[3..].join(", ")
         ),
         "tab:itc-errors",
-        &header,
-        &rows,
+        &body,
     );
     out
 }
 
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
+/// The judged figures (SPEC §8), as the HTML and Markdown show them: a row
+/// per model's figure under the model's name, the judge and what the
+/// figure rests on in a last column that takes the rest of the line.
+fn judged_table(report: &Report, title: &str) -> Option<String> {
+    if report.judged.is_empty() {
+        return None;
+    }
+    let mut rows = Vec::new();
+    let mut last: Option<&str> = None;
+    for (f, cells) in report
+        .judged
+        .iter()
+        .zip(super::judged::rows(&report.judged))
+    {
+        if last != Some(f.model.as_str()) {
+            rows.push(model_row(&f.model, 5));
+            last = Some(&f.model);
+        }
+        // Model, Metric, Judge, Rests on, %, ± std, Tasks.
+        rows.push(vec![
+            escape(&cells[1]),
+            escape(&cells[4]),
+            escape(&cells[5]),
+            escape(&cells[6]),
+            format!("{}; {}", escape(&cells[2]), escape(&cells[3])),
+        ]);
+    }
+    let mut body = String::new();
+    tabular(
+        &mut body,
+        Some("\\linewidth"),
+        "lrrr>{\\raggedright\\arraybackslash}X",
+        &["Metric", "\\%", "Std", "Tasks", "Judge; rests on"],
+        &rows,
+    );
+    let mut out = String::new();
+    float(
+        &mut out,
+        &format!(
+            "{title}: judged task success (SPEC \\S 8, \\texttt{{itc judge}}), beside the scores above and never mixed into them: pass rate, SoPR, win rate or ToolAlpaca's overall in \\%, SoPR's standard deviation over runs (Std), the tasks judged, the judge (model id) and the samples, runs or rounds the figure rests on."
+        ),
+        "tab:itc-judged",
+        &body,
+    );
+    Some(out)
+}
+
+/// The official scores of other benchmarks (BFCL), a table per model: each
+/// category's accuracy and the leaderboard's columns, as every other
+/// output shows them (percent, `N/A`).
+fn official_tables(report: &Report, title: &str) -> Option<String> {
+    if report.official.is_empty() {
+        return None;
+    }
+    let rows = super::official::rows(&report.official);
+    let mut models: Vec<&str> = Vec::new();
+    for f in &report.official {
+        if !models.contains(&f.model.as_str()) {
+            models.push(&f.model);
+        }
+    }
+    let mut out = String::new();
+    for (n, model) in models.iter().enumerate() {
+        // Model, Benchmark, Score, %, 95% CI, Correct / total.
+        let mine: Vec<Vec<String>> = report
+            .official
+            .iter()
+            .zip(&rows)
+            .filter(|(f, _)| f.model == *model)
+            .map(|(_, r)| r[2..].iter().map(|c| escape(c)).collect())
+            .collect();
+        let mut body = String::new();
+        tabular(
+            &mut body,
+            None,
+            &numbers(3),
+            &["Score", "\\%", "95\\% CI", "Correct / total"],
+            &mine,
+        );
+        if n > 0 {
+            out.push('\n');
+        }
+        float(
+            &mut out,
+            &format!(
+                "{title}: official BFCL scores of {}. {} CI: 95\\% Wilson interval.",
+                escape(model),
+                escape(super::official::INTRO)
+            ),
+            &format!("tab:itc-official-{}", n + 1),
+            &body,
+        );
+    }
+    Some(out)
+}
+
+/// The LaTeX files of a report, in order: each table in a file of its own
+/// (`table-main.tex`, `table-errors.tex`, and `table-judged.tex`,
+/// `table-official.tex` when the inputs have such figures) to `\input`
+/// into a paper, then `report.tex`, a whole document that `\input`s them
+/// and compiles on its own (`pdflatex report.tex`).
+pub fn files(report: &Report) -> Vec<(String, String)> {
+    let title = escape(&report.title);
+    let head = |what: &str, needs: &str| {
+        format!(
+            "% {title}: {what}, written by itc report.\n% {} task(s), {} model(s); rates in %; 95% intervals from a seeded paired\n% Poisson bootstrap ({} resamples, seed {}).\n% {needs}\n% ASCII for pdflatex: text without a glyph there is written [U+XXXX].\n\n",
+            report.tasks,
+            report.models.len(),
+            report.resamples,
+            report.seed
+        )
+    };
+    let needs = "To \\input into a paper: needs \\usepackage{booktabs} (and tabularx for the judged figures).";
+    let tables = [
+        (
+            "table-main.tex",
+            "ITC Table 2",
+            Some(main_table(report, &title)),
+        ),
+        (
+            "table-errors.tex",
+            "ITC Table 3",
+            Some(error_table(report, &title)),
+        ),
+        (
+            "table-judged.tex",
+            "judged figures",
+            judged_table(report, &title),
+        ),
+        (
+            "table-official.tex",
+            "official BFCL scores",
+            official_tables(report, &title),
+        ),
+    ];
+    let mut files = Vec::new();
+    let mut document = head(
+        "the whole report",
+        "A document of its own: pdflatex report.tex. Its tables are the table-*.tex files it inputs.",
+    );
+    document.push_str("\\documentclass{article}\n");
+    document.push_str(PACKAGES);
+    document.push_str("\\begin{document}\n");
+    for (name, what, table) in tables {
+        if let Some(table) = table {
+            files.push((name.to_string(), head(what, needs) + &table));
+            let _ = writeln!(document, "\\input{{{name}}}");
+        }
+    }
+    document.push_str("\\end{document}\n");
+    files.push(("report.tex".to_string(), document));
+    files
 }
 
 #[cfg(test)]
@@ -390,6 +596,5 @@ mod tests {
         let ci = Interval { lo: 1.0, hi: 2.5 };
         assert_eq!(with_ci(1.5, Some(ci)), r"1.50 {\scriptsize [1.00, 2.50]}");
         assert_eq!(with_ci(1.5, None), "1.50");
-        assert_eq!(capitalised("extra tool"), "Extra tool");
     }
 }

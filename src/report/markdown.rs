@@ -135,7 +135,11 @@ fn official(out: &mut String, report: &Report) {
     if report.official.is_empty() {
         return;
     }
-    out.push_str("## Official scores\n\nBFCL's accuracy per category by its own checker (`itc ood score bfcl --compat official`) and its leaderboard's aggregate columns, beside the scores above and never mixed into them. (N/A): the leaderboard would not show it, a category it rests on was not run.\n\n");
+    let _ = writeln!(
+        out,
+        "## Official scores\n\n{}\n",
+        escape(super::official::INTRO)
+    );
     let rows: Vec<Vec<String>> = super::official::rows(&report.official)
         .into_iter()
         .map(|row| row.iter().map(|cell| escape(cell)).collect())

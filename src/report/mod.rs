@@ -440,8 +440,10 @@ fn write_files(
     written.push("report.json".into());
     atomic::write(&dir.join("report.md"), markdown::render(report).as_bytes())?;
     written.push("report.md".into());
-    atomic::write(&dir.join("report.tex"), latex::render(report).as_bytes())?;
-    written.push("report.tex".into());
+    for (name, text) in latex::files(report) {
+        atomic::write(&dir.join(&name), text.as_bytes())?;
+        written.push(name);
+    }
     atomic::write(
         &dir.join("report.html"),
         html::render(report, browser)?.as_bytes(),

@@ -5,6 +5,11 @@
 //!
 //! The file is read as plain JSON (the report does not depend on the code
 //! that wrote it); one that cannot be read is named in a note and left out.
+//!
+//! The figures stay fractions (0–1) in `report.json` (`"unit": "fraction"`);
+//! every table shows them in percent with two decimals, as BFCL's
+//! leaderboard does ([`fraction_percent`]), and an aggregate resting on a
+//! category that was not run as `N/A`, without a number.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -12,7 +17,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::util::table::{Table, num};
+use crate::util::table::{FRACTION_UNIT, Table, fraction_percent, fraction_percent_or_na};
 
 /// One official figure of one model: a category's accuracy or an aggregate.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -23,16 +28,17 @@ pub struct OfficialFigure {
     pub benchmark: String,
     /// The category or the leaderboard column.
     pub name: String,
-    /// The figure, in percent.
+    /// The figure, a fraction (0–1).
     pub value: f64,
+    /// The unit of `value` and `interval`: always `fraction`.
+    pub unit: &'static str,
     /// Entries correct and scored (categories only).
     pub correct: Option<u64>,
     /// Entries scored (categories only).
     pub total: Option<u64>,
-    /// 95% Wilson interval of a category's accuracy, in percent.
+    /// 95% Wilson interval of a category's accuracy, fractions.
     pub interval: Option<(f64, f64)>,
-    /// Whether the leaderboard would show it (false: "N/A", a category it
-    /// rests on was not run).
+    /// Whether it is shown (false: "N/A", a category it rests on was not run).
     pub shown: bool,
 }
 
@@ -84,7 +90,8 @@ fn bfcl_figures(official: &Value, rename: &HashMap<String, String>) -> Vec<Offic
                 model: model.clone(),
                 benchmark: "bfcl".into(),
                 name: c["category"].as_str().unwrap_or_default().to_string(),
-                value: 100.0 * c["accuracy"].as_f64().unwrap_or(0.0),
+                value: c["accuracy"].as_f64().unwrap_or(0.0),
+                unit: FRACTION_UNIT,
                 correct: Some(correct),
                 total: Some(total),
                 interval: wilson(correct, total),
@@ -99,7 +106,8 @@ fn bfcl_figures(official: &Value, rename: &HashMap<String, String>) -> Vec<Offic
                 model: model.clone(),
                 benchmark: "bfcl".into(),
                 name: column["name"].as_str().unwrap_or_default().to_string(),
-                value: 100.0 * value,
+                value,
+                unit: FRACTION_UNIT,
                 correct: None,
                 total: None,
                 interval: None,
@@ -110,7 +118,7 @@ fn bfcl_figures(official: &Value, rename: &HashMap<String, String>) -> Vec<Offic
     out
 }
 
-/// The 95% Wilson score interval of `correct` out of `total`, in percent.
+/// The 95% Wilson score interval of `correct` out of `total`, fractions.
 fn wilson(correct: u64, total: u64) -> Option<(f64, f64)> {
     if total == 0 {
         return None;
@@ -119,11 +127,14 @@ fn wilson(correct: u64, total: u64) -> Option<(f64, f64)> {
     let p = correct as f64 / n;
     let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
     let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    Some((
-        100.0 * (centre - half).max(0.0),
-        100.0 * (centre + half).min(1.0),
-    ))
+    Some(((centre - half).max(0.0), (centre + half).min(1.0)))
 }
+
+/// What the official figures' table shows, said above it (plain text).
+pub const INTRO: &str = "BFCL's accuracy per category by its own checker and its leaderboard's \
+aggregate columns, beside the scores above and never mixed into them; in percent with two \
+decimals as the leaderboard writes them (report.json keeps fractions). N/A: an aggregate resting \
+on a category that was not run.";
 
 /// The columns of the official figures' table: three of text, then numbers.
 pub const HEADER: [&str; 6] = [
@@ -135,24 +146,19 @@ pub const HEADER: [&str; 6] = [
     "Correct / total",
 ];
 
-/// The rows of the official figures' table, unescaped, as [`HEADER`]; a
-/// figure the leaderboard would show as N/A is marked so.
+/// The rows of the official figures' table, unescaped, as [`HEADER`]:
+/// percent with two decimals, `N/A` for a figure not shown.
 pub fn rows(figures: &[OfficialFigure]) -> Vec<Vec<String>> {
     figures
         .iter()
         .map(|f| {
-            let value = if f.shown {
-                num(f.value)
-            } else {
-                format!("{} (N/A)", num(f.value))
-            };
             vec![
                 f.model.clone(),
                 f.benchmark.clone(),
                 f.name.clone(),
-                value,
+                fraction_percent_or_na(f.shown.then_some(f.value)),
                 f.interval.map_or("–".to_string(), |(lo, hi)| {
-                    format!("{}–{}", num(lo), num(hi))
+                    format!("{}–{}", fraction_percent(lo), fraction_percent(hi))
                 }),
                 match (f.correct, f.total) {
                     (Some(c), Some(t)) => format!("{c} / {t}"),
@@ -179,11 +185,11 @@ mod tests {
     #[test]
     fn wilson_brackets_the_proportion() {
         let (lo, hi) = wilson(132, 400).unwrap();
-        assert!(lo < 33.0 && 33.0 < hi, "{lo} {hi}");
-        assert!((hi - lo - 9.1).abs() < 0.3, "{lo} {hi}");
+        assert!(lo < 0.33 && 0.33 < hi, "{lo} {hi}");
+        assert!((hi - lo - 0.091).abs() < 0.003, "{lo} {hi}");
         assert_eq!(wilson(0, 0), None);
         let (lo, hi) = wilson(10, 10).unwrap();
-        assert!(lo > 60.0 && (hi - 100.0).abs() < 1e-9);
+        assert!(lo > 0.6 && (hi - 1.0).abs() < 1e-9);
     }
 
     #[test]
@@ -196,11 +202,12 @@ mod tests {
         assert_eq!(f.len(), 2);
         assert_eq!(
             (f[0].model.as_str(), f[0].value, f[0].total),
-            ("m (run 1)", 50.0, Some(2))
+            ("m (run 1)", 0.5, Some(2))
         );
         let rows = rows(&f);
         assert_eq!(rows[1][2], "Non-Live AST Acc");
-        assert!(rows[1][3].ends_with("(N/A)"), "{:?}", rows[1]);
+        assert_eq!(rows[1][3], "N/A", "{:?}", rows[1]);
+        assert_eq!(rows[0][3], "50.00", "{:?}", rows[0]);
         assert_eq!(rows[0][5], "1 / 2");
     }
 }

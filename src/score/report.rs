@@ -47,9 +47,13 @@ pub fn main_table(reports: &[ModelReport], wide: bool) -> String {
     t.render(wide)
 }
 
+/// Table 3's six error types, abbreviated as its headers: hallucinated,
+/// missed, extra tool; incorrect, missing, extra value.
+pub const ERROR_HEADER: [&str; 6] = ["Hall.", "Mis.", "Ex.", "Incor.", "Miss.", "Ext."];
+
 /// Table 3 of the ITC paper: shares (%) of selection and invocation errors.
 pub fn error_table(reports: &[ModelReport], wide: bool) -> String {
-    let mut t = Table::new(["Model", "Hall.", "Mis.", "Ex.", "Incor.", "Miss.", "Ext."]);
+    let mut t = Table::new(std::iter::once("Model").chain(ERROR_HEADER));
     for r in reports {
         let (s, i) = (&r.summary.selection_errors, &r.summary.invocation_errors);
         t.push([

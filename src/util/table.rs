@@ -48,6 +48,34 @@ pub fn num_or_absent(x: Option<f64>) -> String {
     x.map_or_else(|| ABSENT.to_string(), num)
 }
 
+/// Shown for a figure that cannot be given: an aggregate whose parts were
+/// not all run. One spelling everywhere (terminal, HTML, Markdown, LaTeX).
+pub const NOT_AVAILABLE: &str = "N/A";
+
+/// The `unit` that JSON outputs holding fractions (0–1) name, where their
+/// tables show the same figures in percent ([`fraction_percent`]).
+pub const FRACTION_UNIT: &str = "fraction";
+
+/// A fraction (0–1) in percent with two decimals, the way BFCL's
+/// leaderboard writes its cells (Python's `"{:.2f}".format(x * 100)`,
+/// without the `%`): the exact binary value of `x * 100` rounded to two
+/// decimals, ties to even (`0.32125` → `32.12`), which Rust's `{:.2}` does
+/// too; NaN is written `nan` as Python writes it. Every human-facing BFCL
+/// figure goes through this function.
+pub fn fraction_percent(x: f64) -> String {
+    let p = x * 100.0;
+    if p.is_nan() {
+        "nan".to_string()
+    } else {
+        format!("{p:.2}")
+    }
+}
+
+/// [`fraction_percent`] of a figure that may not be available ([`NOT_AVAILABLE`]).
+pub fn fraction_percent_or_na(x: Option<f64>) -> String {
+    x.map_or_else(|| NOT_AVAILABLE.to_string(), fraction_percent)
+}
+
 /// `part` of `whole` in percent, with [`num`] (0 when `whole` is 0).
 pub fn percent(part: usize, whole: usize) -> String {
     if whole == 0 {
@@ -299,6 +327,14 @@ mod tests {
         assert_eq!(num_or_absent(None), ABSENT);
         assert_eq!(percent(1, 3), "33.33");
         assert_eq!(percent(0, 0), "0");
+        // Two decimals of the exact value, ties to even, as Python's '{:.2f}'.
+        assert_eq!(fraction_percent(0.32125), "32.12");
+        assert_eq!(fraction_percent(0.0275 * 0.1), "0.28");
+        assert_eq!(fraction_percent(1.0), "100.00");
+        assert_eq!(fraction_percent(0.0), "0.00");
+        assert_eq!(fraction_percent(f64::NAN), "nan");
+        assert_eq!(fraction_percent_or_na(None), NOT_AVAILABLE);
+        assert_eq!(fraction_percent_or_na(Some(0.5)), "50.00");
     }
 
     fn widest_line(text: &str) -> usize {

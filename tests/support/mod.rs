@@ -5,6 +5,7 @@
 pub mod apis;
 pub mod bfcl;
 pub mod judged;
+pub mod latex;
 pub mod proxy;
 pub mod runs;
 pub mod server;

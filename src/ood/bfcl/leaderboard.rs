@@ -7,10 +7,17 @@
 //! Every category enters as its accuracy (correct answers over the entries
 //! of the result file) and that entry count. A category that was not
 //! scored still enters: with accuracy 0 and, as its count, the size of its
-//! full dataset; it only marks the columns built from it as "N/A" (shown
-//! `false`). The number behind an "N/A" cell is still computed, and the
-//! columns that are never "N/A" use it, so a missing category always counts
-//! as 0 and is never skipped.
+//! full dataset, as BFCL counts it; the number of every column is computed
+//! exactly as BFCL computes it.
+//!
+//! **N/A.** itc shows a column (`shown`) only when every category of the 11
+//! it rests on was run: an aggregate over parts that were not run is `N/A`
+//! (issue 49), where BFCL's own CSV shows Non-Live Overall, Live and
+//! Overall Acc anyway, with the missing parts as 0. Columns BFCL marks
+//! "N/A" stay so. The categories itc never runs (simple_java,
+//! simple_javascript, multi-turn, agentic) count as 0 as BFCL counts them
+//! and hide only Non-Live AST Acc, as in BFCL: the others would never show
+//! ([`NOTE`] says what they cost).
 //!
 //! - **Non-Live AST Acc** is the plain (unweighted) mean of four figures:
 //!   Simple AST, multiple, parallel and parallel_multiple. Simple AST is
@@ -19,15 +26,17 @@
 //!   JavaScript count as 0 and Simple AST is a third of simple_python's
 //!   accuracy. The cell is "N/A" when any of the six is missing, which here
 //!   is always.
-//! - **Non-Live Overall Acc** is the same number, never "N/A".
-//!   Irrelevance is not part of it.
+//! - **Non-Live Overall Acc** is the same number; N/A unless all four of
+//!   simple_python, multiple, parallel and parallel_multiple were run
+//!   (BFCL: never N/A). Irrelevance is not part of it.
 //! - **Live AST Acc** (the live file's "AST Summary") is the mean of
 //!   live_simple, live_multiple, live_parallel and live_parallel_multiple
 //!   weighted by their entry counts, i.e. correct answers over answers when
 //!   all four are scored in full (live_multiple is 78% of the weight). It is
 //!   "N/A" when any of the four is missing.
-//! - **Live Acc** (the live file's "Live Overall Acc") is the same number,
-//!   never "N/A". live_irrelevance and live_relevance are not part of it.
+//! - **Live Acc** (the live file's "Live Overall Acc") is the same number;
+//!   N/A unless the four were run (BFCL: never N/A). live_irrelevance and
+//!   live_relevance are not part of it.
 //! - **Irrelevance Detection** is the plain mean of irrelevance and
 //!   live_irrelevance (not weighted by their 240 and 884 entries); "N/A"
 //!   when either is missing.
@@ -35,19 +44,29 @@
 //!   missing. It is part of no other column.
 //! - **Overall Acc**, the ranking column, is the sum of 0.1 × Non-Live
 //!   Overall, 0.1 × Live, 0.1 × Irrelevance Detection, 0.3 × Multi-Turn and
-//!   0.4 × Agentic, never "N/A". Multi-turn and agentic
+//!   0.4 × Agentic; N/A unless the ten categories of the first three were
+//!   run (BFCL: never N/A). Multi-turn and agentic
 //!   are categories itc does not run, so they count as 0 and a perfect model
 //!   reaches 0.1 × (0.8333 + 1 + 1) = 28.33% (see [`NOTE`]).
 //!
-//! Cells are percentages with two decimals ([`percent_cell`]).
+//! Cells are percentages with two decimals ([`percent_cell`], through
+//! [`fraction_percent`], which every human-facing BFCL figure uses).
 
 use std::collections::BTreeMap;
 
 use super::Category;
+use crate::util::table::{FRACTION_UNIT, NOT_AVAILABLE, fraction_percent};
 
 /// The caveat that goes with these columns wherever they are shown.
 pub const NOTE: &str = "BFCL's Overall Acc also weighs the multi-turn and agentic categories \
 (70% of it), which itc does not run and which count as 0, so a perfect model's Overall here is 28.33%.";
+
+/// How the tables show BFCL's figures, said under each of them.
+pub const PERCENT: &str = "Accuracies in percent with two decimals, as BFCL's leaderboard writes them; \
+N/A: an aggregate resting on a category that was not run. JSON outputs hold fractions (0-1, \"unit\": \"fraction\").";
+
+/// The `unit` field of BFCL's JSON outputs: their figures are fractions (0–1).
+pub const UNIT: &str = FRACTION_UNIT;
 
 /// One category's figure: accuracy (fraction) and the number of entries scored.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,7 +77,8 @@ pub struct CategoryFigure {
     pub total_count: usize,
 }
 
-/// One aggregate column: its value (fraction) and whether the leaderboard shows it (false = "N/A").
+/// One aggregate column: its value (fraction) and whether itc shows it
+/// (false = "N/A": a category it rests on was not run).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Column {
     /// The column's name as the leaderboard's CSV files name it.
@@ -66,32 +86,27 @@ pub struct Column {
     /// The value as a fraction; computed even when the cell shows "N/A".
     pub value: f64,
     /// Whether the cell shows the value (`false`: the cell is "N/A").
+    /// Never shown where BFCL's leaderboard shows "N/A"; also hidden where
+    /// it shows a number over categories that were not run.
     pub shown: bool,
 }
 
 impl Column {
-    /// The leaderboard's cell text: [`percent_cell`] of the value, or `N/A`.
+    /// The cell text: [`percent_cell`] of the value, or `N/A`.
     pub fn cell(&self) -> String {
         if self.shown {
             percent_cell(self.value)
         } else {
-            "N/A".to_string()
+            NOT_AVAILABLE.to_string()
         }
     }
 }
 
 /// The leaderboard's cell text for a fraction: Python's
-/// `"{:.2f}%".format(x * 100)`, i.e. the exact binary value of `x * 100`
-/// rounded to two decimals, ties to even (`0.32125` → `"32.12%"`).
-/// Rust's `{:.2}` rounds the exact value the same way; only NaN is spelt
-/// differently, and is written as Python writes it.
+/// `"{:.2f}%".format(x * 100)`, i.e. [`fraction_percent`] and `%`
+/// (`0.32125` → `"32.12%"`).
 pub fn percent_cell(x: f64) -> String {
-    let p = x * 100.0;
-    if p.is_nan() {
-        "nan%".to_string()
-    } else {
-        format!("{p:.2}%")
-    }
+    format!("{}%", fraction_percent(x))
 }
 
 /// A figure as the combiners see it: accuracy, count, and the "N/A" mark.
@@ -141,6 +156,11 @@ fn part(figures: &BTreeMap<Category, CategoryFigure>, c: Category) -> Part {
         },
         None => absent(dataset_size(c)),
     }
+}
+
+/// Whether any of `categories` was not scored.
+fn not_all_run(figures: &BTreeMap<Category, CategoryFigure>, categories: &[Category]) -> bool {
+    categories.iter().any(|c| !figures.contains_key(c))
 }
 
 /// A category outside the 11 (never scored by itc).
@@ -215,7 +235,18 @@ pub fn leaderboard(figures: &BTreeMap<Category, CategoryFigure>) -> Vec<Column> 
         get(Category::ParallelMultiple),
     ];
     let non_live_ast = unweighted(&non_live, true);
-    let non_live_overall = unweighted(&non_live, false);
+    let non_live_overall = Part {
+        missing: not_all_run(
+            figures,
+            &[
+                Category::SimplePython,
+                Category::Multiple,
+                Category::Parallel,
+                Category::ParallelMultiple,
+            ],
+        ),
+        ..unweighted(&non_live, false)
+    };
     // Live.
     let live = [
         get(Category::LiveSimple),
@@ -224,7 +255,7 @@ pub fn leaderboard(figures: &BTreeMap<Category, CategoryFigure>) -> Vec<Column> 
         get(Category::LiveParallelMultiple),
     ];
     let live_ast = weighted(&live, true);
-    let live_overall = weighted(&live, false);
+    let live_overall = weighted(&live, true);
     // Detection.
     let irrelevance = unweighted(
         &[get(Category::Irrelevance), get(Category::LiveIrrelevance)],
@@ -248,6 +279,10 @@ pub fn leaderboard(figures: &BTreeMap<Category, CategoryFigure>) -> Vec<Column> 
         &[10.0, 10.0, 10.0, 30.0, 40.0],
         false,
     );
+    let overall = Part {
+        missing: non_live_overall.missing || live_overall.missing || irrelevance.missing,
+        ..overall
+    };
     vec![
         non_live_ast.shown("Non-Live AST Acc"),
         non_live_overall.shown("Non-Live Overall Acc"),
@@ -324,6 +359,14 @@ mod tests {
         leaderboard(figures).iter().map(Column::cell).collect()
     }
 
+    /// Every column's number as BFCL's CSV writes it, N/A or not.
+    fn numbers(figures: &BTreeMap<Category, CategoryFigure>) -> Vec<String> {
+        leaderboard(figures)
+            .iter()
+            .map(|c| percent_cell(c.value))
+            .collect()
+    }
+
     fn value(figures: &BTreeMap<Category, CategoryFigure>, name: &str) -> f64 {
         let columns = leaderboard(figures);
         columns.iter().find(|c| c.name == name).unwrap().value
@@ -381,9 +424,17 @@ mod tests {
     fn round_1_non_live_only() {
         let r1 = round_1_of_the_doc();
         let figures = only(&r1, &Category::ALL[..5]);
+        // BFCL's CSV: "N/A", "32.12%", "N/A", "0.00%", "N/A", "N/A", "5.36%";
+        // itc shows no aggregate over the live categories that were not run.
         assert_eq!(
             cells(&figures),
-            ["N/A", "32.12%", "N/A", "0.00%", "N/A", "N/A", "5.36%"]
+            ["N/A", "32.12%", "N/A", "N/A", "N/A", "N/A", "N/A"]
+        );
+        assert_eq!(
+            numbers(&figures),
+            [
+                "32.12%", "32.12%", "0.00%", "0.00%", "21.46%", "0.00%", "5.36%"
+            ]
         );
         let irrelevance = value(&figures, "Irrelevance Detection");
         assert_eq!(format!("{irrelevance:.4}"), "0.2146");
@@ -393,9 +444,13 @@ mod tests {
     fn round_1_live_simple_and_live_irrelevance_only() {
         let r1 = round_1_of_the_doc();
         let figures = only(&r1, &[Category::LiveSimple, Category::LiveIrrelevance]);
+        // BFCL's CSV: "N/A", "0.00%", "N/A", "7.40%", "N/A", "N/A", "3.16%".
+        assert_eq!(cells(&figures), ["N/A"; 7]);
         assert_eq!(
-            cells(&figures),
-            ["N/A", "0.00%", "N/A", "7.40%", "N/A", "N/A", "3.16%"]
+            numbers(&figures),
+            [
+                "0.00%", "0.00%", "7.40%", "7.40%", "24.21%", "0.00%", "3.16%"
+            ]
         );
         assert_eq!(value(&figures, "Live Acc"), 100.0 / 1351.0);
         let irrelevance = value(&figures, "Irrelevance Detection");
@@ -405,9 +460,13 @@ mod tests {
     #[test]
     fn round_1_simple_python_only() {
         let figures = only(&round(1), &[Category::SimplePython]);
+        // BFCL's CSV: "N/A", "2.75%", "N/A", "0.00%", "N/A", "N/A", "0.28%".
+        assert_eq!(cells(&figures), ["N/A"; 7]);
         assert_eq!(
-            cells(&figures),
-            ["N/A", "2.75%", "N/A", "0.00%", "N/A", "N/A", "0.28%"]
+            numbers(&figures),
+            [
+                "2.75%", "2.75%", "0.00%", "0.00%", "0.00%", "0.00%", "0.28%"
+            ]
         );
     }
 
@@ -434,11 +493,9 @@ mod tests {
 
     #[test]
     fn missing_categories_count_as_zero_with_their_dataset_size() {
-        // Nothing scored: every number 0, only the never-N/A columns shown.
-        assert_eq!(
-            cells(&BTreeMap::new()),
-            ["N/A", "0.00%", "N/A", "0.00%", "N/A", "N/A", "0.00%"]
-        );
+        // Nothing scored: every number 0, no column shown.
+        assert_eq!(cells(&BTreeMap::new()), ["N/A"; 7]);
+        assert_eq!(numbers(&BTreeMap::new()), ["0.00%"; 7]);
         // One live category, scored in part: the others weigh their dataset size.
         let figures = BTreeMap::from([(
             Category::LiveParallel,
@@ -472,13 +529,34 @@ mod tests {
         ]);
         let columns = leaderboard(&figures);
         assert_eq!((columns[4].value, columns[4].shown), (0.75, true));
-        assert_eq!(columns[6].value, 0.75 * 0.1);
+        assert_eq!((columns[6].value, columns[6].shown), (0.75 * 0.1, false));
         // Relevance is in no other column.
         let figures = BTreeMap::from([(Category::LiveRelevance, fig(1.0, 16))]);
         assert_eq!(
             cells(&figures),
-            ["N/A", "0.00%", "N/A", "0.00%", "N/A", "100.00%", "0.00%"]
+            ["N/A", "N/A", "N/A", "N/A", "N/A", "100.00%", "N/A"]
         );
+    }
+
+    #[test]
+    fn an_aggregate_shows_only_when_every_category_it_rests_on_was_run() {
+        let r0 = round(0);
+        let non_live = only(&r0, &Category::ALL[..4]);
+        let shown = |f: &BTreeMap<Category, CategoryFigure>| -> Vec<bool> {
+            leaderboard(f).iter().map(|c| c.shown).collect()
+        };
+        // The four non-live AST categories: Non-Live Overall, nothing else.
+        assert_eq!(
+            shown(&non_live),
+            [false, true, false, false, false, false, false]
+        );
+        // Three of them: not even that.
+        let three = only(&r0, &Category::ALL[..3]);
+        assert!(shown(&three).iter().all(|s| !s));
+        // All but live_relevance: Overall shows, Relevance does not.
+        let ten = only(&r0, &Category::ALL[..10]);
+        assert_eq!(shown(&ten), [false, true, true, true, true, false, true]);
+        assert_eq!(shown(&r0), [false, true, true, true, true, true, true]);
     }
 
     #[test]
