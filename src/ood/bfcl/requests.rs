@@ -2,9 +2,10 @@
 //! `6ea5797`) sends for a single-turn question, so that a model run by itc
 //! is asked exactly what the leaderboard asks it.
 //!
-//! Today: OpenAI's Responses API (`POST /v1/responses`), in prompt mode
-//! (BFCL's system prompt with the function docs, as a `developer` message)
-//! and in function-calling mode (the docs as `tools`). The protocol's texts
+//! Today: OpenAI's Responses API (`POST /v1/responses`, the official
+//! OpenAI API) and Chat Completions (OpenAI-compatible servers), in prompt
+//! mode (BFCL's system prompt with the function docs) and in
+//! function-calling mode (the docs as `tools`). The protocol's texts
 //! (the system prompt, the notes added to descriptions) are benchmark data,
 //! read from `datasets/ood/bfcl/prompt/protocol.json`.
 
@@ -88,10 +89,16 @@ impl Protocol {
             .collect()
     }
 
-    /// The Responses API body bfcl-eval sends for a single-turn question;
-    /// `model` is the model id.
-    pub fn responses_body(&self, question: &Question, mode: CallMode, model: &str) -> Value {
-        let functions = self.with_python_note(&question.function);
+    /// The messages of a single-turn question as bfcl-eval's OpenAI
+    /// handlers send them, before any role is renamed: in prompt mode
+    /// BFCL's system prompt first, a question's own system message
+    /// appended to it after a blank line (`system_prompt_pre_processing_chat_model`).
+    fn messages(
+        &self,
+        question: &Question,
+        mode: CallMode,
+        functions: &[Value],
+    ) -> Vec<(String, String)> {
         let mut messages: Vec<(String, String)> = question
             .question
             .first()
@@ -102,7 +109,7 @@ impl Protocol {
             })
             .unwrap_or_default();
         if mode == CallMode::Prompt {
-            let prompt = self.system_prompt_for(&functions);
+            let prompt = self.system_prompt_for(functions);
             match messages.first_mut() {
                 Some((role, content)) if role == "system" => {
                     *content = format!("{prompt}\n\n{content}");
@@ -110,7 +117,16 @@ impl Protocol {
                 _ => messages.insert(0, ("system".into(), prompt)),
             }
         }
-        let input: Vec<Value> = messages
+        messages
+    }
+
+    /// The body bfcl-eval's `OpenAIResponsesHandler` sends (`POST
+    /// /v1/responses`, the official OpenAI API) for a single-turn
+    /// question: `system` becomes `developer`; `model` is the model id.
+    pub fn responses_body(&self, question: &Question, mode: CallMode, model: &str) -> Value {
+        let functions = self.with_python_note(&question.function);
+        let input: Vec<Value> = self
+            .messages(question, mode, &functions)
             .into_iter()
             .map(|(role, content)| {
                 let role = if role == "system" {
@@ -128,16 +144,50 @@ impl Protocol {
             "temperature": OFFICIAL_TEMPERATURE,
         });
         if mode == CallMode::FunctionCalling && !functions.is_empty() {
-            body["tools"] = Value::Array(self.responses_tools(&functions));
+            let tools = self
+                .openapi_functions(&functions)
+                .into_iter()
+                .map(|mut tool| {
+                    if let Value::Object(map) = &mut tool {
+                        map.insert("type".into(), json!("function"));
+                    }
+                    tool
+                });
+            body["tools"] = Value::Array(tools.collect());
         }
         body
     }
 
-    /// Function docs as Responses API tools (`convert_to_tool` with
-    /// `GORILLA_TO_OPENAPI` for `OPENAI_RESPONSES`): `.` in a name becomes
-    /// `_`, the parameters' types are mapped, and `"type": "function"` is
-    /// added last; every other field is kept in its place.
-    pub fn responses_tools(&self, functions: &[Value]) -> Vec<Value> {
+    /// The body bfcl-eval's `OpenAICompletionsHandler` sends (`POST
+    /// /v1/chat/completions`, for OpenAI-compatible servers): the same
+    /// messages with their roles as written, tools as `{type, function}`.
+    pub fn chat_completions_body(&self, question: &Question, mode: CallMode, model: &str) -> Value {
+        let functions = self.with_python_note(&question.function);
+        let messages: Vec<Value> = self
+            .messages(question, mode, &functions)
+            .into_iter()
+            .map(|(role, content)| json!({"role": role, "content": content}))
+            .collect();
+        let mut body = json!({
+            "messages": messages,
+            "model": model,
+            "temperature": OFFICIAL_TEMPERATURE,
+            "store": false,
+        });
+        if mode == CallMode::FunctionCalling && !functions.is_empty() {
+            let tools = self
+                .openapi_functions(&functions)
+                .into_iter()
+                .map(|function| json!({"type": "function", "function": function}));
+            body["tools"] = Value::Array(tools.collect());
+        }
+        body
+    }
+
+    /// Function docs as OpenAI's APIs take them (`convert_to_tool` with
+    /// `GORILLA_TO_OPENAPI`): `.` in a name becomes `_`, the parameters'
+    /// types are mapped; every other field is kept in its place.
+    pub fn openapi_functions(&self, functions: &[Value]) -> Vec<Value> {
         functions
             .iter()
             .map(|doc| {
@@ -150,9 +200,6 @@ impl Protocol {
                     if let Some(Value::Object(properties)) = parameters.get_mut("properties") {
                         self.cast_properties(properties);
                     }
-                }
-                if let Value::Object(map) = &mut tool {
-                    map.insert("type".into(), json!("function"));
                 }
                 tool
             })
@@ -291,6 +338,35 @@ mod tests {
             json!({"role": "developer", "content": "Be brief."})
         );
         assert_eq!(body["tools"][0]["type"], "function");
+        assert_eq!(body["tools"][0]["name"], "f");
+    }
+
+    #[test]
+    fn chat_completions_carry_the_same_messages_with_their_roles() {
+        let protocol = Protocol::builtin();
+        let q = question(
+            &[("system", "Be brief."), ("user", "Go")],
+            json!([{"name": "a.b", "description": "F.", "parameters": {"type": "dict", "properties": {}}}]),
+        );
+        let responses = protocol.responses_body(&q, CallMode::Prompt, "m");
+        let chat = protocol.chat_completions_body(&q, CallMode::Prompt, "m");
+        assert_eq!(chat["messages"][0]["role"], "system");
+        assert_eq!(
+            chat["messages"][0]["content"],
+            responses["input"][0]["content"]
+        );
+        assert_eq!(chat["messages"][1], responses["input"][1]);
+        assert_eq!(chat["temperature"], OFFICIAL_TEMPERATURE);
+        assert_eq!(chat["store"], false);
+        assert!(chat.get("max_tokens").is_none() && chat.get("tools").is_none());
+        let chat = protocol.chat_completions_body(&q, CallMode::FunctionCalling, "m");
+        assert_eq!(
+            chat["messages"],
+            json!([{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Go"}])
+        );
+        assert_eq!(chat["tools"][0]["type"], "function");
+        assert_eq!(chat["tools"][0]["function"]["name"], "a_b");
+        assert_eq!(chat["tools"][0]["function"]["parameters"]["type"], "object");
     }
 
     #[test]
@@ -304,11 +380,11 @@ mod tests {
             "grid": {"type": "array", "items": {"type": "array", "items": {"type": "float"}}},
             "bare": {"description": "no type"}
         }}}]);
-        let tools = protocol.responses_tools(docs.as_array().unwrap());
+        let tools = protocol.openapi_functions(docs.as_array().unwrap());
         let tool = &tools[0];
         assert_eq!(tool["name"], "math_area");
         let keys: Vec<&String> = tool.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["name", "description", "parameters", "type"]);
+        assert_eq!(keys, ["name", "description", "parameters"]);
         let p = &tool["parameters"]["properties"];
         assert_eq!(tool["parameters"]["type"], "object");
         assert_eq!(
