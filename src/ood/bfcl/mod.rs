@@ -15,6 +15,7 @@
 //! - [`run`]: an itc run's answers scored by the official rules from the task file.
 //! - [`official`]: the runner: dispatch by category name, relevance rules,
 //!   accuracy as the score file's header states it.
+//! - [`requests`]: the request bodies bfcl-eval sends a model for a question.
 //! - [`leaderboard`]: the official leaderboard's aggregate columns (Overall,
 //!   Non-Live, Live, Irrelevance, Relevance) from per-category figures.
 
@@ -30,6 +31,7 @@ pub mod leaderboard;
 pub mod lexer;
 pub mod official;
 pub mod pyexpr;
+pub mod requests;
 pub mod run;
 pub mod unparse;
 pub mod verdict;

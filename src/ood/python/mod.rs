@@ -9,10 +9,12 @@
 //! - [`repr`]: `str()` and `repr()`, `repr(float)` included; the JSON of a
 //!   value for reports ([`PyValue::to_json`]).
 //! - `printable`: the code points `repr()` escapes (`str.isprintable`).
+//! - [`dumps`]: `json.dumps(x, indent=N)`, as BFCL writes function docs into prompts.
 //! - [`json`]: `json.loads` (CPython's C scanner) and `json.loads(json.dumps(x))`.
 //! - [`literal`]: `eval` of a Python literal (gold answers).
 //! - [`parse`]: tree-sitter-python's concrete syntax trees (APIBench's `ast_eval_*`).
 
+pub mod dumps;
 pub mod json;
 pub mod literal;
 pub mod parse;

@@ -1,0 +1,95 @@
+//! `itc`'s BFCL requests equal the official harness's: for every
+//! single-turn question, the body `bfcl-eval` 2026.3.23 sent (recorded in
+//! `datasets/ood/bfcl/requests/`, from `shared/reference/bfcl/requests/`)
+//! equals the one itc builds, the model name aside.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use flate2::read::GzDecoder;
+use itc::ood::bfcl::Category;
+use itc::ood::bfcl::files::{Question, read_questions};
+use itc::ood::bfcl::requests::{CallMode, Protocol};
+use serde_json::Value;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Every question of the 11 categories, by id.
+fn questions() -> HashMap<String, Question> {
+    let mut all = HashMap::new();
+    for category in Category::ALL {
+        let path = Path::new(ROOT)
+            .join("datasets/ood/bfcl")
+            .join(category.question_file());
+        for q in read_questions(&path).unwrap() {
+            all.insert(q.id.clone(), q);
+        }
+    }
+    all
+}
+
+/// The recorded requests of a vector file: `(id, path, body)`.
+fn vectors(file: &str) -> Vec<(String, String, Value)> {
+    let path = Path::new(ROOT)
+        .join("datasets/ood/bfcl/requests")
+        .join(file);
+    let reader = BufReader::new(GzDecoder::new(std::fs::File::open(&path).unwrap()));
+    reader
+        .lines()
+        .map(|line| {
+            let record: Value = serde_json::from_str(&line.unwrap()).unwrap();
+            (
+                record["id"].as_str().unwrap().to_string(),
+                record["path"].as_str().unwrap().to_string(),
+                record["body"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// Compares every recorded request of `file` with itc's; fails naming the
+/// first few that differ and the first place they differ.
+fn check(file: &str, mode: CallMode) {
+    let questions = questions();
+    let protocol = Protocol::builtin();
+    let mut differ = Vec::new();
+    let vectors = vectors(file);
+    assert_eq!(vectors.len(), 3_491, "{file}");
+    for (id, path, mut official) in vectors {
+        assert_eq!(path, "/v1/responses", "{id}");
+        let question = &questions[&id];
+        let model = official["model"].as_str().unwrap().to_string();
+        let ours = protocol.responses_body(question, mode, &model);
+        official.as_object_mut().unwrap().remove("model");
+        let mut ours_without = ours.clone();
+        ours_without.as_object_mut().unwrap().remove("model");
+        if ours_without != official {
+            differ.push(format!(
+                "{id}:\n official {}\n itc      {}",
+                clip(&official),
+                clip(&ours_without)
+            ));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} of 3491 requests differ; the first:\n{}",
+        differ.len(),
+        differ[..differ.len().min(3)].join("\n")
+    );
+}
+
+fn clip(v: &Value) -> String {
+    v.to_string().chars().take(1500).collect()
+}
+
+#[test]
+fn prompt_mode_requests_equal_bfcl_evals() {
+    check("gpt-4.1-2025-04-14.prompt.jsonl.gz", CallMode::Prompt);
+}
+
+#[test]
+fn function_calling_requests_equal_bfcl_evals() {
+    check("gpt-4.1-2025-04-14-FC.jsonl.gz", CallMode::FunctionCalling);
+}
