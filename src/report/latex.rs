@@ -314,6 +314,26 @@ pub fn render(report: &Report) -> String {
     out
 }
 
+/// A report over several task sets: a section per set, headed by its name
+/// and size, holding what [`render`] writes of it (its labels made
+/// `tab:itc-setN-…`, so that they stay unique).
+pub fn render_sets(title: &str, sections: &[super::Section]) -> String {
+    let mut out = format!(
+        "% {}: {} task sets, a section each, written by itc report.\n\n",
+        escape(title),
+        sections.len()
+    );
+    for (i, s) in sections.iter().enumerate() {
+        let _ = writeln!(out, "\\section*{{{}}}\n", s.heading(escape));
+        out.push_str(&render(&s.report).replace(
+            "\\label{tab:itc-",
+            &format!("\\label{{tab:itc-set{}-", i + 1),
+        ));
+        out.push('\n');
+    }
+    out
+}
+
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars
