@@ -198,6 +198,40 @@ fn runs_of_three_task_sets_give_one_report_with_a_section_each() {
     assert_eq!(tex.matches("\\section*{Task set: ").count(), 3, "{tex}");
 }
 
+/// In a real browser, each section's task browser filters its own rows by
+/// the address's filters (a set without the model named shows every row).
+#[test]
+fn each_section_of_the_page_filters_its_own_rows() {
+    let Some(chromium) = support::browser::chromium_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let runs = three_runs(dir.path());
+    let out = dir.path().join("report");
+    let mut args = vec!["report"];
+    args.extend(runs.iter().map(|r| path(r)));
+    args.extend(["--out", path(&out)]);
+    ok(&args);
+    let url = format!("file://{}#model=alpha", out.join("report.html").display());
+    let (dom, console) = support::browser::dump_dom(&chromium, &dir.path().join("profile"), &url);
+    assert!(!console.contains("Uncaught"), "{console}");
+    for (i, (name, _, models, tasks)) in SETS.iter().enumerate() {
+        let count = part(
+            &dom,
+            &format!("<span id=\"set{}-browser-count\">", i + 1),
+            "<",
+        );
+        // A set without the model has no such choice: its filter stays "all".
+        let rows = tasks * models.len();
+        let shown = if models.contains(&"alpha") {
+            *tasks
+        } else {
+            rows
+        };
+        assert_eq!(count, format!("{shown} of {rows} rows"), "{name}");
+    }
+}
+
 #[test]
 fn two_runs_of_one_set_give_the_report_of_one_set() {
     let dir = tempfile::tempdir().unwrap();

@@ -603,3 +603,21 @@ fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
     }
     page.push_str("</tbody></table>\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prefixed_script_finds_only_its_own_browser() {
+        let script = prefixed_script("set2-");
+        for id in ["'filter-'", "'#browser ", "'browser-count'"] {
+            assert!(SCRIPT.contains(id), "{id}");
+            assert!(!script.contains(id), "{id} left unprefixed");
+        }
+        assert_eq!(
+            script.matches("set2-").count(),
+            SCRIPT.matches("'filter-'").count() + 2
+        );
+    }
+}

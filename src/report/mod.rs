@@ -1,9 +1,10 @@
 //! `itc report`: one comparison of any number of `itc eval` run directories
 //! and `itc score --out` folders, made on different days or machines.
 //!
-//! 1. [`inputs`]: read each folder's `task_scores.jsonl` and manifest; refuse
-//!    inputs scored on different task sets unless told to compare the tasks
-//!    they share.
+//! 1. [`inputs`]: read each folder's `task_scores.jsonl` and manifest;
+//!    [`sets`]: group them by task set, a section of the report each
+//!    ([`Section`]); within a set, refuse inputs that scored different
+//!    tasks unless told to compare the tasks they share.
 //! 2. Rebuild the per-task outcomes of every model ([`combine`]) and
 //!    aggregate them as `itc score` does: Table-2 and Table-3 shapes, every
 //!    breakdown, 95% bootstrap intervals.
@@ -61,9 +62,12 @@ pub struct ReportOptions {
     /// The title of `report.html` and `report.md` ([`DEFAULT_TITLE`] when
     /// `None`).
     pub title: Option<String>,
-    /// Compare every model with this one only (default: every pair).
+    /// Compare every model with this one only (default: every pair); over
+    /// several task sets, in each set that has it.
     pub baseline: Option<String>,
-    /// Compare inputs scored on different task sets, on the tasks they share.
+    /// Within a task set ([`sets`]), compare inputs that scored different
+    /// tasks on the tasks they share (else refused). Inputs of different
+    /// task sets get a section each whatever this says.
     pub allow_different_tasks: bool,
     /// The metric of the ranking.
     pub rank_by: Metric,

@@ -155,7 +155,7 @@ mod tests {
             // Same hash as the second only.
             key(Some("h2"), None, &["y"]),
             key(None, None, &["alone"]),
-            // Joins the first and the second sets through shared tasks.
+            // A source of its own.
             key(None, Some("s9"), &["q"]),
         ];
         assert_eq!(
