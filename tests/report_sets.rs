@@ -96,6 +96,15 @@ fn three_runs(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// `itc report` over [`three_runs`] in `dir`, into `out`: its terminal output.
+fn report_of_three_runs(dir: &Path, out: &Path) -> String {
+    let runs = three_runs(dir);
+    let mut args = vec!["report"];
+    args.extend(runs.iter().map(|r| path(r)));
+    args.extend(["--out", path(out)]);
+    ok(&args)
+}
+
 /// The text of `page` from the first `start` on, up to the next `end` (or
 /// its end).
 fn part<'a>(page: &'a str, start: &str, end: &str) -> &'a str {
@@ -109,12 +118,8 @@ fn part<'a>(page: &'a str, start: &str, end: &str) -> &'a str {
 #[test]
 fn runs_of_three_task_sets_give_one_report_with_a_section_each() {
     let dir = tempfile::tempdir().unwrap();
-    let runs = three_runs(dir.path());
     let out = dir.path().join("report");
-    let mut args = vec!["report"];
-    args.extend(runs.iter().map(|r| path(r)));
-    args.extend(["--out", path(&out)]);
-    let terminal = ok(&args);
+    let terminal = report_of_three_runs(dir.path(), &out);
     let markdown = read(&out.join("report.md"));
     let html = read(&out.join("report.html"));
     let report = json(&out.join("report.json"));
@@ -206,14 +211,11 @@ fn each_section_of_the_page_filters_its_own_rows() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let runs = three_runs(dir.path());
     let out = dir.path().join("report");
-    let mut args = vec!["report"];
-    args.extend(runs.iter().map(|r| path(r)));
-    args.extend(["--out", path(&out)]);
-    ok(&args);
+    report_of_three_runs(dir.path(), &out);
     let url = format!("file://{}#model=alpha", out.join("report.html").display());
-    let (dom, console) = support::browser::dump_dom(&chromium, &dir.path().join("profile"), &url);
+    let profile = dir.path().join("profile");
+    let (dom, console) = support::browser::browse(&chromium, &profile, &url, "--dump-dom");
     assert!(!console.contains("Uncaught"), "{console}");
     for (i, (name, _, models, tasks)) in SETS.iter().enumerate() {
         let count = part(

@@ -10,12 +10,12 @@
 //! different tasks keep the rules of [`super::inputs::check_task_sets`]:
 //! refused unless `--allow-different-tasks`.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use super::inputs::Input;
 use crate::run::resume::TaskSetRecord;
 use crate::spec::sample::sample_tasks;
+use crate::util::linked::linked_groups;
 
 /// The inputs of one task set, in the order given.
 #[derive(Debug)]
@@ -72,43 +72,16 @@ struct Key<'a> {
 }
 
 /// The indices of the inputs of each task set, in the order of each set's
-/// first input: a union–find over the inputs, linear in their task ids.
+/// first input.
 fn components(keys: &[Key]) -> Vec<Vec<usize>> {
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
-    let mut parent: Vec<usize> = (0..keys.len()).collect();
-    // Per kind of key (hash, source, task id): the first input holding a value.
-    let mut first: [HashMap<&str, usize>; 3] = Default::default();
-    for (i, key) in keys.iter().enumerate() {
-        let values = [
-            (0, key.hash.into_iter().collect::<Vec<_>>()),
-            (1, key.source.into_iter().collect()),
-            (2, key.ids.clone()),
-        ];
-        for (kind, values) in values {
-            for value in values {
-                let j = *first[kind].entry(value).or_insert(i);
-                let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
-                parent[ri.max(rj)] = ri.min(rj);
-            }
-        }
-    }
-    let mut sets: Vec<Vec<usize>> = Vec::new();
-    let mut place: HashMap<usize, usize> = HashMap::new();
-    for i in 0..keys.len() {
-        let r = root(&mut parent, i);
-        let at = *place.entry(r).or_insert_with(|| {
-            sets.push(Vec::new());
-            sets.len() - 1
-        });
-        sets[at].push(i);
-    }
-    sets
+    // Each value tagged by its kind: a hash, a source, a task id.
+    let values = keys.iter().enumerate().flat_map(|(i, key)| {
+        let hash = key.hash.map(|h| (i, (0, h)));
+        let source = key.source.map(|s| (i, (1, s)));
+        let ids = key.ids.iter().map(move |id| (i, (2, *id)));
+        hash.into_iter().chain(source).chain(ids)
+    });
+    linked_groups(keys.len(), values)
 }
 
 /// How a report names the task set of a recorded source.
