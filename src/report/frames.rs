@@ -54,7 +54,7 @@ pub fn write_sets(dir: &Path, sections: &[super::Section]) -> anyhow::Result<Vec
         "task_scores.csv".to_string(),
         "task_scores.parquet".to_string(),
     ];
-    let kinds: [(&str, fn(&Report) -> anyhow::Result<DataFrame>); 3] = [
+    let kinds: [(&str, FrameOf); 3] = [
         ("scores", scores),
         ("comparisons", comparisons),
         ("ranking", ranking),
@@ -77,6 +77,9 @@ pub fn write_sets(dir: &Path, sections: &[super::Section]) -> anyhow::Result<Vec
     }
     Ok(written)
 }
+
+/// How a frame is made of a report.
+type FrameOf = fn(&Report) -> anyhow::Result<DataFrame>;
 
 /// The column naming each row's task set in a report over several.
 const TASK_SET_COLUMN: &str = "task_set";
