@@ -1,56 +1,17 @@
-//! `report.html` in a real browser: headless Chromium (Debian's `chromium`,
-//! which `.ci/run` installs; `ITC_CHROMIUM` names another binary) opens
-//! the page from `file://`, runs its script, and gives back the DOM, its
-//! console and a screenshot. Without Chromium the test says so and skips,
-//! except under CI (`CI` set and not `false` or `0`), where it fails.
+//! `report.html` in a real browser: headless Chromium
+//! ([`support::browser`]) opens the page from `file://`, runs its script,
+//! and gives back the DOM, its console and a screenshot. Without Chromium
+//! the test says so and skips, except under CI (`CI` set and not `false`
+//! or `0`), where it fails.
 
 mod support;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use itc::spec::records::TaskScore;
-use support::{itc, text, under_ci};
-
-fn chromium() -> Option<PathBuf> {
-    let name = std::env::var("ITC_CHROMIUM").unwrap_or_else(|_| "chromium".into());
-    let found = Command::new(&name).arg("--version").output().ok()?;
-    found.status.success().then(|| PathBuf::from(name))
-}
-
-/// Chromium, or `None` after saying the test is skipped (never under CI).
-fn chromium_or_skip() -> Option<PathBuf> {
-    let found = chromium();
-    if found.is_none() {
-        assert!(!under_ci(), "chromium is missing under CI");
-        eprintln!("skipped: no chromium (apt-get install chromium, or set ITC_CHROMIUM)");
-    }
-    found
-}
-
-/// Runs Chromium headless on `url` with `mode` (`--dump-dom` or
-/// `--screenshot=…`); returns stdout and stderr (where the console goes).
-fn browse(browser: &Path, profile: &Path, url: &str, mode: &str) -> (String, String) {
-    let output = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--virtual-time-budget=10000",
-            "--window-size=1400,2400",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(mode)
-        .arg(url)
-        .output()
-        .expect("chromium runs");
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    (text(&output.stdout), text(&output.stderr))
-}
+use support::browser::{browse, chromium_or_skip};
+use support::{itc, text};
 
 /// The browser rows of a dumped DOM: (model, outcomes, hidden).
 fn rows(dom: &str) -> Vec<(String, String, bool)> {

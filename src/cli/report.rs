@@ -20,7 +20,9 @@ value_enum!(Metric {
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
     /// itc eval run directories and itc score --out folders (any number;
-    /// from any day or machine).
+    /// from any day or machine). Inputs of different task sets (the sample
+    /// set, --dataset bfcl:…, --dataset stabletoolbench:…) get a section
+    /// each.
     #[arg(required = true, num_args = 1..)]
     pub inputs: Vec<PathBuf>,
     /// Output folder (default: a new folder reports/report-TIME, TIME in UTC). One
@@ -34,10 +36,13 @@ pub struct ReportArgs {
     /// report").
     #[arg(long)]
     pub title: Option<String>,
-    /// Compare every model with this one only (default: every pair).
+    /// Compare every model with this one only (default: every pair); over
+    /// several task sets, in each set that has it.
     #[arg(long)]
     pub baseline: Option<String>,
-    /// Compare inputs scored on different task sets, on the tasks they share.
+    /// Within a task set, compare inputs that scored different tasks (a
+    /// smaller --limit, other --languages) on the tasks they share
+    /// (default: refused). Different task sets need no flag.
     #[arg(long)]
     pub allow_different_tasks: bool,
     /// The metric the ranking sorts by.

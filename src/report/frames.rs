@@ -41,23 +41,84 @@ pub fn write(dir: &Path, report: &Report, evaluation: &Evaluation) -> anyhow::Re
     Ok(written)
 }
 
+/// Writes every frame of a report over several task sets, each the rows
+/// of every set with a first column `task_set` naming it; returns the file
+/// names.
+pub fn write_sets(dir: &Path, sections: &[super::Section]) -> anyhow::Result<Vec<String>> {
+    let sets: Vec<(&str, &Evaluation)> = sections
+        .iter()
+        .map(|s| (s.name.as_str(), &s.evaluation))
+        .collect();
+    write_task_scores_of(dir, &sets, true, TASK_SCORE_BATCH)?;
+    let mut written = vec![
+        "task_scores.csv".to_string(),
+        "task_scores.parquet".to_string(),
+    ];
+    let kinds: [(&str, FrameOf); 3] = [
+        ("scores", scores),
+        ("comparisons", comparisons),
+        ("ranking", ranking),
+    ];
+    for (name, frame_of) in kinds {
+        let mut all: Option<DataFrame> = None;
+        for s in sections {
+            let mut frame = frame_of(&s.report)?;
+            let column = vec![s.name.as_str(); frame.height()];
+            frame.insert_column(0, Column::new(TASK_SET_COLUMN.into(), column))?;
+            all = Some(match all {
+                None => frame,
+                Some(before) => before.vstack(&frame)?,
+            });
+        }
+        let mut frame = all.unwrap_or_default();
+        write_csv(&dir.join(format!("{name}.csv")), &mut frame)?;
+        write_parquet(&dir.join(format!("{name}.parquet")), &mut frame)?;
+        written.extend([format!("{name}.csv"), format!("{name}.parquet")]);
+    }
+    Ok(written)
+}
+
+/// How a frame is made of a report.
+type FrameOf = fn(&Report) -> anyhow::Result<DataFrame>;
+
+/// The column naming each row's task set in a report over several.
+const TASK_SET_COLUMN: &str = "task_set";
+
 /// Rows of `task_scores` in memory at once (one Parquet row group): a
 /// study of 200 models × 5,000 tasks has a million.
 const TASK_SCORE_BATCH: usize = 65_536;
 
 /// `task_scores.csv` and `.parquet`, `batch_rows` rows at a time.
 fn write_task_scores(dir: &Path, evaluation: &Evaluation, batch_rows: usize) -> anyhow::Result<()> {
-    let mut rows = evaluation.task_scores();
+    write_task_scores_of(dir, &[("", evaluation)], false, batch_rows)
+}
+
+/// `task_scores.csv` and `.parquet` of the rows of each (task set,
+/// evaluation), `batch_rows` rows at a time; with `named`, a first column
+/// [`TASK_SET_COLUMN`] names each row's task set.
+fn write_task_scores_of(
+    dir: &Path,
+    sets: &[(&str, &Evaluation)],
+    named: bool,
+    batch_rows: usize,
+) -> anyhow::Result<()> {
+    let mut rows = sets
+        .iter()
+        .flat_map(|&(name, e)| e.task_scores().map(move |row| (name, row)));
     let mut first = true;
     write_csv_and_parquet_in_batches(
         &dir.join("task_scores.csv"),
         &dir.join("task_scores.parquet"),
         || {
-            let batch: Vec<_> = rows.by_ref().take(batch_rows).collect();
+            let (names, batch): (Vec<&str>, Vec<_>) = rows.by_ref().take(batch_rows).unzip();
             if batch.is_empty() && !std::mem::replace(&mut first, false) {
                 return Ok(None);
             }
-            Ok(Some(task_scores(&batch)?))
+            let mut frame = task_scores(&batch)?;
+            if named {
+                frame.insert_column(0, Column::new(TASK_SET_COLUMN.into(), names))?;
+            }
+            Ok(Some(frame))
         },
     )
 }

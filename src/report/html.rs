@@ -124,6 +124,63 @@ pub fn render(report: &Report, browser: &Browser) -> anyhow::Result<String> {
     Ok(page)
 }
 
+/// A report over several task sets as one page: the title, links to the
+/// sets, then a section per set headed by its name and size, holding what
+/// [`render`] writes of it, its ids prefixed `setN-` (so that each set's
+/// task browser filters its own rows) and its headings a level down.
+pub fn render_sets(title: &str, sections: &[super::Section]) -> anyhow::Result<String> {
+    let mut page =
+        String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    let title = escape(title);
+    let _ = write!(
+        page,
+        "<title>{title}</title>\n<style>{STYLE}{SETS_STYLE}</style>\n</head>\n<body>\n<h1>{title}</h1>\n"
+    );
+    let links: Vec<String> = sections
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("<a href=\"#set{}\">{}</a>", i + 1, s.heading(escape)))
+        .collect();
+    let _ = writeln!(
+        page,
+        "<p id=\"task-sets\">{} task sets, a section each; models are compared within a task set only: {}.</p>",
+        sections.len(),
+        links.join(", ")
+    );
+    for (i, s) in sections.iter().enumerate() {
+        let prefix = format!("set{}-", i + 1);
+        let whole = render(&s.report, &s.browser)?;
+        let start = whole.find("</h1>\n").map_or(0, |at| at + "</h1>\n".len());
+        let end = whole.rfind("<script>").unwrap_or(whole.len());
+        let body = whole[start..end]
+            .replace(" id=\"", &format!(" id=\"{prefix}"))
+            .replace("<h3>", "<h4>")
+            .replace("</h3>", "</h4>")
+            .replace("<h2>", "<h3>")
+            .replace("</h2>", "</h3>");
+        let _ = write!(
+            page,
+            "<section id=\"set{}\" class=\"task-set\">\n<h2 class=\"task-set\">{}</h2>\n{body}<script>{}</script>\n</section>\n",
+            i + 1,
+            s.heading(escape),
+            prefixed_script(&prefix)
+        );
+    }
+    page.push_str("</body>\n</html>\n");
+    Ok(page)
+}
+
+/// The style of a task set's prefixed browser ([`render_sets`]).
+const SETS_STYLE: &str = "[id$=\"-browser\"] td { vertical-align: top; max-width: 420px; }\n";
+
+/// [`SCRIPT`] for the task browser whose ids start with `prefix`.
+fn prefixed_script(prefix: &str) -> String {
+    SCRIPT
+        .replace("'filter-'", &format!("'{prefix}filter-'"))
+        .replace("'#browser ", &format!("'#{prefix}browser "))
+        .replace("'browser-count'", &format!("'{prefix}browser-count'"))
+}
+
 /// A page of its own for a catalog's long tail (`itc catalog stats
 /// --html`): a title, a line of figures, the chart and a table of
 /// (country, name, APIs, share, sampled APIs, sampled share).
@@ -549,4 +606,22 @@ fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
         );
     }
     page.push_str("</tbody></table>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prefixed_script_finds_only_its_own_browser() {
+        let script = prefixed_script("set2-");
+        for id in ["'filter-'", "'#browser ", "'browser-count'"] {
+            assert!(SCRIPT.contains(id), "{id}");
+            assert!(!script.contains(id), "{id} left unprefixed");
+        }
+        assert_eq!(
+            script.matches("set2-").count(),
+            SCRIPT.matches("'filter-'").count() + 2
+        );
+    }
 }

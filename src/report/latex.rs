@@ -470,6 +470,51 @@ fn official_tables(report: &Report, title: &str) -> Option<String> {
     Some(out)
 }
 
+/// The tables of a report, each with the name of its file and what it
+/// is: Table 2, Table 3, and the judged figures and official BFCL scores
+/// when the inputs have them.
+fn tables(report: &Report, title: &str) -> Vec<(&'static str, &'static str, String)> {
+    let all = [
+        ("main", "ITC Table 2", Some(main_table(report, title))),
+        ("errors", "ITC Table 3", Some(error_table(report, title))),
+        ("judged", "judged figures", judged_table(report, title)),
+        (
+            "official",
+            "official BFCL scores",
+            official_tables(report, title),
+        ),
+    ];
+    all.into_iter()
+        .filter_map(|(name, what, table)| Some((name, what, table?)))
+        .collect()
+}
+
+/// The comment lines at the head of a file of a report's.
+fn file_head(report: &Report, title: &str, what: &str, needs: &str) -> String {
+    format!(
+        "% {title}: {what}, written by itc report.\n% {} task(s), {} model(s); rates in %; 95% intervals from a seeded paired\n% Poisson bootstrap ({} resamples, seed {}).\n% {needs}\n% ASCII for pdflatex: text without a glyph there is written [U+XXXX].\n\n",
+        report.tasks,
+        report.models.len(),
+        report.resamples,
+        report.seed
+    )
+}
+
+/// What a table file's head says it needs.
+const TABLE_NEEDS: &str =
+    "To \\input into a paper: needs \\usepackage{booktabs} (and tabularx for the judged figures).";
+
+/// What `report.tex`'s head says it is.
+const DOCUMENT_NEEDS: &str =
+    "A document of its own: pdflatex report.tex. Its tables are the table-*.tex files it inputs.";
+
+/// The start and the end of `report.tex` around its `\input` lines.
+fn document(head: String, inputs: &str) -> String {
+    format!(
+        "{head}\\documentclass{{article}}\n{PACKAGES}\\begin{{document}}\n{inputs}\\end{{document}}\n"
+    )
+}
+
 /// The LaTeX files of a report, in order: each table in a file of its own
 /// (`table-main.tex`, `table-errors.tex`, and `table-judged.tex`,
 /// `table-official.tex` when the inputs have such figures) to `\input`
@@ -477,54 +522,64 @@ fn official_tables(report: &Report, title: &str) -> Option<String> {
 /// and compiles on its own (`pdflatex report.tex`).
 pub fn files(report: &Report) -> Vec<(String, String)> {
     let title = escape(&report.title);
-    let head = |what: &str, needs: &str| {
-        format!(
-            "% {title}: {what}, written by itc report.\n% {} task(s), {} model(s); rates in %; 95% intervals from a seeded paired\n% Poisson bootstrap ({} resamples, seed {}).\n% {needs}\n% ASCII for pdflatex: text without a glyph there is written [U+XXXX].\n\n",
-            report.tasks,
-            report.models.len(),
-            report.resamples,
-            report.seed
-        )
-    };
-    let needs = "To \\input into a paper: needs \\usepackage{booktabs} (and tabularx for the judged figures).";
-    let tables = [
-        (
-            "table-main.tex",
-            "ITC Table 2",
-            Some(main_table(report, &title)),
-        ),
-        (
-            "table-errors.tex",
-            "ITC Table 3",
-            Some(error_table(report, &title)),
-        ),
-        (
-            "table-judged.tex",
-            "judged figures",
-            judged_table(report, &title),
-        ),
-        (
-            "table-official.tex",
-            "official BFCL scores",
-            official_tables(report, &title),
-        ),
-    ];
     let mut files = Vec::new();
-    let mut document = head(
-        "the whole report",
-        "A document of its own: pdflatex report.tex. Its tables are the table-*.tex files it inputs.",
-    );
-    document.push_str("\\documentclass{article}\n");
-    document.push_str(PACKAGES);
-    document.push_str("\\begin{document}\n");
-    for (name, what, table) in tables {
-        if let Some(table) = table {
-            files.push((name.to_string(), head(what, needs) + &table));
-            let _ = writeln!(document, "\\input{{{name}}}");
+    let mut inputs = String::new();
+    for (name, what, table) in tables(report, &title) {
+        let file = format!("table-{name}.tex");
+        let _ = writeln!(inputs, "\\input{{{file}}}");
+        files.push((file, file_head(report, &title, what, TABLE_NEEDS) + &table));
+    }
+    let head = file_head(report, &title, "the whole report", DOCUMENT_NEEDS);
+    files.push(("report.tex".to_string(), document(head, &inputs)));
+    files
+}
+
+/// [`escape`] with a line break allowed after each `:` and `_`, so that a
+/// long name such as `stabletoolbench:G1_instruction` in a heading can
+/// wrap instead of running into the margin.
+fn breakable(text: &str) -> String {
+    escape(text)
+        .replace(':', ":\\allowbreak{}")
+        .replace("\\_", "\\_\\allowbreak{}")
+}
+
+/// The LaTeX files of a report over several task sets: the tables of set
+/// N in `table-setN-*.tex` (their labels `tab:itc-setN-…`, so that they
+/// stay unique), and `report.tex` with a section per set, headed by its
+/// name and size, that `\input`s them.
+pub fn files_sets(title: &str, sections: &[super::Section]) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    let mut inputs = String::new();
+    for (i, s) in sections.iter().enumerate() {
+        let report = &s.report;
+        let set_title = escape(&report.title);
+        // Ragged right: a justified heading would rather run into the
+        // margin than end a line early at a break it is allowed.
+        let _ = writeln!(
+            inputs,
+            "\\section*{{\\raggedright {}}}",
+            s.heading(breakable)
+        );
+        for (name, what, table) in tables(report, &set_title) {
+            let file = format!("table-set{}-{name}.tex", i + 1);
+            let _ = writeln!(inputs, "\\input{{{file}}}");
+            let table = table.replace(
+                "\\label{tab:itc-",
+                &format!("\\label{{tab:itc-set{}-", i + 1),
+            );
+            let what = format!("{what} of task set {}", s.name);
+            files.push((
+                file,
+                file_head(report, &set_title, &what, TABLE_NEEDS) + &table,
+            ));
         }
     }
-    document.push_str("\\end{document}\n");
-    files.push(("report.tex".to_string(), document));
+    let head = format!(
+        "% {}: {} task sets, a section each, written by itc report.\n% {DOCUMENT_NEEDS}\n\n",
+        escape(title),
+        sections.len()
+    );
+    files.push(("report.tex".to_string(), document(head, &inputs)));
     files
 }
 

@@ -117,6 +117,30 @@ pub fn render(report: &Report) -> String {
     out
 }
 
+/// A report over several task sets: the title, then a section per set,
+/// headed by its name and size, holding what [`render`] writes of it (its
+/// headings a level down).
+pub fn render_sets(title: &str, sections: &[super::Section]) -> String {
+    let mut out = format!("# {}\n\n", escape(title));
+    let _ = writeln!(
+        out,
+        "{} task sets, a section each; models are compared within a task set only.\n",
+        sections.len()
+    );
+    for s in sections {
+        let _ = writeln!(out, "## {}\n", s.heading(escape));
+        let whole = render(&s.report);
+        let body = whole.split_once("\n\n").map_or("", |(_, body)| body);
+        for line in body.split_inclusive('\n') {
+            if line.starts_with('#') {
+                out.push('#');
+            }
+            out.push_str(line);
+        }
+    }
+    out
+}
+
 /// Judged task success (SPEC §8), apart from §3's scores.
 fn judged(out: &mut String, report: &Report) {
     if report.judged.is_empty() {

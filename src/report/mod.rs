@@ -1,9 +1,10 @@
 //! `itc report`: one comparison of any number of `itc eval` run directories
 //! and `itc score --out` folders, made on different days or machines.
 //!
-//! 1. [`inputs`]: read each folder's `task_scores.jsonl` and manifest; refuse
-//!    inputs scored on different task sets unless told to compare the tasks
-//!    they share.
+//! 1. [`inputs`]: read each folder's `task_scores.jsonl` and manifest;
+//!    [`sets`]: group them by task set, a section of the report each
+//!    ([`Section`]); within a set, refuse inputs that scored different
+//!    tasks unless told to compare the tasks they share.
 //! 2. Rebuild the per-task outcomes of every model ([`combine`]) and
 //!    aggregate them as `itc score` does: Table-2 and Table-3 shapes, every
 //!    breakdown, 95% bootstrap intervals.
@@ -26,6 +27,7 @@ pub mod latex;
 pub mod markdown;
 pub mod official;
 pub mod paired;
+pub mod sets;
 pub mod settings;
 pub mod sources;
 
@@ -60,9 +62,12 @@ pub struct ReportOptions {
     /// The title of `report.html` and `report.md` ([`DEFAULT_TITLE`] when
     /// `None`).
     pub title: Option<String>,
-    /// Compare every model with this one only (default: every pair).
+    /// Compare every model with this one only (default: every pair); over
+    /// several task sets, in each set that has it.
     pub baseline: Option<String>,
-    /// Compare inputs scored on different task sets, on the tasks they share.
+    /// Within a task set ([`sets`]), compare inputs that scored different
+    /// tasks on the tasks they share (else refused). Inputs of different
+    /// task sets get a section each whatever this says.
     pub allow_different_tasks: bool,
     /// The metric of the ranking.
     pub rank_by: Metric,
@@ -155,6 +160,7 @@ pub struct InputSummary {
 }
 
 /// Makes the report: files in `options.out`, tables on `out`, notes on `err`.
+/// Inputs of different task sets ([`sets`]) get a section each.
 pub fn report(
     options: &ReportOptions,
     out: &mut dyn Write,
@@ -168,66 +174,19 @@ pub fn report(
         .iter()
         .map(|dir| Input::read(dir))
         .collect::<anyhow::Result<_>>()?;
-    let choice = check_task_sets(&inputs, options.allow_different_tasks)?;
-    if let TaskChoice::Shared { shared, largest } = choice {
-        writeln!(
-            err,
-            "note: the inputs were scored on different task sets; comparing the {shared} task(s) they share (of up to {largest})"
-        )?;
+    let sets = sets::group(inputs)?;
+    let several = sets.len() > 1;
+    let mut combined = Vec::with_capacity(sets.len());
+    for set in sets {
+        combined.push(Combined::of(set, several, options, err)?);
     }
-    let (evaluation, input_models) = combine(&inputs);
-    let baseline = match &options.baseline {
-        None => None,
-        Some(name) => Some(
-            evaluation
-                .models
-                .iter()
-                .position(|m| &m.model == name)
-                .with_context(|| {
-                    format!(
-                        "--baseline {name}: no such model (models: {})",
-                        names(&evaluation.models).join(", ")
-                    )
-                })?,
-        ),
-    };
-    let mut report = build(
-        options,
-        &inputs,
-        &input_models,
-        &evaluation,
-        baseline,
-        &choice,
-    );
-    let names: Vec<Vec<(String, String)>> = inputs
-        .iter()
-        .zip(&input_models)
-        .map(|(input, named)| {
-            input
-                .models
-                .iter()
-                .cloned()
-                .zip(named.iter().cloned())
-                .collect()
-        })
-        .collect();
-    let dirs: Vec<&Path> = inputs.iter().map(|i| i.dir.as_path()).collect();
-    let renames: Vec<HashMap<String, String>> =
-        names.iter().map(|n| n.iter().cloned().collect()).collect();
-    let mut notes = Vec::new();
-    report.judged = judged::figures(&dirs, &renames, &mut notes);
-    report.official = official::figures(&dirs, &renames, &mut notes);
-    for note in notes {
-        writeln!(err, "{note}")?;
-    }
-    let task_ids: Vec<String> = evaluation.tasks.iter().map(|t| t.id.clone()).collect();
-    let browser = browser::rows(&inputs, &names, &task_ids, options.browser_rows)?;
-    for ((input, summary), not_used) in inputs.iter().zip(&mut report.inputs).zip(&browser.not_used)
-    {
-        for n in not_used {
-            writeln!(err, "{}", n.warning(&input.dir))?;
-        }
-        summary.files_not_used = not_used.clone();
+    let baselines = baselines(options, &combined)?;
+    let mut sections = Vec::with_capacity(combined.len());
+    let mut first_input = 0;
+    for (set, baseline) in combined.into_iter().zip(baselines) {
+        let section = set.section(options, baseline, first_input, err)?;
+        first_input += section.inputs.len();
+        sections.push(section);
     }
     let dir = output_dir(options)?;
     let _lock = FolderLock::acquire(&dir, err)?;
@@ -237,10 +196,188 @@ pub fn report(
             dir.display()
         );
     }
-    let files = write_files(&dir, &inputs, &report, &evaluation, &browser)?;
-    print(out, &report, options.wide)?;
+    let files = match sections.as_slice() {
+        [one] => {
+            let files = write_files(
+                &dir,
+                &one.inputs,
+                &one.report,
+                &one.evaluation,
+                &one.browser,
+            )?;
+            print(out, &one.report, options.wide)?;
+            files
+        }
+        _ => {
+            let files = write_sets(&dir, &sections)?;
+            for s in &sections {
+                writeln!(out, "== {} ==\n", s.heading(str::to_string))?;
+                print(out, &s.report, options.wide)?;
+            }
+            files
+        }
+    };
     writeln!(err, "wrote {} in {}", files.join(", "), dir.display())?;
     Ok(())
+}
+
+/// One task set's inputs, checked and combined, before its report is made.
+struct Combined {
+    set: sets::TaskSet,
+    choice: TaskChoice,
+    evaluation: Evaluation,
+    input_models: Vec<Vec<String>>,
+}
+
+impl Combined {
+    /// Checks the set's inputs (today's rules: [`check_task_sets`]) and
+    /// combines them; with `several` sets, messages name the set.
+    fn of(
+        set: sets::TaskSet,
+        several: bool,
+        options: &ReportOptions,
+        err: &mut dyn Write,
+    ) -> anyhow::Result<Combined> {
+        let which = if several {
+            format!("task set {}: ", set.name)
+        } else {
+            String::new()
+        };
+        let choice = check_task_sets(&set.inputs, options.allow_different_tasks);
+        let choice = match several {
+            true => choice.with_context(|| format!("task set {}", set.name))?,
+            false => choice?,
+        };
+        if let TaskChoice::Shared { shared, largest } = choice {
+            writeln!(
+                err,
+                "note: {which}the inputs were scored on different task sets; comparing the {shared} task(s) they share (of up to {largest})"
+            )?;
+        }
+        let (evaluation, input_models) = combine(&set.inputs);
+        Ok(Combined {
+            set,
+            choice,
+            evaluation,
+            input_models,
+        })
+    }
+
+    /// The set's section of the report: its scores, comparisons, judged and
+    /// official figures and task browser; its inputs' manifests numbered
+    /// from `first_input`.
+    fn section(
+        self,
+        options: &ReportOptions,
+        baseline: Option<usize>,
+        first_input: usize,
+        err: &mut dyn Write,
+    ) -> anyhow::Result<Section> {
+        let Combined {
+            set,
+            choice,
+            evaluation,
+            input_models,
+        } = self;
+        let inputs = set.inputs;
+        let mut report = build(
+            options,
+            &inputs,
+            &input_models,
+            &evaluation,
+            baseline,
+            &choice,
+            first_input,
+        );
+        let names: Vec<Vec<(String, String)>> = inputs
+            .iter()
+            .zip(&input_models)
+            .map(|(input, named)| {
+                input
+                    .models
+                    .iter()
+                    .cloned()
+                    .zip(named.iter().cloned())
+                    .collect()
+            })
+            .collect();
+        let dirs: Vec<&Path> = inputs.iter().map(|i| i.dir.as_path()).collect();
+        let renames: Vec<HashMap<String, String>> =
+            names.iter().map(|n| n.iter().cloned().collect()).collect();
+        let mut notes = Vec::new();
+        report.judged = judged::figures(&dirs, &renames, &mut notes);
+        report.official = official::figures(&dirs, &renames, &mut notes);
+        for note in notes {
+            writeln!(err, "{note}")?;
+        }
+        let task_ids: Vec<String> = evaluation.tasks.iter().map(|t| t.id.clone()).collect();
+        let browser = browser::rows(&inputs, &names, &task_ids, options.browser_rows)?;
+        for ((input, summary), not_used) in
+            inputs.iter().zip(&mut report.inputs).zip(&browser.not_used)
+        {
+            for n in not_used {
+                writeln!(err, "{}", n.warning(&input.dir))?;
+            }
+            summary.files_not_used = not_used.clone();
+        }
+        Ok(Section {
+            name: set.name,
+            inputs,
+            report,
+            evaluation,
+            browser,
+        })
+    }
+}
+
+/// `--baseline` as each set's model index: every set holding the model
+/// compares its models with it, the others every pair. A baseline no set
+/// holds is refused, naming the models.
+fn baselines(options: &ReportOptions, sets: &[Combined]) -> anyhow::Result<Vec<Option<usize>>> {
+    let Some(name) = &options.baseline else {
+        return Ok(vec![None; sets.len()]);
+    };
+    let found: Vec<Option<usize>> = sets
+        .iter()
+        .map(|s| s.evaluation.models.iter().position(|m| &m.model == name))
+        .collect();
+    if found.iter().all(Option::is_none) {
+        let models: Vec<&str> = sets
+            .iter()
+            .flat_map(|s| names(&s.evaluation.models))
+            .collect();
+        bail!(
+            "--baseline {name}: no such model (models: {})",
+            models.join(", ")
+        );
+    }
+    Ok(found)
+}
+
+/// The part of a report about one task set: all of it when the inputs
+/// scored one task set, else one section of it.
+pub struct Section {
+    /// The task set's name ([`sets::TaskSet::name`]).
+    pub name: String,
+    /// Its inputs.
+    pub inputs: Vec<Input>,
+    /// What the report says of it.
+    pub report: Report,
+    /// Its models' outcomes on its tasks.
+    pub evaluation: Evaluation,
+    /// Its rows of the HTML page's task browser.
+    pub browser: browser::Browser,
+}
+
+impl Section {
+    /// `Task set: NAME (N task(s))`, the name written by `escape`.
+    pub fn heading(&self, escape: impl Fn(&str) -> String) -> String {
+        format!(
+            "Task set: {} ({} task(s))",
+            escape(&self.name),
+            self.report.tasks
+        )
+    }
 }
 
 /// The folder to write: `--out` as given, else a new folder under
@@ -331,6 +468,7 @@ fn build(
     evaluation: &Evaluation,
     baseline: Option<usize>,
     choice: &TaskChoice,
+    first_input: usize,
 ) -> Report {
     // One set of weights for the intervals and the comparisons.
     let bootstrap = Bootstrap::new(
@@ -374,7 +512,10 @@ fn build(
                 dir: input.dir.display().to_string(),
                 task_set_sha256: input.task_set.clone(),
                 models: models.clone(),
-                manifest: input.manifest.as_ref().map(|_| manifest_name(i, input)),
+                manifest: input
+                    .manifest
+                    .as_ref()
+                    .map(|_| manifest_name(first_input + i, input)),
                 files_not_used: Vec::new(),
             })
             .collect(),
@@ -422,19 +563,7 @@ fn write_files(
     evaluation: &Evaluation,
     browser: &browser::Browser,
 ) -> anyhow::Result<Vec<String>> {
-    std::fs::create_dir_all(dir.join("manifests"))
-        .with_context(|| format!("creating {}", dir.display()))?;
-    let mut written = Vec::new();
-    for (i, input) in inputs.iter().enumerate() {
-        if let Some(m) = &input.manifest {
-            let name = manifest_name(i, input);
-            atomic::write(
-                &dir.join(&name),
-                (serde_json::to_string_pretty(m)? + "\n").as_bytes(),
-            )?;
-            written.push(name);
-        }
-    }
+    let mut written = write_manifests(dir, inputs, &report.inputs)?;
     let json = serde_json::to_string_pretty(report)? + "\n";
     atomic::write(&dir.join("report.json"), json.as_bytes())?;
     written.push("report.json".into());
@@ -450,6 +579,82 @@ fn write_files(
     )?;
     written.push("report.html".into());
     written.extend(frames::write(dir, report, evaluation)?);
+    Ok(written)
+}
+
+/// Copies the inputs' manifests into `dir`'s `manifests/` under the names
+/// their summaries give; returns those names.
+fn write_manifests(
+    dir: &Path,
+    inputs: &[Input],
+    summaries: &[InputSummary],
+) -> anyhow::Result<Vec<String>> {
+    std::fs::create_dir_all(dir.join("manifests"))
+        .with_context(|| format!("creating {}", dir.display()))?;
+    let mut written = Vec::new();
+    for (input, summary) in inputs.iter().zip(summaries) {
+        if let (Some(m), Some(name)) = (&input.manifest, &summary.manifest) {
+            atomic::write(
+                &dir.join(name),
+                (serde_json::to_string_pretty(m)? + "\n").as_bytes(),
+            )?;
+            written.push(name.clone());
+        }
+    }
+    Ok(written)
+}
+
+/// `report.json` of a report over several task sets: the title, and each
+/// set's report as a report of one set writes it, named.
+#[derive(Serialize)]
+struct SetsJson<'a> {
+    title: &'a str,
+    task_sets: Vec<SetJson<'a>>,
+}
+
+/// One task set's part of [`SetsJson`].
+#[derive(Serialize)]
+struct SetJson<'a> {
+    task_set: &'a str,
+    #[serde(flatten)]
+    report: &'a Report,
+}
+
+/// Writes every file of a report over several task sets into `dir`: the
+/// files of a report of one set, each with a part per set; returns their
+/// names.
+fn write_sets(dir: &Path, sections: &[Section]) -> anyhow::Result<Vec<String>> {
+    let mut written = Vec::new();
+    for s in sections {
+        written.extend(write_manifests(dir, &s.inputs, &s.report.inputs)?);
+    }
+    let title = sections
+        .first()
+        .map_or(DEFAULT_TITLE, |s| s.report.title.as_str());
+    let json = SetsJson {
+        title,
+        task_sets: sections
+            .iter()
+            .map(|s| SetJson {
+                task_set: &s.name,
+                report: &s.report,
+            })
+            .collect(),
+    };
+    let json = serde_json::to_string_pretty(&json)? + "\n";
+    atomic::write(&dir.join("report.json"), json.as_bytes())?;
+    written.push("report.json".into());
+    let md = markdown::render_sets(title, sections);
+    atomic::write(&dir.join("report.md"), md.as_bytes())?;
+    written.push("report.md".into());
+    for (name, text) in latex::files_sets(title, sections) {
+        atomic::write(&dir.join(&name), text.as_bytes())?;
+        written.push(name);
+    }
+    let page = html::render_sets(title, sections)?;
+    atomic::write(&dir.join("report.html"), page.as_bytes())?;
+    written.push("report.html".into());
+    written.extend(frames::write_sets(dir, sections)?);
     Ok(written)
 }
 

@@ -53,17 +53,23 @@ impl TaskSetRecord {
         crate::util::atomic::write(&run_dir.join(TASK_SET_FILE), text.as_bytes())
     }
 
-    /// Where `run_dir`'s tasks came from, as its `task_set.json` says;
-    /// none for a run made before the file existed.
-    fn recorded_source(run_dir: &Path) -> anyhow::Result<Option<String>> {
+    /// `run_dir`'s `task_set.json`; none for a run made before the file
+    /// existed (or a folder that is not a run directory).
+    pub fn read(run_dir: &Path) -> anyhow::Result<Option<TaskSetRecord>> {
         let path = run_dir.join(TASK_SET_FILE);
         match read_capped(&path, TASK_SET_FILE_MAX_BYTES) {
             Ok(bytes) => serde_json::from_slice::<TaskSetRecord>(&bytes)
-                .map(|r| Some(r.source))
+                .map(Some)
                 .with_context(|| format!("{}: not a task set record", path.display())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
         }
+    }
+
+    /// Where `run_dir`'s tasks came from, as its `task_set.json` says;
+    /// none for a run made before the file existed.
+    fn recorded_source(run_dir: &Path) -> anyhow::Result<Option<String>> {
+        Ok(TaskSetRecord::read(run_dir)?.map(|r| r.source))
     }
 }
 

@@ -4,7 +4,8 @@
 //! in mapped files, bounded copies of unbounded things for messages, a lock
 //! for folders with one writer, UTC dates, the data files compiled into the
 //! binary, files opened only when they are regular files, and the loopback
-//! HTTP server that the benchmarks and the tests answer with.
+//! HTTP server that the benchmarks and the tests answer with, and items
+//! grouped by the keys they share.
 //!
 //! `util` uses nothing of the crate; everything may use it.
 
@@ -14,6 +15,7 @@ pub mod csv_cell;
 pub mod embedded;
 pub mod hash;
 pub mod lines;
+pub mod linked;
 pub mod lock;
 pub mod loopback;
 pub mod regular;

@@ -4,6 +4,7 @@
 
 pub mod apis;
 pub mod bfcl;
+pub mod browser;
 pub mod judged;
 pub mod latex;
 pub mod proxy;

@@ -59,42 +59,11 @@ pub fn split(tasks: &[Task], test_fraction: f64, seed: u64) -> (Vec<Task>, Vec<T
 /// Groups of task indices linked by shared gold APIs, each in input order,
 /// groups ordered by their first task.
 pub fn groups(tasks: &[Task]) -> Vec<Vec<usize>> {
-    let mut parent: Vec<usize> = (0..tasks.len()).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
-    let mut owner: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for (t, task) in tasks.iter().enumerate() {
-        for call in &task.gold.calls {
-            match owner.get(call.name.as_str()) {
-                Some(&other) => {
-                    let (a, b) = (root(&mut parent, t), root(&mut parent, other));
-                    if a != b {
-                        parent[a.max(b)] = a.min(b);
-                    }
-                }
-                None => {
-                    owner.insert(&call.name, t);
-                }
-            }
-        }
-    }
-    let mut index_of_root: std::collections::HashMap<usize, usize> =
-        std::collections::HashMap::new();
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    for t in 0..tasks.len() {
-        let r = root(&mut parent, t);
-        let g = *index_of_root.entry(r).or_insert_with(|| {
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
-        groups[g].push(t);
-    }
-    groups
+    let keys = tasks
+        .iter()
+        .enumerate()
+        .flat_map(|(t, task)| task.gold.calls.iter().map(move |c| (t, c.name.as_str())));
+    crate::util::linked::linked_groups(tasks.len(), keys)
 }
 
 /// The gold answer as the model should write it: `{"Thought", "Action"}`
