@@ -162,9 +162,15 @@ impl fmt::Display for Mode {
 /// benchmark's numbers.
 pub const DEFAULT_TEMPERATURE: f64 = 0.0;
 
+/// The answer length limit of a `[[models]]` table that sets no `max_tokens`.
+pub const DEFAULT_MAX_TOKENS: u32 = 1024;
+
 fn default_max_tokens() -> u32 {
-    1024
+    DEFAULT_MAX_TOKENS
 }
+
+/// The per-request timeout of a model that sets no `timeout_ms`.
+pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
 
 /// The answer length limit of a model given by flags (`--backend …`) that
 /// sets no `--max-tokens`: room for a benchmark's answer (a thought and a
@@ -331,7 +337,7 @@ impl ModelConfig {
 
     /// The per-request timeout.
     pub fn timeout(&self) -> Duration {
-        Duration::from_millis(self.timeout_ms.unwrap_or(120_000))
+        Duration::from_millis(self.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS))
     }
 
     /// Checks the values serde cannot; `place` prefixes every message

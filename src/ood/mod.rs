@@ -55,6 +55,9 @@ pub enum Hub {
 }
 
 impl Hub {
+    /// Every hub, in APIBench's order of file names.
+    pub const ALL: [Hub; 3] = [Hub::Huggingface, Hub::Tensorflowhub, Hub::Torchhub];
+
     /// The hub's name in file names.
     pub fn as_str(self) -> &'static str {
         match self {
