@@ -331,6 +331,42 @@ impl OodDataset {
             OodDataset::Bfcl(set) => Ok((bfcl::convert::convert_files(set, files)?, Vec::new())),
         }
     }
+
+    /// [`Self::convert`], each warning with the task it is about where the
+    /// converter knows it (StableToolBench), so that a run shows only the
+    /// warnings of the tasks it asks.
+    pub fn convert_for_run(
+        self,
+        files: &[PathBuf],
+        candidates: usize,
+    ) -> anyhow::Result<(Vec<Task>, Vec<ConvertWarning>)> {
+        if let OodDataset::StableToolBench(_) = self {
+            let (tasks, warnings) = stabletoolbench::convert_by_task(files)?;
+            let warnings = warnings
+                .into_iter()
+                .map(|(task, text)| ConvertWarning {
+                    task: Some(task),
+                    text,
+                })
+                .collect();
+            return Ok((tasks, warnings));
+        }
+        let (tasks, warnings) = self.convert(files, candidates)?;
+        let warnings = warnings
+            .into_iter()
+            .map(|text| ConvertWarning { task: None, text })
+            .collect();
+        Ok((tasks, warnings))
+    }
+}
+
+/// A warning of a conversion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConvertWarning {
+    /// The id of the task it is about, when the converter knows it.
+    pub task: Option<String>,
+    /// The warning.
+    pub text: String,
 }
 
 /// The files of BFCL categories, relative to BFCL's data folder: each
