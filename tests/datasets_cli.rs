@@ -200,7 +200,8 @@ fn one_left_aligned_table_with_every_bfcl_category() {
     }
     for category in itc::ood::bfcl::Category::ALL {
         assert!(
-            rows.iter().any(|r| r.starts_with(&format!("│ bfcl:{category} "))),
+            rows.iter()
+                .any(|r| r.starts_with(&format!("│ bfcl:{category} "))),
             "{category}: {table}"
         );
     }

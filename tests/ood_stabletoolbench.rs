@@ -235,7 +235,8 @@ fn relevant_apis_get_full_selection_marks_and_other_tools_none() {
 /// exactly those of the task asked (`itc ood convert` prints them all).
 #[test]
 fn eval_warns_only_about_the_tasks_it_runs() {
-    let file = root().join("datasets/ood/stabletoolbench/solvable_queries/test_instruction/G1_instruction.json");
+    let file = root()
+        .join("datasets/ood/stabletoolbench/solvable_queries/test_instruction/G1_instruction.json");
     let (_, all) = convert(std::slice::from_ref(&file));
     // The entry each conversion warning is about.
     let entry_of = |line: &str| -> Option<usize> {

@@ -2,7 +2,6 @@
 
 use std::io::Write;
 
-
 use clap::Args;
 
 use super::flags::{OodCacheFlags, TableFlags};
@@ -75,11 +74,17 @@ mod tests {
         assert_eq!(cli.args.options().cache_dir, std::path::PathBuf::from("c"));
         // The old name still works, and is not shown.
         let cli = Cli::try_parse_from(["itc", "--cache-dir", "old"]).unwrap();
-        assert_eq!(cli.args.options().cache_dir, std::path::PathBuf::from("old"));
+        assert_eq!(
+            cli.args.options().cache_dir,
+            std::path::PathBuf::from("old")
+        );
         let help = <Cli as clap::CommandFactory>::command()
             .render_long_help()
             .to_string();
-        assert!(help.contains("--ood-cache <DIR>") && !help.contains("--cache-dir"), "{help}");
+        assert!(
+            help.contains("--ood-cache <DIR>") && !help.contains("--cache-dir"),
+            "{help}"
+        );
         let cli = Cli::try_parse_from(["itc"]).unwrap();
         assert_eq!(cli.args.format, OutputFormat::Table);
         assert!(Cli::try_parse_from(["itc", "--format", "csv"]).is_err());

@@ -22,9 +22,9 @@ use crate::run::shard::Shard;
 use crate::run::steps::{
     CassetteMode, DEFAULT_MAX_STEPS, FinishProtocol, SolverOptions, StepMode, StepOptions, limits,
 };
-use crate::spec::solver::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_REQUESTS};
 use crate::run::{self, AdHocModel, BatchMode, EvalOptions, ModelOverrides, ModelSource};
 use crate::spec::records::TaskKind;
+use crate::spec::solver::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_REQUESTS};
 
 value_enum!(Backend {
     Openai => "openai": "OpenAI-compatible Chat Completions (OpenAI, vLLM, SGLang, llama.cpp server, Ollama, OpenRouter, …)",
@@ -814,7 +814,11 @@ mod tests {
                 .take_while(|l| !l.starts_with(&format!("      {flag} ")))
                 .filter(|l| !l.starts_with(' ') && l.ends_with(':'))
                 .last();
-            assert_eq!(heading_of_flag, Some(format!("{heading}:").as_str()), "{flag}");
+            assert_eq!(
+                heading_of_flag,
+                Some(format!("{heading}:").as_str()),
+                "{flag}"
+            );
         };
         under("--dataset", TASKS);
         under("--model-id", MODELS);
@@ -827,7 +831,11 @@ mod tests {
         for d in all() {
             let name = d.to_string();
             let (family, part) = name.split_once(':').unwrap_or((&name, ""));
-            let family = if part.is_empty() { family.to_string() } else { format!("{family}:") };
+            let family = if part.is_empty() {
+                family.to_string()
+            } else {
+                format!("{family}:")
+            };
             assert!(dataset.contains(&family), "{family}: {dataset}");
             for part in part.split(',') {
                 assert!(dataset.contains(part), "{name}: {dataset}");
@@ -847,24 +855,43 @@ mod tests {
             ("--tool-timeout-ms", steps.tool_timeout_ms.to_string()),
             ("--max-tool-bytes", steps.max_tool_bytes.to_string()),
             ("--max-calls-per-step", steps.max_calls_per_step.to_string()),
-            ("--max-task-tool-bytes", steps.max_task_tool_bytes.to_string()),
+            (
+                "--max-task-tool-bytes",
+                steps.max_task_tool_bytes.to_string(),
+            ),
             ("--max-step-ms", steps.max_step_ms.to_string()),
             ("--finish", solver.finish.as_str().to_string()),
             ("--max-depth", solver.max_depth.to_string()),
             ("--max-requests", solver.max_requests.to_string()),
-            ("--candidates", ood::benchmark::DatasetOptions::default().candidates.to_string()),
+            (
+                "--candidates",
+                ood::benchmark::DatasetOptions::default()
+                    .candidates
+                    .to_string(),
+            ),
             ("--mode", Mode::default().as_str().to_string()),
             ("--max-attempts", retry.max_attempts.to_string()),
             ("--retry-base-ms", retry.base.as_millis().to_string()),
             ("--retry-cap-ms", retry.cap.as_millis().to_string()),
-            ("--timeout-ms", crate::models::config::ModelConfig::new("m", Backend::Openai)
-                .timeout()
-                .as_millis()
-                .to_string()),
-            ("--bootstrap", crate::score::files::ScoringOptions::default().bootstrap.to_string()),
+            (
+                "--timeout-ms",
+                crate::models::config::ModelConfig::new("m", Backend::Openai)
+                    .timeout()
+                    .as_millis()
+                    .to_string(),
+            ),
+            (
+                "--bootstrap",
+                crate::score::files::ScoringOptions::default()
+                    .bootstrap
+                    .to_string(),
+            ),
         ] {
             let text = help_of(&help, flag);
-            assert!(text.contains(&format!("[default: {default}]")), "{flag}: {text}");
+            assert!(
+                text.contains(&format!("[default: {default}]")),
+                "{flag}: {text}"
+            );
         }
     }
 

@@ -523,10 +523,8 @@ mod tests {
                 panic!("not fetch");
             };
             assert_eq!(fetch.options().cache_dir, PathBuf::from("c"));
-            let cli = Cli::try_parse_from([
-                "itc", "score", "bfcl", "--results", "r", flag, "c",
-            ])
-            .unwrap();
+            let cli =
+                Cli::try_parse_from(["itc", "score", "bfcl", "--results", "r", flag, "c"]).unwrap();
             let OodCommand::Score(ScoreCommand {
                 benchmark: ScoreBenchmark::Bfcl(bfcl),
             }) = cli.ood.command

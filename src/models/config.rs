@@ -686,7 +686,12 @@ backend = "baseline"
         m.retry_cap_ms = Some(1);
         m.extra_body = Some(serde_json::Map::new());
         let json = serde_json::to_value(&m).unwrap();
-        let every: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
+        let every: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
         for internal in ModelConfig::INTERNAL_FIELDS {
             assert!(every.contains(&internal), "{internal} is a field");
         }
@@ -710,7 +715,10 @@ backend = "baseline"
         for backend in [Backend::Openai, Backend::Anthropic, Backend::Gemini] {
             let mut m = ModelConfig::new("m", backend);
             m.base_url = Some("http://127.0.0.1:1/v1".into());
-            let err = m.validate("models.toml: models[0]").unwrap_err().to_string();
+            let err = m
+                .validate("models.toml: models[0]")
+                .unwrap_err()
+                .to_string();
             assert_eq!(
                 err,
                 format!("models.toml: models[0].model_id: required for backend {backend}")

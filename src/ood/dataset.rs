@@ -105,7 +105,10 @@ impl FromStr for OodDataset {
             "seal-tools" => OodDataset::SealTools,
             "toolalpaca" => OodDataset::ToolAlpaca,
             "nexusraven" => OodDataset::NexusRaven,
-            other => bail!("unknown OOD dataset {other:?}; known: {}", names().join(", ")),
+            other => bail!(
+                "unknown OOD dataset {other:?}; known: {}",
+                names().join(", ")
+            ),
         })
     }
 }

@@ -147,7 +147,10 @@ fn ood_entry(dataset: OodDataset, cache_dir: &Path) -> anyhow::Result<DatasetEnt
     let description = fetch::DATASETS
         .iter()
         .find(|(name, _)| *name == fetch_name)
-        .map_or_else(|| format!("{} {dataset}", dataset.label()), |(_, what)| what.to_string());
+        .map_or_else(
+            || format!("{} {dataset}", dataset.label()),
+            |(_, what)| what.to_string(),
+        );
     Ok(DatasetEntry {
         name: dataset.to_string(),
         description,

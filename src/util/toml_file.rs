@@ -81,10 +81,10 @@ fn message_of(message: &str, hidden: &[&str]) -> String {
     const UNKNOWN: &str = "unknown field `";
     const EXPECTED: &str = "`, expected ";
     let clip = super::bounded::clip;
-    let Some((key, expected)) = message
-        .strip_prefix(UNKNOWN)
-        .and_then(|rest| rest.rfind(EXPECTED).map(|at| (&rest[..at], &rest[at + EXPECTED.len()..])))
-    else {
+    let Some((key, expected)) = message.strip_prefix(UNKNOWN).and_then(|rest| {
+        rest.rfind(EXPECTED)
+            .map(|at| (&rest[..at], &rest[at + EXPECTED.len()..]))
+    }) else {
         return clip(message, 4 * EXCERPT_CHARS);
     };
     // serde writes `a`, `a` or `b`, or one of `a`, `b`, `c`.
@@ -189,7 +189,10 @@ mod tests {
         let err = from_str_hiding::<File>(text, "m.toml", &["count"])
             .unwrap_err()
             .to_string();
-        assert!(err.ends_with("unknown field `colour`, expected `name`"), "{err}");
+        assert!(
+            err.ends_with("unknown field `colour`, expected `name`"),
+            "{err}"
+        );
         let err = from_str::<File>(text, "m.toml").unwrap_err().to_string();
         assert!(err.ends_with("expected `name` or `count`"), "{err}");
         let key = "k".repeat(100_000);
