@@ -98,7 +98,7 @@ pub enum Command {
     /// Kill and resume a long run against a fault-injecting loopback server; check nothing is lost or repeated.
     #[command(hide = true, after_help = examples::BENCH_SOAK)]
     BenchSoak(bench_soak::BenchSoakArgs),
-    /// List the datasets itc knows: size, licence, source, built in or cached, and the command that runs each.
+    /// List the datasets itc knows, every BFCL category and StableToolBench group too: tasks, licence, source, where a run reads them from.
     #[command(after_help = examples::DATASETS)]
     Datasets(datasets::DatasetsArgs),
     /// Out-of-distribution sets (BFCL, StableToolBench, APIBench, …): fetch, convert to tasks, score with their official scorers, report.

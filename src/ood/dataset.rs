@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bfcl::{self, CategorySet};
 use super::stabletoolbench::{self, Group};
-use super::{Hub, apibench, fetch, nexusraven, seal_tools, toolalpaca};
+use super::{ConvertWarning, Hub, apibench, fetch, nexusraven, seal_tools, toolalpaca};
 use crate::models::config::PromptStyle;
 use crate::spec::records::Task;
 use crate::util::embedded;
@@ -344,15 +344,7 @@ impl OodDataset {
         candidates: usize,
     ) -> anyhow::Result<(Vec<Task>, Vec<ConvertWarning>)> {
         if let OodDataset::StableToolBench(_) = self {
-            let (tasks, warnings) = stabletoolbench::convert_by_task(files)?;
-            let warnings = warnings
-                .into_iter()
-                .map(|(task, text)| ConvertWarning {
-                    task: Some(task),
-                    text,
-                })
-                .collect();
-            return Ok((tasks, warnings));
+            return stabletoolbench::convert_by_task(files);
         }
         let (tasks, warnings) = self.convert(files, candidates)?;
         let warnings = warnings
@@ -361,15 +353,6 @@ impl OodDataset {
             .collect();
         Ok((tasks, warnings))
     }
-}
-
-/// A warning of a conversion.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConvertWarning {
-    /// The id of the task it is about, when the converter knows it.
-    pub task: Option<String>,
-    /// The warning.
-    pub text: String,
 }
 
 /// The files of BFCL categories, relative to BFCL's data folder: each

@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Serialize;
 
-use super::dataset::{ConvertWarning, OodDataset, RunInfo, split_apibench_files};
+use super::ConvertWarning;
+use super::dataset::{OodDataset, RunInfo, split_apibench_files};
 use super::python::PyStr;
 use super::score::{APIBENCH_GROUPS, FRACTIONS, SEAL_GROUPS, SEAL_HEADER};
 use super::{Hub, answers, apibench, bfcl, fetch, seal_tools};

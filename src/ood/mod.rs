@@ -42,6 +42,15 @@ pub mod stabletoolbench_results;
 pub mod toolalpaca;
 pub mod toolalpaca_eval;
 
+/// A warning of a conversion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConvertWarning {
+    /// The id of the task it is about, when the converter knows it.
+    pub task: Option<String>,
+    /// The warning.
+    pub text: String,
+}
+
 /// The three APIBench hubs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
