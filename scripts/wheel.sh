@@ -8,6 +8,10 @@
 #   scripts/wheel.sh build --dev   the same wheel around a debug build, into dist/dev/:
 #                                  seconds after `cargo test`, whose build it reuses
 #                                  (what .ci/run checks: CI builds no crate twice)
+#   scripts/wheel.sh build BINARY  the same package around an itc binary already built
+#                                  (a PGO build, a release build from elsewhere), into
+#                                  dist/: no cargo, no maturin, no network; the binary is
+#                                  packed as it is (strip it first for a smaller wheel)
 #   scripts/wheel.sh check [DIR]   install the newest wheel of DIR (default dist/) into a
 #                                  fresh venv and run `itc --version`, `itc eval` and
 #                                  `itc score` from an empty folder, offline
@@ -24,7 +28,77 @@ MATURIN_VERSION="1.16.0"
 
 say() { echo "wheel.sh: $*" >&2; }
 
+# The wheel maturin would make, around the binary $1, written with Python's
+# zipfile: the metadata from pyproject.toml's [project] and Cargo.toml's
+# version, the platform tag from the binary (ELF machine; manylinux_2_N for
+# the newest glibc symbol version it needs, as maturin's check finds it).
+build_around() {
+    local binary="$1"
+    if [[ ! -f $binary || ! -x $binary ]]; then
+        say "$binary: not an executable file"
+        exit 2
+    fi
+    mkdir -p "$ROOT/dist"
+    "$PYTHON" - "$ROOT" "$binary" "$ROOT/dist" <<'PY'
+import base64, hashlib, re, sys, zipfile
+from pathlib import Path
+try:
+    import tomllib
+except ImportError:
+    sys.exit("wheel.sh: build BINARY needs Python >= 3.11 (tomllib); set ITC_WHEEL_PYTHON")
+root, binary, out = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+version = tomllib.loads((root / "Cargo.toml").read_text())["package"]["version"]
+data = binary.read_bytes()
+if data[:4] != b"\x7fELF":
+    sys.exit(f"wheel.sh: {binary}: not an ELF binary (only Linux wheels are built here)")
+machine = int.from_bytes(data[18:20], "little")
+arch = {0x3E: "x86_64", 0xB7: "aarch64"}.get(machine)
+if arch is None:
+    sys.exit(f"wheel.sh: {binary}: ELF machine {machine:#x} is neither x86-64 nor aarch64")
+glibc = [int(m) for m in re.findall(rb"GLIBC_2\.(\d+)", data)]
+platform = f"manylinux_2_{max(glibc)}_{arch}" if glibc else f"linux_{arch}"
+dist = project["name"].replace("-", "_")
+tag = f"py3-none-{platform}"
+meta = [
+    "Metadata-Version: 2.1",
+    f"Name: {project['name']}",
+    f"Version: {version}",
+    f"Summary: {project['description']}",
+    f"Keywords: {','.join(project.get('keywords', []))}",
+    *[f"Classifier: {c}" for c in project.get("classifiers", [])],
+    f"Requires-Python: {project['requires-python']}",
+    "Description-Content-Type: text/markdown; charset=UTF-8; variant=GFM",
+    "",
+    (root / project["readme"]).read_text(),
+]
+wheel_meta = f"Wheel-Version: 1.0\nGenerator: scripts/wheel.sh\nRoot-Is-Purelib: false\nTag: {tag}\n"
+info = f"{dist}-{version}.dist-info"
+files = [
+    (f"{dist}-{version}.data/scripts/itc", data, 0o755),
+    (f"{info}/METADATA", "\n".join(meta).encode(), 0o644),
+    (f"{info}/WHEEL", wheel_meta.encode(), 0o644),
+]
+def digest(b):
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b"=").decode()
+record = "".join(f"{name},{digest(b)},{len(b)}\n" for name, b, _ in files) + f"{info}/RECORD,,\n"
+files.append((f"{info}/RECORD", record.encode(), 0o644))
+target = out / f"{dist}-{version}-{tag}.whl"
+with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
+    for name, b, mode in files:
+        entry = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+        entry.external_attr = (0o100000 | mode) << 16
+        entry.compress_type = zipfile.ZIP_DEFLATED
+        z.writestr(entry, b)
+print(f"wheel.sh: built {target} around {binary} ({len(data)} bytes)", file=sys.stderr)
+PY
+}
+
 build() {
+    if [[ -n ${1:-} && $1 != --* ]]; then
+        build_around "$1"
+        return
+    fi
     if ! "$MATURIN_VENV/bin/maturin" --version 2>/dev/null | grep -q "$MATURIN_VERSION"; then
         say "installing maturin $MATURIN_VERSION into $MATURIN_VENV"
         "$PYTHON" -m venv "$MATURIN_VENV"
@@ -35,7 +109,7 @@ build() {
     "") "$MATURIN_VENV/bin/maturin" build --release --out dist ;;
     --dev) "$MATURIN_VENV/bin/maturin" build --profile dev --out dist/dev ;;
     *)
-        say "unknown option $1 (build takes --dev or nothing)"
+        say "unknown option $1 (build takes --dev, a binary's path, or nothing)"
         exit 2
         ;;
     esac
@@ -73,7 +147,7 @@ case "${1:-}" in
 build) build "${@:2}" ;;
 check) check "${@:2}" ;;
 *)
-    echo "usage: $0 build [--dev] | check [DIR]" >&2
+    echo "usage: $0 build [--dev | BINARY] | check [DIR]" >&2
     exit 2
     ;;
 esac

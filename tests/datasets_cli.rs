@@ -55,11 +55,11 @@ fn lists_every_eval_dataset_with_its_command() {
     let names = eval_dataset_names();
     assert_eq!(
         names,
-        itc::ood::dataset::NAMES,
+        itc::ood::dataset::names(),
         "the error lists the code's names"
     );
     let cache = tempfile::tempdir().unwrap();
-    let json = listing(&["--cache-dir", cache.path().to_str().unwrap()], &[]);
+    let json = listing(&["--ood-cache", cache.path().to_str().unwrap()], &[]);
     assert_eq!(json["cache_dir"], cache.path().to_str().unwrap());
     let listed: Vec<&str> = json["datasets"]
         .as_array()
@@ -105,26 +105,21 @@ fn lists_every_eval_dataset_with_its_command() {
     assert_eq!(entry(&json, "sample")["tasks"], sample_lines);
     assert_eq!(entry(&json, "sample")["command"], "itc eval");
 
-    // The table names every dataset and its command, and how to get the
+    // The table names every dataset and how to run one, and how to get the
     // ones not at hand.
     let out = itc(
-        &[
-            "datasets",
-            "--wide",
-            "--cache-dir",
-            cache.path().to_str().unwrap(),
-        ],
+        &["datasets", "--ood-cache", cache.path().to_str().unwrap()],
         &[],
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let table = text(&out.stdout);
     for name in &names {
-        let row = table
-            .lines()
-            .find(|l| l.contains(&format!(" {name} ")))
-            .unwrap_or_else(|| panic!("{name}: {table}"));
-        assert!(row.contains(&format!("itc eval --dataset {name}")), "{row}");
+        assert!(
+            table.lines().any(|l| l.starts_with(&format!("│ {name} "))),
+            "{name}: {table}"
+        );
     }
+    assert!(table.contains("`itc eval --dataset <dataset>`"), "{table}");
     let missing: Vec<&str> = names
         .iter()
         .filter(|n| entry(&json, n)["reads_from"] == "none")
@@ -140,8 +135,8 @@ fn lists_every_eval_dataset_with_its_command() {
 }
 
 /// A fetch cache holding a dataset's files (at the manifest's paths, with
-/// its bytes) makes it cached, found through `--cache-dir` and `ITC_CACHE`
-/// alike; a file with other bytes does not.
+/// its bytes) makes it cached, found through `--ood-cache` (and its old name
+/// `--cache-dir`) and `ITC_CACHE` alike; a file with other bytes does not.
 #[test]
 fn cached_follows_the_fetch_cache() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -151,7 +146,8 @@ fn cached_follows_the_fetch_cache() {
     let target = manifest[0].cached_path(&cache);
     std::fs::create_dir_all(target.parent().unwrap()).unwrap();
     std::fs::write(&target, b"[]").unwrap();
-    let by_flag = || listing(&["--cache-dir", cache.to_str().unwrap()], &[]);
+    let by_flag = || listing(&["--ood-cache", cache.to_str().unwrap()], &[]);
+    let by_old_flag = || listing(&["--cache-dir", cache.to_str().unwrap()], &[]);
     assert_eq!(
         entry(&by_flag(), "toolalpaca")["cached"],
         false,
@@ -164,7 +160,7 @@ fn cached_follows_the_fetch_cache() {
     )
     .unwrap();
     let env = [("ITC_CACHE", cache_root.path().to_str().unwrap())];
-    for json in [by_flag(), listing(&[], &env)] {
+    for json in [by_flag(), by_old_flag(), listing(&[], &env)] {
         let alpaca = entry(&json, "toolalpaca");
         assert_eq!(alpaca["cached"], true, "{alpaca}");
         assert_eq!(alpaca["reads_from"], "cache", "{alpaca}");
@@ -173,6 +169,40 @@ fn cached_follows_the_fetch_cache() {
             others.iter().filter(|d| d["cached"] == true).count(),
             1,
             "only toolalpaca"
+        );
+    }
+}
+
+/// `itc datasets` prints one table, in 100 columns, every cell left-aligned,
+/// with a row for every BFCL category the code knows.
+#[test]
+fn one_left_aligned_table_with_every_bfcl_category() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = itc(
+        &["datasets", "--ood-cache", cache.path().to_str().unwrap()],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    assert_eq!(table.matches('╭').count(), 1, "one table: {table}");
+    let rows: Vec<&str> = table.lines().filter(|l| l.starts_with('│')).collect();
+    for row in &rows {
+        assert!(row.chars().count() <= 100, "wider than 100 columns: {row}");
+        let cells: Vec<&str> = row.trim_matches('│').split('│').collect();
+        assert_eq!(cells.len(), 5, "{row}");
+        for cell in cells {
+            // Left-aligned: the text starts after one space, padding follows.
+            assert!(
+                cell.starts_with(' ') && !cell.starts_with("  "),
+                "not left-aligned: {cell:?} in {row}"
+            );
+        }
+    }
+    for category in itc::ood::bfcl::Category::ALL {
+        assert!(
+            rows.iter()
+                .any(|r| r.starts_with(&format!("│ bfcl:{category} "))),
+            "{category}: {table}"
         );
     }
 }

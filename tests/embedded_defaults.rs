@@ -158,3 +158,46 @@ fn defaults_are_read_from_the_binary_and_give_the_tables_of_the_files() {
         }
     }
 }
+
+/// docs/data.md's table of built-in data has a row for every dataset family
+/// built into the binary, and its total is the embedded files' count and
+/// bytes.
+#[test]
+fn the_built_in_data_table_names_every_family_and_the_embedded_bytes() {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/data.md"))
+        .unwrap();
+    let start = doc.find("## Built-in data").unwrap();
+    let section = &doc[start..start + doc[start..].find("\n## ").unwrap()];
+    for dataset in itc::ood::dataset::all() {
+        if dataset.shipped_files().is_none() {
+            continue;
+        }
+        let name = dataset.to_string();
+        let family = match name.split_once(':') {
+            Some((family, _)) => format!("{family}:"),
+            None => name.clone(),
+        };
+        assert!(
+            section.contains(&format!("`itc eval --dataset {family}")),
+            "{name}: no row for {family} in docs/data.md"
+        );
+    }
+    let files = itc::util::embedded::names_under("datasets", "");
+    let bytes: usize = files
+        .iter()
+        .map(|f| itc::util::embedded::read(f).unwrap().len())
+        .sum();
+    let with_commas = |n: usize| {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let total = format!("| all {} files | | | {} |", files.len(), with_commas(bytes));
+    assert!(section.contains(&total), "docs/data.md lacks {total:?}");
+}

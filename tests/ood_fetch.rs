@@ -95,7 +95,7 @@ fn fetch(name: &str, cache: &Path, base_url: &str) -> std::process::Output {
             "ood",
             "fetch",
             name,
-            "--cache-dir",
+            "--ood-cache",
             cache.to_str().unwrap(),
             "--base-url",
             base_url,

@@ -229,3 +229,59 @@ fn relevant_apis_get_full_selection_marks_and_other_tools_none() {
     assert_eq!(f1["gold"], 100.0, "{summary}");
     assert_eq!(f1["wrong"], 0.0, "{summary}");
 }
+
+/// A run prints the conversion warnings of the tasks it asks, not those of
+/// the whole group: none with `--limit` over clean queries, and with `--ids`
+/// exactly those of the task asked (`itc ood convert` prints them all).
+#[test]
+fn eval_warns_only_about_the_tasks_it_runs() {
+    let file = root()
+        .join("datasets/ood/stabletoolbench/solvable_queries/test_instruction/G1_instruction.json");
+    let (_, all) = convert(std::slice::from_ref(&file));
+    // The entry each conversion warning is about.
+    let entry_of = |line: &str| -> Option<usize> {
+        let rest = line.split(": entry ").nth(1)?;
+        rest.split(':').next()?.parse().ok()
+    };
+    let warned: Vec<usize> = all
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .filter_map(entry_of)
+        .collect();
+    assert!(warned.len() >= 2, "the group has warnings: {all}");
+    const LIMIT: usize = 5;
+    assert!(warned.iter().all(|&e| e >= LIMIT), "{warned:?}");
+
+    let run = |selection: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        let run_dir = dir.path().join("run");
+        let mut args = vec![
+            "eval",
+            "--dataset",
+            "stabletoolbench:G1_instruction",
+            "--ood-cache",
+        ];
+        let cache = dir.path().join("no-cache");
+        args.push(cache.to_str().unwrap());
+        args.extend(selection);
+        args.extend(["--run-dir", run_dir.to_str().unwrap(), "--no-progress"]);
+        let out = itc(&args, &[]);
+        let stderr = text(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        stderr
+    };
+    let limited = run(&["--limit", &LIMIT.to_string()]);
+    assert!(!limited.contains("warning:"), "{limited}");
+
+    let entry = warned[0];
+    let id = queries(&file)[entry]["query_id"].to_string();
+    let task = format!("stb-G1_instruction-{id}");
+    let one = run(&["--ids", &task]);
+    let shown: Vec<usize> = one
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .map(|l| entry_of(l).unwrap_or_else(|| panic!("not about one entry: {l}")))
+        .collect();
+    let expected = warned.iter().filter(|&&e| e == entry).count();
+    assert_eq!(shown, vec![entry; expected.min(3)], "{one}");
+}

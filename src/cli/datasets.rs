@@ -1,11 +1,10 @@
 //! `itc datasets`: the datasets itc knows, as a table or JSON.
 
 use std::io::Write;
-use std::path::PathBuf;
 
 use clap::Args;
 
-use super::flags::TableFlags;
+use super::flags::{OodCacheFlags, TableFlags};
 use crate::ood::listing::{self, ListOptions};
 use crate::score::files::OutputFormat;
 
@@ -15,9 +14,9 @@ pub struct DatasetsArgs {
     /// Output: `table`, or `json` (one JSON object: the cache directory and every dataset).
     #[arg(long, value_enum, default_value_t = OutputFormat::Table, hide_possible_values = true)]
     pub format: OutputFormat,
-    /// The `itc ood fetch` cache to look in. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
-    #[arg(long)]
-    pub cache_dir: Option<PathBuf>,
+    /// The `itc ood fetch` cache to look in.
+    #[command(flatten)]
+    pub cache: OodCacheFlags,
     /// How the table is laid out.
     #[command(flatten)]
     pub table: TableFlags,
@@ -28,7 +27,8 @@ impl DatasetsArgs {
     pub fn options(&self) -> ListOptions {
         ListOptions {
             cache_dir: self
-                .cache_dir
+                .cache
+                .ood_cache
                 .clone()
                 .unwrap_or_else(|| ListOptions::default().cache_dir),
         }
@@ -41,6 +41,9 @@ impl DatasetsArgs {
         match self.format {
             OutputFormat::Table => {
                 writeln!(out, "{}", listing::table(&entries, self.table.wide))?;
+                for line in listing::footer() {
+                    writeln!(out, "{line}")?;
+                }
                 for note in listing::notes(&entries) {
                     writeln!(out, "{note}")?;
                 }
@@ -66,9 +69,22 @@ mod tests {
 
     #[test]
     fn flags_become_options() {
-        let cli = Cli::try_parse_from(["itc", "--format", "json", "--cache-dir", "c"]).unwrap();
+        let cli = Cli::try_parse_from(["itc", "--format", "json", "--ood-cache", "c"]).unwrap();
         assert_eq!(cli.args.format, OutputFormat::Json);
-        assert_eq!(cli.args.options().cache_dir, PathBuf::from("c"));
+        assert_eq!(cli.args.options().cache_dir, std::path::PathBuf::from("c"));
+        // The old name still works, and is not shown.
+        let cli = Cli::try_parse_from(["itc", "--cache-dir", "old"]).unwrap();
+        assert_eq!(
+            cli.args.options().cache_dir,
+            std::path::PathBuf::from("old")
+        );
+        let help = <Cli as clap::CommandFactory>::command()
+            .render_long_help()
+            .to_string();
+        assert!(
+            help.contains("--ood-cache <DIR>") && !help.contains("--cache-dir"),
+            "{help}"
+        );
         let cli = Cli::try_parse_from(["itc"]).unwrap();
         assert_eq!(cli.args.format, OutputFormat::Table);
         assert!(Cli::try_parse_from(["itc", "--format", "csv"]).is_err());

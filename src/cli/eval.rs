@@ -8,16 +8,23 @@ use std::str::FromStr;
 
 use clap::Args;
 
-use super::flags::{CacheFlags, ScoringFlags};
+use super::flags::{CacheFlags, OOD_CACHE_FLAG, ScoringFlags};
+use super::with_default;
 use crate::models::cache::CacheSetting;
-use crate::models::config::PromptStyle;
-use crate::models::config::{Backend, Mode};
-use crate::ood;
+use crate::models::config::{
+    AD_HOC_MAX_TOKENS, Backend, DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE,
+    DEFAULT_TIMEOUT_MS, Mode, PromptStyle,
+};
+use crate::models::retry::RetryPolicy;
+use crate::ood::{self, apibench};
 use crate::run::select::Selection;
 use crate::run::shard::Shard;
-use crate::run::steps::{CassetteMode, FinishProtocol, SolverOptions, StepMode, StepOptions};
+use crate::run::steps::{
+    CassetteMode, DEFAULT_MAX_STEPS, FinishProtocol, SolverOptions, StepMode, StepOptions, limits,
+};
 use crate::run::{self, AdHocModel, BatchMode, EvalOptions, ModelOverrides, ModelSource};
 use crate::spec::records::TaskKind;
+use crate::spec::solver::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_REQUESTS};
 
 value_enum!(Backend {
     Openai => "openai": "OpenAI-compatible Chat Completions (OpenAI, vLLM, SGLang, llama.cpp server, Ollama, OpenRouter, …)",
@@ -55,13 +62,15 @@ value_enum!(StepMode {
 /// How tasks are asked: once, or step by step with tool outputs.
 #[derive(Debug, Clone, Args)]
 pub struct StepFlags {
-    /// Ask each task once (single) or as a conversation, showing each
-    /// step's tool outputs: recorded (replay), from the real endpoints
-    /// (execute) or from a tool model (simulate) [default: single].
-    #[arg(long = "steps", id = "steps", value_enum)]
+    /// Ask each task once or step by step.
+    #[arg(long = "steps", id = "steps", value_name = "MODE", value_enum, help = with_default(
+        "Ask each task once (single) or as a conversation, showing each step's tool outputs: \
+         recorded (replay), from the real endpoints (execute) or from a tool model (simulate)",
+        StepMode::default().as_str()))]
     pub step_mode: Option<StepMode>,
-    /// Most steps per task, never more than the gold's steps plus one [default: 16].
-    #[arg(long)]
+    /// Most steps per task.
+    #[arg(long, help = with_default(
+        "Most steps per task, never more than the gold's steps plus one", DEFAULT_MAX_STEPS))]
     pub max_steps: Option<usize>,
     /// Keep executed or simulated tool outputs in this JSON Lines file.
     #[arg(long)]
@@ -84,39 +93,47 @@ pub struct StepFlags {
     /// The model of --config that plays the tools in simulate runs.
     #[arg(long, requires = "config")]
     pub tool_model: Option<String>,
-    /// How long one executed call may take, in milliseconds [default: 30000].
-    #[arg(long)]
+    /// How long one executed call may take.
+    #[arg(long, help = with_default(
+        "How long one executed call may take, in milliseconds", limits::DEFAULT_TOOL_TIMEOUT_MS))]
     pub tool_timeout_ms: Option<u64>,
-    /// The largest output kept from one call (a response body, a recorded
-    /// body, a tool model's answer), in bytes [default: 1048576].
-    #[arg(long)]
+    /// The largest output kept from one call.
+    #[arg(long, help = with_default(
+        "The largest output kept from one call (a response body, a recorded body, a tool model's answer), in bytes",
+        limits::DEFAULT_MAX_TOOL_BYTES))]
     pub max_tool_bytes: Option<usize>,
-    /// Calls of one step that are made; the others get an error output [default: 16].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Calls of one step that are made.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), help = with_default(
+        "Calls of one step that are made; the others get an error output",
+        limits::DEFAULT_MAX_CALLS_PER_STEP))]
     pub max_calls_per_step: Option<u64>,
-    /// Bytes of tool output one task is shown over all its steps (so also
-    /// the most any request carries); past it, outputs are replaced by an
-    /// error [default: 4194304].
-    #[arg(long)]
+    /// Bytes of tool output one task is shown over all its steps.
+    #[arg(long, help = with_default(
+        "Bytes of tool output one task is shown over all its steps (so also the most any request \
+         carries); past it, outputs are replaced by an error",
+        limits::DEFAULT_MAX_TASK_TOOL_BYTES))]
     pub max_task_tool_bytes: Option<usize>,
-    /// How long the calls of one step may take together, in milliseconds [default: 120000].
-    #[arg(long)]
+    /// How long the calls of one step may take together.
+    #[arg(long, help = with_default(
+        "How long the calls of one step may take together, in milliseconds", limits::DEFAULT_MAX_STEP_MS))]
     pub max_step_ms: Option<u64>,
     /// Search each task with a solver (SPEC §8): `chain` (ReAct), `chain:N`
     /// (started again after a give-up, N conversations at most) or `dfsdt`
     /// (ToolBench's depth-first search). Needs --steps replay, execute or simulate.
     #[arg(long, value_parser = SolverOptions::parse)]
     pub solver: Option<SolverOptions>,
-    /// The finish protocol: add the `Finish` tool that answers or gives up
-    /// (auto: on for StableToolBench datasets) [default: auto].
-    #[arg(long, value_enum, requires = "solver")]
+    /// The finish protocol.
+    #[arg(long, value_enum, requires = "solver", help = with_default(
+        "The finish protocol: add the `Finish` tool that answers or gives up (auto: on for StableToolBench datasets)",
+        FinishProtocol::default().as_str()))]
     pub finish: Option<FinishProtocol>,
-    /// Most depth of a solver's conversation; each answer, call and output
-    /// counts one [default: 12].
-    #[arg(long, requires = "solver", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Most depth of a solver's conversation.
+    #[arg(long, requires = "solver", value_parser = clap::value_parser!(u32).range(1..), help = with_default(
+        "Most depth of a solver's conversation; each answer, call and output counts one", DEFAULT_MAX_DEPTH))]
     pub max_depth: Option<u32>,
-    /// Most model requests a solver makes for one task [default: 200].
-    #[arg(long, requires = "solver", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Most model requests a solver makes for one task.
+    #[arg(long, requires = "solver", value_parser = clap::value_parser!(u32).range(1..), help = with_default(
+        "Most model requests a solver makes for one task", DEFAULT_MAX_REQUESTS))]
     pub max_requests: Option<u32>,
 }
 
@@ -212,161 +229,182 @@ impl StepFlags {
     }
 }
 
-/// Arguments of `itc eval`.
+/// The headings of `itc eval --help`, in the order they are shown.
+const TASKS: &str = "Tasks";
+const MODELS: &str = "Models";
+const STEPS: &str = "Steps and solvers";
+const OUTPUT: &str = "Output";
+const SCALE: &str = "Scale";
+
+/// The help of `--dataset`: every family of names, from the lists that parse them.
+fn dataset_help() -> String {
+    format!(
+        "Run a benchmark instead of a task file (without either: the ITC sample set): {}. \
+         Its files come from --dataset-files, \
+         else the `itc ood fetch` cache (--ood-cache), else the copies built into itc (none \
+         for nexusraven); `itc datasets` lists every one",
+        ood::dataset::families()
+    )
+}
+
+/// Arguments of `itc eval`. Each flag is under one heading of `--help`
+/// (tasks, models, steps and solvers, output, scale).
 #[derive(Debug, Clone, Args)]
 pub struct EvalArgs {
-    /// Model configuration file (TOML, `[[models]]` tables).
-    #[arg(long)]
-    pub config: Option<PathBuf>,
-    /// Models of the configuration to run, comma-separated. Default: all.
-    #[arg(long, value_delimiter = ',', requires = "config")]
-    pub models: Vec<String>,
-
-    /// Ad-hoc model: backend (no configuration file needed).
-    #[arg(long, value_enum, conflicts_with = "config")]
-    pub backend: Option<Backend>,
-    /// Ad-hoc model: endpoint root, e.g. http://127.0.0.1:8080/v1.
-    #[arg(long, requires = "backend")]
-    pub base_url: Option<String>,
-    /// Ad-hoc model: model id sent to the server.
-    #[arg(long, requires = "backend")]
-    pub model_id: Option<String>,
-    /// Ad-hoc model: name in predictions and tables (default: the model id).
-    #[arg(long, requires = "backend")]
-    pub name: Option<String>,
-    /// Ad-hoc model: environment variable holding the API key.
-    #[arg(long, requires = "backend")]
-    pub api_key_env: Option<String>,
-
-    /// Answer mode (overrides the configuration's).
-    #[arg(long, value_enum)]
-    pub mode: Option<Mode>,
-    /// Sampling temperature (overrides the configuration's).
-    #[arg(long)]
-    pub temperature: Option<f64>,
-    /// Answer length limit in tokens (overrides the configuration's).
-    /// Default: 512 for a model given by flags (--backend …), else
-    /// models.toml's `max_tokens` (default 1024).
-    #[arg(long)]
-    pub max_tokens: Option<u32>,
-    /// Requests in flight per model (overrides the configuration's). Unset
-    /// everywhere: a local server's slot count (llama.cpp `/props`), else 4.
-    #[arg(long)]
-    pub concurrency: Option<usize>,
-    /// Requests per minute per model (overrides the configuration's).
-    #[arg(long)]
-    pub rpm: Option<u32>,
-    /// Tokens per minute per model (overrides the configuration's).
-    #[arg(long)]
-    pub tpm: Option<u64>,
-    /// USD per million prompt tokens (overrides the configuration's).
-    #[arg(long)]
-    pub price_input: Option<f64>,
-    /// USD per million completion tokens (overrides the configuration's).
-    #[arg(long)]
-    pub price_output: Option<f64>,
-    /// Per-request timeout in milliseconds (default 120000), counted from
-    /// the request's send; a request that times out is retried once at most.
-    #[arg(long)]
-    pub timeout_ms: Option<u64>,
-    /// Requests per task at most, retries included (default 5; a second
-    /// timeout ends them sooner).
-    #[arg(long)]
-    pub max_attempts: Option<u32>,
-    /// First retry delay in milliseconds (default 1000), doubling per retry.
-    #[arg(long)]
-    pub retry_base_ms: Option<u64>,
-    /// Longest retry delay in milliseconds (default 60000).
-    #[arg(long)]
-    pub retry_cap_ms: Option<u64>,
-
     /// Task file (JSONL, SPEC §0). Default: the sample set.
-    #[arg(long)]
+    #[arg(long, help_heading = TASKS)]
     pub tasks: Option<PathBuf>,
-    /// Run an OOD benchmark instead of a task file: apibench:huggingface,
-    /// apibench:tensorflowhub, apibench:torchhub, seal-tools, toolalpaca,
-    /// nexusraven, `stabletoolbench:<group>` (G1_instruction, G1_category,
-    /// G1_tool, G2_instruction, G2_category, G3_instruction) (files from --dataset-files, else the `itc ood fetch`
-    /// cache, else the copies of datasets/ood built into itc; none for
-    /// nexusraven).
-    #[arg(long, conflicts_with = "tasks")]
+    /// Run an OOD benchmark instead of a task file ([`dataset_help`]).
+    #[arg(long, value_name = "NAME", conflicts_with = "tasks", help_heading = TASKS, help = dataset_help())]
     pub dataset: Option<String>,
     /// The benchmark's files (APIBench: the hub's `*_api.jsonl` and `*_eval.json`).
-    #[arg(long, num_args = 1.., requires = "dataset")]
+    #[arg(long, num_args = 1.., requires = "dataset", help_heading = TASKS)]
     pub dataset_files: Vec<PathBuf>,
     /// Where `itc ood fetch` put the files. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
-    #[arg(long, requires = "dataset")]
+    #[arg(long = OOD_CACHE_FLAG, value_name = "DIR", requires = "dataset", help_heading = TASKS)]
     pub ood_cache: Option<PathBuf>,
-    /// APIBench: distractor tools per task besides the gold API (default 4).
-    #[arg(long, requires = "dataset")]
+    /// APIBench: distractor tools per task besides the gold API.
+    #[arg(long, requires = "dataset", help_heading = TASKS, help = with_default(
+        "APIBench: distractor tools per task besides the gold API", apibench::DEFAULT_CANDIDATES))]
     pub candidates: Option<usize>,
-    /// Answer format asked for in the prompt mode (overrides the
-    /// configuration's): itc, or a benchmark's own: gorilla (APIBench),
-    /// seal-tools.
-    #[arg(long, value_enum)]
-    pub prompt_style: Option<PromptStyle>,
-    /// Your own system prompt: a minijinja template file replacing
-    /// `prompts/system.jinja` (prompt and structured modes, ITC style).
-    #[arg(long)]
-    pub system_prompt: Option<PathBuf>,
     /// Run at most this many tasks (the first, after the other filters); from 1.
-    #[arg(long, allow_hyphen_values = true,
+    #[arg(long, allow_hyphen_values = true, help_heading = TASKS,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub limit: Option<usize>,
     /// Only these task ids, comma-separated.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', help_heading = TASKS)]
     pub ids: Vec<String>,
     /// Only these task kinds, comma-separated (single, repeated, parallel, nested, no_tool).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', help_heading = TASKS)]
     pub kinds: Vec<String>,
     /// Only these languages, comma-separated ISO 639-1 codes.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', help_heading = TASKS)]
     pub languages: Vec<String>,
 
+    /// Model configuration file (TOML, `[[models]]` tables). Without it and
+    /// --backend: the offline baseline.
+    #[arg(long, help_heading = MODELS)]
+    pub config: Option<PathBuf>,
+    /// Models of the configuration to run, comma-separated. Default: all.
+    #[arg(long, value_delimiter = ',', requires = "config", help_heading = MODELS)]
+    pub models: Vec<String>,
+    /// Ad-hoc model: backend (no configuration file needed).
+    #[arg(long, value_enum, conflicts_with = "config", help_heading = MODELS)]
+    pub backend: Option<Backend>,
+    /// Ad-hoc model: endpoint root, e.g. http://127.0.0.1:8080/v1.
+    #[arg(long, requires = "backend", help_heading = MODELS)]
+    pub base_url: Option<String>,
+    /// Ad-hoc model: model id sent to the server (required but for the baseline).
+    #[arg(long, requires = "backend", help_heading = MODELS)]
+    pub model_id: Option<String>,
+    /// Ad-hoc model: name in predictions and tables (default: the model id).
+    #[arg(long, requires = "backend", help_heading = MODELS)]
+    pub name: Option<String>,
+    /// Ad-hoc model: environment variable holding the API key.
+    #[arg(long, requires = "backend", help_heading = MODELS)]
+    pub api_key_env: Option<String>,
+    /// Answer mode (overrides the configuration's).
+    #[arg(long, value_enum, help_heading = MODELS, help = with_default(
+        "Answer mode (overrides the configuration's)", Mode::default().as_str()))]
+    pub mode: Option<Mode>,
+    /// Answer format asked for in the prompt mode (overrides the
+    /// configuration's): itc, or a benchmark's own: gorilla (APIBench),
+    /// seal-tools, bfcl (the default on `--dataset bfcl:…`).
+    #[arg(long, value_enum, help_heading = MODELS)]
+    pub prompt_style: Option<PromptStyle>,
+    /// Your own system prompt: a minijinja template file replacing
+    /// `prompts/system.jinja` (prompt and structured modes, ITC style).
+    #[arg(long, help_heading = MODELS)]
+    pub system_prompt: Option<PathBuf>,
+    /// Sampling temperature (overrides the configuration's).
+    #[arg(long, help_heading = MODELS, help = with_default(
+        "Sampling temperature (overrides the configuration's)", DEFAULT_TEMPERATURE))]
+    pub temperature: Option<f64>,
+    /// Answer length limit in tokens (overrides the configuration's).
+    #[arg(long, help_heading = MODELS, help = format!(
+        "Answer length limit in tokens (overrides the configuration's). Default: {AD_HOC_MAX_TOKENS} \
+         for a model given by flags (--backend …), else models.toml's `max_tokens` (default {DEFAULT_MAX_TOKENS})"))]
+    pub max_tokens: Option<u32>,
+    /// USD per million prompt tokens (overrides the configuration's).
+    #[arg(long, help_heading = MODELS)]
+    pub price_input: Option<f64>,
+    /// USD per million completion tokens (overrides the configuration's).
+    #[arg(long, help_heading = MODELS)]
+    pub price_output: Option<f64>,
+    /// Per-request timeout in milliseconds.
+    #[arg(long, help_heading = MODELS, help = with_default(
+        "Per-request timeout in milliseconds, counted from the request's send; a request that \
+         times out is retried once at most", DEFAULT_TIMEOUT_MS))]
+    pub timeout_ms: Option<u64>,
+    /// Requests per task at most, retries included.
+    #[arg(long, help_heading = MODELS, help = with_default(
+        "Requests per task at most, retries included (a second timeout ends them sooner)",
+        RetryPolicy::default().max_attempts))]
+    pub max_attempts: Option<u32>,
+    /// First retry delay in milliseconds, doubling per retry.
+    #[arg(long, help_heading = MODELS, help = with_default(
+        "First retry delay in milliseconds, doubling per retry", RetryPolicy::default().base.as_millis()))]
+    pub retry_base_ms: Option<u64>,
+    /// Longest retry delay in milliseconds.
+    #[arg(long, help_heading = MODELS, help = with_default(
+        "Longest retry delay in milliseconds", RetryPolicy::default().cap.as_millis()))]
+    pub retry_cap_ms: Option<u64>,
+
+    /// Step-by-step runs.
+    #[command(flatten, next_help_heading = STEPS)]
+    pub steps: StepFlags,
+
+    /// Run directory. Default: `runs/<model name>-<UTC timestamp>` (`-2`, `-3`… when taken).
+    /// `{shard}` in it becomes the shard's K (`runs/study/shard-{shard}`).
+    #[arg(long, help_heading = OUTPUT)]
+    pub run_dir: Option<PathBuf>,
+    /// Continue the run directory: skip finished tasks, retry errored ones.
+    /// The folder must hold a run.
+    #[arg(long, help_heading = OUTPUT)]
+    pub resume: bool,
+    /// `--resume` when the run directory exists, else a fresh run: for a
+    /// scheduler's task that may be a retry (Slurm arrays, Kubernetes Jobs).
+    #[arg(long, conflicts_with = "resume", help_heading = OUTPUT)]
+    pub resume_or_start: bool,
+    /// Never draw the progress bar.
+    #[arg(long, help_heading = OUTPUT)]
+    pub no_progress: bool,
+    /// How the predictions are scored and shown.
+    #[command(flatten, next_help_heading = OUTPUT)]
+    pub scoring: ScoringFlags,
+
+    /// Requests in flight per model (overrides the configuration's).
+    #[arg(long, help_heading = SCALE, help = format!(
+        "Requests in flight per model (overrides the configuration's). Unset everywhere: a local \
+         server's slot count (llama.cpp `/props`), else {DEFAULT_CONCURRENCY}"))]
+    pub concurrency: Option<usize>,
+    /// Requests per minute per model (overrides the configuration's).
+    #[arg(long, help_heading = SCALE)]
+    pub rpm: Option<u32>,
+    /// Tokens per minute per model (overrides the configuration's).
+    #[arg(long, help_heading = SCALE)]
+    pub tpm: Option<u64>,
+    /// The response cache.
+    #[command(flatten, next_help_heading = SCALE)]
+    pub cache: CacheFlags,
     /// Write the requests to batch files in this folder instead of sending
     /// them (OpenAI/vLLM batch input, Anthropic Message Batches), per model.
-    #[arg(long, value_name = "DIR", conflicts_with = "import_batch")]
+    #[arg(long, value_name = "DIR", conflicts_with = "import_batch", help_heading = SCALE)]
     pub emit_batch: Option<PathBuf>,
     /// Answer the requests from these batch output files (OpenAI/vLLM,
     /// Anthropic) instead of sending them, and cache the answers.
-    #[arg(long, value_name = "FILE", num_args = 1..)]
+    #[arg(long, value_name = "FILE", num_args = 1.., help_heading = SCALE)]
     pub import_batch: Vec<PathBuf>,
     /// Run only share K of N of the selected tasks (balanced, by a hash of
     /// the task id); `itc merge` joins the shards' run directories. `auto`:
     /// K and N from the Slurm array job or Kubernetes indexed Job itc runs in
     /// (SLURM_ARRAY_TASK_*, JOB_COMPLETION_INDEX; docs/scale-out.md).
-    #[arg(long, value_name = "K/N|auto")]
+    #[arg(long, value_name = "K/N|auto", help_heading = SCALE)]
     pub shard: Option<ShardFlag>,
     /// With `--shard auto`: the number of shards. A Kubernetes indexed
     /// Job's count (else ITC_SHARD_COUNT); a check of a Slurm array's.
-    #[arg(long, value_name = "N", requires = "shard")]
+    #[arg(long, value_name = "N", requires = "shard", help_heading = SCALE)]
     pub shards: Option<usize>,
-    /// Run directory. Default: `runs/<model name>-<UTC timestamp>` (`-2`, `-3`… when taken).
-    /// `{shard}` in it becomes the shard's K (`runs/study/shard-{shard}`).
-    #[arg(long)]
-    pub run_dir: Option<PathBuf>,
-    /// Continue the run directory: skip finished tasks, retry errored ones.
-    /// The folder must hold a run.
-    #[arg(long)]
-    pub resume: bool,
-    /// `--resume` when the run directory exists, else a fresh run: for a
-    /// scheduler's task that may be a retry (Slurm arrays, Kubernetes Jobs).
-    #[arg(long, conflicts_with = "resume")]
-    pub resume_or_start: bool,
-    /// The response cache.
-    #[command(flatten)]
-    pub cache: CacheFlags,
-    /// Never draw the progress bar.
-    #[arg(long)]
-    pub no_progress: bool,
-
-    /// Step-by-step runs.
-    #[command(flatten)]
-    pub steps: StepFlags,
-
-    /// How the predictions are scored and shown.
-    #[command(flatten)]
-    pub scoring: ScoringFlags,
 }
 
 /// `--shard`: a share given as `K/N`, or `auto`: the scheduler's.
@@ -743,6 +781,118 @@ mod tests {
             )),
             "{help}"
         );
+    }
+
+    /// The text `--help` shows for `flag`: its line and the lines under it,
+    /// up to the next flag.
+    fn help_of(help: &str, flag: &str) -> String {
+        let start = help
+            .find(&format!("\n      {flag} "))
+            .or_else(|| help.find(&format!("\n      {flag}\n")))
+            .unwrap_or_else(|| panic!("{flag} not in {help}"));
+        let rest = &help[start + 1..];
+        let end = rest[1..].find("\n      --").map_or(rest.len(), |i| i + 1);
+        rest[..end].to_string()
+    }
+
+    #[test]
+    fn help_has_headings_every_dataset_family_and_the_library_defaults() {
+        use crate::ood::dataset::{OodDataset, all};
+        use clap::CommandFactory;
+        let help = Cli::command().render_long_help().to_string();
+        let mut at = 0;
+        for heading in [TASKS, MODELS, STEPS, OUTPUT, SCALE] {
+            let found = help[at..]
+                .find(&format!("\n{heading}:\n"))
+                .unwrap_or_else(|| panic!("no heading {heading} after byte {at}: {help}"));
+            at += found + 1;
+        }
+        // Each flag sits under its heading.
+        let under = |flag: &str, heading: &str| {
+            let heading_of_flag = help
+                .lines()
+                .take_while(|l| !l.starts_with(&format!("      {flag} ")))
+                .filter(|l| !l.starts_with(' ') && l.ends_with(':'))
+                .last();
+            assert_eq!(
+                heading_of_flag,
+                Some(format!("{heading}:").as_str()),
+                "{flag}"
+            );
+        };
+        under("--dataset", TASKS);
+        under("--model-id", MODELS);
+        under("--solver", STEPS);
+        under("--bootstrap", OUTPUT);
+        under("--shard", SCALE);
+        under("--cache", SCALE);
+        // `--dataset` names every family and each value of its part.
+        let dataset = help_of(&help, "--dataset");
+        for d in all() {
+            let name = d.to_string();
+            let (family, part) = name.split_once(':').unwrap_or((&name, ""));
+            let family = if part.is_empty() {
+                family.to_string()
+            } else {
+                format!("{family}:")
+            };
+            assert!(dataset.contains(&family), "{family}: {dataset}");
+            for part in part.split(',') {
+                assert!(dataset.contains(part), "{name}: {dataset}");
+            }
+            if let OodDataset::Bfcl(_) = d {
+                assert!(dataset.contains("bfcl:<category>"), "{dataset}");
+            }
+        }
+        assert!(dataset.contains("sample set"), "{dataset}");
+        // Defaults of the library's options, shown as clap shows its own.
+        let steps = StepOptions::default();
+        let solver = SolverOptions::parse("chain").unwrap();
+        let retry = RetryPolicy::default();
+        for (flag, default) in [
+            ("--steps", steps.mode.as_str().to_string()),
+            ("--max-steps", steps.max_steps.to_string()),
+            ("--tool-timeout-ms", steps.tool_timeout_ms.to_string()),
+            ("--max-tool-bytes", steps.max_tool_bytes.to_string()),
+            ("--max-calls-per-step", steps.max_calls_per_step.to_string()),
+            (
+                "--max-task-tool-bytes",
+                steps.max_task_tool_bytes.to_string(),
+            ),
+            ("--max-step-ms", steps.max_step_ms.to_string()),
+            ("--finish", solver.finish.as_str().to_string()),
+            ("--max-depth", solver.max_depth.to_string()),
+            ("--max-requests", solver.max_requests.to_string()),
+            (
+                "--candidates",
+                ood::benchmark::DatasetOptions::default()
+                    .candidates
+                    .to_string(),
+            ),
+            ("--mode", Mode::default().as_str().to_string()),
+            ("--max-attempts", retry.max_attempts.to_string()),
+            ("--retry-base-ms", retry.base.as_millis().to_string()),
+            ("--retry-cap-ms", retry.cap.as_millis().to_string()),
+            (
+                "--timeout-ms",
+                crate::models::config::ModelConfig::new("m", Backend::Openai)
+                    .timeout()
+                    .as_millis()
+                    .to_string(),
+            ),
+            (
+                "--bootstrap",
+                crate::score::files::ScoringOptions::default()
+                    .bootstrap
+                    .to_string(),
+            ),
+        ] {
+            let text = help_of(&help, flag);
+            assert!(
+                text.contains(&format!("[default: {default}]")),
+                "{flag}: {text}"
+            );
+        }
     }
 
     #[test]

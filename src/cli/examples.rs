@@ -84,9 +84,9 @@ Examples:
 /// `itc datasets --help`.
 pub const DATASETS: &str = "\
 Examples:
-  itc datasets                                    # a table: size, licence, source, cached, command
+  itc datasets                                    # one table: tasks, licence, source, where a run reads it
   itc datasets --format json
-  itc datasets --cache-dir /data/itc-cache/ood    # look in another fetch cache";
+  itc datasets --ood-cache /data/itc-cache/ood    # look in another fetch cache";
 
 /// `itc catalog --help`.
 pub const CATALOG: &str = "\

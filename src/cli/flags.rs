@@ -65,3 +65,18 @@ pub struct CacheFlags {
     #[arg(long)]
     pub no_cache: bool,
 }
+
+/// The name of the `itc ood fetch` cache's flag in every command that reads
+/// or fills it (`itc eval --dataset`, `itc ood fetch`, `itc ood score bfcl`,
+/// `itc datasets`).
+pub const OOD_CACHE_FLAG: &str = "ood-cache";
+
+/// The `itc ood fetch` cache (`itc ood fetch`, `itc ood score bfcl`,
+/// `itc datasets`; `itc eval` has its own, which needs `--dataset`).
+#[derive(Debug, Clone, Args)]
+pub struct OodCacheFlags {
+    /// The `itc ood fetch` cache. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
+    // `--cache-dir`: its old name in these commands, still accepted.
+    #[arg(long = OOD_CACHE_FLAG, alias = "cache-dir", value_name = "DIR")]
+    pub ood_cache: Option<PathBuf>,
+}

@@ -35,6 +35,12 @@ macro_rules! value_enum {
 #[allow(unused_imports)]
 pub(crate) use value_enum;
 
+/// A flag's help ending in clap's `[default: …]` note, for an optional flag
+/// whose default the library defines: the value is written once, there.
+pub(crate) fn with_default(text: &str, default: impl std::fmt::Display) -> String {
+    format!("{text} [default: {default}]")
+}
+
 pub mod answer;
 pub mod bench;
 pub mod bench_http;
@@ -55,9 +61,11 @@ pub mod report;
 pub mod sample;
 pub mod score;
 
-/// International Tool Calling benchmark harness.
+/// International Tool Calling benchmark harness: runs LLMs on tool-calling
+/// tasks (the ITC sample set, your own task files, BFCL, StableToolBench,
+/// APIBench, Seal-Tools, ToolAlpaca, NexusRaven) and scores them.
 #[derive(Debug, Parser)]
-#[command(name = "itc", version = crate::util::version::LONG_VERSION, about, after_help = examples::ITC)]
+#[command(name = "itc", version = crate::util::version::LONG_VERSION, after_help = examples::ITC)]
 pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
@@ -70,7 +78,7 @@ pub enum Command {
     /// Score recorded predictions against a task file (SPEC §3–4).
     #[command(after_help = examples::SCORE)]
     Score(score::ScoreArgs),
-    /// Run a model (or the offline baseline) on tasks, then score it (SPEC §0–4).
+    /// Run a model (or the offline baseline) on tasks, then score it (SPEC §0–4): the sample set, a task file, or a benchmark (--dataset bfcl:…, stabletoolbench:…, …).
     #[command(after_help = examples::EVAL)]
     Eval(Box<eval::EvalArgs>),
     /// Compare run directories and score folders: paired bootstrap differences, a ranking, Markdown, CSV, Parquet.
@@ -90,10 +98,10 @@ pub enum Command {
     /// Kill and resume a long run against a fault-injecting loopback server; check nothing is lost or repeated.
     #[command(hide = true, after_help = examples::BENCH_SOAK)]
     BenchSoak(bench_soak::BenchSoakArgs),
-    /// List the datasets itc knows: size, licence, source, built in or cached, and the command that runs each.
+    /// List the datasets itc knows, every BFCL category and StableToolBench group too: tasks, licence, source, where a run reads them from.
     #[command(after_help = examples::DATASETS)]
     Datasets(datasets::DatasetsArgs),
-    /// Out-of-distribution sets: convert them to tasks, score with their official scorers.
+    /// Out-of-distribution sets (BFCL, StableToolBench, APIBench, …): fetch, convert to tasks, score with their official scorers, report.
     #[command(after_help = examples::OOD)]
     Ood(ood::OodArgs),
     /// Build API catalogs: import API lists into ITC tools with country and category, count them (ITC §3.1).
@@ -258,6 +266,19 @@ mod tests {
 
         fn flush(&mut self) -> io::Result<()> {
             Ok(())
+        }
+    }
+
+    #[test]
+    fn the_top_help_names_the_benchmarks() {
+        use clap::CommandFactory;
+        for help in [
+            Cli::command().render_help().to_string(),
+            Cli::command().render_long_help().to_string(),
+        ] {
+            for name in ["BFCL", "StableToolBench"] {
+                assert!(help.contains(name), "{name}: {help}");
+            }
         }
     }
 

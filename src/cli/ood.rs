@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::flags::TableFlags;
+use super::flags::{OodCacheFlags, TableFlags};
 use crate::ood::bfcl::CategorySet;
 use crate::ood::convert::{self, ConvertOptions, Source};
 use crate::ood::fetch::{self, FetchOptions};
@@ -45,6 +45,16 @@ value_enum!(Subset {
     Easy => "easy": "Ids containing `-easy-` (single-tool)",
     Difficult => "difficult": "Ids containing `-difficult-` (multi-tool)",
 });
+
+/// `--compat` of the official scorers.
+#[derive(Debug, Clone, Args)]
+pub struct CompatFlag {
+    /// Scoring rules: `official` (the benchmark's own scorer, quirks
+    /// included; SPEC §5) is the only value so far, so the default; the
+    /// flag is there for rules to come.
+    #[arg(long, value_enum, default_value_t = Compat::default())]
+    pub compat: Compat,
+}
 
 /// Arguments of `itc ood`.
 #[derive(Debug, Clone, Args)]
@@ -102,9 +112,9 @@ pub struct FetchArgs {
     /// G2_instruction, G2_category, G3_instruction), bfcl (all 11 categories) or
     /// `bfcl-<category>`; `itc datasets` lists what is cached.
     pub name: String,
-    /// Cache directory. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
-    #[arg(long)]
-    pub cache_dir: Option<PathBuf>,
+    /// Where the files go.
+    #[command(flatten)]
+    pub cache: OodCacheFlags,
     /// Replaces `https://raw.githubusercontent.com` (a mirror, or a local server).
     #[arg(long)]
     pub base_url: Option<String>,
@@ -115,7 +125,7 @@ impl FetchArgs {
     pub fn options(&self) -> FetchOptions {
         let default = FetchOptions::default();
         FetchOptions {
-            cache_dir: self.cache_dir.clone().unwrap_or(default.cache_dir),
+            cache_dir: self.cache.ood_cache.clone().unwrap_or(default.cache_dir),
             base_url: self.base_url.clone().unwrap_or(default.base_url),
         }
     }
@@ -202,8 +212,8 @@ pub enum ScoreBenchmark {
 #[derive(Debug, Clone, Args)]
 pub struct BfclScoreArgs {
     /// Scoring rules.
-    #[arg(long, value_enum, default_value_t = Compat::default())]
-    pub compat: Compat,
+    #[command(flatten)]
+    pub compat: CompatFlag,
     /// The category (several separated by commas, all, non-live or live with a
     /// folder of results); default: a result file's own (from its name), or
     /// every category a folder holds.
@@ -218,9 +228,9 @@ pub struct BfclScoreArgs {
     /// default: the `itc ood fetch bfcl` cache, else the copies built into itc.
     #[arg(long)]
     pub data: Option<PathBuf>,
-    /// Cache directory of `itc ood fetch`. Default: $ITC_CACHE/ood, else ~/.cache/itc/ood.
-    #[arg(long)]
-    pub cache_dir: Option<PathBuf>,
+    /// Where `itc ood fetch` put the data (without --data).
+    #[command(flatten)]
+    pub cache: OodCacheFlags,
     /// Score only the questions the results answer (BFCL's `--partial-eval`;
     /// for runs with `--limit`). Default: every question must be answered.
     #[arg(long)]
@@ -240,11 +250,11 @@ impl BfclScoreArgs {
     /// The options of [`score::score_bfcl`].
     pub fn options(&self) -> BfclScoreOptions {
         BfclScoreOptions {
-            compat: self.compat,
+            compat: self.compat.compat,
             categories: self.category,
             results: self.results.clone(),
             data: self.data.clone(),
-            cache_dir: self.cache_dir.clone(),
+            cache_dir: self.cache.ood_cache.clone(),
             partial: self.partial,
             per_item: self.per_item.clone(),
             format: self.format,
@@ -257,8 +267,8 @@ impl BfclScoreArgs {
 #[derive(Debug, Clone, Args)]
 pub struct ToolalpacaScoreArgs {
     /// Scoring rules.
-    #[arg(long, value_enum, default_value_t = Compat::default())]
-    pub compat: Compat,
+    #[command(flatten)]
+    pub compat: CompatFlag,
     /// Official evaluation files (`evalution_outputs/ToolAlpaca*.json`); one result each.
     #[arg(long, num_args = 1.., required = true)]
     pub evaluations: Vec<PathBuf>,
@@ -290,8 +300,8 @@ impl ToolalpacaScoreArgs {
 #[derive(Debug, Clone, Args)]
 pub struct StabletoolbenchScoreArgs {
     /// Scoring rules.
-    #[arg(long, value_enum, default_value_t = Compat::default())]
-    pub compat: Compat,
+    #[command(flatten)]
+    pub compat: CompatFlag,
     /// Pass-rate result files (`pass_rate_results/<model>/<set>_<model>.json` or `.csv`): SoPR each.
     #[arg(long, num_args = 1..)]
     pub pass_rate_results: Vec<PathBuf>,
@@ -336,8 +346,8 @@ impl StabletoolbenchScoreArgs {
 #[derive(Debug, Clone, Args)]
 pub struct SealScoreArgs {
     /// Scoring rules.
-    #[arg(long, value_enum, default_value_t = Compat::default())]
-    pub compat: Compat,
+    #[command(flatten)]
+    pub compat: CompatFlag,
     /// Gold file: `dataset_for_finetune/test_*.json` (gold in `conversations[1].value`).
     #[arg(long)]
     pub gold: PathBuf,
@@ -363,7 +373,7 @@ impl SealScoreArgs {
     /// The options of [`score::score_seal_tools`].
     pub fn options(&self) -> SealScoreOptions {
         SealScoreOptions {
-            compat: self.compat,
+            compat: self.compat.compat,
             gold: self.gold.clone(),
             predictions: self.predictions.clone(),
             subset: self.subset,
@@ -383,8 +393,8 @@ impl SealScoreArgs {
 #[derive(Debug, Clone, Args)]
 pub struct ApibenchScoreArgs {
     /// Scoring rules.
-    #[arg(long, value_enum, default_value_t = Compat::default())]
-    pub compat: Compat,
+    #[command(flatten)]
+    pub compat: CompatFlag,
     /// The hub: picks `ast_eval_hf`, `ast_eval_tf` or `ast_eval_th`.
     #[arg(long, value_enum)]
     pub hub: Hub,
@@ -412,7 +422,7 @@ impl ApibenchScoreArgs {
     /// The options of [`score::score_apibench`].
     pub fn options(&self) -> ApibenchScoreOptions {
         ApibenchScoreOptions {
-            compat: self.compat,
+            compat: self.compat.compat,
             hub: self.hub,
             api_db: self.api_db.clone(),
             gold: self.gold.clone(),
@@ -466,5 +476,74 @@ impl ReportArgs {
     /// Runs `itc ood report`: tables on `out`, the CSV files written on `err`.
     pub fn run(&self, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<()> {
         report::run(&self.options(), out, err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, Parser};
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        ood: OodArgs,
+    }
+
+    #[test]
+    fn every_official_scorer_says_official_is_the_only_value_and_the_default() {
+        let mut command = Cli::command();
+        let score = command.find_subcommand_mut("score").unwrap();
+        let names: Vec<String> = score
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .collect();
+        assert_eq!(names.len(), 5, "{names:?}");
+        for name in names {
+            let help = score
+                .find_subcommand_mut(&name)
+                .unwrap()
+                .render_long_help()
+                .to_string();
+            let compat = &help[help.find("--compat").unwrap()..];
+            let compat = &compat[..compat.find("\n      --").unwrap_or(compat.len())];
+            assert!(
+                compat.contains("only value") && compat.contains("[default: official]"),
+                "{name}: {compat}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_fetch_cache_is_ood_cache_and_cache_dir_still_works() {
+        for flag in ["--ood-cache", "--cache-dir"] {
+            let cli = Cli::try_parse_from(["itc", "fetch", "bfcl", flag, "c"]).unwrap();
+            let OodCommand::Fetch(fetch) = cli.ood.command else {
+                panic!("not fetch");
+            };
+            assert_eq!(fetch.options().cache_dir, PathBuf::from("c"));
+            let cli =
+                Cli::try_parse_from(["itc", "score", "bfcl", "--results", "r", flag, "c"]).unwrap();
+            let OodCommand::Score(ScoreCommand {
+                benchmark: ScoreBenchmark::Bfcl(bfcl),
+            }) = cli.ood.command
+            else {
+                panic!("not score bfcl");
+            };
+            assert_eq!(bfcl.options().cache_dir, Some(PathBuf::from("c")));
+        }
+        let mut command = Cli::command();
+        for path in [&["fetch"][..], &["score", "bfcl"]] {
+            let mut sub = &mut command;
+            for name in path {
+                sub = sub.find_subcommand_mut(name).unwrap();
+            }
+            let help = sub.render_long_help().to_string();
+            assert!(
+                help.contains("--ood-cache <DIR>") && !help.contains("--cache-dir"),
+                "{help}"
+            );
+        }
     }
 }

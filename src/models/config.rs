@@ -162,9 +162,15 @@ impl fmt::Display for Mode {
 /// benchmark's numbers.
 pub const DEFAULT_TEMPERATURE: f64 = 0.0;
 
+/// The answer length limit of a `[[models]]` table that sets no `max_tokens`.
+pub const DEFAULT_MAX_TOKENS: u32 = 1024;
+
 fn default_max_tokens() -> u32 {
-    1024
+    DEFAULT_MAX_TOKENS
 }
+
+/// The per-request timeout of a model that sets no `timeout_ms`.
+pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
 
 /// The answer length limit of a model given by flags (`--backend …`) that
 /// sets no `--max-tokens`: room for a benchmark's answer (a thought and a
@@ -261,6 +267,10 @@ pub struct ModelConfig {
 }
 
 impl ModelConfig {
+    /// The fields itc writes (in a run's `models.json`) that a person does
+    /// not: left out of the fields an unknown key's error lists.
+    pub const INTERNAL_FIELDS: [&str; 1] = ["system_prompt_sha256"];
+
     /// A model with the given name and backend and every other field at its default.
     pub fn new(name: impl Into<String>, backend: Backend) -> ModelConfig {
         ModelConfig {
@@ -331,7 +341,7 @@ impl ModelConfig {
 
     /// The per-request timeout.
     pub fn timeout(&self) -> Duration {
-        Duration::from_millis(self.timeout_ms.unwrap_or(120_000))
+        Duration::from_millis(self.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS))
     }
 
     /// Checks the values serde cannot; `place` prefixes every message
@@ -445,7 +455,8 @@ impl ConfigFile {
 
     /// Parses and validates config text; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> anyhow::Result<ConfigFile> {
-        let file: ConfigFile = crate::util::toml_file::from_str(text, origin)?;
+        let file: ConfigFile =
+            crate::util::toml_file::from_str_hiding(text, origin, &ModelConfig::INTERNAL_FIELDS)?;
         let mut seen = std::collections::HashSet::new();
         for (i, model) in file.models.iter().enumerate() {
             let place = format!("{origin}: models[{i}]");
@@ -649,6 +660,74 @@ backend = "baseline"
         assert!(
             err.contains("models.toml") && err.contains("concurency"),
             "{err}"
+        );
+    }
+
+    /// An unknown key's error lists every field a person may write, and no
+    /// field only itc writes (`system_prompt_sha256`, in a run's `models.json`).
+    #[test]
+    fn an_unknown_field_lists_the_user_fields_only() {
+        let mut m = ModelConfig::new("m", Backend::Openai);
+        m.base_url = Some("http://h/v1".into());
+        m.model_id = Some("x".into());
+        m.api_key_env = Some("K".into());
+        m.prompt_style = PromptStyle::Gorilla;
+        m.system_prompt = Some("p.jinja".into());
+        m.system_prompt_sha256 = Some("00".into());
+        m.temperature = Some(0.0);
+        m.concurrency = Some(1);
+        m.requests_per_minute = Some(1);
+        m.tokens_per_minute = Some(1);
+        m.price_input_per_mtok = Some(0.0);
+        m.price_output_per_mtok = Some(0.0);
+        m.timeout_ms = Some(1);
+        m.max_attempts = Some(1);
+        m.retry_base_ms = Some(1);
+        m.retry_cap_ms = Some(1);
+        m.extra_body = Some(serde_json::Map::new());
+        let json = serde_json::to_value(&m).unwrap();
+        let every: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        for internal in ModelConfig::INTERNAL_FIELDS {
+            assert!(every.contains(&internal), "{internal} is a field");
+        }
+        let err = error_of(&GOOD.replace("concurrency = 2", "concurency = 2"));
+        let listed: std::collections::BTreeSet<&str> = err
+            .split("expected one of ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{err}"))
+            .split(", ")
+            .map(|f| f.trim().trim_matches('`'))
+            .collect();
+        let user: std::collections::BTreeSet<&str> = every
+            .into_iter()
+            .filter(|f| !ModelConfig::INTERNAL_FIELDS.contains(f))
+            .collect();
+        assert_eq!(listed, user, "{err}");
+    }
+
+    #[test]
+    fn every_backend_but_the_baseline_needs_a_model_id() {
+        for backend in [Backend::Openai, Backend::Anthropic, Backend::Gemini] {
+            let mut m = ModelConfig::new("m", backend);
+            m.base_url = Some("http://127.0.0.1:1/v1".into());
+            let err = m
+                .validate("models.toml: models[0]")
+                .unwrap_err()
+                .to_string();
+            assert_eq!(
+                err,
+                format!("models.toml: models[0].model_id: required for backend {backend}")
+            );
+        }
+        assert!(
+            ModelConfig::new("m", Backend::Baseline)
+                .validate("models.toml: models[0]")
+                .is_ok()
         );
     }
 

@@ -12,8 +12,8 @@ use crate::run::{EvalOptions, eval_models};
 /// Which benchmark to run and where its files are.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DatasetOptions {
-    /// apibench:huggingface, apibench:tensorflowhub, apibench:torchhub,
-    /// seal-tools, toolalpaca, nexusraven or `stabletoolbench:<group>`.
+    /// A name of [`super::dataset::names`] (or BFCL categories separated
+    /// by commas: `bfcl:simple_python,multiple`).
     pub name: String,
     /// The benchmark's files; empty: the `itc ood fetch` cache, else the
     /// copies of `datasets/ood` embedded in the binary.
@@ -30,7 +30,7 @@ impl Default for DatasetOptions {
             name: String::new(),
             files: Vec::new(),
             cache_dir: None,
-            candidates: 4,
+            candidates: super::apibench::DEFAULT_CANDIDATES,
         }
     }
 }

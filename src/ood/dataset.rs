@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bfcl::{self, CategorySet};
 use super::stabletoolbench::{self, Group};
-use super::{Hub, apibench, fetch, nexusraven, seal_tools, toolalpaca};
+use super::{ConvertWarning, Hub, apibench, fetch, nexusraven, seal_tools, toolalpaca};
 use crate::models::config::PromptStyle;
 use crate::spec::records::Task;
 use crate::util::embedded;
@@ -38,25 +38,48 @@ pub enum OodDataset {
     Bfcl(CategorySet),
 }
 
-/// The names `--dataset` accepts (BFCL also takes categories separated by
-/// commas: `bfcl:simple_python,multiple`).
-pub const NAMES: [&str; 15] = [
-    "apibench:huggingface",
-    "apibench:tensorflowhub",
-    "apibench:torchhub",
-    "seal-tools",
-    "toolalpaca",
-    "nexusraven",
-    "stabletoolbench:G1_instruction",
-    "stabletoolbench:G1_category",
-    "stabletoolbench:G1_tool",
-    "stabletoolbench:G2_instruction",
-    "stabletoolbench:G2_category",
-    "stabletoolbench:G3_instruction",
-    "bfcl:all",
-    "bfcl:non-live",
-    "bfcl:live",
-];
+/// Every dataset `--dataset` names on its own, in the order `itc datasets`
+/// lists them: the APIBench hubs, Seal-Tools, ToolAlpaca, NexusRaven, the
+/// StableToolBench groups, then BFCL (all, non-live, live, then each
+/// category). BFCL also takes categories separated by commas
+/// (`bfcl:simple_python,multiple`).
+pub fn all() -> Vec<OodDataset> {
+    let mut all: Vec<OodDataset> = Hub::ALL.into_iter().map(OodDataset::Apibench).collect();
+    all.extend([
+        OodDataset::SealTools,
+        OodDataset::ToolAlpaca,
+        OodDataset::NexusRaven,
+    ]);
+    all.extend(Group::ALL.into_iter().map(OodDataset::StableToolBench));
+    all.extend(
+        [CategorySet::ALL, CategorySet::NON_LIVE, CategorySet::LIVE]
+            .into_iter()
+            .chain(bfcl::Category::ALL.into_iter().map(CategorySet::one))
+            .map(OodDataset::Bfcl),
+    );
+    all
+}
+
+/// The names `--dataset` accepts: [`all`]'s, as `--dataset` spells them.
+pub fn names() -> Vec<String> {
+    all().iter().map(OodDataset::to_string).collect()
+}
+
+/// The families of `--dataset` names, for `itc eval --help`: each name
+/// pattern with the values its part takes, from the same lists that parse
+/// them.
+pub fn families() -> String {
+    let list = |names: Vec<&str>| names.join(", ");
+    let sets = [CategorySet::ALL, CategorySet::NON_LIVE, CategorySet::LIVE];
+    format!(
+        "apibench:<hub> ({}); seal-tools; toolalpaca; nexusraven; stabletoolbench:<group> ({}); \
+         bfcl:<category> ({}; several separated by commas) or bfcl:{}",
+        list(Hub::ALL.iter().map(|h| h.as_str()).collect()),
+        list(Group::ALL.iter().map(|g| g.as_str()).collect()),
+        list(bfcl::Category::ALL.iter().map(|c| c.as_str()).collect()),
+        sets.map(|s| s.to_string()).join("|"),
+    )
+}
 
 impl FromStr for OodDataset {
     type Err = anyhow::Error;
@@ -82,7 +105,10 @@ impl FromStr for OodDataset {
             "seal-tools" => OodDataset::SealTools,
             "toolalpaca" => OodDataset::ToolAlpaca,
             "nexusraven" => OodDataset::NexusRaven,
-            other => bail!("unknown OOD dataset {other:?}; known: {}", NAMES.join(", ")),
+            other => bail!(
+                "unknown OOD dataset {other:?}; known: {}",
+                names().join(", ")
+            ),
         })
     }
 }
@@ -160,9 +186,15 @@ impl OodDataset {
         }
     }
 
-    /// The name `itc ood fetch` knows it by.
-    pub fn fetch_name(self) -> &'static str {
-        match self {
+    /// The name `itc ood fetch` knows it by (one BFCL category: its own,
+    /// `bfcl-<category>`; other BFCL sets: every category, `bfcl`).
+    pub fn fetch_name(self) -> String {
+        if let OodDataset::Bfcl(set) = self
+            && let [category] = set.categories()[..]
+        {
+            return format!("bfcl-{category}");
+        }
+        let name = match self {
             OodDataset::Apibench(Hub::Huggingface) => "apibench-huggingface",
             OodDataset::Apibench(Hub::Tensorflowhub) => "apibench-tensorflowhub",
             OodDataset::Apibench(Hub::Torchhub) => "apibench-torchhub",
@@ -178,7 +210,8 @@ impl OodDataset {
                 Group::G3Instruction => "stabletoolbench-G3_instruction",
             },
             OodDataset::Bfcl(_) => "bfcl",
-        }
+        };
+        name.to_string()
     }
 
     /// The embedded copies of the files shipped in `datasets/ood/` (every
@@ -254,14 +287,14 @@ impl OodDataset {
                 }
                 Ok(files)
             }
-            _ => fetch::dataset_files(self.fetch_name()),
+            _ => fetch::dataset_files(&self.fetch_name()),
         }
     }
 
     /// The dataset's files in the fetch cache, when every one is there.
     pub fn locate_cached(self, cache_dir: &Path) -> anyhow::Result<Option<Vec<PathBuf>>> {
         let OodDataset::Bfcl(set) = self else {
-            return fetch::locate(self.fetch_name(), cache_dir);
+            return fetch::locate(&self.fetch_name(), cache_dir);
         };
         // Each category on its own: `itc ood fetch bfcl-<category>` is enough.
         let mut files = Vec::new();
@@ -300,6 +333,25 @@ impl OodDataset {
             OodDataset::StableToolBench(_) => stabletoolbench::convert(files),
             OodDataset::Bfcl(set) => Ok((bfcl::convert::convert_files(set, files)?, Vec::new())),
         }
+    }
+
+    /// [`Self::convert`], each warning with the task it is about where the
+    /// converter knows it (StableToolBench), so that a run shows only the
+    /// warnings of the tasks it asks.
+    pub fn convert_for_run(
+        self,
+        files: &[PathBuf],
+        candidates: usize,
+    ) -> anyhow::Result<(Vec<Task>, Vec<ConvertWarning>)> {
+        if let OodDataset::StableToolBench(_) = self {
+            return stabletoolbench::convert_by_task(files);
+        }
+        let (tasks, warnings) = self.convert(files, candidates)?;
+        let warnings = warnings
+            .into_iter()
+            .map(|text| ConvertWarning { task: None, text })
+            .collect();
+        Ok((tasks, warnings))
     }
 }
 
@@ -380,10 +432,10 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for name in NAMES {
+        for name in names() {
             let d: OodDataset = name.parse().unwrap();
             assert_eq!(d.to_string(), name);
-            assert!(fetch::dataset_files(d.fetch_name()).is_ok());
+            assert!(fetch::dataset_files(&d.fetch_name()).is_ok());
         }
         assert_eq!(
             "apibench-torchhub".parse::<OodDataset>().unwrap(),

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use serde::Serialize;
 
+use super::ConvertWarning;
 use super::dataset::{OodDataset, RunInfo, split_apibench_files};
 use super::python::PyStr;
 use super::score::{APIBENCH_GROUPS, FRACTIONS, SEAL_GROUPS, SEAL_HEADER};
@@ -65,6 +66,27 @@ pub struct OodRun {
     pub info: RunInfo,
     /// The converted tasks, every one (the run's filters come later).
     pub tasks: Vec<Task>,
+    /// The conversion's warnings about one task each: shown for the tasks
+    /// the run asks ([`Benchmark::chosen`]).
+    pub task_warnings: Vec<ConvertWarning>,
+}
+
+/// Most conversion warnings printed; the others are counted.
+const SHOWN_WARNINGS: usize = 3;
+
+/// Prints conversion warnings, the first [`SHOWN_WARNINGS`] whole.
+fn print_warnings(warnings: &[&str], err: &mut dyn Write) -> anyhow::Result<()> {
+    for w in warnings.iter().take(SHOWN_WARNINGS) {
+        writeln!(err, "warning: {w}")?;
+    }
+    if warnings.len() > SHOWN_WARNINGS {
+        writeln!(
+            err,
+            "warning: … and {} more conversion warning(s) (see `itc ood convert`)",
+            warnings.len() - SHOWN_WARNINGS
+        )?;
+    }
+    Ok(())
 }
 
 impl OodRun {
@@ -82,7 +104,7 @@ impl OodRun {
         check_styles(Some(dataset), models)?;
         let cache = cache_dir.map_or_else(fetch::default_cache_dir, Path::to_path_buf);
         let (files, origin) = dataset.resolve_files(files, &cache)?;
-        let (tasks, warnings) = dataset.convert(&files, candidates)?;
+        let (tasks, warnings) = dataset.convert_for_run(&files, candidates)?;
         writeln!(
             err,
             "{dataset}: {} task(s) converted from {origin} ({})",
@@ -93,16 +115,10 @@ impl OodRun {
                 .collect::<Vec<_>>()
                 .join(", ")
         )?;
-        for w in warnings.iter().take(3) {
-            writeln!(err, "warning: {w}")?;
-        }
-        if warnings.len() > 3 {
-            writeln!(
-                err,
-                "warning: … and {} more conversion warning(s) (see `itc ood convert`)",
-                warnings.len() - 3
-            )?;
-        }
+        let (task_warnings, general): (Vec<_>, Vec<_>) =
+            warnings.into_iter().partition(|w| w.task.is_some());
+        let general: Vec<&str> = general.iter().map(|w| w.text.as_str()).collect();
+        print_warnings(&general, err)?;
         let mut seen = HashSet::new();
         for t in &tasks {
             anyhow::ensure!(
@@ -122,6 +138,7 @@ impl OodRun {
                 tasks: tasks.len(),
             },
             tasks,
+            task_warnings,
         })
     }
 
@@ -261,6 +278,18 @@ impl Benchmark for OodRun {
 
     fn finish_protocol(&self) -> bool {
         matches!(self.info.dataset, OodDataset::StableToolBench(_))
+    }
+
+    /// The conversion warnings about the tasks the run asks.
+    fn chosen(&self, tasks: &[Task], err: &mut dyn Write) -> anyhow::Result<()> {
+        let asked: HashSet<&str> = tasks.iter().map(|t| t.id.as_str()).collect();
+        let warnings: Vec<&str> = self
+            .task_warnings
+            .iter()
+            .filter(|w| w.task.as_deref().is_some_and(|id| asked.contains(id)))
+            .map(|w| w.text.as_str())
+            .collect();
+        print_warnings(&warnings, err)
     }
 
     fn write_info(&self, run_dir: &Path) -> anyhow::Result<()> {

@@ -4,7 +4,7 @@
 //!
 //! The datasets are the sample set (`datasets/sample/`, what `itc eval` runs
 //! when given no tasks) and each name `itc eval --dataset` accepts
-//! ([`NAMES`]), in that order. Sizes are counted from the files a run would
+//! ([`dataset::all`]), in that order, every BFCL category on its own row. Sizes are counted from the files a run would
 //! read (the fetch cache when it holds them, else the built-in copies):
 //! records of the benchmark's own format, one task each; a dataset with no
 //! files at hand (NexusRaven before `itc ood fetch nexusraven`) gets the
@@ -16,7 +16,7 @@ use anyhow::Context;
 use serde::Serialize;
 use serde_json::Value as J;
 
-use super::dataset::{NAMES, OodDataset, split_apibench_files};
+use super::dataset::{self, OodDataset, split_apibench_files};
 use super::fetch;
 use crate::util::embedded;
 use crate::util::table::Table;
@@ -95,8 +95,7 @@ impl ReadsFrom {
 /// Every dataset itc knows: the sample set, then each `--dataset` name.
 pub fn list(options: &ListOptions) -> anyhow::Result<Vec<DatasetEntry>> {
     let mut entries = vec![sample()?];
-    for name in NAMES {
-        let dataset: OodDataset = name.parse()?;
+    for dataset in dataset::all() {
         entries.push(ood_entry(dataset, &options.cache_dir)?);
     }
     Ok(entries)
@@ -148,7 +147,10 @@ fn ood_entry(dataset: OodDataset, cache_dir: &Path) -> anyhow::Result<DatasetEnt
     let description = fetch::DATASETS
         .iter()
         .find(|(name, _)| *name == fetch_name)
-        .map_or_else(|| dataset.label().to_string(), |(_, what)| what.to_string());
+        .map_or_else(
+            || format!("{} {dataset}", dataset.label()),
+            |(_, what)| what.to_string(),
+        );
     Ok(DatasetEntry {
         name: dataset.to_string(),
         description,
@@ -221,16 +223,19 @@ pub fn to_json(entries: &[DatasetEntry], options: &ListOptions) -> J {
     serde_json::json!({"cache_dir": options.cache_dir, "datasets": entries})
 }
 
-/// The terminal table of `itc datasets`: one row per dataset. Licences are
-/// shortened to their identifier (the JSON has them whole).
+/// The terminal table of `itc datasets`: one row per dataset, every column
+/// left-aligned, in one piece (narrow enough for [`MAX_WIDTH`] columns;
+/// `wide` only keeps a name that would not fit whole). Licences are shortened to their
+/// identifier and built in/cached become where a run reads the files (the
+/// JSON has them whole); the commands are in [`footer`].
+///
+/// [`MAX_WIDTH`]: crate::util::table::MAX_WIDTH
 pub fn table(entries: &[DatasetEntry], wide: bool) -> String {
-    let mut table = Table::new([
-        "dataset", "size", "licence", "source", "built in", "cached", "run with",
-    ]);
-    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let header = ["dataset", "tasks", "licence", "source", "read from"];
+    let mut table = Table::new(header).with_labels(header.len());
     for e in entries {
         let size = match e.tasks {
-            Some(n) => format!("{n} tasks"),
+            Some(n) => n.to_string(),
             None => format!("{} kB", e.bytes.div_ceil(1000)),
         };
         let licence = e.licence.split(" (").next().unwrap_or_default();
@@ -240,12 +245,19 @@ pub fn table(entries: &[DatasetEntry], wide: bool) -> String {
             &size,
             licence,
             source,
-            yes_no(e.built_in),
-            yes_no(e.cached),
-            &e.command,
+            e.reads_from.as_str(),
         ]);
     }
     table.render(wide)
+}
+
+/// The lines under the table: how to run a dataset and how to fetch one.
+pub fn footer() -> [&'static str; 2] {
+    [
+        "run one with `itc eval --dataset <dataset>` (the sample set: `itc eval`); \
+         tasks without a number: the download's size",
+        "read from: built in (the copy in itc), cache (`itc ood fetch`), none (fetch it first)",
+    ]
 }
 
 /// A line for each dataset a run cannot read yet (no files at hand): how to
@@ -281,9 +293,10 @@ mod tests {
     fn empty_cache_lists_built_in_copies() {
         let dir = tempfile::tempdir().unwrap();
         let entries = list(&options(dir.path())).unwrap();
-        assert_eq!(entries.len(), 1 + NAMES.len());
+        let names = dataset::names();
+        assert_eq!(entries.len(), 1 + names.len());
         assert_eq!(entries[0].name, "sample");
-        for (e, name) in entries[1..].iter().zip(NAMES) {
+        for (e, name) in entries[1..].iter().zip(names) {
             assert_eq!(e.name, name);
             assert!(!e.cached, "{name}");
             assert_eq!(e.command, format!("itc eval --dataset {name}"));
@@ -325,6 +338,7 @@ mod tests {
             row.contains(&format!("{} kB", raven.bytes.div_ceil(1000))),
             "{row}"
         );
-        assert!(text.contains(&format!("{} tasks", entries[0].tasks.unwrap())));
+        let sample = text.lines().find(|l| l.contains(" sample ")).unwrap();
+        assert!(sample.contains(&format!(" {} ", entries[0].tasks.unwrap())));
     }
 }

@@ -42,6 +42,15 @@ pub mod stabletoolbench_results;
 pub mod toolalpaca;
 pub mod toolalpaca_eval;
 
+/// A warning of a conversion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConvertWarning {
+    /// The id of the task it is about, when the converter knows it.
+    pub task: Option<String>,
+    /// The warning.
+    pub text: String,
+}
+
 /// The three APIBench hubs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -55,6 +64,9 @@ pub enum Hub {
 }
 
 impl Hub {
+    /// Every hub, in APIBench's order of file names.
+    pub const ALL: [Hub; 3] = [Hub::Huggingface, Hub::Tensorflowhub, Hub::Torchhub];
+
     /// The hub's name in file names.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -23,6 +23,7 @@ use anyhow::{Context, bail};
 use serde::Deserialize;
 use serde_json::Value as J;
 
+use super::ConvertWarning;
 use crate::spec::records::{Call, Gold, Parameter, Task, TaskKind, Tool};
 
 /// The longest tool name ToolBench gives a model (OpenAI's function-name limit).
@@ -379,8 +380,16 @@ pub fn group_of(path: &Path) -> String {
 /// each file's name. A malformed entry is an error naming the file, the
 /// entry's index and the field.
 pub fn convert(inputs: &[PathBuf]) -> anyhow::Result<(Vec<Task>, Vec<String>)> {
+    let (tasks, warnings) = convert_by_task(inputs)?;
+    Ok((tasks, warnings.into_iter().map(|w| w.text).collect()))
+}
+
+/// [`convert`], each warning with the id of the task it is about, so that a
+/// run shows only those of the tasks it asks.
+pub fn convert_by_task(inputs: &[PathBuf]) -> anyhow::Result<(Vec<Task>, Vec<ConvertWarning>)> {
     let mut tasks = Vec::new();
     let mut warnings = Vec::new();
+    let mut by_task = Vec::new();
     for path in inputs {
         let text = crate::util::embedded::read_to_string(path)
             .with_context(|| format!("reading {}", path.display()))?;
@@ -391,10 +400,15 @@ pub fn convert(inputs: &[PathBuf]) -> anyhow::Result<(Vec<Task>, Vec<String>)> {
             let at = format!("{}: entry {e}", path.display());
             let q: RawQuery = serde_path_to_error::deserialize(entry)
                 .map_err(|err| anyhow::anyhow!("{at}: field `{}`: {}", err.path(), err.inner()))?;
-            tasks.push(query_task(&q, &group, &at, &mut warnings)?);
+            let task = query_task(&q, &group, &at, &mut warnings)?;
+            by_task.extend(warnings.drain(..).map(|text| ConvertWarning {
+                task: Some(task.id.clone()),
+                text,
+            }));
+            tasks.push(task);
         }
     }
-    Ok((tasks, warnings))
+    Ok((tasks, by_task))
 }
 
 #[cfg(test)]

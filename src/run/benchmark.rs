@@ -19,6 +19,11 @@ pub trait Benchmark {
     fn finish_protocol(&self) -> bool {
         false
     }
+    /// Told the tasks the run asks (after the selection and the shard's
+    /// share), before any is asked: notes about them go to `err`.
+    fn chosen(&self, _tasks: &[Task], _err: &mut dyn Write) -> anyhow::Result<()> {
+        Ok(())
+    }
     /// Records where the benchmark's files came from in the run directory.
     fn write_info(&self, run_dir: &Path) -> anyhow::Result<()>;
     /// The prediction file to score with SPEC §3 (benchmark-format answers

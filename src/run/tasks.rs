@@ -34,6 +34,9 @@ pub fn choose_tasks(
 ) -> anyhow::Result<ChosenTasks> {
     let (tasks, label) = select_tasks(options, benchmark, err)?;
     let (tasks, shard) = prepare_tasks(options, tasks, &label)?;
+    if let Some(benchmark) = benchmark {
+        benchmark.chosen(&tasks, err)?;
+    }
     Ok(ChosenTasks {
         tasks,
         label,

@@ -8,11 +8,23 @@ use serde::de::DeserializeOwned;
 /// toml's own message, whose multi-line excerpt (line number, the line, a
 /// caret under the value) is kept as it is.
 pub fn from_str<T: DeserializeOwned>(text: &str, origin: &str) -> anyhow::Result<T> {
+    from_str_hiding(text, origin, &[])
+}
+
+/// [`from_str`], with the fields `hidden` (internal ones, that a program
+/// writes and a person should not) left out of the accepted fields an
+/// unknown key's error lists.
+pub fn from_str_hiding<T: DeserializeOwned>(
+    text: &str,
+    origin: &str,
+    hidden: &[&str],
+) -> anyhow::Result<T> {
     let de = toml::Deserializer::parse(text)
-        .map_err(|e| anyhow::anyhow!("{origin}: {}", describe(&e, text)))?;
+        .map_err(|e| anyhow::anyhow!("{origin}: {}", describe(&e, text, hidden)))?;
     serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = describe(e.inner(), text);
+        // A key may be any length; its path is cut like the excerpt.
+        let path = super::bounded::clip(&e.path().to_string(), 2 * EXCERPT_CHARS);
+        let inner = describe(e.inner(), text, hidden);
         if path.is_empty() || path == "." {
             anyhow::anyhow!("{origin}: {inner}")
         } else {
@@ -27,8 +39,8 @@ const EXCERPT_CHARS: usize = 80;
 
 /// toml's error in toml's shape (position, the line, a caret, the message),
 /// with the line cut to a window around the error.
-fn describe(error: &toml::de::Error, text: &str) -> String {
-    let message = super::bounded::clip(error.message().trim_end(), 4 * EXCERPT_CHARS);
+fn describe(error: &toml::de::Error, text: &str, hidden: &[&str]) -> String {
+    let message = message_of(error.message().trim_end(), hidden);
     let Some(span) = error.span() else {
         return message;
     };
@@ -59,6 +71,37 @@ fn describe(error: &toml::de::Error, text: &str) -> String {
         " ".repeat(caret_at),
         "^".repeat(width),
     )
+}
+
+/// toml's message, cut to a bounded length. An unknown key's message
+/// (serde's ``unknown field `k`, expected one of `a`, `b`, …``) keeps its
+/// whole list of accepted fields, which the type bounds, less `hidden`; only
+/// the key is cut.
+fn message_of(message: &str, hidden: &[&str]) -> String {
+    const UNKNOWN: &str = "unknown field `";
+    const EXPECTED: &str = "`, expected ";
+    let clip = super::bounded::clip;
+    let Some((key, expected)) = message.strip_prefix(UNKNOWN).and_then(|rest| {
+        rest.rfind(EXPECTED)
+            .map(|at| (&rest[..at], &rest[at + EXPECTED.len()..]))
+    }) else {
+        return clip(message, 4 * EXCERPT_CHARS);
+    };
+    // serde writes `a`, `a` or `b`, or one of `a`, `b`, `c`.
+    let fields: Vec<&str> = expected
+        .trim_start_matches("one of ")
+        .split(", ")
+        .flat_map(|part| part.split(" or "))
+        .map(|f| f.trim_matches('`'))
+        .filter(|f| !hidden.contains(f))
+        .collect();
+    let quoted: Vec<String> = fields.iter().map(|f| format!("`{f}`")).collect();
+    let list = match quoted.as_slice() {
+        [one] => one.clone(),
+        [a, b] => format!("{a} or {b}"),
+        _ => format!("one of {}", quoted.join(", ")),
+    };
+    format!("{UNKNOWN}{}`, expected {list}", clip(key, EXCERPT_CHARS))
 }
 
 #[cfg(test)]
@@ -138,6 +181,25 @@ mod tests {
         let source = lines.iter().position(|l| l.starts_with("3 | ")).unwrap();
         let caret = lines[source + 1];
         assert_eq!(caret.find('^'), lines[source].find('"'), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_key_lists_the_fields_but_the_hidden_ones_and_a_huge_key_is_cut() {
+        let text = "[[models]]\nname = \"a\"\ncount = 1\ncolour = 2\n";
+        let err = from_str_hiding::<File>(text, "m.toml", &["count"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.ends_with("unknown field `colour`, expected `name`"),
+            "{err}"
+        );
+        let err = from_str::<File>(text, "m.toml").unwrap_err().to_string();
+        assert!(err.ends_with("expected `name` or `count`"), "{err}");
+        let key = "k".repeat(100_000);
+        let text = format!("[[models]]\nname = \"a\"\ncount = 1\n{key} = 2\n");
+        let err = from_str::<File>(&text, "m.toml").unwrap_err().to_string();
+        assert!(err.len() < 1_000, "{} bytes", err.len());
+        assert!(err.ends_with("expected `name` or `count`"), "{err}");
     }
 
     #[test]
