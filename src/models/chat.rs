@@ -8,7 +8,9 @@ use super::backend::{Answer, ApiRequest, BackendApi, Chat};
 use super::batch::Transport;
 use super::cache::cache_key;
 use super::config::ModelConfig;
-use super::exchange::{ModelContext, ModelSpec, entry_cap, exchange, http_client, open_cache};
+use super::exchange::{
+    InFlight, ModelContext, ModelSpec, entry_cap, exchange, http_client, open_cache,
+};
 use super::http::ErrorKind;
 
 /// A configured model answering free-form chats ([`Chat`]) with the same
@@ -82,6 +84,11 @@ impl ChatModel {
     /// The model's configuration.
     pub fn config(&self) -> &ModelConfig {
         &self.context.config
+    }
+
+    /// The counter of its requests in flight (for a progress bar).
+    pub fn in_flight(&self) -> InFlight {
+        self.context.in_flight.clone()
     }
 
     /// The model's name.
