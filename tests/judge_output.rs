@@ -104,3 +104,81 @@ fn judge_draws_its_progress_on_a_terminal() {
         quiet.terminal
     );
 }
+
+/// SoPR's runs: Solved in run 1, Unsolved in the others.
+fn solved_in_run_one(req: &Request) -> Reply {
+    let user = req.body["messages"][1]["content"]
+        .as_str()
+        .unwrap_or_default();
+    let label = if user.contains("Review 1.") {
+        "Solved"
+    } else {
+        "Unsolved"
+    };
+    Reply::Json(completion(&format!(
+        "{{\"label\": \"{label}\", \"reason\": \"scripted\"}}"
+    )))
+}
+
+/// The cells of the table row of `model` and `judge` (the table fits in one part).
+fn row<'a>(table: &'a str, model: &str, judge: &str) -> Vec<&'a str> {
+    let line = table
+        .lines()
+        .find(|l| l.starts_with(&format!("│ {model} ")) && l.contains(&format!("│ {judge} ")))
+        .unwrap_or_else(|| panic!("no row for {model} and {judge}: {table}"));
+    let cells: Vec<&str> = line.split('│').map(str::trim).collect();
+    cells[1..cells.len() - 1].to_vec()
+}
+
+#[test]
+fn the_judge_table_reads_as_the_eval_tables_do() {
+    let s = Setup::start(solved_in_run_one, &["judge-a", "judge-b"]);
+    // judge-b has prices, judge-a none.
+    let config = std::fs::read_to_string(&s.config).unwrap().replace(
+        "model_id = \"judge-b\"\n",
+        "model_id = \"judge-b\"\nprice_input_per_mtok = 2.0\nprice_output_per_mtok = 4.0\n",
+    );
+    std::fs::write(&s.config, config).unwrap();
+    let tasks = vec![task("t1", "Weather in Paris?")];
+    let predictions = vec![serde_json::json!({"task_id": "t1", "model": "cand",
+        "steps": [{"output": "It is 21 degrees."}]})];
+    let run = run_dir(&s.root, "run", "cand", &tasks, &predictions);
+    let out = support::itc(
+        &[
+            "judge",
+            run.to_str().unwrap(),
+            "--metric",
+            "sopr",
+            "--judge",
+            "judge-a",
+            "--judge",
+            "judge-b",
+            "--config",
+            s.config.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let table = support::text(&out.stdout);
+    assert!(out.status.success(), "{}", support::text(&out.stderr));
+    // Headers as `itc eval`'s: capitalised, grouped, the cost in dollars.
+    for header in [
+        "│ Model ",
+        "│ Judge ",
+        "│ Tasks ",
+        "│ Unreadable ",
+        "│ Cost $ ",
+    ] {
+        assert!(table.contains(header), "{header}: {table}");
+    }
+    for group in ["SoPR", "Requests", "Tokens"] {
+        assert!(table.contains(&format!(" {group} ")), "{group}: {table}");
+    }
+    // Runs 1, 0, 0: 33.3 ± 47.1 to one decimal (it printed 33.30 and 47.14);
+    // three requests of 100 + 20 tokens; no price: `—`, as `itc eval` shows.
+    let a = row(&table, "cand", "judge-a");
+    assert_eq!(a[2..6], ["1", "33.3", "47.1", "3"], "{table}");
+    assert_eq!(a[6..], ["0", "3", "300", "60", "—"], "{table}");
+    // With prices: 300 × 2 + 60 × 4 per million tokens.
+    let b = row(&table, "cand", "judge-b");
+    assert_eq!(b[10], "0.0008", "{table}");
+}

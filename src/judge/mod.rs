@@ -382,6 +382,9 @@ fn finish(
     let judgments = ledger.used();
     for f in &mut models {
         summary::add_costs(f, &judgments);
+        f.priced = judges
+            .iter()
+            .any(|j| j.name() == f.judge && j.model.config().priced());
     }
     let (kappa, kappa_pairs) = match judges {
         [a, b] => summary::kappa(&judgments, a.name(), b.name()),
