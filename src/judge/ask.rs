@@ -171,8 +171,12 @@ impl Judge {
                 ));
             }
         };
-        tally.usage.prompt_tokens += usage.prompt_tokens;
-        tally.usage.completion_tokens += usage.completion_tokens;
+        tally.usage.prompt_tokens = tally
+            .usage
+            .prompt_tokens
+            .saturating_add(usage.prompt_tokens);
+        tally.usage.completion_tokens =
+            (tally.usage.completion_tokens).saturating_add(usage.completion_tokens);
         let config = self.model.config();
         let cost_usd = if completion.cache_hit {
             0.0

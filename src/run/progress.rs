@@ -182,12 +182,15 @@ impl Progress {
 
     /// Counts one finished task.
     pub fn task_done(&mut self, task: TaskDone) {
+        // Saturating: a server may report absurd token counts.
         if let Some(usage) = task.usage {
-            self.prompt_tokens += usage.prompt_tokens;
-            self.completion_tokens += usage.completion_tokens;
+            self.prompt_tokens = self.prompt_tokens.saturating_add(usage.prompt_tokens);
+            self.completion_tokens = self
+                .completion_tokens
+                .saturating_add(usage.completion_tokens);
         }
         self.errors += u64::from(task.error);
-        self.requests += task.requests;
+        self.requests = self.requests.saturating_add(task.requests);
         if task.requests == 0 {
             self.instant.fetch_add(1, Ordering::Relaxed);
         }

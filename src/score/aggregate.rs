@@ -143,7 +143,8 @@ impl Summary {
 pub const FM_NOT_APPLICABLE: &str = "N/A";
 
 /// The note under a table with [`FM_NOT_APPLICABLE`] cells: why.
-pub const FM_NOTE: &str = "FM N/A: the answers came as calls (native function calling, or a benchmark's own answer format such as BFCL's), not in ITC's Thought/Action text, which FM checks (SPEC §2).";
+/// Two lines, so that it fits the terminal tables' 100 columns.
+pub const FM_NOTE: &str = "FM N/A: the answers came as calls (native function calling, or a benchmark's own answer format\nsuch as BFCL's), not in ITC's Thought/Action text, which FM checks (SPEC §2).";
 
 /// The counts behind the execution shares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
