@@ -97,7 +97,7 @@ fn the_html_report_works_in_a_real_browser() {
     what_the_markdown_has_and_more(&dom, &out, &p("baseline"));
 
     // Filtered from the address: one model's wrong values.
-    let filtered = format!("{url}#model=sloppy-small&outcome=wrong_value");
+    let filtered = format!("{url}#model=sloppy-small&outcome=incorrect_value");
     let (dom, console) = browse(&browser, &p("profile"), &filtered, "--dump-dom");
     let scores: Vec<TaskScore> = std::fs::read_to_string(p("scored/task_scores.jsonl"))
         .unwrap()
@@ -114,14 +114,14 @@ fn the_html_report_works_in_a_real_browser() {
     assert_eq!(
         shown.len(),
         expected,
-        "rows shown for sloppy-small × wrong_value"
+        "rows shown for sloppy-small × incorrect_value"
     );
     let models: BTreeSet<&str> = shown.iter().map(|r| r.0.as_str()).collect();
     assert_eq!(models, BTreeSet::from(["sloppy-small"]));
     assert!(
         shown
             .iter()
-            .all(|r| r.1.split(' ').any(|o| o == "wrong_value"))
+            .all(|r| r.1.split(' ').any(|o| o == "incorrect_value"))
     );
     assert!(dom.contains(&format!("{expected} of 1458 rows")));
     assert!(!console.contains("Uncaught"), "{console}");

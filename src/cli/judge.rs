@@ -89,6 +89,9 @@ pub struct JudgeArgs {
     /// whole run) a judge is shown; the request says how many more there were.
     #[arg(long, value_name = "CHARS", default_value_t = DEFAULT_MAX_SHOWN_CHARS)]
     pub max_shown_chars: usize,
+    /// Never draw the progress bar (drawn on stderr only when it is a terminal).
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
 impl JudgeArgs {
@@ -116,6 +119,7 @@ impl JudgeArgs {
             },
             max_reply_bytes: self.max_judge_reply_bytes,
             max_shown_chars: self.max_shown_chars,
+            show_progress: !self.no_progress,
         }
     }
 

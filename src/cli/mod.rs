@@ -159,7 +159,11 @@ impl Command {
             Command::Sample(args) => args.run(&mut out(), &mut err()),
             Command::Confuse(args) => args.run(&mut out(), &mut err()),
             Command::Generate(args) => args.run(&mut out(), &mut err()),
-            Command::Judge(args) => args.run(&mut out(), &mut err()),
+            // Unlocked too: its progress bar draws on stderr from its own thread.
+            Command::Judge(args) => args.run(
+                &mut UntilClosed::new(io::stdout()),
+                &mut UntilClosed::new(io::stderr()),
+            ),
             Command::Filter(args) => args.run(&mut out(), &mut err()),
             Command::Answer(args) => args.run(&mut out(), &mut err()),
             Command::Pipeline(args) => args.run(&mut out(), &mut err()),

@@ -16,6 +16,7 @@ use super::ledger::{Judgment, Ledger, MAX_REASON_CHARS, Side, request_key};
 use super::prompts::{chat_sha256, retry_chat};
 use crate::models::http::ErrorKind;
 use crate::models::{Chat, ChatModel};
+use crate::spec::records::Usage;
 use crate::util::bounded::clip;
 
 /// How many times an unreadable reply is asked again before the label is
@@ -56,6 +57,29 @@ pub struct About<'a> {
     pub stage: Stage,
 }
 
+/// What one task's flow met: its unreadable labels and the requests it sent.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Tally {
+    /// Final readings without a label.
+    pub unreadable: u32,
+    /// Requests sent (retries included; none for a judgment taken from the
+    /// judgments file or a reply from the cache).
+    pub sent: u64,
+    /// The tokens of the replies read in this session (cached ones too).
+    pub usage: Usage,
+}
+
+impl Tally {
+    /// The flow as a progress bar counts it.
+    pub fn task_done(&self, error: bool) -> crate::run::progress::TaskDone {
+        crate::run::progress::TaskDone {
+            requests: self.sent,
+            usage: Some(self.usage),
+            error,
+        }
+    }
+}
+
 /// The seeded coin a request's label may call for, decided once the label is read.
 pub type CoinFor<'a> = &'a (dyn Fn(Option<Label>) -> Option<bool> + Sync);
 
@@ -69,12 +93,14 @@ impl Judge {
     /// `cut_chars` characters of the run's texts; the final reading,
     /// with unreadable labels as `None`. An error: a request failed after
     /// its retries (nothing is recorded for it, so a resumed session asks it).
+    /// The requests sent are added to `tally`.
     pub async fn ask(
         &self,
         about: &About<'_>,
         chat: Chat,
         cut_chars: u64,
         coin: CoinFor<'_>,
+        tally: &mut Tally,
     ) -> anyhow::Result<Reading> {
         let mut reading = Reading::default();
         for ask in 1..=1 + MAX_REASKS {
@@ -83,7 +109,9 @@ impl Judge {
             } else {
                 retry_chat(&chat, about.stage, ask)
             };
-            let judgment = self.ask_once(about, &chat, (ask, cut_chars), coin).await?;
+            let judgment = self
+                .ask_once(about, &chat, (ask, cut_chars), coin, tally)
+                .await?;
             reading = Reading {
                 label: judgment.label,
                 response: judgment.response_label,
@@ -96,13 +124,15 @@ impl Judge {
         Ok(reading)
     }
 
-    /// One asking: `ask` counts from 1, `cut_chars` as in [`Judge::ask`].
+    /// One asking: `ask` counts from 1, `cut_chars` and `tally` as in
+    /// [`Judge::ask`].
     async fn ask_once(
         &self,
         about: &About<'_>,
         chat: &Chat,
         (ask, cut_chars): (u32, u64),
         coin: CoinFor<'_>,
+        tally: &mut Tally,
     ) -> anyhow::Result<Judgment> {
         let prompt = chat_sha256(chat);
         let key = request_key(
@@ -121,6 +151,7 @@ impl Judge {
         let completion = self.model.complete(chat).await;
         self.sent
             .fetch_add(u64::from(completion.requests), Ordering::Relaxed);
+        tally.sent += u64::from(completion.requests);
         let (reading, usage) = match completion.result {
             Ok(answer) => {
                 let text = answer.output.as_deref().unwrap_or_default();
@@ -140,6 +171,12 @@ impl Judge {
                 ));
             }
         };
+        tally.usage.prompt_tokens = tally
+            .usage
+            .prompt_tokens
+            .saturating_add(usage.prompt_tokens);
+        tally.usage.completion_tokens =
+            (tally.usage.completion_tokens).saturating_add(usage.completion_tokens);
         let config = self.model.config();
         let cost_usd = if completion.cache_hit {
             0.0

@@ -5,6 +5,7 @@
 
 use sha2::{Digest, Sha256};
 
+pub use super::ask::Tally;
 use super::ask::{About, Judge};
 use super::labels::{Label, Stage};
 use super::ledger::Side;
@@ -79,13 +80,6 @@ pub struct FlowSettings {
     pub seed: u64,
 }
 
-/// Unreadable labels met in one flow.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Tally {
-    /// Final readings without a label.
-    pub unreadable: u32,
-}
-
 /// The answer status of an answer (SPEC §8 pass rate, step 2): `None` when
 /// the judge's label was unreadable.
 pub async fn answer_status(
@@ -114,7 +108,7 @@ pub async fn answer_status(
     };
     let chat = labelled_chat(Stage::AnswerStatus, user);
     let first = judge
-        .ask(&about, chat, shown.cut_chars(), &|_| None)
+        .ask(&about, chat, shown.cut_chars(), &|_| None, tally)
         .await?;
     let Some(status) = first.label.and_then(Label::answer_status) else {
         tally.unreadable += 1;
@@ -139,7 +133,7 @@ pub async fn answer_status(
     };
     let chat = labelled_chat(Stage::AnswerStatusFullRun, user);
     let cut = steps.cut_chars() + shown.cut_chars();
-    let second = judge.ask(&about, chat, cut, &|_| None).await?;
+    let second = judge.ask(&about, chat, cut, &|_| None, tally).await?;
     match second.label.and_then(Label::answer_status) {
         Some(status) => Ok(Some(status)),
         None => {
@@ -208,7 +202,13 @@ pub async fn pass_sample(
         ..about.clone()
     };
     let reading = judge
-        .ask(&about, labelled_chat(Stage::TaskStatus, user), 0, &coin_for)
+        .ask(
+            &about,
+            labelled_chat(Stage::TaskStatus, user),
+            0,
+            &coin_for,
+            tally,
+        )
         .await?;
     if reading.label.is_none() {
         tally.unreadable += 1;
@@ -294,7 +294,7 @@ pub async fn win_round(
     };
     let chat = labelled_chat(Stage::Compare, user);
     let cut = a.cut_chars() + b.cut_chars();
-    let reading = judge.ask(&about, chat, cut, &|_| Some(flip)).await?;
+    let reading = judge.ask(&about, chat, cut, &|_| Some(flip), tally).await?;
     Ok(match reading.label {
         Some(Label::A) => shown[0].0,
         Some(Label::B) => shown[1].0,
@@ -362,7 +362,7 @@ pub async fn toolalpaca(
     };
     let chat = labelled_chat(Stage::Toolalpaca, user);
     let cut = steps.cut_chars() + shown.cut_chars();
-    let reading = judge.ask(&about, chat, cut, &|_| None).await?;
+    let reading = judge.ask(&about, chat, cut, &|_| None, tally).await?;
     if !reading.readable(Stage::Toolalpaca) {
         tally.unreadable += 1;
     }

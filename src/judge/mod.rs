@@ -138,6 +138,8 @@ pub struct JudgeOptions {
     /// Most characters of each text from the run shown to a judge
     /// (`--max-shown-chars`).
     pub max_shown_chars: usize,
+    /// Draw a progress bar on stderr (only when it is a terminal).
+    pub show_progress: bool,
 }
 
 /// How one task came out for one judge and model.
@@ -241,8 +243,10 @@ pub fn run(
             candidate,
             reference: reference.clone(),
         };
-        let (models, failures) =
-            block_on(Threads::PerCore, tasks::judge_all(job, judges.clone()))??;
+        let (models, failures) = block_on(
+            Threads::PerCore,
+            tasks::judge_all(job, judges.clone(), options.show_progress),
+        )??;
         let sent: u64 = judges.iter().map(|j| j.sent.load(Ordering::Relaxed)).sum();
         let reused: u64 = judges
             .iter()
@@ -385,6 +389,9 @@ fn finish(
     let judgments = ledger.used();
     for f in &mut models {
         summary::add_costs(f, &judgments);
+        f.priced = judges
+            .iter()
+            .any(|j| j.name() == f.judge && j.model.config().priced());
     }
     let (kappa, kappa_pairs) = match judges {
         [a, b] => summary::kappa(&judgments, a.name(), b.name()),

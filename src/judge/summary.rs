@@ -13,7 +13,8 @@ use super::{Metric, TaskOutcome};
 use crate::build::filter::agreement::cohen_kappa;
 use crate::ood::stabletoolbench_results::{self, Outcome, QueryRuns};
 use crate::ood::toolalpaca_eval::Statistics;
-use crate::util::table::{ABSENT, Table, num, num_or_absent};
+use crate::run::progress::human;
+use crate::util::table::{ABSENT, Table, num_or_absent};
 
 /// Pass rate (ToolEval).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -79,6 +80,9 @@ pub struct ModelFigures {
     pub completion_tokens: u64,
     /// Cost at the judge's prices (USD; cache hits cost nothing).
     pub cost_usd: f64,
+    /// Whether the judge has a price configured; without one `cost_usd`
+    /// is 0 and the table shows `—`, as `itc eval`'s does.
+    pub priced: bool,
 }
 
 /// `judged.json`.
@@ -118,6 +122,7 @@ pub fn figures(
         prompt_tokens: 0,
         completion_tokens: 0,
         cost_usd: 0.0,
+        priced: false,
     };
     match metric {
         Metric::PassRate => {
@@ -259,62 +264,84 @@ pub fn kappa(judgments: &[Judgment], a: &str, b: &str) -> (Option<f64>, usize) {
     (cohen_kappa(&pairs), pairs.len())
 }
 
-/// The terminal table of a judged folder.
-/// `official_pass_rate`: the pass rate column is the official ToolEval's
-/// (tasks without a prediction left out), with a note saying how many.
+/// A percentage as the judge table prints it: one decimal, as the docs
+/// give the figures (SoPR 33.3 ± 47.1).
+fn pct(x: f64) -> String {
+    format!("{x:.1}")
+}
+
+/// The metric's cells of one row of [`table`] (after its task count).
+fn figure_cells(metric: Metric, f: &ModelFigures, official_pass_rate: bool) -> Vec<String> {
+    let absent = |n: usize| vec![ABSENT.to_string(); n];
+    match metric {
+        Metric::PassRate => f.pass_rate.as_ref().map_or_else(
+            || absent(2),
+            |p| match official_pass_rate {
+                true => vec![
+                    format!("{}/{}", p.passed, p.tasks - p.without_prediction),
+                    pct(p.official_pass_rate),
+                ],
+                false => vec![format!("{}/{}", p.passed, p.tasks), pct(p.pass_rate)],
+            },
+        ),
+        Metric::Sopr => f.sopr.as_ref().map_or_else(
+            || absent(3),
+            |s| vec![pct(s.sopr), pct(s.sopr_std), s.runs.to_string()],
+        ),
+        Metric::WinRate => f.win_rate.as_ref().map_or_else(
+            || absent(3),
+            |w| vec![pct(w.sowr), w.wins.to_string(), w.ties.to_string()],
+        ),
+        Metric::Toolalpaca => f.toolalpaca.as_ref().map_or_else(
+            || absent(4),
+            |a| {
+                vec![
+                    pct(a.procedure),
+                    pct(a.response),
+                    pct(a.overall),
+                    a.statistics.error_num.to_string(),
+                ]
+            },
+        ),
+    }
+}
+
+/// The table of a judged folder, in `itc eval`'s style: per judge and
+/// model the metric's figures (percentages to one decimal), the unreadable
+/// labels, the judge requests recorded, their tokens and cost (`—` without
+/// prices); then the settings, κ and the pass rate's notes.
 pub fn table(metric: Metric, judged: &Judged, official_pass_rate: bool) -> String {
-    let figure_header: &[&str] = match metric {
-        Metric::PassRate => &["pass rate %", "passed"],
-        Metric::Sopr => &["SoPR", "± std", "runs"],
-        Metric::WinRate => &["win rate %", "wins", "ties"],
-        Metric::Toolalpaca => &["procedure %", "response %", "overall %", "errors"],
+    let (title, figure_header): (&str, &[&str]) = match metric {
+        Metric::PassRate => ("Pass rate", &["Tasks", "Passed", "%"]),
+        Metric::Sopr => ("SoPR", &["Tasks", "%", "± std", "Runs"]),
+        Metric::WinRate => ("Win rate", &["Tasks", "%", "Wins", "Ties"]),
+        Metric::Toolalpaca => (
+            "ToolAlpaca",
+            &["Tasks", "Procedure %", "Response %", "Overall %", "Errors"],
+        ),
     };
-    let mut header = vec!["model", "judge", "tasks"];
+    let mut header = vec!["Model", "Judge"];
     header.extend_from_slice(figure_header);
-    header.extend_from_slice(&["unreadable", "requests", "tokens", "cost $"]);
-    let mut t = Table::new(header).with_labels(2);
+    header.extend_from_slice(&["Unreadable", "Recorded", "In", "Out", "Cost $"]);
+    let mut t = Table::new(header).with_labels(2).with_groups([
+        (title, figure_header.len()),
+        ("Labels", 1),
+        ("Requests", 1),
+        ("Tokens", 3),
+    ]);
     for f in &judged.models {
         let mut row = vec![f.model.clone(), f.judge.clone(), f.tasks.to_string()];
-        match metric {
-            Metric::PassRate => {
-                let p = f.pass_rate.as_ref();
-                row.push(p.map_or(ABSENT.into(), |p| match official_pass_rate {
-                    true => num(p.official_pass_rate),
-                    false => num(p.pass_rate),
-                }));
-                row.push(p.map_or(ABSENT.into(), |p| match official_pass_rate {
-                    true => format!("{}/{}", p.passed, p.tasks - p.without_prediction),
-                    false => format!("{}/{}", p.passed, p.tasks),
-                }));
-            }
-            Metric::Sopr => {
-                let s = f.sopr.as_ref();
-                row.push(num_or_absent(s.map(|s| s.sopr)));
-                row.push(num_or_absent(s.map(|s| s.sopr_std)));
-                row.push(s.map_or(ABSENT.into(), |s| s.runs.to_string()));
-            }
-            Metric::WinRate => {
-                let w = f.win_rate.as_ref();
-                row.push(num_or_absent(w.map(|w| w.sowr)));
-                row.push(w.map_or(ABSENT.into(), |w| w.wins.to_string()));
-                row.push(w.map_or(ABSENT.into(), |w| w.ties.to_string()));
-            }
-            Metric::Toolalpaca => {
-                let a = f.toolalpaca.as_ref();
-                row.push(num_or_absent(a.map(|a| a.procedure)));
-                row.push(num_or_absent(a.map(|a| a.response)));
-                row.push(num_or_absent(a.map(|a| a.overall)));
-                row.push(a.map_or(ABSENT.into(), |a| a.statistics.error_num.to_string()));
-            }
-        }
-        row.push(f.unreadable.to_string());
-        row.push(f.requests.to_string());
-        row.push(
-            f.prompt_tokens
-                .saturating_add(f.completion_tokens)
-                .to_string(),
-        );
-        row.push(format!("{:.4}", f.cost_usd));
+        row.extend(figure_cells(metric, f, official_pass_rate));
+        row.extend([
+            f.unreadable.to_string(),
+            f.requests.to_string(),
+            human(f.prompt_tokens),
+            human(f.completion_tokens),
+            match f.priced {
+                true => format!("{:.4}", f.cost_usd),
+                false => ABSENT.to_string(),
+            },
+        ]);
         t.push(row);
     }
     let mut text = t.render(false);

@@ -14,6 +14,7 @@ use super::labels;
 use super::ledger::Settings;
 use super::summary::{self, ModelFigures};
 use super::{Metric, TaskOutcome};
+use crate::run::progress::{Progress, TaskDone};
 
 /// What every task's flow shares.
 #[derive(Clone)]
@@ -28,10 +29,13 @@ pub struct Job {
     pub reference: Option<Arc<RunInput>>,
 }
 
-/// Every judge on every model's every task, at the judges' concurrency.
+/// Every judge on every model's every task, at the judges' concurrency,
+/// with a progress bar on stderr when `show_progress` (and stderr is a
+/// terminal): tasks done of all, their pace, the requests in flight and sent.
 pub async fn judge_all(
     job: Job,
     judges: Vec<Arc<Judge>>,
+    show_progress: bool,
 ) -> anyhow::Result<(Vec<ModelFigures>, Vec<anyhow::Error>)> {
     let reference_model = match &job.reference {
         Some(r) => Some(
@@ -42,21 +46,25 @@ pub async fn judge_all(
         ),
         None => None,
     };
+    let judged: Vec<usize> = (0..job.candidate.tasks.len())
+        // SoPR scores only the tasks marked solvable.
+        .filter(|&i| {
+            job.metric != Metric::Sopr
+                || !job
+                    .candidate
+                    .unsolvable
+                    .contains(&job.candidate.tasks[i].id)
+        })
+        .collect();
+    let flows = judges.len() * job.candidate.models.len() * judged.len();
+    let in_flight = judges.iter().map(|j| j.model.in_flight()).collect();
+    let mut progress = Progress::new(flows as u64, show_progress, in_flight);
     let mut figures = Vec::new();
     let mut failures = Vec::new();
     for judge in &judges {
         for model in &job.candidate.models {
             let mut workers = JoinSet::new();
-            for index in 0..job.candidate.tasks.len() {
-                // SoPR scores only the tasks marked solvable.
-                if job.metric == Metric::Sopr
-                    && job
-                        .candidate
-                        .unsolvable
-                        .contains(&job.candidate.tasks[index].id)
-                {
-                    continue;
-                }
+            for &index in &judged {
                 let (job, judge, model) = (job.clone(), Arc::clone(judge), model.clone());
                 let reference_model = reference_model.clone();
                 workers.spawn(async move {
@@ -68,14 +76,25 @@ pub async fn judge_all(
             let mut outcomes = vec![None; job.candidate.tasks.len()];
             let mut unreadable = 0;
             while let Some(joined) = workers.join_next().await {
-                match joined {
+                let done = match joined {
                     Ok((index, Ok((outcome, tally)))) => {
                         outcomes[index] = Some(outcome);
                         unreadable += tally.unreadable;
+                        tally.task_done(false)
                     }
-                    Ok((_, Err(e))) => failures.push(e),
-                    Err(e) => failures.push(anyhow::anyhow!("a task's worker stopped: {e}")),
-                }
+                    Ok((_, Err((e, tally)))) => {
+                        failures.push(e);
+                        tally.task_done(true)
+                    }
+                    Err(e) => {
+                        failures.push(anyhow::anyhow!("a task's worker stopped: {e}"));
+                        TaskDone {
+                            error: true,
+                            ..TaskDone::default()
+                        }
+                    }
+                };
+                progress.task_done(done);
             }
             let outcomes: Vec<TaskOutcome> = outcomes.into_iter().flatten().collect();
             let mut f = summary::figures(job.metric, model, &outcomes, unreadable);
@@ -84,17 +103,19 @@ pub async fn judge_all(
             figures.push(f);
         }
     }
+    progress.finish();
     Ok((figures, failures))
 }
 
-/// The requests of one task for one judge and model.
+/// The requests of one task for one judge and model; what the flow met,
+/// with its outcome or its first failure.
 async fn task_flow(
     job: &Job,
     judge: &Judge,
     model: &str,
     reference_model: Option<&str>,
     index: usize,
-) -> anyhow::Result<(TaskOutcome, Tally)> {
+) -> Result<(TaskOutcome, Tally), (anyhow::Error, Tally)> {
     let task = &job.candidate.tasks[index];
     let answer = Answer::new(task, job.candidate.prediction(model, &task.id));
     let flow = FlowSettings {
@@ -164,11 +185,14 @@ async fn task_flow(
             }
         }
         Metric::Toolalpaca => {
-            TaskOutcome::Toolalpaca(flows::toolalpaca(judge, &about(1), &answer, &mut tally).await?)
+            match flows::toolalpaca(judge, &about(1), &answer, &mut tally).await {
+                Ok(verdict) => TaskOutcome::Toolalpaca(verdict),
+                Err(e) => return Err((e, tally)),
+            }
         }
     };
     match failed {
-        Some(e) => Err(e),
+        Some(e) => Err((e, tally)),
         None => Ok((outcome, tally)),
     }
 }

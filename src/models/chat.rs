@@ -9,7 +9,7 @@ use super::batch::Transport;
 use super::cache::cache_key;
 use super::config::ModelConfig;
 use super::exchange::{
-    ModelContext, ModelSpec, SlotPools, entry_cap, exchange, http_client, open_cache,
+    InFlight, ModelContext, ModelSpec, SlotPools, entry_cap, exchange, http_client, open_cache,
 };
 use super::http::ErrorKind;
 
@@ -88,6 +88,11 @@ impl ChatModel {
     /// The model's configuration.
     pub fn config(&self) -> &ModelConfig {
         &self.context.config
+    }
+
+    /// The counter of its requests in flight (for a progress bar).
+    pub fn in_flight(&self) -> InFlight {
+        self.context.in_flight.clone()
     }
 
     /// The model's name.

@@ -271,6 +271,11 @@ impl ModelConfig {
     /// not: left out of the fields an unknown key's error lists.
     pub const INTERNAL_FIELDS: [&str; 1] = ["system_prompt_sha256"];
 
+    /// Whether a price is configured (else costs are unknown, shown `—`).
+    pub fn priced(&self) -> bool {
+        self.price_input_per_mtok.is_some() || self.price_output_per_mtok.is_some()
+    }
+
     /// A model with the given name and backend and every other field at its default.
     pub fn new(name: impl Into<String>, backend: Backend) -> ModelConfig {
         ModelConfig {

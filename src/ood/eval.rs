@@ -25,7 +25,7 @@ use super::python::PyStr;
 use super::score::{APIBENCH_GROUPS, FRACTIONS, SEAL_GROUPS, SEAL_HEADER};
 use super::{Hub, answers, apibench, bfcl, fetch, seal_tools};
 use crate::models::config::ModelConfig;
-use crate::models::config::PromptStyle;
+use crate::models::config::{Mode, PromptStyle};
 use crate::run::{Benchmark, check_prompt_styles};
 use crate::score::files::OutputFormat;
 use crate::spec::jsonl::{read_records, write_records};
@@ -379,6 +379,12 @@ impl Benchmark for OodRun {
         }
         let dir = run_dir.join("official");
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        // Models asked through function calling: their prompt style is unused.
+        let native: HashSet<String> = crate::run::resume::recorded_models(run_dir)?
+            .into_iter()
+            .filter(|m| m.mode == Mode::Native)
+            .map(|m| m.name)
+            .collect();
         let mut results = Vec::new();
         for model in &models {
             let style = self.style_of(model);
@@ -406,7 +412,11 @@ impl Benchmark for OodRun {
             if texts.iter().all(|(_, t)| t.is_none()) && !first.keys().any(|(m, _)| m == model) {
                 continue;
             }
-            results.push(self.official_model(model, style, &texts, &dir)?);
+            let mut result = self.official_model(model, style, &texts, &dir)?;
+            if native.contains(model) {
+                result["mode"] = Mode::Native.as_str().into();
+            }
+            results.push(result);
         }
         let benchmark = match self.info.dataset {
             OodDataset::Apibench(_) => "apibench",
@@ -540,6 +550,19 @@ fn file_stem(model: &str) -> String {
         .collect()
 }
 
+/// The Style cell of a model's official result: `native` for a model
+/// asked through function calling (its prompt style unused), else its
+/// prompt style.
+fn style_cell(result: &serde_json::Value) -> String {
+    match result["mode"].as_str() {
+        Some(mode) if mode == Mode::Native.as_str() => mode.to_string(),
+        _ => result["prompt_style"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+    }
+}
+
 fn ratio(v: &serde_json::Value, key: &str) -> String {
     num_or_absent(v[key].as_f64())
 }
@@ -564,7 +587,7 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
                 for c in r["categories"].as_array().into_iter().flatten() {
                     t.push([
                         text(r, "model"),
-                        text(r, "prompt_style"),
+                        style_cell(r),
                         text(c, "category"),
                         c["total_count"].to_string(),
                         c["correct_count"].to_string(),
@@ -577,7 +600,7 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
                     let dash = || crate::util::table::ABSENT.to_string();
                     t.push([
                         text(r, "model"),
-                        text(r, "prompt_style"),
+                        style_cell(r),
                         text(c, "name"),
                         dash(),
                         dash(),
@@ -601,7 +624,7 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
             for r in results {
                 t.push([
                     text(r, "model"),
-                    text(r, "prompt_style"),
+                    style_cell(r),
                     r["total"].to_string(),
                     r["correct"].to_string(),
                     r["hallucinated"].to_string(),
@@ -624,7 +647,7 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
             for r in results {
                 t.push([
                     text(r, "model"),
-                    text(r, "prompt_style"),
+                    style_cell(r),
                     r["n"].to_string(),
                     ratio(r, "parsed_fraction"),
                     ratio(r, "tool_p"),

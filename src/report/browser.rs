@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::charts::ERROR_TYPES;
 use super::inputs::Input;
 use super::judged;
 use super::sources::{self, NotUsed};
@@ -33,19 +34,25 @@ use crate::spec::records::{Call, Prediction, Step, Task, TaskScore};
 use crate::spec::response::read_prediction;
 
 /// Why a model's answer to a task fell short (one answer may have several).
+/// The six errors are Table 3's, named as the tables name them
+/// ([`ERROR_TYPES`]): an answer with no call has a *missed tool*.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Every call and value right.
     Correct,
-    /// A gold tool not called, or a candidate called that the gold does not call.
-    WrongTool,
     /// A tool that is not among the candidates.
     HallucinatedTool,
+    /// A gold tool not called (no call at all, or another candidate instead).
+    MissedTool,
+    /// A candidate called that the gold does not call.
+    ExtraTool,
     /// A parameter with a wrong value.
-    WrongValue,
+    IncorrectValue,
     /// A gold parameter left out.
     MissingValue,
+    /// A parameter the gold does not give.
+    ExtraValue,
     /// The Thought is not in the task's language.
     WrongLanguage,
     /// The answer is not in the strict format.
@@ -54,27 +61,38 @@ pub enum Outcome {
 
 impl Outcome {
     /// Every outcome, in filter order.
-    pub const ALL: [Outcome; 7] = [
+    pub const ALL: [Outcome; 9] = [
         Outcome::Correct,
-        Outcome::WrongTool,
         Outcome::HallucinatedTool,
-        Outcome::WrongValue,
+        Outcome::MissedTool,
+        Outcome::ExtraTool,
+        Outcome::IncorrectValue,
         Outcome::MissingValue,
+        Outcome::ExtraValue,
         Outcome::WrongLanguage,
         Outcome::BadFormat,
     ];
 
-    /// The name in the page (`wrong_tool`, …).
-    pub fn as_str(self) -> &'static str {
+    /// The words shown in the page: Table 3's error types as the tables
+    /// and charts name them ([`ERROR_TYPES`], in its order).
+    pub fn label(self) -> &'static str {
         match self {
             Outcome::Correct => "correct",
-            Outcome::WrongTool => "wrong_tool",
-            Outcome::HallucinatedTool => "hallucinated_tool",
-            Outcome::WrongValue => "wrong_value",
-            Outcome::MissingValue => "missing_value",
-            Outcome::WrongLanguage => "wrong_language",
-            Outcome::BadFormat => "bad_format",
+            Outcome::HallucinatedTool => ERROR_TYPES[0],
+            Outcome::MissedTool => ERROR_TYPES[1],
+            Outcome::ExtraTool => ERROR_TYPES[2],
+            Outcome::IncorrectValue => ERROR_TYPES[3],
+            Outcome::MissingValue => ERROR_TYPES[4],
+            Outcome::ExtraValue => ERROR_TYPES[5],
+            Outcome::WrongLanguage => "wrong language",
+            Outcome::BadFormat => "bad format",
         }
+    }
+
+    /// The name in the page's filter and address (`missed_tool`, …): the
+    /// label with `_` for spaces.
+    pub fn as_str(self) -> String {
+        self.label().replace(' ', "_")
     }
 
     /// The outcomes of one task score.
@@ -85,10 +103,12 @@ impl Outcome {
             out.push(Outcome::Correct);
         }
         let checks = [
-            (c.mis + c.ex > 0, Outcome::WrongTool),
             (c.hall > 0, Outcome::HallucinatedTool),
-            (c.incor > 0, Outcome::WrongValue),
+            (c.mis > 0, Outcome::MissedTool),
+            (c.ex > 0, Outcome::ExtraTool),
+            (c.incor > 0, Outcome::IncorrectValue),
             (c.miss > 0, Outcome::MissingValue),
+            (c.ext > 0, Outcome::ExtraValue),
             (!score.language_outcome.is_match(), Outcome::WrongLanguage),
             (!score.format_match, Outcome::BadFormat),
         ];

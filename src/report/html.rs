@@ -17,6 +17,7 @@ use super::markdown::p_text;
 use super::settings;
 use crate::score::aggregate::Dimension;
 use crate::score::bootstrap::Interval;
+use crate::score::report::{fm_cell, fm_note};
 
 /// Text for HTML content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -233,7 +234,7 @@ fn summary(page: &mut String, report: &Report) {
             ci_text(s.selection.f1, ci.map(|c| c.selection_f1)),
             ci_text(s.invocation.f1, ci.map(|c| c.invocation_f1)),
             ci_text(s.lm, ci.map(|c| c.lm)),
-            ci_text(s.fm, ci.map(|c| c.fm)),
+            fm_cell(s, |fm| ci_text(fm, ci.map(|c| c.fm))),
         );
         if judged {
             let figures: Vec<String> = report
@@ -247,6 +248,9 @@ fn summary(page: &mut String, report: &Report) {
         page.push_str("</tr>\n");
     }
     page.push_str("</tbody></table>\n");
+    if let Some(note) = fm_note(report.models.iter().map(|m| &m.summary)) {
+        let _ = writeln!(page, "<p class=\"note\">{}</p>", escape(note));
+    }
     judged_section(page, report);
     official_section(page, report);
 }
@@ -387,7 +391,7 @@ fn breakdowns_section(page: &mut String, report: &Report) {
                         ci_text(s.selection.f1, ci.map(|c| c.selection_f1)),
                         ci_text(s.invocation.f1, ci.map(|c| c.invocation_f1)),
                         ci_text(s.lm, ci.map(|c| c.lm)),
-                        ci_text(s.fm, ci.map(|c| c.fm)),
+                        fm_cell(&m.summary, |_| ci_text(s.fm, ci.map(|c| c.fm))),
                     ]
                 })
             })
@@ -557,10 +561,7 @@ fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
     let mut languages = distinct(rows.iter().map(|r| r.language.clone()));
     languages.sort();
     select(page, "language", &languages);
-    let outcomes: Vec<String> = Outcome::ALL
-        .iter()
-        .map(|o| o.as_str().to_string())
-        .collect();
+    let outcomes: Vec<String> = Outcome::ALL.iter().map(|o| o.as_str()).collect();
     select(page, "outcome", &outcomes);
     page.push_str(" <span id=\"browser-count\"></span></div>\n");
     let judged = rows.iter().any(|r| r.judged.is_some());
@@ -571,10 +572,11 @@ fn browser_section(page: &mut String, report: &Report, browser: &Browser) {
     page.push_str("</tr></thead><tbody>\n");
     let missing = "<em>not available</em>".to_string();
     for r in rows {
-        let outcomes: Vec<&str> = r.outcomes.iter().map(|o| o.as_str()).collect();
-        let tags: String = outcomes
+        let outcomes: Vec<String> = r.outcomes.iter().map(|o| o.as_str()).collect();
+        let tags: String = r
+            .outcomes
             .iter()
-            .map(|o| format!("<span class=\"tag {o}\">{}</span>", o.replace('_', " ")))
+            .map(|o| format!("<span class=\"tag {}\">{}</span>", o.as_str(), o.label()))
             .collect();
         let code = |s: &Option<String>| {
             s.as_deref()

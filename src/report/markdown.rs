@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use super::Report;
 use crate::score::aggregate::Summary;
 use crate::score::bootstrap::Interval;
+use crate::score::report::{fm_cell, fm_note};
 
 /// Text from an input file, safe to put into Markdown, in a table cell or a
 /// heading: `<`, `>` and `&` as HTML entities (no tag, no entity of the
@@ -77,7 +78,9 @@ fn with_ci(value: f64, ci: Option<Interval>) -> String {
     }
 }
 
-fn headline_row(label: Vec<String>, s: &Summary) -> Vec<String> {
+/// A headline row of `s`, a summary of the model whose overall summary is
+/// `model` (FM is N/A in every row of a model it does not apply to).
+fn headline_row(label: Vec<String>, s: &Summary, model: &Summary) -> Vec<String> {
     let ci = s.ci;
     let mut row = label;
     row.extend([
@@ -85,7 +88,7 @@ fn headline_row(label: Vec<String>, s: &Summary) -> Vec<String> {
         with_ci(s.selection.f1, ci.map(|c| c.selection_f1)),
         with_ci(s.invocation.f1, ci.map(|c| c.invocation_f1)),
         with_ci(s.lm, ci.map(|c| c.lm)),
-        with_ci(s.fm, ci.map(|c| c.fm)),
+        fm_cell(model, |_| with_ci(s.fm, ci.map(|c| c.fm))),
     ]);
     row
 }
@@ -244,7 +247,7 @@ fn summary(out: &mut String, report: &Report) {
         .iter()
         .map(|m| {
             let s = &m.summary;
-            let mut row = headline_row(vec![escape(&m.model)], s);
+            let mut row = headline_row(vec![escape(&m.model)], s, s);
             row.extend([s.selection.p, s.selection.r, s.invocation.p, s.invocation.r].map(pct));
             row
         })
@@ -258,6 +261,9 @@ fn summary(out: &mut String, report: &Report) {
         ],
         &rows,
     );
+    if let Some(note) = fm_note(report.models.iter().map(|m| &m.summary)) {
+        let _ = writeln!(out, "{note}\n");
+    }
     if report.models.iter().any(|m| m.summary.step_tasks > 0) {
         out.push_str("Step by step (SPEC §6): each step's calls against the same gold step.\n\n");
         let executed = report.models.iter().any(|m| m.summary.execution.is_some());
@@ -372,10 +378,9 @@ fn breakdowns(out: &mut String, report: &Report) {
             .models
             .iter()
             .flat_map(|m| {
-                m.breakdowns[d]
-                    .groups
-                    .iter()
-                    .map(|(group, s)| headline_row(vec![escape(&m.model), escape(group)], s))
+                m.breakdowns[d].groups.iter().map(|(group, s)| {
+                    headline_row(vec![escape(&m.model), escape(group)], s, &m.summary)
+                })
             })
             .collect();
         table(

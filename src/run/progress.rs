@@ -1,6 +1,7 @@
-//! The progress bar: tasks done of total, the rate and the time left
-//! (from tasks done over time elapsed), requests in flight, tokens and
-//! errors. Hidden when stderr is not a terminal (or when asked).
+//! The progress bar of `itc eval` and `itc judge`: tasks done of total,
+//! the rate and the time left (from the tasks that needed requests over
+//! the time elapsed), requests in flight and sent, tokens and errors.
+//! Hidden when stderr is not a terminal (or when asked).
 //!
 //! indicatif's own `{per_sec}` and `{eta}` smooth the time between steps,
 //! which for slow, bursty completions (a few tasks a minute, arriving
@@ -8,42 +9,49 @@
 
 use std::io::IsTerminal;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::models::exchange::InFlight;
-use crate::spec::records::Prediction;
+use crate::spec::records::{Prediction, Usage};
 
 /// The bar's layout; `{pace}` and `{in_flight}` are ours (see [`Progress::new`]).
-const TEMPLATE: &str =
-    "{spinner} {elapsed_precise} [{bar:30}] {pos}/{len} {pace} · {in_flight} in flight · {msg}";
+const TEMPLATE: &str = "{spinner} {elapsed_precise} [{bar:30}] {pos}/{len} {pace} · requests {in_flight} in flight, {msg}";
 
 /// How fast a run goes: tasks per second and the time left.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Pace {
-    /// Tasks done per second of elapsed time; none before the first task
-    /// is done or before any time has passed.
+    /// Tasks that needed requests, done per second of elapsed time; none
+    /// before the first of them is done or before any time has passed.
     pub rate: Option<f64>,
-    /// The tasks left at that rate; none when the rate is.
+    /// The tasks left at that rate (zero when none is left); none when the
+    /// rate is.
     pub eta: Option<Duration>,
 }
 
-/// The pace after `done` of `total` tasks in `elapsed`: done ÷ elapsed, and
-/// the tasks left at that rate. Nothing is smoothed, so a burst of answers
-/// moves it no more than it should and a quiet minute does not stop it.
-pub fn pace(done: u64, total: u64, elapsed: Duration) -> Pace {
+/// The pace after `done` of `total` tasks in `elapsed`, `instant` of the
+/// done ones having needed no request (answered by the response cache, the
+/// judgments file or the offline baseline, in no time): the rate is the
+/// other done tasks ÷ elapsed, and the time left is the tasks left at that
+/// rate (each assumed to need requests). Counting the instant tasks made a
+/// run whose first answers came from the cache look faster than it was,
+/// and its ETA as much too short. Nothing is smoothed, so a burst of answers moves it no more than
+/// it should and a quiet minute does not stop it.
+pub fn pace(done: u64, instant: u64, total: u64, elapsed: Duration) -> Pace {
     let secs = elapsed.as_secs_f64();
-    if done == 0 || secs <= 0.0 {
+    let worked = done.saturating_sub(instant);
+    let left = total.saturating_sub(done);
+    if worked == 0 || secs <= 0.0 {
         return Pace {
             rate: None,
-            eta: None,
+            eta: (done > 0 && left == 0).then_some(Duration::ZERO),
         };
     }
-    let left = total.saturating_sub(done) as f64;
     Pace {
-        rate: Some(done as f64 / secs),
-        eta: Duration::try_from_secs_f64(left * secs / done as f64).ok(),
+        rate: Some(worked as f64 / secs),
+        eta: Duration::try_from_secs_f64(left as f64 * secs / worked as f64).ok(),
     }
 }
 
@@ -88,13 +96,29 @@ pub fn duration_text(d: Duration) -> String {
     }
 }
 
-/// A progress bar over the predictions of a run.
+/// A progress bar over the tasks of a run (`itc eval`) or of a judging
+/// session (`itc judge`).
 #[derive(Debug)]
 pub struct Progress {
     bar: ProgressBar,
+    /// Tasks done that needed no request (see [`pace`]).
+    instant: Arc<AtomicU64>,
+    requests: u64,
     prompt_tokens: u64,
     completion_tokens: u64,
     errors: u64,
+}
+
+/// One finished task, as the bar counts it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TaskDone {
+    /// Requests sent for it (retries included; 0 when the cache, the
+    /// judgments file or the offline baseline answered).
+    pub requests: u64,
+    /// Its tokens, when known.
+    pub usage: Option<Usage>,
+    /// It ended in an error.
+    pub error: bool,
 }
 
 impl Progress {
@@ -112,14 +136,17 @@ impl Progress {
     fn with_target(total: u64, target: ProgressDrawTarget, in_flight: Vec<InFlight>) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(total), target);
         let in_flight: Arc<[InFlight]> = in_flight.into();
+        let instant = Arc::new(AtomicU64::new(0));
+        let instant_done = Arc::clone(&instant);
         bar.set_style(
             ProgressStyle::with_template(TEMPLATE)
                 .expect("template parses")
                 .with_key(
                     "pace",
-                    |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                        let pace = pace(state.pos(), state.len().unwrap_or(0), state.elapsed());
-                        let _ = write!(w, "{pace}");
+                    move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let instant = instant_done.load(Ordering::Relaxed);
+                        let (done, total) = (state.pos(), state.len().unwrap_or(0));
+                        let _ = write!(w, "{}", pace(done, instant, total, state.elapsed()));
                     },
                 )
                 .with_key(
@@ -134,6 +161,8 @@ impl Progress {
         bar.enable_steady_tick(Duration::from_millis(200));
         let progress = Progress {
             bar,
+            instant,
+            requests: 0,
             prompt_tokens: 0,
             completion_tokens: 0,
             errors: 0,
@@ -142,14 +171,28 @@ impl Progress {
         progress
     }
 
-    /// Counts one finished prediction.
-    pub fn record(&mut self, prediction: &Prediction) {
-        if let Some(usage) = prediction.usage {
-            self.prompt_tokens += usage.prompt_tokens;
-            self.completion_tokens += usage.completion_tokens;
+    /// Counts one finished prediction, for which `requests` were sent.
+    pub fn record(&mut self, prediction: &Prediction, requests: u32) {
+        self.task_done(TaskDone {
+            requests: u64::from(requests),
+            usage: prediction.usage,
+            error: prediction.error.is_some(),
+        });
+    }
+
+    /// Counts one finished task.
+    pub fn task_done(&mut self, task: TaskDone) {
+        // Saturating: a server may report absurd token counts.
+        if let Some(usage) = task.usage {
+            self.prompt_tokens = self.prompt_tokens.saturating_add(usage.prompt_tokens);
+            self.completion_tokens = self
+                .completion_tokens
+                .saturating_add(usage.completion_tokens);
         }
-        if prediction.error.is_some() {
-            self.errors += 1;
+        self.errors += u64::from(task.error);
+        self.requests = self.requests.saturating_add(task.requests);
+        if task.requests == 0 {
+            self.instant.fetch_add(1, Ordering::Relaxed);
         }
         self.update_message();
         self.bar.inc(1);
@@ -157,7 +200,8 @@ impl Progress {
 
     fn update_message(&self) {
         self.bar.set_message(format!(
-            "tok {} in / {} out · errors {}",
+            "{} sent · tok {} in / {} out · errors {}",
+            human(self.requests),
             human(self.prompt_tokens),
             human(self.completion_tokens),
             self.errors
@@ -203,20 +247,23 @@ mod tests {
 
     #[test]
     fn hidden_bar_counts() {
-        let mut p = Progress::new(2, false, Vec::new());
+        let mut p = Progress::new(3, false, Vec::new());
         let prediction: Prediction = serde_json::from_str(
             r#"{"task_id":"a","model":"m","error":"x","usage":{"prompt_tokens":5,"completion_tokens":2}}"#,
         )
         .unwrap();
-        p.record(&prediction);
+        p.record(&prediction, 3);
+        p.task_done(TaskDone::default());
         assert_eq!(
             (
                 p.prompt_tokens,
                 p.completion_tokens,
                 p.errors,
+                p.requests,
+                p.instant.load(Ordering::Relaxed),
                 p.bar.position()
             ),
-            (5, 2, 1, 1)
+            (5, 2, 1, 3, 1, 2)
         );
         p.finish();
     }
@@ -228,16 +275,36 @@ mod tests {
     #[test]
     fn pace_is_done_over_elapsed() {
         // Issue 11: 7 of 30 done after 140 s showed `0/s ETA 584942417355y`.
-        let p = pace(7, 30, secs(140));
+        let p = pace(7, 0, 30, secs(140));
         assert!((p.rate.unwrap() - 0.05).abs() < 1e-12, "{p:?}");
         assert_eq!(p.eta, Some(secs(460)));
         assert_eq!(p.to_string(), "0.05/s ETA 7m40s");
         // 1 of 30 after 20 s showed `0.0001/s ETA 2d`.
-        assert_eq!(pace(1, 30, secs(20)).to_string(), "0.05/s ETA 9m40s");
+        assert_eq!(pace(1, 0, 30, secs(20)).to_string(), "0.05/s ETA 9m40s");
         // Fast runs.
-        assert_eq!(pace(500, 1000, secs(40)).to_string(), "12/s ETA 40s");
-        assert_eq!(pace(3, 4, secs(2)).to_string(), "1.5/s ETA 1s");
-        assert_eq!(pace(30, 30, secs(600)).to_string(), "0.05/s ETA 0s");
+        assert_eq!(pace(500, 0, 1000, secs(40)).to_string(), "12/s ETA 40s");
+        assert_eq!(pace(3, 0, 4, secs(2)).to_string(), "1.5/s ETA 1s");
+        assert_eq!(pace(30, 0, 30, secs(600)).to_string(), "0.05/s ETA 0s");
+    }
+
+    #[test]
+    fn tasks_answered_without_a_request_do_not_speed_up_the_eta() {
+        // Issue 49: 5 tasks of 225 s each, the first 2 from the cache. After
+        // the first answered one, 3 of 5 are done in 225 s and 2 are left:
+        // 450 s, not 2 × 225 s ÷ 3 = 150 s.
+        let p = pace(3, 2, 5, secs(225));
+        assert_eq!(p.eta, Some(secs(450)), "{p:?}");
+        assert_eq!(p.to_string(), "0.0044/s ETA 7m30s");
+        // Only cached tasks so far: no rate to go by.
+        assert_eq!(pace(2, 2, 5, secs(1)).to_string(), "—/s ETA —");
+        // Every task from the cache: nothing left.
+        assert_eq!(pace(5, 5, 5, secs(1)).eta, Some(Duration::ZERO));
+        // The rate is of the tasks that needed requests, over all the time.
+        let p = pace(10, 4, 20, secs(60));
+        assert!((p.rate.unwrap() - 0.1).abs() < 1e-12, "{p:?}");
+        assert_eq!(p.eta, Some(secs(100)));
+        // More instant than done (never counted so): no rate, no underflow.
+        assert_eq!(pace(1, 2, 5, secs(9)).rate, None);
     }
 
     #[test]
@@ -246,12 +313,12 @@ mod tests {
             rate: None,
             eta: None,
         };
-        assert_eq!(pace(0, 30, secs(140)), none);
-        assert_eq!(pace(0, 30, Duration::ZERO), none);
-        assert_eq!(pace(7, 30, Duration::ZERO), none);
+        assert_eq!(pace(0, 0, 30, secs(140)), none);
+        assert_eq!(pace(0, 0, 30, Duration::ZERO), none);
+        assert_eq!(pace(7, 0, 30, Duration::ZERO), none);
         assert_eq!(none.to_string(), "—/s ETA —");
         // More done than announced: nothing left, not an underflow.
-        assert_eq!(pace(31, 30, secs(10)).eta, Some(Duration::ZERO));
+        assert_eq!(pace(31, 0, 30, secs(10)).eta, Some(Duration::ZERO));
     }
 
     #[test]
@@ -337,15 +404,27 @@ mod tests {
         let (_a, _b) = (counter.enter(), counter.enter());
         p.bar.tick();
         let drawn = screen.0.lock().unwrap().clone();
-        assert!(drawn.contains("0/30 —/s ETA — · 2 in flight"), "{drawn}");
+        assert!(
+            drawn.contains("0/30 —/s ETA — · requests 2 in flight, 0 sent"),
+            "{drawn}"
+        );
 
         screen.0.lock().unwrap().clear();
-        p.bar.set_position(7);
+        let mut p = p;
+        p.task_done(TaskDone::default()); // from the cache
+        for _ in 0..7 {
+            p.task_done(TaskDone {
+                requests: 2,
+                ..TaskDone::default()
+            });
+        }
         p.bar.set_elapsed(secs(140));
         p.bar.tick();
         let drawn = screen.0.lock().unwrap().clone();
         assert!(
-            drawn.contains("7/30 0.05/s ETA 7m40s · 2 in flight · tok 0 in / 0 out"),
+            drawn.contains(
+                "8/30 0.05/s ETA 7m20s · requests 2 in flight, 14 sent · tok 0 in / 0 out"
+            ),
             "{drawn}"
         );
         p.finish();

@@ -366,12 +366,12 @@ impl Collector {
         self.store
             .append_all(batch.iter().map(|done| &done.outcome.prediction))?;
         for done in batch {
-            self.progress.record(&done.outcome.prediction);
-            let s = &mut self.session[done.model];
             let (requests, retries) = done
                 .outcome
                 .timing
                 .map_or((0, 0), |t| (t.requests, t.retries));
+            self.progress.record(&done.outcome.prediction, requests);
+            let s = &mut self.session[done.model];
             s.0 += u64::from(requests);
             s.1 += u64::from(done.outcome.cache_hit);
             s.2 += u64::from(retries);

@@ -93,9 +93,7 @@ impl PredictionFigures {
     /// [`ModelStats::set_timings`]).
     pub fn stats(mut self, config: &ModelConfig, tasks: usize) -> ModelStats {
         self.latencies.sort_unstable();
-        let cost_usd = (config.price_input_per_mtok.is_some()
-            || config.price_output_per_mtok.is_some())
-        .then(|| {
+        let cost_usd = config.priced().then(|| {
             self.prompt_tokens as f64 / 1e6 * config.price_input_per_mtok.unwrap_or(0.0)
                 + self.completion_tokens as f64 / 1e6 * config.price_output_per_mtok.unwrap_or(0.0)
         });

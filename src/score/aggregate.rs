@@ -79,8 +79,14 @@ pub struct Summary {
     pub n: usize,
     /// Language match (macro).
     pub lm: f64,
-    /// Format match (macro).
+    /// Format match (macro); see [`Summary::fm_applies`].
     pub fm: f64,
+    /// Answered tasks whose calls came as structured calls, not in ITC's
+    /// Thought/Action text: native function calling, or a benchmark's own
+    /// answer format (BFCL's `[f(a=1)]`) read into calls. FM, the check of
+    /// that text (SPEC §2), does not apply to such a model.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub native_answers: usize,
     /// Selection P/R/F1 (macro).
     pub selection: Prf,
     /// Invocation P/R/F1 (macro).
@@ -123,6 +129,22 @@ pub struct Summary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub execution: Option<ExecutionCounts>,
 }
+
+impl Summary {
+    /// Whether FM means anything for these answers: none came as calls
+    /// rather than ITC's text ([`Summary::native_answers`]). Where it does
+    /// not, the tables show [`FM_NOT_APPLICABLE`] and [`FM_NOTE`].
+    pub fn fm_applies(&self) -> bool {
+        self.native_answers == 0
+    }
+}
+
+/// FM's cell where FM does not apply ([`Summary::fm_applies`]).
+pub const FM_NOT_APPLICABLE: &str = "N/A";
+
+/// The note under a table with [`FM_NOT_APPLICABLE`] cells: why.
+/// Two lines, so that it fits the terminal tables' 100 columns.
+pub const FM_NOTE: &str = "FM N/A: the answers came as calls (native function calling, or a benchmark's own answer format\nsuch as BFCL's), not in ITC's Thought/Action text, which FM checks (SPEC §2).";
 
 /// The counts behind the execution shares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -378,6 +400,7 @@ pub fn summarize(outcomes: &[TaskOutcome], members: &[usize]) -> Summary {
     let mut sums = [0f64; 8];
     let mut counts = Counts::default();
     let (mut unreliable, mut undetectable, mut errors, mut missing) = (0, 0, 0, 0);
+    let mut native = 0;
     let (mut step_sum, mut step_tasks) = (0.0, 0);
     let mut execution: Option<ExecutionCounts> = None;
     for &i in members {
@@ -401,6 +424,7 @@ pub fn summarize(outcomes: &[TaskOutcome], members: &[usize]) -> Summary {
         undetectable += usize::from(
             o.answered() && o.language == crate::spec::records::LanguageOutcome::Undetectable,
         );
+        native += usize::from(o.extraction == crate::spec::records::Extraction::Native);
         errors += usize::from(o.extraction == crate::spec::records::Extraction::Error);
         missing += usize::from(o.extraction == crate::spec::records::Extraction::Missing);
     }
@@ -411,6 +435,7 @@ pub fn summarize(outcomes: &[TaskOutcome], members: &[usize]) -> Summary {
         n,
         lm: mean(sums[0]),
         fm: mean(sums[1]),
+        native_answers: native,
         selection: Prf {
             p: mean(sums[2]),
             r: mean(sums[3]),

@@ -6,7 +6,7 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-use crate::score::aggregate::{ModelReport, Summary};
+use crate::score::aggregate::{FM_NOT_APPLICABLE, FM_NOTE, ModelReport, Summary};
 use crate::score::bootstrap::Interval;
 use crate::score::stream::Evaluation;
 use crate::spec::jsonl::write_lines;
@@ -35,7 +35,7 @@ pub fn main_table(reports: &[ModelReport], wide: bool) -> String {
         t.push([
             r.model.clone(),
             num(s.lm),
-            num(s.fm),
+            fm_cell(s, num),
             num(s.selection.p),
             num(s.selection.r),
             num(s.selection.f1),
@@ -44,7 +44,26 @@ pub fn main_table(reports: &[ModelReport], wide: bool) -> String {
             num(s.invocation.f1),
         ]);
     }
-    t.render(wide)
+    let mut text = t.render(wide);
+    if let Some(note) = fm_note(reports.iter().map(|r| &r.summary)) {
+        text.push('\n');
+        text.push_str(note);
+    }
+    text
+}
+
+/// FM's cell in a table: the figure as `show` writes it, or
+/// [`FM_NOT_APPLICABLE`] where FM does not apply ([`Summary::fm_applies`]).
+pub fn fm_cell(s: &Summary, show: impl FnOnce(f64) -> String) -> String {
+    match s.fm_applies() {
+        true => show(s.fm),
+        false => FM_NOT_APPLICABLE.to_string(),
+    }
+}
+
+/// The note a table with an FM cell of [`FM_NOT_APPLICABLE`] carries under it.
+pub fn fm_note<'a>(mut summaries: impl Iterator<Item = &'a Summary>) -> Option<&'static str> {
+    summaries.any(|s| !s.fm_applies()).then_some(FM_NOTE)
 }
 
 /// Table 3's six error types, abbreviated as its headers: hallucinated,
