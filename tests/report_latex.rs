@@ -312,6 +312,25 @@ fn report_tex_of_the_sample_set_compiles_alone_and_fits_the_column() {
     }
     assert!(!report.join("table-judged.tex").exists());
     assert!(!report.join("table-official.tex").exists());
+    // The model that answers by native calls has no FM, as in every table,
+    // and the caption says why; the others keep theirs.
+    let main = std::fs::read_to_string(report.join("table-main.tex")).unwrap();
+    let fm = |model: &str| {
+        let row = main
+            .lines()
+            .find(|l| l.starts_with(&format!("{model} &")) && l.matches('&').count() == 2)
+            .unwrap_or_else(|| panic!("{model}: {main}"));
+        row.rsplit('&')
+            .next()
+            .unwrap()
+            .trim()
+            .trim_end_matches("\\\\")
+            .trim()
+            .to_string()
+    };
+    assert_eq!(fm("function-caller"), "N/A");
+    assert_ne!(fm("baseline"), "N/A");
+    assert!(main.contains("FM N/A: the answers came as calls"), "{main}");
     latex::assert_report_fits(&report);
     compile_if_possible(&report, OT1);
 }

@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use super::Report;
 use super::charts::ERROR_TYPES;
 use crate::score::bootstrap::Interval;
-use crate::score::report::ERROR_HEADER;
+use crate::score::report::{ERROR_HEADER, fm_cell, fm_note};
 
 /// Text for LaTeX in running text or a table cell, in ASCII that pdflatex
 /// compiles in any font encoding (the default OT1 or T1):
@@ -308,7 +308,7 @@ fn main_table(report: &Report, title: &str) -> String {
         matches.push(vec![
             escape(&m.model),
             with_ci(s.lm, ci.map(|c| c.lm)),
-            with_ci(s.fm, ci.map(|c| c.fm)),
+            fm_cell(s, |fm| with_ci(fm, ci.map(|c| c.fm))),
         ]);
     }
     let mut body = String::from("(a) Tool selection and invocation\\\\[2pt]\n");
@@ -327,11 +327,15 @@ fn main_table(report: &Report, title: &str) -> String {
         &["Model", "LM", "FM"],
         &matches,
     );
+    // The reason FM is N/A, where it is, goes into the caption.
+    let fm_reason = fm_note(report.models.iter().map(|m| &m.summary))
+        .map(|note| format!(" {}", escape(&note.replace('\n', " "))))
+        .unwrap_or_default();
     let mut out = String::new();
     float(
         &mut out,
         &format!(
-            "{title}: (a) tool selection and invocation F1 (macro), (b) language match (LM) and format match (FM), in \\%, with 95\\% bootstrap intervals in brackets."
+            "{title}: (a) tool selection and invocation F1 (macro), (b) language match (LM) and format match (FM), in \\%, with 95\\% bootstrap intervals in brackets.{fm_reason}"
         ),
         "tab:itc-main",
         &body,
