@@ -254,7 +254,8 @@ pub struct EvalArgs {
     /// Task file (JSONL, SPEC §0). Default: the sample set.
     #[arg(long, help_heading = TASKS)]
     pub tasks: Option<PathBuf>,
-    /// Run an OOD benchmark instead of a task file ([`dataset_help`]).
+    /// Run an OOD benchmark instead of a task file (its help, from
+    /// `dataset_help`, lists every family).
     #[arg(long, value_name = "NAME", conflicts_with = "tasks", help_heading = TASKS, help = dataset_help())]
     pub dataset: Option<String>,
     /// The benchmark's files (APIBench: the hub's `*_api.jsonl` and `*_eval.json`).
