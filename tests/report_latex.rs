@@ -11,7 +11,7 @@
 mod support;
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use support::judged::{Setup, run_dir, task};
@@ -34,6 +34,31 @@ fn ok(args: &[&str]) {
 
 /// Two tasks answered by the nasty and the plain model (the nasty one
 /// wrong once).
+/// Scores `predictions` against `tasks` into `dir/scored`, then reports
+/// that folder under `title` into `dir/report`; returns the report folder.
+fn score_and_report(dir: &Path, tasks: &str, predictions: &str, title: &str) -> PathBuf {
+    let (scored, report) = (dir.join("scored"), dir.join("report"));
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    ok(&[
+        "score",
+        "--tasks",
+        tasks,
+        "--predictions",
+        predictions,
+        "--out",
+        &s(&scored),
+    ]);
+    ok(&[
+        "report",
+        &s(&scored),
+        "--out",
+        &s(&report),
+        "--title",
+        title,
+    ]);
+    report
+}
+
 fn write_inputs(dir: &Path) -> (String, String) {
     write_inputs_of(dir, &[NASTY, PLAIN])
 }
@@ -142,25 +167,7 @@ fn tables(tex: &str) -> Vec<(usize, Vec<String>)> {
 fn report_tex_is_well_formed_and_escapes_model_names() {
     let dir = tempfile::tempdir().unwrap();
     let (tasks, predictions) = write_inputs(dir.path());
-    let (scored, report) = (dir.path().join("scored"), dir.path().join("report"));
-    let s = |p: &Path| p.to_str().unwrap().to_string();
-    ok(&[
-        "score",
-        "--tasks",
-        &tasks,
-        "--predictions",
-        &predictions,
-        "--out",
-        &s(&scored),
-    ]);
-    ok(&[
-        "report",
-        &s(&scored),
-        "--out",
-        &s(&report),
-        "--title",
-        "Study #1: 100% & more",
-    ]);
+    let report = score_and_report(dir.path(), &tasks, &predictions, "Study #1: 100% & more");
     let tex = tables_of(&report);
     let summary: Value =
         serde_json::from_str(&fs::read_to_string(report.join("report.json")).unwrap()).unwrap();
@@ -240,25 +247,7 @@ const UNTYPESET: [&str; 12] = [
 fn report_tex_compiles_with_pdflatex_whatever_the_text() {
     let dir = tempfile::tempdir().unwrap();
     let (tasks, predictions) = write_inputs_of(dir.path(), &UNTYPESET);
-    let (scored, report) = (dir.path().join("scored"), dir.path().join("report"));
-    let s = |p: &Path| p.to_str().unwrap().to_string();
-    ok(&[
-        "score",
-        "--tasks",
-        &tasks,
-        "--predictions",
-        &predictions,
-        "--out",
-        &s(&scored),
-    ]);
-    ok(&[
-        "report",
-        &s(&scored),
-        "--out",
-        &s(&report),
-        "--title",
-        "北京 study Ω\u{2028}🤖",
-    ]);
+    let report = score_and_report(dir.path(), &tasks, &predictions, "北京 study Ω\u{2028}🤖");
     let tex = tables_of(&report);
     assert_balanced(&tex);
     for (columns, rows) in &tables(&tex) {
