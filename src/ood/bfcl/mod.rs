@@ -29,6 +29,7 @@ pub mod files;
 pub mod fstring;
 pub mod leaderboard;
 pub mod lexer;
+pub mod multi_turn;
 pub mod official;
 pub mod pyexpr;
 pub mod requests;

@@ -5,6 +5,7 @@
 use serde_json::{Number, Value};
 
 use super::repr::float_repr;
+use super::value::{PyStr, PyValue};
 
 /// `json.dumps(value, indent=indent)`: nested values on their own lines,
 /// `indent` spaces a level; every non-ASCII character escaped as `\uXXXX`
@@ -42,6 +43,100 @@ fn write_value(out: &mut String, value: &Value, indent: usize, level: usize) {
             close(out, '}', indent, level);
         }
     }
+}
+
+/// `json.dumps(value)` with every default (separators `, ` and `: `,
+/// `ensure_ascii=True`, `allow_nan=True`): a tuple is written as a list,
+/// `int`, `float`, `bool` and `None` keys as their JSON text; the
+/// `TypeError` text where Python raises one (a set, bytes, complex value,
+/// or a key of another type).
+pub fn json_dumps(value: &PyValue) -> Result<String, String> {
+    let mut out = String::new();
+    dump_py(&mut out, value)?;
+    Ok(out)
+}
+
+fn dump_py(out: &mut String, value: &PyValue) -> Result<(), String> {
+    match value {
+        PyValue::None => out.push_str("null"),
+        PyValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        PyValue::Int(text) => out.push_str(text),
+        PyValue::Float(x) => out.push_str(&json_float(*x)),
+        PyValue::Str(s) => write_py_string(out, s),
+        PyValue::List(items) | PyValue::Tuple(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                dump_py(out, item)?;
+            }
+            out.push(']');
+        }
+        PyValue::Dict(entries) => {
+            out.push('{');
+            for (i, (key, item)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                match key {
+                    PyValue::Str(s) => write_py_string(out, s),
+                    PyValue::Int(_) | PyValue::Float(_) | PyValue::Bool(_) | PyValue::None => {
+                        let mut text = String::new();
+                        dump_py(&mut text, key)?;
+                        write_string(out, &text);
+                    }
+                    other => {
+                        return Err(format!(
+                            "keys must be str, int, float, bool or None, not {}",
+                            other.type_name()
+                        ));
+                    }
+                }
+                out.push_str(": ");
+                dump_py(out, item)?;
+            }
+            out.push('}');
+        }
+        other => {
+            return Err(format!(
+                "Object of type {} is not JSON serializable",
+                other.type_name()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A float as `json.dumps` writes it: `repr`, or `NaN` / `Infinity`.
+fn json_float(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else {
+        float_repr(x)
+    }
+}
+
+/// A Python string (lone surrogates included) as `json.dumps` writes it.
+fn write_py_string(out: &mut String, s: &PyStr) {
+    if s.0.iter().all(|&c| char::from_u32(c).is_some()) {
+        write_string(out, &s.to_string_lossy());
+        return;
+    }
+    out.push('"');
+    for &c in &s.0 {
+        match char::from_u32(c) {
+            Some(ch) => {
+                let mut one = String::new();
+                write_string(&mut one, ch.encode_utf8(&mut [0; 4]));
+                out.push_str(&one[1..one.len() - 1]);
+            }
+            None => out.push_str(&format!("\\u{c:04x}")),
+        }
+    }
+    out.push('"');
 }
 
 /// The separator before item `i` of a container at `level`.
@@ -114,6 +209,36 @@ mod tests {
         assert_eq!(
             dumps_indented(&json!("é\"\\\n\t\u{1}\u{7f}😀"), 4),
             r#""\u00e9\"\\\n\t\u0001\u007f\ud83d\ude00""#
+        );
+    }
+
+    #[test]
+    fn python_values_dump_with_the_default_separators() {
+        use crate::ood::python::literal_eval;
+        let value = PyValue::Dict(vec![
+            (
+                PyValue::Str(PyStr::new("a")),
+                PyValue::Tuple(vec![PyValue::Int("1".into()), PyValue::Float(2.0)]),
+            ),
+            (PyValue::Int("3".into()), PyValue::None),
+            (
+                PyValue::Str(PyStr::new("é")),
+                PyValue::List(vec![PyValue::Bool(true), PyValue::Float(f64::NAN)]),
+            ),
+        ]);
+        assert_eq!(
+            json_dumps(&value).unwrap(),
+            r#"{"a": [1, 2.0], "3": null, "\u00e9": [true, NaN]}"#
+        );
+        let set = literal_eval("{'k': {1}}").unwrap();
+        assert_eq!(
+            json_dumps(&set).unwrap_err(),
+            "Object of type set is not JSON serializable"
+        );
+        let tuple_key = literal_eval("{(1,): 2}").unwrap();
+        assert_eq!(
+            json_dumps(&tuple_key).unwrap_err(),
+            "keys must be str, int, float, bool or None, not tuple"
         );
     }
 

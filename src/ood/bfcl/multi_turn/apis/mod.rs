@@ -1,0 +1,75 @@
+//! The stateful API classes of BFCL's multi-turn categories, one file per
+//! class, each a port of the official class at gorilla `6ea5797`
+//! (`bfcl_eval/eval_checker/multi_turn_eval/func_source_code/`): the same
+//! public methods and parameters, the same return values and error texts,
+//! the same public state.
+
+use std::sync::OnceLock;
+
+use super::api::ApiClass;
+use crate::ood::python::{PyValue, json_loads_str};
+
+/// The classes, by the names the questions' `involved_classes` use.
+pub const CLASSES: &[&str] = &[
+    "GorillaFileSystem",
+    "MathAPI",
+    "MessageAPI",
+    "TwitterAPI",
+    "TicketAPI",
+    "TradingBot",
+    "TravelAPI",
+    "VehicleControlAPI",
+];
+
+/// The module-level objects that instances of one scoring process share
+/// (the official classes mutate some of them in long-context mode): one
+/// value per run of a category, passed to every instance it creates.
+#[derive(Debug, Default)]
+pub struct Globals {}
+
+/// A new instance of `class`, loaded from its `initial_config` entry
+/// (`_load_scenario(deepcopy(config), long_context)`; a stateless class
+/// ignores it); `None` for a class itc does not know.
+pub fn new_instance(
+    class: &str,
+    config: &PyValue,
+    long_context: bool,
+    globals: &Globals,
+) -> Option<Box<dyn ApiClass>> {
+    let _ = (config, long_context, globals);
+    match class {
+        _ => None,
+    }
+}
+
+/// One value of `long_context.py` by its module name
+/// (`datasets/ood/bfcl/multi_turn/long_context.json`).
+pub fn long_context(name: &str) -> &'static PyValue {
+    static DATA: OnceLock<PyValue> = OnceLock::new();
+    let data = DATA.get_or_init(|| {
+        json_loads_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/datasets/ood/bfcl/multi_turn/long_context.json"
+        )))
+        .expect("long_context.json is valid JSON")
+    });
+    data.get_str(name)
+        .unwrap_or_else(|| panic!("long_context.json has no {name}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_long_context_data_has_every_module_value() {
+        let PyValue::List(cities) = long_context("INTERMEDIARY_CITIES") else {
+            panic!("a list")
+        };
+        assert_eq!(cities.len(), 826);
+        let PyValue::List(watch) = long_context("WATCH_LIST_EXTENSION") else {
+            panic!("a list")
+        };
+        assert_eq!(watch.len(), 1001);
+    }
+}

@@ -1,0 +1,17 @@
+//! BFCL's multi-turn categories (`multi_turn_base`, `_miss_func`,
+//! `_miss_param`, `_long_context`): the stateful API classes the model's
+//! calls run against, written in Rust from the official classes, and what
+//! runs a call string on them without evaluating anything a model wrote.
+//!
+//! - [`api`]: the interface every API class offers ([`api::ApiClass`]) and
+//!   Python's argument binding with CPython's `TypeError` texts.
+//! - [`apis`]: the eight classes and the long-context data.
+//! - [`state`]: an instance's public state, its reference-trace id and
+//!   Python's `==` on it.
+//! - [`random`]: Python's `random.Random`, for the classes that draw ids
+//!   and readings from a seeded generator.
+
+pub mod api;
+pub mod apis;
+pub mod random;
+pub mod state;
