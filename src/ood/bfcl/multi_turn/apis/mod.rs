@@ -6,6 +6,9 @@
 
 use std::sync::OnceLock;
 
+mod pyops;
+pub mod trading_bot;
+
 use super::api::ApiClass;
 use crate::ood::python::{PyValue, json_loads_str};
 
@@ -36,8 +39,9 @@ pub fn new_instance(
     long_context: bool,
     globals: &Globals,
 ) -> Option<Box<dyn ApiClass>> {
-    let _ = (config, long_context, globals);
+    let _ = globals;
     match class {
+        "TradingBot" => Some(Box::new(trading_bot::TradingBot::new(config, long_context))),
         _ => None,
     }
 }
