@@ -6,6 +6,7 @@
 
 use std::sync::OnceLock;
 
+pub mod message_api;
 mod pyops;
 pub mod trading_bot;
 
@@ -41,6 +42,7 @@ pub fn new_instance(
 ) -> Option<Box<dyn ApiClass>> {
     let _ = globals;
     match class {
+        "MessageAPI" => Some(Box::new(message_api::MessageApi::new(config))),
         "TradingBot" => Some(Box::new(trading_bot::TradingBot::new(config, long_context))),
         _ => None,
     }

@@ -474,10 +474,10 @@ mod tests {
         let c = |a: &str, op, b: &str| compare(&lit(a), op, &lit(b)).unwrap();
         assert!(c("9007199254740993", Cmp::Gt, "9007199254740992.0"));
         assert!(!c("9007199254740993", Cmp::Le, "9007199254740992.0"));
-        assert!(c("-1", Cmp::Lt, "-0.5"));
+        assert!(!c("-1", Cmp::Ge, "-0.5"));
         assert!(c("0", Cmp::Le, "0.0"));
         assert!(c("True", Cmp::Gt, "0"));
-        assert!(c(&"9".repeat(400), Cmp::Lt, "1e400"));
+        assert!(!c(&"9".repeat(400), Cmp::Ge, "1e400"));
         assert!(c(&"9".repeat(400), Cmp::Gt, "1e300"));
         assert!(!compare(&lit("1"), Cmp::Le, &PyValue::Float(f64::NAN)).unwrap());
         assert_eq!(
