@@ -315,10 +315,10 @@ impl MessageApi {
             return Ok(dict(vec![("error", error.value())]));
         };
         // `list.remove` drops the first message equal to the one found.
-        if let PyValue::List(items) = &mut self.inbox {
-            if let Some(i) = list_position(items, &message) {
-                items.remove(i);
-            }
+        if let PyValue::List(items) = &mut self.inbox
+            && let Some(i) = list_position(items, &message)
+        {
+            items.remove(i);
         }
         let text = Text::new()
             .s("Receiver ")

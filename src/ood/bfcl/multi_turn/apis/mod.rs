@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 pub mod message_api;
 mod pyops;
+mod strptime;
 pub mod trading_bot;
 
 use super::api::ApiClass;

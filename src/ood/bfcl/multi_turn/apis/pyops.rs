@@ -311,15 +311,13 @@ pub fn float_times_int(x: &PyValue, y: &PyValue) -> Result<f64, String> {
 pub fn add(a: &PyValue, b: &PyValue, minus: bool) -> Result<PyValue, String> {
     let op = if minus { "-=" } else { "+=" };
     let unsupported = || {
-        if !minus {
-            if let PyValue::Str(_) | PyValue::List(_) = a {
-                return format!(
-                    "can only concatenate {} (not \"{}\") to {}",
-                    a.type_name(),
-                    b.type_name(),
-                    a.type_name()
-                );
-            }
+        if !minus && let PyValue::Str(_) | PyValue::List(_) = a {
+            return format!(
+                "can only concatenate {} (not \"{}\") to {}",
+                a.type_name(),
+                b.type_name(),
+                a.type_name()
+            );
         }
         format!(
             "unsupported operand type(s) for {op}: '{}' and '{}'",

@@ -29,7 +29,7 @@
 //! config that is not a dict loads as an empty dict; only ASCII digit keys
 //! of `orders` become `int`s (Python's `str.isdigit` also takes other
 //! Unicode digits); `strptime` reads only ASCII digits (Python's `\d` takes
-//! any Unicode decimal digit).
+//! any Unicode decimal digit, see [`super::strptime`]).
 
 use std::sync::OnceLock;
 
@@ -38,6 +38,7 @@ use super::pyops::{
     self, Cmp, Text, add, compare, dict, dict_get, dict_position, dict_set, get_item, int, iterate,
     list_position, no_attribute, s, truthy,
 };
+use super::strptime::{Moment, strptime};
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
 use crate::ood::bfcl::multi_turn::random::PyRandom;
 use crate::ood::bfcl::multi_turn::state::State;
@@ -577,7 +578,7 @@ impl TradingBot {
         }
         let bound = |date: &PyValue| -> Result<Option<Moment>> {
             if truthy(date) {
-                strptime(date, DATE_FORMAT).map(Some)
+                strptime(date, "%Y-%m-%d").map(Some)
             } else {
                 Ok(None)
             }
@@ -586,15 +587,15 @@ impl TradingBot {
         let end = bound(end_date)?;
         let mut filtered = Vec::new();
         for transaction in iterate(&self.transaction_history)? {
-            let moment = strptime(get_item(&transaction, "timestamp")?, TIMESTAMP_FORMAT)?;
+            let moment = strptime(get_item(&transaction, "timestamp")?, "%Y-%m-%d %H:%M:%S")?;
             if start.is_none_or(|s| s <= moment) && end.is_none_or(|e| moment <= e) {
                 filtered.push(transaction);
             }
         }
-        if self.long_context {
-            if let PyValue::List(extension) = long_context("TRANSACTION_HISTORY_EXTENSION") {
-                filtered.extend(extension.iter().cloned());
-            }
+        if self.long_context
+            && let PyValue::List(extension) = long_context("TRANSACTION_HISTORY_EXTENSION")
+        {
+            filtered.extend(extension.iter().cloned());
         }
         Ok(dict(vec![("transaction_history", PyValue::List(filtered))]))
     }
@@ -840,204 +841,6 @@ fn transaction_timestamp(random: &mut PyRandom) -> String {
         seconds % 3600 / 60,
         seconds % 60
     )
-}
-
-/// A `datetime` as its comparable fields: year, month, day, hour, minute,
-/// second.
-type Moment = (u32, u32, u32, u32, u32, u32);
-
-/// The two formats the class parses.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Format {
-    Date,
-    Timestamp,
-}
-
-const DATE_FORMAT: Format = Format::Date;
-const TIMESTAMP_FORMAT: Format = Format::Timestamp;
-
-impl Format {
-    fn text(self) -> &'static str {
-        match self {
-            Format::Date => "%Y-%m-%d",
-            Format::Timestamp => "%Y-%m-%d %H:%M:%S",
-        }
-    }
-}
-
-/// `datetime.strptime(value, format)` for the class's two formats, with
-/// CPython's regular expressions (first alternative that lets the whole
-/// pattern match, then `unconverted data remains`) and errors.
-fn strptime(value: &PyValue, format: Format) -> Result<Moment> {
-    let PyValue::Str(text) = value else {
-        return Err(format!(
-            "strptime() argument 1 must be str, not {}",
-            value.type_name()
-        ));
-    };
-    let fields: &[Field] = match format {
-        Format::Date => &[
-            Field::Year,
-            Field::Dash,
-            Field::Month,
-            Field::Dash,
-            Field::Day,
-        ],
-        Format::Timestamp => &[
-            Field::Year,
-            Field::Dash,
-            Field::Month,
-            Field::Dash,
-            Field::Day,
-            Field::Space,
-            Field::Hour,
-            Field::Colon,
-            Field::Minute,
-            Field::Colon,
-            Field::Second,
-        ],
-    };
-    let mut values = Vec::new();
-    let Some(end) = match_fields(&text.0, 0, fields, &mut values) else {
-        return Err(format!(
-            "time data {} does not match format '{}'",
-            PyStr(py_repr(value)).to_string_lossy(),
-            format.text()
-        ));
-    };
-    if end != text.len() {
-        return Err(format!(
-            "unconverted data remains: {}",
-            PyStr(text.0[end..].to_vec()).to_string_lossy()
-        ));
-    }
-    let get = |i: usize| values.get(i).copied().unwrap_or(0);
-    let (year, month, day) = (get(0), get(1), get(2));
-    if year == 0 {
-        return Err("year 0 is out of range".into());
-    }
-    if day > days_in_month(year, month) {
-        return Err("day is out of range for month".into());
-    }
-    let second = get(5);
-    if second > 59 {
-        return Err("second must be in 0..59".into());
-    }
-    Ok((year, month, day, get(3), get(4), second))
-}
-
-fn days_in_month(year: u32, month: u32) -> u32 {
-    match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// A piece of a `strptime` pattern.
-#[derive(Debug, Clone, Copy)]
-enum Field {
-    Year,
-    Month,
-    Day,
-    Hour,
-    Minute,
-    Second,
-    Dash,
-    Colon,
-    Space,
-}
-
-impl Field {
-    /// CPython's alternatives, in order, each as per-character classes:
-    /// `d` a digit, `0`-`9` a range start..=end written as a pair.
-    fn alternatives(self) -> &'static [&'static [(u8, u8)]] {
-        const D: (u8, u8) = (b'0', b'9');
-        match self {
-            // (?P<Y>\d\d\d\d)
-            Field::Year => &[&[D, D, D, D]],
-            // (?P<m>1[0-2]|0[1-9]|[1-9])
-            Field::Month => &[
-                &[(b'1', b'1'), (b'0', b'2')],
-                &[(b'0', b'0'), (b'1', b'9')],
-                &[(b'1', b'9')],
-            ],
-            // (?P<d>3[01]|[12]\d|0[1-9]|[1-9]| [1-9])
-            Field::Day => &[
-                &[(b'3', b'3'), (b'0', b'1')],
-                &[(b'1', b'2'), D],
-                &[(b'0', b'0'), (b'1', b'9')],
-                &[(b'1', b'9')],
-                &[(b' ', b' '), (b'1', b'9')],
-            ],
-            // (?P<H>2[0-3]|[0-1]\d|\d)
-            Field::Hour => &[&[(b'2', b'2'), (b'0', b'3')], &[(b'0', b'1'), D], &[D]],
-            // (?P<M>[0-5]\d|\d)
-            Field::Minute => &[&[(b'0', b'5'), D], &[D]],
-            // (?P<S>6[0-1]|[0-5]\d|\d)
-            Field::Second => &[&[(b'6', b'6'), (b'0', b'1')], &[(b'0', b'5'), D], &[D]],
-            Field::Dash => &[&[(b'-', b'-')]],
-            Field::Colon => &[&[(b':', b':')]],
-            Field::Space => &[],
-        }
-    }
-
-    fn is_number(self) -> bool {
-        !matches!(self, Field::Dash | Field::Colon | Field::Space)
-    }
-}
-
-/// Matches `fields` from `at` as the regular expression would (ordered
-/// alternatives, backtracking); the end position, numbers pushed onto
-/// `values`. The depth is at most 11 fields and each has at most 5
-/// alternatives of 4 characters, so the work is bounded.
-fn match_fields(text: &[u32], at: usize, fields: &[Field], values: &mut Vec<u32>) -> Option<usize> {
-    let Some((&field, rest)) = fields.split_first() else {
-        return Some(at);
-    };
-    if let Field::Space = field {
-        // `\s+`, greedy; what follows starts with a digit, so giving back
-        // whitespace never helps.
-        let n = text[at..].iter().take_while(|&&c| is_space(c)).count();
-        return if n == 0 {
-            None
-        } else {
-            match_fields(text, at + n, rest, values)
-        };
-    }
-    for alternative in field.alternatives() {
-        let end = at + alternative.len();
-        let Some(piece) = text.get(at..end) else {
-            continue;
-        };
-        let fits = piece
-            .iter()
-            .zip(alternative.iter())
-            .all(|(&c, &(lo, hi))| (u32::from(lo)..=u32::from(hi)).contains(&c));
-        if !fits {
-            continue;
-        }
-        let mark = values.len();
-        if field.is_number() {
-            let digits: String = piece
-                .iter()
-                .filter_map(|&c| char::from_u32(c))
-                .filter(char::is_ascii_digit)
-                .collect();
-            values.push(digits.parse().unwrap_or(0));
-        }
-        if let Some(end) = match_fields(text, end, rest, values) {
-            return Some(end);
-        }
-        values.truncate(mark);
-    }
-    None
-}
-
-/// Python's `\s` for `str` patterns (Unicode whitespace).
-fn is_space(c: u32) -> bool {
-    char::from_u32(c).is_some_and(|ch| ch.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&ch))
 }
 
 #[cfg(test)]
