@@ -106,7 +106,7 @@ fn overflow() -> String {
 }
 
 /// Python's truth value.
-fn truthy(v: &PyValue) -> bool {
+pub(crate) fn truthy(v: &PyValue) -> bool {
     match v {
         PyValue::None => false,
         PyValue::Bool(b) => *b,

@@ -1,9 +1,10 @@
 //! The few Python operations the ported API classes perform on values a
-//! model or a question wrote (any type): truth value, `in` on dicts and
-//! lists (with `unhashable type` for a dict key), comparisons and `+`/`-`
-//! on numbers, `float()`/`int()`, `'{:.2f}'`, iteration, `str.lower()` and
-//! substring search. Each returns Python's value, or the `str()` of the
-//! exception CPython 3.11 raises for the same operation.
+//! model or a question wrote (any type): truth value (the decoder's
+//! `truthy`), `in` on dicts and lists (with `unhashable type` for a dict
+//! key), comparisons and `+`/`-` on numbers, `float()`/`int()`,
+//! `'{:.2f}'`, iteration and substring search. Each returns Python's
+//! value, or the `str()` of the exception CPython 3.11 raises for the same
+//! operation.
 //!
 //! Bounds (where itc differs from Python): integer `+`/`-` results beyond
 //! 128 bits are refused with a text of itc's own ([`INT_TOO_LARGE`]);
@@ -12,26 +13,13 @@
 
 use std::cmp::Ordering;
 
+pub(crate) use crate::ood::bfcl::arith::truthy;
 use crate::ood::python::value::find;
 use crate::ood::python::{PyStr, PyValue, py_str};
 
 /// The error text when an integer sum or difference leaves 128 bits
 /// (Python would compute it; itc refuses).
 pub const INT_TOO_LARGE: &str = "itc: integer arithmetic beyond 128 bits is not supported";
-
-/// Python's truth value (`bool(v)`).
-pub fn truthy(v: &PyValue) -> bool {
-    match v {
-        PyValue::None => false,
-        PyValue::Bool(b) => *b,
-        PyValue::Int(t) => t != "0",
-        PyValue::Float(x) | PyValue::Complex(x) => *x != 0.0,
-        PyValue::Str(s) => !s.is_empty(),
-        PyValue::Bytes(b) => !b.is_empty(),
-        PyValue::List(v) | PyValue::Tuple(v) | PyValue::Set(v) => !v.is_empty(),
-        PyValue::Dict(v) => !v.is_empty(),
-    }
-}
 
 /// `hash(v)` succeeds, or `unhashable type: 'list'` (a tuple names the
 /// first unhashable item's type, as CPython does).
