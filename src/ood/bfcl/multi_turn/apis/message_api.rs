@@ -25,6 +25,7 @@
 //!   same object).
 
 use std::collections::HashSet;
+use std::sync::OnceLock;
 
 use super::pyops::{
     self, Text, contains, dict, dict_position, dict_set, int, list_position, no_attribute, s,
@@ -47,6 +48,11 @@ const DEFAULT_STATE: &str = "{
            {'USR004': 'Could you upload the file?'}],
  'message_count': 3,
  'current_user': None}";
+
+fn default_state() -> &'static PyValue {
+    static STATE: OnceLock<PyValue> = OnceLock::new();
+    STATE.get_or_init(|| literal_eval(DEFAULT_STATE).expect("DEFAULT_STATE is a literal"))
+}
 
 /// `_load_scenario`'s default `random_seed`.
 const DEFAULT_SEED: i128 = 200_191;
@@ -125,7 +131,7 @@ pub struct MessageApi {
 impl MessageApi {
     /// `MessageAPI()` then `_load_scenario(config)`.
     pub fn new(config: &PyValue) -> MessageApi {
-        let defaults = literal_eval(DEFAULT_STATE).unwrap_or(PyValue::None);
+        let defaults = default_state();
         let field = |name: &str| {
             config
                 .get_str(name)
