@@ -19,7 +19,7 @@
 //!   items, as a set; a `random_seed` that is not an `int` (none in the
 //!   data) seeds with the default seed;
 //! - integer `+=` beyond 128 bits (`user_count`, `message_count`) is
-//!   refused ([`pyops::INT_TOO_LARGE`]);
+//!   refused (`itc: integer arithmetic beyond 128 bits is not supported`);
 //! - `in` and `list.remove` compare by value, so a NaN inside a message
 //!   never equals itself (Python's identity shortcut would match the very
 //!   same object).

@@ -23,13 +23,17 @@
 //!   (`filter_stocks_by_price`, `notify_price_change`) is visited in the
 //!   order it was written; Python's order depends on string hashes.
 //!
-//! Where itc differs from Python, with a text of its own: integer sums
-//! beyond 128 bits ([`pyops::INT_TOO_LARGE`]); a `random_seed` that is not
-//! an `int` (none in the data) seeds with the default seed; an `orders`
-//! config that is not a dict loads as an empty dict; only ASCII digit keys
-//! of `orders` become `int`s (Python's `str.isdigit` also takes other
-//! Unicode digits); `strptime` reads only ASCII digits (Python's `\d` takes
-//! any Unicode decimal digit, see [`super::strptime`]).
+//! Where itc differs from Python (no method loops on a model-given
+//! number, so no other bound is needed):
+//! - integer sums beyond 128 bits are refused with a text of itc's own
+//!   (`itc: integer arithmetic beyond 128 bits is not supported`); only an
+//!   `int` balance or order counter in the config could meet one;
+//! - a `random_seed` that is not an `int` (none in the data) seeds with the
+//!   default seed, and an `orders` config that is not a dict loads as an
+//!   empty dict;
+//! - only ASCII digit keys of `orders` become `int`s (Python's
+//!   `str.isdigit` also takes other Unicode digits), and `strptime` reads
+//!   only ASCII digits (see `apis/strptime.rs`).
 
 use std::sync::OnceLock;
 
