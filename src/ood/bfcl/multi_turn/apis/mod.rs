@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::OnceLock;
 
+pub mod gorilla_file_system;
 pub mod posting_api;
 mod py_ops;
 
@@ -45,8 +46,11 @@ pub fn new_instance(
     long_context: bool,
     globals: &Globals,
 ) -> Option<Box<dyn ApiClass>> {
-    let _ = long_context;
     match class {
+        "GorillaFileSystem" => Some(Box::new(gorilla_file_system::GorillaFileSystem::new(
+            config,
+            long_context,
+        ))),
         "TwitterAPI" => Some(Box::new(posting_api::TwitterApi::new(config, globals))),
         _ => None,
     }
