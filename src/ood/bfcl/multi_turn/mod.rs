@@ -13,5 +13,6 @@
 
 pub mod api;
 pub mod apis;
+pub mod exec;
 pub mod random;
 pub mod state;

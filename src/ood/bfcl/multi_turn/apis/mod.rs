@@ -15,16 +15,18 @@ mod py_ops;
 use super::api::ApiClass;
 use crate::ood::python::{PyValue, json_loads_str};
 
-/// The classes, by the names the questions' `involved_classes` use.
-pub const CLASSES: &[&str] = &[
-    "GorillaFileSystem",
-    "MathAPI",
-    "MessageAPI",
-    "TwitterAPI",
-    "TicketAPI",
-    "TradingBot",
-    "TravelAPI",
-    "VehicleControlAPI",
+/// The classes, by the names the questions' `involved_classes` use, each
+/// with the stem of its official file (and of its function docs,
+/// `multi_turn_func_doc/<stem>.json`).
+pub const CLASSES: &[(&str, &str)] = &[
+    ("GorillaFileSystem", "gorilla_file_system"),
+    ("MathAPI", "math_api"),
+    ("MessageAPI", "message_api"),
+    ("TwitterAPI", "posting_api"),
+    ("TicketAPI", "ticket_api"),
+    ("TradingBot", "trading_bot"),
+    ("TravelAPI", "travel_booking"),
+    ("VehicleControlAPI", "vehicle_control"),
 ];
 
 /// The module-level objects that instances of one scoring process share
