@@ -29,10 +29,12 @@
 //!   change (Python would store the tuple as the name);
 //! - a bytes file content: `wc`, `sort`, `grep`, `tail`, `diff` raise
 //!   `bytes file content is not supported (itc)`;
-//! - Python's recursion limit (`RecursionError: maximum recursion depth
-//!   exceeded`, e.g. in a directory copied into itself) is taken at
-//!   [`FIND_MAX_DEPTH`] levels for `find` and [`DU_MAX_DEPTH`] for `du`
-//!   (Python's exact depth depends on the caller's stack);
+//! - Python's recursion limit (`maximum recursion depth exceeded while
+//!   calling a Python object`, e.g. in a directory copied into itself, the
+//!   text CPython 3.11 gives there) is taken at [`FIND_MAX_DEPTH`] levels
+//!   for `find` and [`DU_MAX_DEPTH`] for `du` (Python's exact depth
+//!   depends on the caller's stack, and a tree that deep takes ~1,000
+//!   calls to build);
 //! - `find` and `du` visit at most [`MAX_VISITS`] items (a tree of shared
 //!   copies can be exponentially larger than the calls that built it) and
 //!   then raise `more than 1000000 items to visit (itc)`; `state()` writes
@@ -43,10 +45,11 @@
 //!
 //! Every call costs time linear in the size of the tree it reads.
 
-use super::long_context;
+mod tree;
+
 use super::py_ops::{
-    Finder, contains, count_words, dict, hashable, int, join_lines, len, no_attribute, splitlines,
-    text, truthy,
+    Finder, contains, count_words, dict, int, join_lines, len, no_attribute, splitlines, text,
+    truthy,
 };
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
 use crate::ood::bfcl::multi_turn::state::State;
@@ -62,8 +65,10 @@ pub const DU_MAX_DEPTH: usize = 480;
 /// Items `find`, `du` and `state()` visit at most.
 pub const MAX_VISITS: usize = 1_000_000;
 
-const RECURSION: &str = "maximum recursion depth exceeded";
-const TOO_MANY: &str = "more than 1000000 items to visit (itc)";
+const RECURSION: &str = "maximum recursion depth exceeded while calling a Python object";
+fn too_many(limit: usize) -> String {
+    format!("more than {limit} items to visit (itc)")
+}
 const FORBIDDEN: &str = "|/\\?%*:\"><";
 
 const METHODS: &[Signature] = &[
@@ -149,19 +154,19 @@ const METHODS: &[Signature] = &[
 
 /// An item of a directory: a file or a directory, by arena index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Node {
+pub(super) enum Node {
     File(usize),
     Dir(usize),
 }
 
 #[derive(Debug)]
-struct FileObj {
+pub(super) struct FileObj {
     name: PyStr,
     content: PyValue,
 }
 
 #[derive(Debug)]
-struct DirObj {
+pub(super) struct DirObj {
     name: PyStr,
     parent: Option<usize>,
     /// Index of its `contents` dict (shared after `mv`).
@@ -177,6 +182,8 @@ pub struct GorillaFileSystem {
     maps: Vec<Vec<(PyStr, Node)>>,
     root: usize,
     current: usize,
+    /// Items `find`, `du` and `state()` visit at most ([`MAX_VISITS`]).
+    max_visits: usize,
 }
 
 /// A piece of a message: literal text or `str()` of a value.
@@ -260,160 +267,6 @@ fn utf8_size(content: &PyValue) -> Result<u128, String> {
 }
 
 impl GorillaFileSystem {
-    /// `GorillaFileSystem()` then `_load_scenario(config, long_context)`.
-    pub fn new(config: &PyValue, long_context: bool) -> GorillaFileSystem {
-        let mut fs = GorillaFileSystem {
-            long_context,
-            files: Vec::new(),
-            dirs: Vec::new(),
-            maps: Vec::new(),
-            root: 0,
-            current: 0,
-        };
-        let root = match config.get_str("root") {
-            Some(PyValue::Dict(entries)) if !entries.is_empty() => {
-                let (name, data) = &entries[0];
-                let root = fs.new_dir(PyStr(py_str(name)), None);
-                if let Some(PyValue::Dict(contents)) = data.get_str("contents") {
-                    fs.load_directory(contents, root, 0);
-                }
-                root
-            }
-            _ => fs.new_dir(PyStr::new("/"), None),
-        };
-        fs.root = root;
-        fs.current = root;
-        fs
-    }
-
-    fn load_directory(&mut self, entries: &[(PyValue, PyValue)], parent: usize, depth: usize) {
-        let mut is_bottommost = true;
-        for (name, data) in entries {
-            let name = PyStr(py_str(name));
-            let kind = data.get_str("type");
-            if kind == Some(&text("directory")) {
-                is_bottommost = false;
-                let dir = self.new_dir(name.clone(), Some(parent));
-                if let Some(PyValue::Dict(contents)) = data.get_str("contents") {
-                    if depth < FIND_MAX_DEPTH {
-                        self.load_directory(contents, dir, depth + 1);
-                    }
-                }
-                self.set_item(parent, name, Node::Dir(dir));
-            } else if kind == Some(&text("file")) {
-                let mut content = data.get_str("content").cloned().unwrap_or(text(""));
-                let tail_used = long_context("FILES_TAIL_USED");
-                if self.long_context
-                    && !contains(tail_used, &PyValue::Str(name.clone())).unwrap_or(true)
-                {
-                    if let (PyValue::Str(c), PyValue::Str(ext)) =
-                        (&mut content, long_context("FILE_CONTENT_EXTENSION"))
-                    {
-                        c.0.extend_from_slice(&ext.0);
-                    }
-                }
-                let file = self.new_file(name.clone(), content);
-                self.set_item(parent, name, Node::File(file));
-            }
-        }
-        if is_bottommost && self.long_context {
-            if let PyValue::List(names) = long_context("POPULATE_FILE_EXTENSION") {
-                for name in names {
-                    // The official code raises on a name already there.
-                    let _ = self.add_file(parent, PyStr(py_str(name)), text(""));
-                }
-            }
-        }
-    }
-
-    fn new_dir(&mut self, name: PyStr, parent: Option<usize>) -> usize {
-        self.maps.push(Vec::new());
-        self.dirs.push(DirObj {
-            name,
-            parent,
-            contents: self.maps.len() - 1,
-        });
-        self.dirs.len() - 1
-    }
-
-    fn new_file(&mut self, name: PyStr, content: PyValue) -> usize {
-        self.files.push(FileObj { name, content });
-        self.files.len() - 1
-    }
-
-    fn map(&self, dir: usize) -> &Vec<(PyStr, Node)> {
-        &self.maps[self.dirs[dir].contents]
-    }
-
-    fn map_mut(&mut self, dir: usize) -> &mut Vec<(PyStr, Node)> {
-        let at = self.dirs[dir].contents;
-        &mut self.maps[at]
-    }
-
-    fn lookup(&self, dir: usize, name: &PyStr) -> Option<Node> {
-        self.map(dir)
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, node)| *node)
-    }
-
-    /// `dir.contents[name] = node`.
-    fn set_item(&mut self, dir: usize, name: PyStr, node: Node) {
-        let map = self.map_mut(dir);
-        match map.iter_mut().find(|(n, _)| *n == name) {
-            Some(slot) => slot.1 = node,
-            None => map.push((name, node)),
-        }
-    }
-
-    /// `dir.contents.pop(name)`.
-    fn pop(&mut self, dir: usize, name: &PyStr) {
-        self.map_mut(dir).retain(|(n, _)| n != name);
-    }
-
-    /// `Directory._get_item(name)` for a name known to be in `contents`.
-    fn get_item(&self, dir: usize, name: &PyStr) -> Option<Node> {
-        if name.0 == cps(".") {
-            return Some(Node::Dir(dir));
-        }
-        self.lookup(dir, name)
-    }
-
-    /// `name in dir.contents`: the name when it is there.
-    fn in_contents(&self, dir: usize, name: &PyValue) -> Result<Option<PyStr>, String> {
-        hashable(name)?;
-        Ok(match name {
-            PyValue::Str(s) if self.lookup(dir, s).is_some() => Some(s.clone()),
-            _ => None,
-        })
-    }
-
-    /// `Directory._add_file`.
-    fn add_file(&mut self, dir: usize, name: PyStr, content: PyValue) -> Result<(), String> {
-        if self.lookup(dir, &name).is_some() {
-            return Err(format!(
-                "File '{name}' already exists in directory '{}'.",
-                self.dirs[dir].name
-            ));
-        }
-        let file = self.new_file(name.clone(), content);
-        self.map_mut(dir).push((name, Node::File(file)));
-        Ok(())
-    }
-
-    /// `Directory._add_directory`: the new directory.
-    fn add_directory(&mut self, dir: usize, name: PyStr) -> Result<usize, String> {
-        if self.lookup(dir, &name).is_some() {
-            return Err(format!(
-                "Directory '{name}' already exists in directory '{}'.",
-                self.dirs[dir].name
-            ));
-        }
-        let new = self.new_dir(name.clone(), Some(dir));
-        self.map_mut(dir).push((name, Node::Dir(new)));
-        Ok(new)
-    }
-
     /// `_validate_file_or_directory_name`.
     fn valid_name(name: &PyValue) -> Result<bool, String> {
         for c in FORBIDDEN.chars() {
@@ -702,8 +555,8 @@ impl GorillaFileSystem {
             };
             *at += 1;
             visits += 1;
-            if visits > MAX_VISITS {
-                return Err(TOO_MANY.into());
+            if visits > self.max_visits {
+                return Err(too_many(self.max_visits));
             }
             let mut item_path = base.clone();
             item_path.push(u32::from('/'));
@@ -814,8 +667,8 @@ impl GorillaFileSystem {
             };
             *at += 1;
             visits += 1;
-            if visits > MAX_VISITS {
-                return Err(TOO_MANY.into());
+            if visits > self.max_visits {
+                return Err(too_many(self.max_visits));
             }
             match node {
                 Node::File(f) => total += utf8_size(&self.files[*f].content)?,
@@ -1049,47 +902,6 @@ impl GorillaFileSystem {
             _ => Ok(quote("': Not a directory")),
         }
     }
-
-    /// A directory's public attributes as an object, its items expanded
-    /// while `budget` lasts.
-    fn dir_state(&self, dir: usize, depth: usize, budget: &mut usize) -> State {
-        let d = &self.dirs[dir];
-        if depth > FIND_MAX_DEPTH || *budget == 0 {
-            return State::Repr(format!("<Directory: {}, not expanded (itc)>", d.name));
-        }
-        let parent = match d.parent {
-            Some(p) => State::Ref {
-                class: "Directory",
-                name: self.dirs[p].name.to_string_lossy(),
-            },
-            None => State::None,
-        };
-        let mut contents = Vec::new();
-        for (name, node) in self.map(dir) {
-            *budget = budget.saturating_sub(1);
-            let item = match *node {
-                Node::File(f) => State::Object {
-                    class: "File",
-                    attrs: vec![
-                        ("name", State::str(self.files[f].name.to_string_lossy())),
-                        ("content", State::from(&self.files[f].content)),
-                    ],
-                    compared: &["name", "content"],
-                },
-                Node::Dir(sub) => self.dir_state(sub, depth + 1, budget),
-            };
-            contents.push((State::str(name.to_string_lossy()), item));
-        }
-        State::Object {
-            class: "Directory",
-            attrs: vec![
-                ("name", State::str(d.name.to_string_lossy())),
-                ("parent", parent),
-                ("contents", State::Dict(contents)),
-            ],
-            compared: &["name", "contents"],
-        }
-    }
 }
 
 /// The `str()` of a destination that names no existing item (a `str`, as
@@ -1137,10 +949,346 @@ impl ApiClass for GorillaFileSystem {
     }
 
     fn state(&self) -> Vec<(&'static str, State)> {
-        let mut budget = MAX_VISITS;
+        let mut budget = self.max_visits;
         vec![
             ("long_context", State::Bool(self.long_context)),
             ("root", self.dir_state(self.root, 0, &mut budget)),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::py_ops::testing::run;
+    use super::*;
+    use crate::ood::bfcl::multi_turn::state::state_id;
+    use crate::ood::python::json_loads_str;
+
+    /// `initial_config["GorillaFileSystem"]` of `multi_turn_base_0`.
+    const BASE_0: &str = r#"{"root": {"workspace": {"type": "directory", "contents": {"document": {"type": "directory", "contents": {"final_report.pdf": {"type": "file", "content": "Year2024 This is the final report content including budget analysis and other sections."}, "previous_report.pdf": {"type": "file", "content": "Year203 This is the previous report content with different budget analysis."}}}, "archive": {"type": "directory", "contents": {}}}}}}"#;
+
+    /// A smaller tree: `/w` holding `d/` (with `f.txt`, `sub/deep.txt`),
+    /// `e/` and `.h`.
+    const SMALL: &str = r#"{"root": {"w": {"type": "directory", "contents": {"d": {"type": "directory", "contents": {"f.txt": {"type": "file", "content": "one\ntwo\r\nthree\u2028four"}, "sub": {"type": "directory", "contents": {"deep.txt": {"type": "file", "content": "d1"}}}}}, "e": {"type": "directory", "contents": {}}, ".h": {"type": "file", "content": "h"}}}}}"#;
+
+    fn fs(config: &str) -> GorillaFileSystem {
+        GorillaFileSystem::new(&json_loads_str(config).unwrap(), false)
+    }
+
+    /// Runs `(method, args, expected result)` in order.
+    fn script(fs: &mut GorillaFileSystem, steps: &[(&str, &[&str], &str)]) {
+        for (method, args, want) in steps {
+            assert_eq!(run(fs, method, args), *want, "{method}{args:?}");
+        }
+    }
+
+    #[test]
+    fn a_turn_of_the_reference_trace_gives_its_results_and_state() {
+        // multi_turn_base_0, round 0, turn 0.
+        let mut f = fs(BASE_0);
+        script(
+            &mut f,
+            &[
+                (
+                    "cd",
+                    &["'document'"],
+                    r#"{"current_working_directory": "document"}"#,
+                ),
+                ("mkdir", &["'temp'"], "None"),
+                (
+                    "mv",
+                    &["'final_report.pdf'", "'temp'"],
+                    r#"{"result": "'final_report.pdf' moved to 'temp/final_report.pdf'"}"#,
+                ),
+            ],
+        );
+        assert_eq!(
+            state_id(&f.state()),
+            "cd4f32dc9b88fcdc5cae91dff176f57bff0e5ff5b549ba11afb68e51ed053707"
+        );
+    }
+
+    // Every expected string below is what CPython 3.11 gives running the
+    // official class on the same calls.
+    #[test]
+    fn hostile_arguments_raise_pythons_errors() {
+        let mut f = fs(SMALL);
+        script(
+            &mut f,
+            &[
+                (
+                    "cd",
+                    &["5"],
+                    "Error during execution: 'int' object has no attribute 'rstrip'",
+                ),
+                (
+                    "mkdir",
+                    &["5"],
+                    "Error during execution: argument of type 'int' is not iterable",
+                ),
+                (
+                    "mkdir",
+                    &["['a']"],
+                    "Error during execution: unhashable type: 'list'",
+                ),
+                (
+                    "mkdir",
+                    &["['/']"],
+                    r#"{"error": "mkdir: cannot create directory '['/']': Invalid character"}"#,
+                ),
+                (
+                    "touch",
+                    &["None"],
+                    "Error during execution: argument of type 'NoneType' is not iterable",
+                ),
+                ("echo", &["'x'", "[]"], r#"{"terminal_output": "x"}"#),
+                (
+                    "echo",
+                    &["'x'", "'d'"],
+                    "Error during execution: 'Directory' object has no attribute '_write'",
+                ),
+                (
+                    "wc",
+                    &["7"],
+                    r#"{"error": "wc: 7: No such file or directory"}"#,
+                ),
+                (
+                    "wc",
+                    &["'.h'", "['l']"],
+                    r#"{"error": "wc: invalid mode '['l']'"}"#,
+                ),
+                (
+                    "diff",
+                    &["'nope'", "['x']"],
+                    r#"{"error": "diff: nope or ['x']: No such file or directory"}"#,
+                ),
+                (
+                    "diff",
+                    &["'.h'", "['x']"],
+                    "Error during execution: unhashable type: 'list'",
+                ),
+                (
+                    "mv",
+                    &["'d'", "5"],
+                    "Error during execution: argument of type 'int' is not iterable",
+                ),
+                (
+                    "mv",
+                    &["'d'", "['/']"],
+                    r#"{"error": "mv: path not allowed in destination. Provide only a file or directory name."}"#,
+                ),
+                (
+                    "find",
+                    &["None"],
+                    "Error during execution: 'NoneType' object has no attribute 'rstrip'",
+                ),
+                (
+                    "find",
+                    &["'.'", "3"],
+                    "Error during execution: 'in <string>' requires string as left operand, not int",
+                ),
+                ("find", &["'e'", "3"], r#"{"matches": []}"#),
+                (
+                    "mkdir",
+                    &["('t',)"],
+                    "Error during execution: file and directory names must be str, not tuple (itc)",
+                ),
+                ("cd", &["'d'"], r#"{"current_working_directory": "d"}"#),
+                (
+                    "grep",
+                    &["'f.txt'", "1"],
+                    "Error during execution: 'in <string>' requires string as left operand, not int",
+                ),
+                (
+                    "tail",
+                    &["'f.txt'", "2.0"],
+                    "Error during execution: slice indices must be integers or None or have an __index__ method",
+                ),
+                (
+                    "tail",
+                    &["'f.txt'", "'2'"],
+                    "Error during execution: '>' not supported between instances of 'str' and 'int'",
+                ),
+                (
+                    "tail",
+                    &["'f.txt'", "20.0"],
+                    r#"{"last_lines": "one\ntwo\nthree\nfour"}"#,
+                ),
+                (
+                    "tail",
+                    &["'f.txt'", "-1"],
+                    r#"{"last_lines": "two\nthree\nfour"}"#,
+                ),
+                ("tail", &["'f.txt'", "True"], r#"{"last_lines": "four"}"#),
+                (
+                    "tail",
+                    &["'f.txt'", "-10000000000000000000000000000000000000000"],
+                    r#"{"last_lines": ""}"#,
+                ),
+                (
+                    "wc",
+                    &["'f.txt'", "'w'"],
+                    r#"{"count": 4, "type": "words"}"#,
+                ),
+                ("echo", &["['a', 'b']", "'f.txt'"], "None"),
+                ("cat", &["'f.txt'"], r#"{"file_content": ["a", "b"]}"#),
+                (
+                    "wc",
+                    &["'f.txt'", "'c'"],
+                    r#"{"count": 2, "type": "characters"}"#,
+                ),
+                (
+                    "wc",
+                    &["'f.txt'", "'w'"],
+                    "Error during execution: 'list' object has no attribute 'split'",
+                ),
+                (
+                    "du",
+                    &[],
+                    "Error during execution: 'list' object has no attribute 'encode'",
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn moved_and_copied_directories_share_objects_as_in_python() {
+        let mut f = fs(SMALL);
+        script(
+            &mut f,
+            &[
+                // A copy shares its children: a write under the copy shows
+                // in the original.
+                ("cp", &["'d'", "'c'"], r#"{"result": "'d' copied to 'c'"}"#),
+                ("cd", &["'c'"], r#"{"current_working_directory": "c"}"#),
+                ("cd", &["'sub'"], r#"{"current_working_directory": "sub"}"#),
+                ("echo", &["'changed'", "'deep.txt'"], "None"),
+                ("cd", &["'/'"], r#"{"current_working_directory": "w"}"#),
+                ("cd", &["'d'"], r#"{"current_working_directory": "d"}"#),
+                ("cd", &["'sub'"], r#"{"current_working_directory": "sub"}"#),
+                ("cat", &["'deep.txt'"], r#"{"file_content": "changed"}"#),
+                // A moved directory's children still have the old one as
+                // parent.
+                ("cd", &["'/'"], r#"{"current_working_directory": "w"}"#),
+                ("mv", &["'d'", "'e'"], r#"{"result": "'d' moved to 'e/d'"}"#),
+                ("cd", &["'e'"], r#"{"current_working_directory": "e"}"#),
+                ("cd", &["'d'"], r#"{"current_working_directory": "d"}"#),
+                ("cd", &["'sub'"], r#"{"current_working_directory": "sub"}"#),
+                ("cd", &["'..'"], "{}"),
+                ("pwd", &[], r#"{"current_working_directory": "/w/d"}"#),
+                ("cd", &["'/'"], r#"{"current_working_directory": "w"}"#),
+                (
+                    "cp",
+                    &["'.h'", "'e'"],
+                    r#"{"result": "'.h' copied to 'e/.h'"}"#,
+                ),
+                (
+                    "cp",
+                    &["'.h'", "'e'"],
+                    "Error during execution: File '.h' already exists in directory 'e'.",
+                ),
+                // An entry named `.` is the directory itself once found.
+                ("touch", &["'.'"], "None"),
+                ("cat", &["'.'"], r#"{"error": "cat: '.': Is a directory"}"#),
+                ("rm", &["'.'"], r#"{"result": "'.' removed"}"#),
+                (
+                    "ls",
+                    &["True"],
+                    r#"{"current_directory_content": ["e", ".h", "c"]}"#,
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn the_default_root_and_long_context_loading() {
+        let mut f = fs("{}");
+        script(
+            &mut f,
+            &[
+                ("pwd", &[], r#"{"current_working_directory": "//"}"#),
+                (
+                    "cd",
+                    &["'..'"],
+                    r#"{"error": "Current directory is already the root. Cannot go back."}"#,
+                ),
+            ],
+        );
+        let mut long = GorillaFileSystem::new(&json_loads_str(SMALL).unwrap(), true);
+        // `e` and `sub` hold no directory: 30 files are added to each.
+        run(&mut long, "cd", &["'e'"]);
+        assert!(
+            run(&mut long, "ls", &[])
+                .starts_with(r#"{"current_directory_content": ["image_344822349461074042.jpg", "#)
+        );
+        run(&mut long, "cd", &["'/'"]);
+        assert_eq!(
+            run(&mut long, "wc", &["'.h'", "'c'"]),
+            r#"{"count": 3252, "type": "characters"}"#
+        );
+    }
+
+    #[test]
+    fn surrogates_and_sizes_in_du() {
+        let mut f = fs("{}");
+        run(&mut f, "touch", &["'a'"]);
+        run(&mut f, "echo", &["'é'", "'a'"]);
+        assert_eq!(run(&mut f, "du", &[]), r#"{"disk_usage": "2 bytes"}"#);
+        run(&mut f, "echo", &[&format!("'{}'", "x".repeat(1152)), "'a'"]);
+        assert_eq!(run(&mut f, "du", &["True"]), r#"{"disk_usage": "1.12 KB"}"#);
+        run(&mut f, "echo", &["'ab\\ud800'", "'a'"]);
+        assert_eq!(
+            run(&mut f, "du", &[]),
+            "Error during execution: 'utf-8' codec can't encode character '\\ud800' in position 2: surrogates not allowed"
+        );
+        run(&mut f, "echo", &["'x\\udc80\\udc81y'", "'a'"]);
+        assert_eq!(
+            run(&mut f, "du", &[]),
+            "Error during execution: 'utf-8' codec can't encode characters in position 1-2: surrogates not allowed"
+        );
+    }
+
+    #[test]
+    fn cycles_and_exponential_copies_stay_bounded() {
+        // `cp('e', 'e')` puts a directory inside itself (Python: the copy's
+        // contents include the copy).
+        let mut f = fs(SMALL);
+        assert_eq!(
+            run(&mut f, "cp", &["'e'", "'e'"]),
+            r#"{"result": "'e' copied to 'e/e'"}"#
+        );
+        let recursion = format!("Error during execution: {RECURSION}");
+        assert_eq!(run(&mut f, "find", &[]), recursion);
+        assert_eq!(run(&mut f, "du", &[]), recursion);
+        for _ in 0..5 {
+            assert_eq!(
+                run(&mut f, "cd", &["'e'"]),
+                r#"{"current_working_directory": "e"}"#
+            );
+        }
+        assert_eq!(state_id(&f.state()).len(), 64);
+        // Each copy of a directory holding two copies doubles the tree that
+        // `find` would list: 2^40 items from 40 calls.
+        let mut g = fs("{}");
+        run(&mut g, "mkdir", &["'x0'"]);
+        for i in 0..40 {
+            run(&mut g, "cp", &[&format!("'x{i}'"), &format!("'y{i}'")]);
+            run(&mut g, "mkdir", &[&format!("'x{}'", i + 1)]);
+            run(
+                &mut g,
+                "mv",
+                &[&format!("'x{i}'"), &format!("'x{}'", i + 1)],
+            );
+            run(
+                &mut g,
+                "mv",
+                &[&format!("'y{i}'"), &format!("'x{}'", i + 1)],
+            );
+        }
+        g.max_visits = 10_000;
+        let too_many = format!("Error during execution: {}", too_many(10_000));
+        assert_eq!(run(&mut g, "find", &[]), too_many);
+        assert_eq!(run(&mut g, "du", &[]), too_many);
+        assert_eq!(state_id(&g.state()).len(), 64);
     }
 }

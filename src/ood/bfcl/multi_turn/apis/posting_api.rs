@@ -609,35 +609,16 @@ impl ApiClass for TwitterApi {
 
 #[cfg(test)]
 mod tests {
+    use super::super::py_ops::testing::run;
     use super::*;
     use crate::ood::bfcl::multi_turn::state::state_id;
-    use crate::ood::python::dumps::json_dumps;
-    use crate::ood::python::{json_loads_str, literal_eval};
+    use crate::ood::python::json_loads_str;
 
     /// `initial_config["TwitterAPI"]` of `multi_turn_base_4`.
     const BASE_4: &str = r##"{"username": "tech_guru", "password": "securePass123", "authenticated": true, "tweets": {"0": {"id": 0, "username": "tech_guru", "content": "Our refined findings on tech trends", "tags": ["#TechTrends", "#InsightfulTeam"], "mentions": ["@InsightfulTeam"]}}, "comments": {"1": [{"username": "tech_guru", "comment": "Excited to share our insights!"}]}, "retweets": {}, "following_list": ["tech_innovator", "future_visionary"], "tweet_counter": 2}"##;
 
     fn api(config: &str, globals: &Globals) -> TwitterApi {
         TwitterApi::new(&json_loads_str(config).unwrap(), globals)
-    }
-
-    /// The executor's result string of a call, arguments as Python literals
-    /// (defaults as the binder fills them in).
-    fn run(api: &mut TwitterApi, method: &str, args: &[&str]) -> String {
-        let sig = METHODS.iter().find(|s| s.name == method).unwrap();
-        let mut values: Vec<PyValue> = args.iter().map(|a| literal_eval(a).unwrap()).collect();
-        for p in &sig.params[args.len()..] {
-            values.push(literal_eval(p.default.unwrap()).unwrap());
-        }
-        match api.call(method, values) {
-            Ok(Output::Value(PyValue::Str(s))) => s.to_string_lossy(),
-            Ok(Output::Value(v @ PyValue::Dict(_))) => json_dumps(&v).unwrap(),
-            Ok(Output::Value(v)) => {
-                crate::ood::python::PyStr(crate::ood::python::py_str(&v)).to_string_lossy()
-            }
-            Ok(Output::Rendered(s)) => s,
-            Err(e) => format!("Error during execution: {e}"),
-        }
     }
 
     #[test]

@@ -235,6 +235,28 @@ impl<'a> Finder<'a> {
     }
 }
 
+/// What the classes' tests share: a call as the executor runs it.
+#[cfg(test)]
+pub(super) mod testing {
+    use crate::ood::bfcl::multi_turn::api::ApiClass;
+    use crate::ood::bfcl::multi_turn::exec::result_string;
+    use crate::ood::python::literal_eval;
+
+    /// The result string of `method(*args)`, arguments written as Python
+    /// literals, the omitted ones taking their defaults.
+    pub fn run(api: &mut dyn ApiClass, method: &str, args: &[&str]) -> String {
+        let sig = api.methods().iter().find(|s| s.name == method).unwrap();
+        let mut values: Vec<_> = args.iter().map(|a| literal_eval(a).unwrap()).collect();
+        for p in &sig.params[args.len()..] {
+            values.push(literal_eval(p.default.unwrap()).unwrap());
+        }
+        match api.call(method, values) {
+            Ok(output) => result_string(output),
+            Err(e) => format!("Error during execution: {e}"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
