@@ -34,7 +34,8 @@
 //!   text CPython 3.11 gives there) is taken at [`FIND_MAX_DEPTH`] levels
 //!   for `find` and [`DU_MAX_DEPTH`] for `du` (Python's exact depth
 //!   depends on the caller's stack, and a tree that deep takes ~1,000
-//!   calls to build);
+//!   calls to build; for `du` CPython also says just `maximum recursion
+//!   depth exceeded` at some stack depths);
 //! - `find` and `du` visit at most [`MAX_VISITS`] items (a tree of shared
 //!   copies can be exponentially larger than the calls that built it) and
 //!   then raise `more than 1000000 items to visit (itc)`; `state()` writes

@@ -50,10 +50,10 @@ impl GorillaFileSystem {
             if kind == Some(&text("directory")) {
                 is_bottommost = false;
                 let dir = self.new_dir(name.clone(), Some(parent));
-                if let Some(PyValue::Dict(contents)) = data.get_str("contents") {
-                    if depth < FIND_MAX_DEPTH {
-                        self.load_directory(contents, dir, depth + 1);
-                    }
+                if let Some(PyValue::Dict(contents)) = data.get_str("contents")
+                    && depth < FIND_MAX_DEPTH
+                {
+                    self.load_directory(contents, dir, depth + 1);
                 }
                 self.set_item(parent, name, Node::Dir(dir));
             } else if kind == Some(&text("file")) {
@@ -61,23 +61,22 @@ impl GorillaFileSystem {
                 let tail_used = long_context("FILES_TAIL_USED");
                 if self.long_context
                     && !contains(tail_used, &PyValue::Str(name.clone())).unwrap_or(true)
-                {
-                    if let (PyValue::Str(c), PyValue::Str(ext)) =
+                    && let (PyValue::Str(c), PyValue::Str(ext)) =
                         (&mut content, long_context("FILE_CONTENT_EXTENSION"))
-                    {
-                        c.0.extend_from_slice(&ext.0);
-                    }
+                {
+                    c.0.extend_from_slice(&ext.0);
                 }
                 let file = self.new_file(name.clone(), content);
                 self.set_item(parent, name, Node::File(file));
             }
         }
-        if is_bottommost && self.long_context {
-            if let PyValue::List(names) = long_context("POPULATE_FILE_EXTENSION") {
-                for name in names {
-                    // The official code raises on a name already there.
-                    let _ = self.add_file(parent, PyStr(py_str(name)), text(""));
-                }
+        if is_bottommost
+            && self.long_context
+            && let PyValue::List(names) = long_context("POPULATE_FILE_EXTENSION")
+        {
+            for name in names {
+                // The official code raises on a name already there.
+                let _ = self.add_file(parent, PyStr(py_str(name)), text(""));
             }
         }
     }
