@@ -4,9 +4,14 @@
 //! public methods and parameters, the same return values and error texts,
 //! the same public state.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::OnceLock;
 
+pub mod gorilla_file_system;
 pub mod message_api;
+pub mod posting_api;
+mod py_ops;
 mod pyops;
 mod strptime;
 pub mod trading_bot;
@@ -32,7 +37,11 @@ pub const CLASSES: &[(&str, &str)] = &[
 /// (the official classes mutate some of them in long-context mode): one
 /// value per run of a category, passed to every instance it creates.
 #[derive(Debug, Default)]
-pub struct Globals {}
+pub struct Globals {
+    /// `TwitterAPI.post_tweet`'s default `mentions` list, one object that
+    /// every call omitting `mentions` stores and `mention` may extend.
+    pub post_tweet_mentions: Rc<RefCell<Vec<PyValue>>>,
+}
 
 /// A new instance of `class`, loaded from its `initial_config` entry
 /// (`_load_scenario(deepcopy(config), long_context)`; a stateless class
@@ -45,10 +54,14 @@ pub fn new_instance(
     long_context: bool,
     globals: &Globals,
 ) -> Option<Box<dyn ApiClass>> {
-    let _ = globals;
     match class {
+        "GorillaFileSystem" => Some(Box::new(gorilla_file_system::GorillaFileSystem::new(
+            config,
+            long_context,
+        ))),
         "MessageAPI" => Some(Box::new(message_api::MessageApi::new(config))),
         "TradingBot" => Some(Box::new(trading_bot::TradingBot::new(config, long_context))),
+        "TwitterAPI" => Some(Box::new(posting_api::TwitterApi::new(config, globals))),
         _ => None,
     }
 }
