@@ -27,15 +27,16 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use super::pyops::{
-    self, Text, contains, dict, dict_position, dict_set, int, list_position, no_attribute, s,
+use super::py_num;
+use super::py_ops::{
+    self, Finder, Text, dict, dict_set, int, key_position, list_position, no_attribute, text,
     truthy,
 };
 use crate::ood::bfcl::check_values::py_lower;
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
 use crate::ood::bfcl::multi_turn::random::PyRandom;
 use crate::ood::bfcl::multi_turn::state::State;
-use crate::ood::python::value::{DictBuilder, KeyIndex};
+use crate::ood::python::value::{DictBuilder, KeyIndex, py_eq};
 use crate::ood::python::{PyValue, literal_eval, py_str};
 
 /// The official `DEFAULT_STATE` without `generated_ids` (an empty set),
@@ -65,10 +66,6 @@ const ID_HIGH: i128 = 99_999;
 pub const IDS_EXHAUSTED: &str =
     "itc: all 90000 message ids are taken (the official _generate_id would loop forever)";
 
-const fn p(name: &'static str) -> Param {
-    Param::required(name)
-}
-
 const METHODS: &[Signature] = &[
     Signature {
         name: "list_users",
@@ -76,11 +73,11 @@ const METHODS: &[Signature] = &[
     },
     Signature {
         name: "get_user_id",
-        params: &[p("user")],
+        params: &[Param::required("user")],
     },
     Signature {
         name: "message_login",
-        params: &[p("user_id")],
+        params: &[Param::required("user_id")],
     },
     Signature {
         name: "message_get_login_status",
@@ -88,11 +85,11 @@ const METHODS: &[Signature] = &[
     },
     Signature {
         name: "send_message",
-        params: &[p("receiver_id"), p("message")],
+        params: &[Param::required("receiver_id"), Param::required("message")],
     },
     Signature {
         name: "delete_message",
-        params: &[p("receiver_id")],
+        params: &[Param::required("receiver_id")],
     },
     Signature {
         name: "view_messages_sent",
@@ -100,11 +97,11 @@ const METHODS: &[Signature] = &[
     },
     Signature {
         name: "add_contact",
-        params: &[p("user_name")],
+        params: &[Param::required("user_name")],
     },
     Signature {
         name: "search_messages",
-        params: &[p("keyword")],
+        params: &[Param::required("keyword")],
     },
     Signature {
         name: "get_message_stats",
@@ -146,7 +143,7 @@ impl MessageApi {
         };
         let mut generated_ids = Vec::new();
         if let Some(ids) = config.get_str("generated_ids") {
-            for id in pyops::iterate(ids).unwrap_or_default() {
+            for id in py_ops::iterate(ids).unwrap_or_default() {
                 if let PyValue::Int(text) = id {
                     generated_ids.extend(text.parse::<i128>().ok());
                 }
@@ -176,11 +173,11 @@ impl MessageApi {
                     .iter()
                     .map(|(k, _)| k.clone())
                     .collect();
-                Ok(dict(vec![("user_list", PyValue::List(keys))]))
+                Ok(dict([("user_list", PyValue::List(keys))]))
             }
             "get_user_id" => self.get_user_id(a(0)),
             "message_login" => self.message_login(a(0)),
-            "message_get_login_status" => Ok(dict(vec![(
+            "message_get_login_status" => Ok(dict([(
                 "login_status",
                 PyValue::Bool(truthy(&self.current_user)),
             )])),
@@ -204,45 +201,46 @@ impl MessageApi {
     /// `value in self.user_map.values()`.
     fn is_user_id(&self, value: &PyValue) -> Result<bool> {
         let entries = self.user_entries()?;
-        Ok(entries
-            .iter()
-            .any(|(_, id)| list_position(std::slice::from_ref(id), value).is_some()))
+        Ok(entries.iter().any(|(_, id)| py_eq(id, value)))
     }
 
     fn get_user_id(&self, user: &PyValue) -> Result<PyValue> {
         let entries = self.user_entries()?;
-        let Some(i) = dict_position(entries, user)? else {
+        let Some(i) = key_position(entries, user)? else {
             let error = Text::new()
-                .s("User '")
+                .text("User '")
                 .v(user)
-                .s("' not found in the workspace.");
-            return Ok(dict(vec![("error", error.value())]));
+                .text("' not found in the workspace.");
+            return Ok(dict([("error", error.value())]));
         };
-        Ok(dict(vec![("user_id", entries[i].1.clone())]))
+        Ok(dict([("user_id", entries[i].1.clone())]))
     }
 
     fn message_login(&mut self, user_id: &PyValue) -> Result<PyValue> {
         if !self.is_user_id(user_id)? {
-            let message = Text::new().s("User ID '").v(user_id).s("' not found.");
-            return Ok(dict(vec![
+            let status = Text::new()
+                .text("User ID '")
+                .v(user_id)
+                .text("' not found.");
+            return Ok(dict([
                 ("login_status", PyValue::Bool(false)),
-                ("message", message.value()),
+                ("message", status.value()),
             ]));
         }
         self.current_user = user_id.clone();
-        let message = Text::new()
-            .s("User '")
+        let status = Text::new()
+            .text("User '")
             .v(user_id)
-            .s("' logged in successfully.");
-        Ok(dict(vec![
+            .text("' logged in successfully.");
+        Ok(dict([
             ("login_status", PyValue::Bool(true)),
-            ("message", message.value()),
+            ("message", status.value()),
         ]))
     }
 
     fn not_logged_in(&self) -> Option<PyValue> {
         (!truthy(&self.current_user))
-            .then(|| dict(vec![("error", s("No user is currently logged in."))]))
+            .then(|| dict([("error", text("No user is currently logged in."))]))
     }
 
     /// `_generate_id()`: draws until an id not yet generated comes up.
@@ -271,25 +269,25 @@ impl MessageApi {
         }
         if !self.is_user_id(receiver_id)? {
             let error = Text::new()
-                .s("Receiver ID '")
+                .text("Receiver ID '")
                 .v(receiver_id)
-                .s("' not found.");
-            return Ok(dict(vec![("error", error.value())]));
+                .text("' not found.");
+            return Ok(dict([("error", error.value())]));
         }
         let id = self.generate_id()?;
         let PyValue::List(inbox) = &mut self.inbox else {
             return Err(no_attribute(&self.inbox, "append"));
         };
         inbox.push(PyValue::Dict(vec![(receiver_id.clone(), message.clone())]));
-        self.message_count = pyops::add(&self.message_count, &int(1), false)?;
-        let text = Text::new()
-            .s("Message sent to '")
+        self.message_count = py_num::add(&self.message_count, &int(1), false)?;
+        let status = Text::new()
+            .text("Message sent to '")
             .v(receiver_id)
-            .s("' successfully.");
-        Ok(dict(vec![
+            .text("' successfully.");
+        Ok(dict([
             ("sent_status", PyValue::Bool(true)),
-            ("message_id", dict(vec![("new_id", int(id))])),
-            ("message", text.value()),
+            ("message_id", dict([("new_id", int(id))])),
+            ("message", status.value()),
         ]))
     }
 
@@ -308,17 +306,17 @@ impl MessageApi {
         let mut found = None;
         for message in inbox.iter().rev() {
             let (receiver, _) = first_item(message)?;
-            if list_position(std::slice::from_ref(receiver), receiver_id).is_some() {
+            if py_eq(receiver, receiver_id) {
                 found = Some((message.clone(), receiver.clone()));
                 break;
             }
         }
         let Some((message, receiver)) = found else {
             let error = Text::new()
-                .s("Receiver ID ")
+                .text("Receiver ID ")
                 .v(receiver_id)
-                .s(" not found.");
-            return Ok(dict(vec![("error", error.value())]));
+                .text(" not found.");
+            return Ok(dict([("error", error.value())]));
         };
         // `list.remove` drops the first message equal to the one found.
         if let PyValue::List(items) = &mut self.inbox
@@ -326,14 +324,14 @@ impl MessageApi {
         {
             items.remove(i);
         }
-        let text = Text::new()
-            .s("Receiver ")
+        let status = Text::new()
+            .text("Receiver ")
             .v(receiver_id)
-            .s("'s latest message deleted successfully.");
-        Ok(dict(vec![
+            .text("'s latest message deleted successfully.");
+        Ok(dict([
             ("deleted_status", PyValue::Bool(true)),
             ("receiver_id", receiver),
-            ("message", text.value()),
+            ("message", status.value()),
         ]))
     }
 
@@ -362,39 +360,39 @@ impl MessageApi {
             .into_iter()
             .map(|(k, v)| (k, PyValue::List(v)))
             .collect();
-        Ok(dict(vec![("messages", PyValue::Dict(sent))]))
+        Ok(dict([("messages", PyValue::Dict(sent))]))
     }
 
     fn add_contact(&mut self, user_name: &PyValue) -> Result<PyValue> {
-        if dict_position(self.user_entries()?, user_name)?.is_some() {
+        if key_position(self.user_entries()?, user_name)?.is_some() {
             let error = Text::new()
-                .s("User name '")
+                .text("User name '")
                 .v(user_name)
-                .s("' already exists.");
-            return Ok(dict(vec![("error", error.value())]));
+                .text("' already exists.");
+            return Ok(dict([("error", error.value())]));
         }
-        self.user_count = pyops::add(&self.user_count, &int(1), false)?;
+        self.user_count = py_num::add(&self.user_count, &int(1), false)?;
         let mut user_id = vec![u32::from('U'), u32::from('S'), u32::from('R')];
         user_id.extend(zfill(py_str(&self.user_count), 3));
         let user_id = PyValue::Str(crate::ood::python::PyStr(user_id));
         if self.is_user_id(&user_id)? {
             let error = Text::new()
-                .s("User ID '")
+                .text("User ID '")
                 .v(&user_id)
-                .s("' already exists.");
-            return Ok(dict(vec![("error", error.value())]));
+                .text("' already exists.");
+            return Ok(dict([("error", error.value())]));
         }
         if let PyValue::Dict(entries) = &mut self.user_map {
             dict_set(entries, user_name.clone(), user_id.clone())?;
         }
-        let text = Text::new()
-            .s("Contact '")
+        let status = Text::new()
+            .text("Contact '")
             .v(user_name)
-            .s("' added successfully.");
-        Ok(dict(vec![
+            .text("' added successfully.");
+        Ok(dict([
             ("added_status", PyValue::Bool(true)),
             ("user_id", user_id),
-            ("message", text.value()),
+            ("message", status.value()),
         ]))
     }
 
@@ -403,16 +401,22 @@ impl MessageApi {
             return Ok(error);
         }
         let keyword = lower(keyword)?;
+        let code_points: Vec<u32> = match &keyword {
+            PyValue::Str(k) => k.0.clone(),
+            PyValue::Bytes(k) => k.iter().map(|&x| u32::from(x)).collect(),
+            _ => Vec::new(),
+        };
+        let finder = Finder::new(&code_points);
         let mut results = Vec::new();
         for (receiver, content) in self.messages()? {
-            if lowered_contains(&lower(content)?, &keyword)? {
-                results.push(dict(vec![
+            if lowered_contains(&lower(content)?, &keyword, &finder)? {
+                results.push(dict([
                     ("receiver_id", receiver.clone()),
                     ("message", content.clone()),
                 ]));
             }
         }
-        Ok(dict(vec![("results", PyValue::List(results))]))
+        Ok(dict([("results", PyValue::List(results))]))
     }
 
     fn get_message_stats(&self) -> Result<PyValue> {
@@ -421,11 +425,11 @@ impl MessageApi {
         }
         let messages = self.messages()?;
         let contacts = distinct(messages.iter().map(|(r, _)| *r)).len();
-        let stats = dict(vec![
+        let stats = dict([
             ("received_count", int(messages.len() as i128)),
             ("total_contacts", int(contacts as i128)),
         ]);
-        Ok(dict(vec![("stats", stats)]))
+        Ok(dict([("stats", stats)]))
     }
 }
 
@@ -488,14 +492,14 @@ fn lower(value: &PyValue) -> Result<PyValue> {
     }
 }
 
-/// `needle in haystack` for two lowered values (`str` or `bytes`), with
-/// Python's `TypeError` when they mix.
-fn lowered_contains(haystack: &PyValue, needle: &PyValue) -> Result<bool> {
+/// `needle in haystack` for a lowered haystack (`str` or `bytes`) and the
+/// lowered keyword's finder, with Python's `TypeError` when they mix.
+fn lowered_contains(haystack: &PyValue, needle: &PyValue, finder: &Finder) -> Result<bool> {
     match (haystack, needle) {
-        (PyValue::Str(h), PyValue::Str(n)) => Ok(contains(&h.0, &n.0)),
-        (PyValue::Bytes(h), PyValue::Bytes(n)) => {
-            let widen = |b: &[u8]| b.iter().map(|&x| u32::from(x)).collect::<Vec<u32>>();
-            Ok(contains(&widen(h), &widen(n)))
+        (PyValue::Str(h), PyValue::Str(_)) => Ok(finder.is_in(&h.0)),
+        (PyValue::Bytes(h), PyValue::Bytes(_)) => {
+            let widened: Vec<u32> = h.iter().map(|&x| u32::from(x)).collect();
+            Ok(finder.is_in(&widened))
         }
         (PyValue::Str(_), other) => Err(format!(
             "'in <string>' requires string as left operand, not {}",

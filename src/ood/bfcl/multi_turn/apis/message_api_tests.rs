@@ -1,21 +1,12 @@
 // Every expected text below is what the official class prints under
 // CPython 3.11.7 for the same calls.
 
+use super::super::py_ops::testing::run;
 use super::*;
 use crate::ood::python::dumps::json_dumps;
 
 fn lit(text: &str) -> PyValue {
     literal_eval(text).unwrap()
-}
-
-/// The executor's result string (every method returns a dict), or the
-/// exception's text after `EXC `.
-fn call(api: &mut MessageApi, method: &str, args: &[&str]) -> String {
-    match api.call(method, args.iter().map(|a| lit(a)).collect()) {
-        Ok(Output::Value(v)) => json_dumps(&v).unwrap(),
-        Ok(Output::Rendered(text)) => text,
-        Err(e) => format!("EXC {e}"),
-    }
 }
 
 #[test]
@@ -50,17 +41,17 @@ fn a_session_gives_the_reference_ids_results_and_errors() {
         (
             "search_messages",
             &["'HELLO'"],
-            "EXC 'list' object has no attribute 'lower'",
+            "Error during execution: 'list' object has no attribute 'lower'",
         ),
         (
             "search_messages",
             &["5"],
-            "EXC 'int' object has no attribute 'lower'",
+            "Error during execution: 'int' object has no attribute 'lower'",
         ),
         (
             "search_messages",
             &["b'x'"],
-            "EXC 'in <string>' requires string as left operand, not bytes",
+            "Error during execution: 'in <string>' requires string as left operand, not bytes",
         ),
         (
             "view_messages_sent",
@@ -92,13 +83,21 @@ fn a_session_gives_the_reference_ids_results_and_errors() {
             &["5"],
             r#"{"added_status": true, "user_id": "USR006", "message": "Contact '5' added successfully."}"#,
         ),
-        ("add_contact", &["[1]"], "EXC unhashable type: 'list'"),
+        (
+            "add_contact",
+            &["[1]"],
+            "Error during execution: unhashable type: 'list'",
+        ),
         (
             "add_contact",
             &["(1, 2)"],
             r#"{"added_status": true, "user_id": "USR007", "message": "Contact '(1, 2)' added successfully."}"#,
         ),
-        ("get_user_id", &["[1]"], "EXC unhashable type: 'list'"),
+        (
+            "get_user_id",
+            &["[1]"],
+            "Error during execution: unhashable type: 'list'",
+        ),
         ("get_user_id", &["5.0"], r#"{"user_id": "USR006"}"#),
         (
             "list_users",
@@ -107,7 +106,7 @@ fn a_session_gives_the_reference_ids_results_and_errors() {
         ),
     ];
     for (method, args, want) in steps {
-        assert_eq!(call(&mut api, method, args), *want, "{method}{args:?}");
+        assert_eq!(run(&mut api, method, args), *want, "{method}{args:?}");
     }
     let state = crate::ood::bfcl::multi_turn::state::canonical_exact(&State::dict(api.state()));
     assert!(
@@ -131,16 +130,19 @@ fn malformed_inbox_entries_raise_pythons_texts() {
         "{'current_user': 'USR001', 'inbox': [{'USR002': 'a'}, {}]}",
     ));
     for method in ["get_message_stats", "view_messages_sent"] {
-        assert_eq!(call(&mut api, method, &[]), "EXC list index out of range");
+        assert_eq!(
+            run(&mut api, method, &[]),
+            "Error during execution: list index out of range"
+        );
     }
     assert_eq!(
-        call(&mut api, "delete_message", &["'zz'"]),
-        "EXC list index out of range"
+        run(&mut api, "delete_message", &["'zz'"]),
+        "Error during execution: list index out of range"
     );
     let mut api = MessageApi::new(&lit("{'current_user': 'USR001', 'inbox': ['str']}"));
     assert_eq!(
-        call(&mut api, "get_message_stats", &[]),
-        "EXC 'str' object has no attribute 'items'"
+        run(&mut api, "get_message_stats", &[]),
+        "Error during execution: 'str' object has no attribute 'items'"
     );
 }
 
@@ -148,22 +150,22 @@ fn malformed_inbox_entries_raise_pythons_texts() {
 fn new_user_ids_are_zero_filled_after_the_sign() {
     let mut api = MessageApi::new(&lit("{'user_count': 99, 'user_map': {'A': 'USR100'}}"));
     assert_eq!(
-        call(&mut api, "add_contact", &["'B'"]),
+        run(&mut api, "add_contact", &["'B'"]),
         r#"{"error": "User ID 'USR100' already exists."}"#
     );
     // The count went up all the same.
     assert!(matches!(&api.user_count, PyValue::Int(t) if t == "100"));
     let mut api = MessageApi::new(&lit("{'user_count': -5}"));
-    assert!(call(&mut api, "add_contact", &["'B'"]).contains(r#""user_id": "USR-04""#));
+    assert!(run(&mut api, "add_contact", &["'B'"]).contains(r#""user_id": "USR-04""#));
     let mut api = MessageApi::new(&lit("{'user_count': 1.5}"));
-    assert!(call(&mut api, "add_contact", &["'B'"]).contains(r#""user_id": "USR2.5""#));
+    assert!(run(&mut api, "add_contact", &["'B'"]).contains(r#""user_id": "USR2.5""#));
 }
 
 #[test]
 fn delete_removes_the_first_equal_message() {
     let config = "{'current_user': 'USR001', 'inbox': [{'USR002': 'same'}, {'USR003': 'x'}, {'USR002': 'same'}]}";
     let mut api = MessageApi::new(&lit(config));
-    call(&mut api, "delete_message", &["'USR002'"]);
+    run(&mut api, "delete_message", &["'USR002'"]);
     assert_eq!(api.inbox, lit("[{'USR003': 'x'}, {'USR002': 'same'}]"));
 }
 
@@ -176,8 +178,8 @@ fn message_ids_run_out_instead_of_looping_forever() {
     );
     let mut api = MessageApi::new(&lit(&config));
     assert_eq!(
-        call(&mut api, "send_message", &["'USR002'", "'hi'"]),
-        format!("EXC {IDS_EXHAUSTED}")
+        run(&mut api, "send_message", &["'USR002'", "'hi'"]),
+        format!("Error during execution: {IDS_EXHAUSTED}")
     );
 }
 

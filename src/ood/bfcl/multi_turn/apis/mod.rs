@@ -11,8 +11,8 @@ use std::sync::OnceLock;
 pub mod gorilla_file_system;
 pub mod message_api;
 pub mod posting_api;
+mod py_num;
 mod py_ops;
-mod pyops;
 mod strptime;
 pub mod trading_bot;
 

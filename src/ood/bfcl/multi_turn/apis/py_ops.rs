@@ -1,24 +1,15 @@
 //! Python built-in operations the API classes apply to model-written
 //! arguments of any type, with CPython 3.11's exception texts: truth value,
-//! `in`, iteration, hashing for dict keys, `str.splitlines`, `str.split()`
-//! and a linear-time substring search.
+//! `in`, iteration, hashing for dict keys, `d.get(k)`, `d[k]` and
+//! `d[k] = v` (with their `KeyError` / `TypeError` texts), `str.splitlines`,
+//! `str.split()`, a linear-time substring search, and f-string texts
+//! ([`Text`]). Numbers are in `py_num`.
 
 use crate::ood::python::value::py_eq;
-use crate::ood::python::{PyStr, PyValue};
+use crate::ood::python::{PyStr, PyValue, py_str};
 
-/// Python's truth value (`bool(v)`).
-pub(super) fn truthy(v: &PyValue) -> bool {
-    match v {
-        PyValue::None => false,
-        PyValue::Bool(b) => *b,
-        PyValue::Int(t) => t != "0",
-        PyValue::Float(x) | PyValue::Complex(x) => *x != 0.0,
-        PyValue::Str(s) => !s.is_empty(),
-        PyValue::Bytes(b) => !b.is_empty(),
-        PyValue::List(v) | PyValue::Tuple(v) | PyValue::Set(v) => !v.is_empty(),
-        PyValue::Dict(v) => !v.is_empty(),
-    }
-}
+/// Python's truth value (`bool(v)`), the decoder's rule.
+pub(super) use crate::ood::bfcl::arith::truthy;
 
 /// A `str` value.
 pub(super) fn text(s: &str) -> PyValue {
@@ -235,6 +226,107 @@ impl<'a> Finder<'a> {
     }
 }
 
+/// `key in container` for a dict-like state value; a non-dict container
+/// has no keys here (its text of error is the caller's).
+pub(super) fn dict_get<'a>(
+    container: &'a PyValue,
+    key: &PyValue,
+) -> Result<Option<&'a PyValue>, String> {
+    match container {
+        PyValue::Dict(entries) => Ok(key_position(entries, key)?.map(|i| &entries[i].1)),
+        other => {
+            hashable(key)?;
+            Err(no_attribute(other, "get"))
+        }
+    }
+}
+
+/// `d[key] = value`: an existing key keeps its place.
+pub(super) fn dict_set(
+    entries: &mut Vec<(PyValue, PyValue)>,
+    key: PyValue,
+    value: PyValue,
+) -> Result<(), String> {
+    match key_position(entries.iter(), &key)? {
+        Some(i) => entries[i].1 = value,
+        None => entries.push((key, value)),
+    }
+    Ok(())
+}
+
+/// `v == "text"`.
+pub(super) fn same_text(v: &PyValue, text: &str) -> bool {
+    matches!(v, PyValue::Str(s) if s.0.iter().copied().eq(text.chars().map(u32::from)))
+}
+
+/// `item in items` for a list: the first position of an equal item.
+pub(super) fn list_position(items: &[PyValue], item: &PyValue) -> Option<usize> {
+    items.iter().position(|x| py_eq(x, item))
+}
+
+/// `str(KeyError(key))`: the key's `repr()`.
+pub(super) fn key_error(key: &str) -> String {
+    format!("'{key}'")
+}
+
+/// `value[key]` for a string key: a dict's value, else Python's error.
+pub(super) fn get_item<'a>(value: &'a PyValue, key: &str) -> Result<&'a PyValue, String> {
+    match value {
+        PyValue::Dict(entries) => entries
+            .iter()
+            .find(|(k, _)| matches!(k, PyValue::Str(s) if s.0.iter().copied().eq(key.chars().map(u32::from))))
+            .map(|(_, v)| v)
+            .ok_or_else(|| key_error(key)),
+        PyValue::Str(_) => Err("string indices must be integers, not 'str'".into()),
+        PyValue::List(_) => Err("list indices must be integers or slices, not str".into()),
+        PyValue::Tuple(_) => Err("tuple indices must be integers or slices, not str".into()),
+        PyValue::Bytes(_) => Err("byte indices must be integers or slices, not str".into()),
+        other => Err(format!("'{}' object is not subscriptable", other.type_name())),
+    }
+}
+
+/// The mutable entries of a dict state value for `value[key] = ...`, or
+/// Python's error for another type.
+pub(super) fn dict_entries_mut(
+    value: &mut PyValue,
+) -> Result<&mut Vec<(PyValue, PyValue)>, String> {
+    match value {
+        PyValue::Dict(entries) => Ok(entries),
+        other => Err(format!(
+            "'{}' object does not support item assignment",
+            other.type_name()
+        )),
+    }
+}
+
+/// A Python `str` built from pieces, as an f-string builds one.
+#[derive(Debug, Default)]
+pub(super) struct Text(Vec<u32>);
+
+impl Text {
+    /// An empty text.
+    pub(super) fn new() -> Text {
+        Text::default()
+    }
+
+    /// Appends literal text.
+    pub(super) fn text(mut self, literal: &str) -> Text {
+        self.0.extend(literal.chars().map(u32::from));
+        self
+    }
+
+    /// Appends `str(v)`.
+    pub(super) fn v(mut self, v: &PyValue) -> Text {
+        self.0.extend(py_str(v));
+        self
+    }
+
+    /// The `str` value.
+    pub(super) fn value(self) -> PyValue {
+        PyValue::Str(PyStr(self.0))
+    }
+}
+
 /// What the classes' tests share: a call as the executor runs it.
 #[cfg(test)]
 pub(super) mod testing {
@@ -273,6 +365,10 @@ pub(super) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn lit(text: &str) -> PyValue {
+        crate::ood::python::literal_eval(text).unwrap()
+    }
     use crate::ood::python::cps;
 
     fn lines(s: &str) -> Vec<String> {
@@ -326,5 +422,25 @@ mod tests {
         assert!(contains(&list, &text("/")).unwrap());
         let d = PyValue::Dict(vec![(text("a"), PyValue::None)]);
         assert_eq!(contains(&d, &list).unwrap_err(), "unhashable type: 'list'");
+    }
+
+    #[test]
+    fn unhashable_keys_and_bad_subscripts_read_as_python() {
+        let d = lit("{'a': 1}");
+        assert_eq!(
+            dict_get(&d, &lit("(1, [2])")).unwrap_err(),
+            "unhashable type: 'list'"
+        );
+        assert_eq!(dict_get(&d, &lit("'a'")).unwrap(), Some(&lit("1")));
+        assert_eq!(get_item(&d, "b").unwrap_err(), "'b'");
+        assert_eq!(
+            get_item(&lit("'Buy'"), "status").unwrap_err(),
+            "string indices must be integers, not 'str'"
+        );
+        assert_eq!(
+            iterate(&lit("5")).unwrap_err(),
+            "'int' object is not iterable"
+        );
+        assert_eq!(iterate(&lit("'ab'")).unwrap(), vec![lit("'a'"), lit("'b'")]);
     }
 }

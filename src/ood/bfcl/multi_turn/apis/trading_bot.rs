@@ -38,9 +38,10 @@
 use std::sync::OnceLock;
 
 use super::long_context;
-use super::pyops::{
-    self, Cmp, Text, add, compare, dict, dict_get, dict_position, dict_set, get_item, int, iterate,
-    list_position, no_attribute, s, truthy,
+use super::py_num::{self, Cmp, add, compare};
+use super::py_ops::{
+    self, Text, dict, dict_get, dict_set, get_item, int, iterate, key_position, list_position,
+    no_attribute, text, truthy,
 };
 use super::strptime::{Moment, strptime};
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
@@ -107,10 +108,6 @@ fn default_state() -> &'static PyValue {
     STATE.get_or_init(|| literal_eval(DEFAULT_STATE).expect("DEFAULT_STATE is a literal"))
 }
 
-const fn p(name: &'static str) -> Param {
-    Param::required(name)
-}
-
 const METHODS: &[Signature] = &[
     Signature {
         name: "get_current_time",
@@ -118,27 +115,32 @@ const METHODS: &[Signature] = &[
     },
     Signature {
         name: "get_symbol_by_name",
-        params: &[p("name")],
+        params: &[Param::required("name")],
     },
     Signature {
         name: "get_stock_info",
-        params: &[p("symbol")],
+        params: &[Param::required("symbol")],
     },
     Signature {
         name: "get_order_details",
-        params: &[p("order_id")],
+        params: &[Param::required("order_id")],
     },
     Signature {
         name: "cancel_order",
-        params: &[p("order_id")],
+        params: &[Param::required("order_id")],
     },
     Signature {
         name: "place_order",
-        params: &[p("order_type"), p("symbol"), p("price"), p("amount")],
+        params: &[
+            Param::required("order_type"),
+            Param::required("symbol"),
+            Param::required("price"),
+            Param::required("amount"),
+        ],
     },
     Signature {
         name: "withdraw_funds",
-        params: &[p("amount")],
+        params: &[Param::required("amount")],
     },
     Signature {
         name: "get_account_info",
@@ -146,7 +148,7 @@ const METHODS: &[Signature] = &[
     },
     Signature {
         name: "trading_login",
-        params: &[p("username"), p("password")],
+        params: &[Param::required("username"), Param::required("password")],
     },
     Signature {
         name: "trading_get_login_status",
@@ -158,11 +160,11 @@ const METHODS: &[Signature] = &[
     },
     Signature {
         name: "fund_account",
-        params: &[p("amount")],
+        params: &[Param::required("amount")],
     },
     Signature {
         name: "remove_stock_from_watchlist",
-        params: &[p("symbol")],
+        params: &[Param::required("symbol")],
     },
     Signature {
         name: "get_watchlist",
@@ -181,19 +183,23 @@ const METHODS: &[Signature] = &[
     },
     Signature {
         name: "get_available_stocks",
-        params: &[p("sector")],
+        params: &[Param::required("sector")],
     },
     Signature {
         name: "filter_stocks_by_price",
-        params: &[p("stocks"), p("min_price"), p("max_price")],
+        params: &[
+            Param::required("stocks"),
+            Param::required("min_price"),
+            Param::required("max_price"),
+        ],
     },
     Signature {
         name: "add_to_watchlist",
-        params: &[p("stock")],
+        params: &[Param::required("stock")],
     },
     Signature {
         name: "notify_price_change",
-        params: &[p("stocks"), p("threshold")],
+        params: &[Param::required("stocks"), Param::required("threshold")],
     },
 ];
 
@@ -251,7 +257,7 @@ impl TradingBot {
     fn run(&mut self, method: &str, args: &[PyValue]) -> Result<Output> {
         let a = |i: usize| args.get(i).unwrap_or(&PyValue::None);
         let value = match method {
-            "get_current_time" => dict(vec![("current_time", s("10:30 AM"))]),
+            "get_current_time" => dict([("current_time", text("10:30 AM"))]),
             "get_symbol_by_name" => self.get_symbol_by_name(a(0))?,
             "get_stock_info" => self.get_stock_info(a(0))?,
             "get_order_details" => self.get_order_details(a(0))?,
@@ -261,7 +267,7 @@ impl TradingBot {
             "get_account_info" => self.get_account_info(),
             "trading_login" => self.trading_login(),
             "trading_get_login_status" => {
-                dict(vec![("status", PyValue::Bool(truthy(&self.authenticated)))])
+                dict([("status", PyValue::Bool(truthy(&self.authenticated)))])
             }
             "trading_logout" => self.trading_logout(),
             "fund_account" => self.move_funds(a(0), false)?,
@@ -280,7 +286,7 @@ impl TradingBot {
 
     fn stocks_get(&self, symbol: &PyValue) -> Result<Option<&PyValue>> {
         match &self.stocks {
-            PyValue::Dict(entries) => Ok(dict_position(entries, symbol)?.map(|i| &entries[i].1)),
+            PyValue::Dict(entries) => Ok(key_position(entries, symbol)?.map(|i| &entries[i].1)),
             other => Err(format!(
                 "argument of type '{}' is not iterable",
                 other.type_name()
@@ -289,21 +295,21 @@ impl TradingBot {
     }
 
     fn get_symbol_by_name(&self, name: &PyValue) -> Result<PyValue> {
-        pyops::check_hashable(name)?;
+        py_ops::hashable(name)?;
         let symbol = SYMBOLS
             .iter()
             .find(|(company, _)| matches!(name, PyValue::Str(n) if *n == PyStr::new(company)))
             .map_or("Stock not found", |(_, symbol)| symbol);
-        Ok(dict(vec![("symbol", s(symbol))]))
+        Ok(dict([("symbol", text(symbol))]))
     }
 
     fn get_stock_info(&self, symbol: &PyValue) -> Result<PyValue> {
         let Some(stock) = self.stocks_get(symbol)? else {
             let error = Text::new()
-                .s("Stock with symbol '")
+                .text("Stock with symbol '")
                 .v(symbol)
-                .s("' not found.");
-            return Ok(dict(vec![("error", error.value())]));
+                .text("' not found.");
+            return Ok(dict([("error", error.value())]));
         };
         if !self.long_context {
             return Ok(stock.clone());
@@ -311,30 +317,30 @@ impl TradingBot {
         let mut entries = copied_dict(stock, "MA(5)")?;
         dict_set(
             &mut entries,
-            s("MA(5)"),
+            text("MA(5)"),
             long_context("MA_5_EXTENSION").clone(),
         )?;
         dict_set(
             &mut entries,
-            s("MA(20)"),
+            text("MA(20)"),
             long_context("MA_20_EXTENSION").clone(),
         )?;
         Ok(PyValue::Dict(entries))
     }
 
     fn order_position(&self, order_id: &PyValue) -> Result<Option<usize>> {
-        dict_position(&self.orders, order_id)
+        key_position(&self.orders, order_id)
     }
 
     fn get_order_details(&self, order_id: &PyValue) -> Result<PyValue> {
         let Some(i) = self.order_position(order_id)? else {
             let keys = PyValue::List(self.orders.iter().map(|(k, _)| k.clone()).collect());
             let error = Text::new()
-                .s("Order with ID ")
+                .text("Order with ID ")
                 .v(order_id)
-                .s(" not found.Here is the list of orders_id: ")
+                .text(" not found.Here is the list of orders_id: ")
                 .v(&keys);
-            return Ok(dict(vec![("error", error.value())]));
+            return Ok(dict([("error", error.value())]));
         };
         let order = &self.orders[i].1;
         if !self.long_context {
@@ -354,31 +360,38 @@ impl TradingBot {
                 Ok(text) => metadata.push((key.clone(), text)),
                 Err(missing) => {
                     let error = format!("KeyError during formatting: '{missing}'");
-                    return Ok(dict(vec![("error", s(&error))]));
+                    return Ok(dict([("error", text(&error))]));
                 }
             }
         }
-        dict_set(&mut entries, s("metadata"), PyValue::Dict(metadata))?;
+        dict_set(&mut entries, text("metadata"), PyValue::Dict(metadata))?;
         Ok(PyValue::Dict(entries))
     }
 
     fn cancel_order(&mut self, order_id: &PyValue) -> Result<PyValue> {
         let Some(i) = self.order_position(order_id)? else {
-            let error = Text::new().s("Order with ID ").v(order_id).s(" not found.");
-            return Ok(dict(vec![("error", error.value())]));
+            let error = Text::new()
+                .text("Order with ID ")
+                .v(order_id)
+                .text(" not found.");
+            return Ok(dict([("error", error.value())]));
         };
         let order = &mut self.orders[i].1;
-        if pyops::same_text(get_item(order, "status")?, "Completed") {
+        if py_ops::same_text(get_item(order, "status")?, "Completed") {
             let error = Text::new()
-                .s("Can't cancel order ")
+                .text("Can't cancel order ")
                 .v(order_id)
-                .s(". Order is already completed.");
-            return Ok(dict(vec![("error", error.value())]));
+                .text(". Order is already completed.");
+            return Ok(dict([("error", error.value())]));
         }
-        dict_set(pyops::dict_entries_mut(order)?, s("status"), s("Cancelled"))?;
-        Ok(dict(vec![
+        dict_set(
+            py_ops::dict_entries_mut(order)?,
+            text("status"),
+            text("Cancelled"),
+        )?;
+        Ok(dict([
             ("order_id", order_id.clone()),
-            ("status", s("Cancelled")),
+            ("status", text("Cancelled")),
         ]))
     }
 
@@ -391,47 +404,47 @@ impl TradingBot {
     ) -> Result<PyValue> {
         if !truthy(&self.authenticated) {
             let error = "User not authenticated. Please log in to place an order.";
-            return Ok(dict(vec![("error", s(error))]));
+            return Ok(dict([("error", text(error))]));
         }
         if self.stocks_get(symbol)?.is_none() {
-            let error = Text::new().s("Invalid stock symbol: ").v(symbol);
-            return Ok(dict(vec![("error", error.value())]));
+            let error = Text::new().text("Invalid stock symbol: ").v(symbol);
+            return Ok(dict([("error", error.value())]));
         }
         let zero = int(0);
         if compare(price, Cmp::Le, &zero)? || compare(amount, Cmp::Le, &zero)? {
             let error = "Price and amount must be positive values.";
-            return Ok(dict(vec![("error", s(error))]));
+            return Ok(dict([("error", text(error))]));
         }
         if is_buy(order_type)? {
-            let total_cost = pyops::float_times_int(price, amount)?;
-            let balance = dict_get(&self.account_info, &s("balance"))?
+            let total_cost = py_num::float_times_int(price, amount)?;
+            let balance = dict_get(&self.account_info, &text("balance"))?
                 .cloned()
                 .unwrap_or(int(0));
             if compare(&PyValue::Float(total_cost), Cmp::Gt, &balance)? {
                 let error = format!(
                     "Insufficient funds: required ${} but only ${} available.",
-                    pyops::fixed2(total_cost),
-                    pyops::format_fixed2(&balance)?
+                    py_num::fixed2(total_cost),
+                    py_num::format_fixed2(&balance)?
                 );
-                return Ok(dict(vec![("error", s(&error))]));
+                return Ok(dict([("error", text(&error))]));
             }
         }
-        let price = PyValue::Float(pyops::to_float(price).unwrap_or(Ok(0.0))?);
+        let price = PyValue::Float(py_num::to_float(price).unwrap_or(Ok(0.0))?);
         let order_id = self.order_counter.clone();
-        let order = dict(vec![
+        let order = dict([
             ("id", order_id.clone()),
             ("order_type", order_type.clone()),
             ("symbol", symbol.clone()),
             ("price", price.clone()),
             ("amount", amount.clone()),
-            ("status", s("Open")),
+            ("status", text("Open")),
         ]);
         dict_set(&mut self.orders, order_id.clone(), order)?;
         self.order_counter = add(&self.order_counter, &int(1), false)?;
-        Ok(dict(vec![
+        Ok(dict([
             ("order_id", order_id),
             ("order_type", order_type.clone()),
-            ("status", s("Pending")),
+            ("status", text("Pending")),
             ("price", price),
             ("amount", amount.clone()),
         ]))
@@ -445,11 +458,11 @@ impl TradingBot {
             } else {
                 "User not authenticated. Please log in to fund the account."
             };
-            return Ok(dict(vec![("error", s(error))]));
+            return Ok(dict([("error", text(error))]));
         }
-        if withdraw && !pyops::same_text(&self.market_status, "Open") {
+        if withdraw && !py_ops::same_text(&self.market_status, "Open") {
             let error = "Market is closed. Transactions are not allowed.";
-            return Ok(dict(vec![("error", s(error))]));
+            return Ok(dict([("error", text(error))]));
         }
         if compare(amount, Cmp::Le, &int(0))? {
             let error = if withdraw {
@@ -457,37 +470,40 @@ impl TradingBot {
             } else {
                 "Funding amount must be positive."
             };
-            return Ok(dict(vec![("error", s(error))]));
+            return Ok(dict([("error", text(error))]));
         }
         let balance = get_item(&self.account_info, "balance")?.clone();
         if withdraw && compare(amount, Cmp::Gt, &balance)? {
-            return Ok(dict(vec![(
+            return Ok(dict([(
                 "error",
-                s("Insufficient funds for withdrawal."),
+                text("Insufficient funds for withdrawal."),
             )]));
         }
         let new_balance = add(&balance, amount, withdraw)?;
         dict_set(
-            pyops::dict_entries_mut(&mut self.account_info)?,
-            s("balance"),
+            py_ops::dict_entries_mut(&mut self.account_info)?,
+            text("balance"),
             new_balance.clone(),
         )?;
         let PyValue::List(history) = &mut self.transaction_history else {
             return Err(no_attribute(&self.transaction_history, "append"));
         };
         let timestamp = transaction_timestamp(&mut self.random);
-        history.push(dict(vec![
-            ("type", s(if withdraw { "withdrawal" } else { "deposit" })),
+        history.push(dict([
+            (
+                "type",
+                text(if withdraw { "withdrawal" } else { "deposit" }),
+            ),
             ("amount", amount.clone()),
-            ("timestamp", s(&timestamp)),
+            ("timestamp", text(&timestamp)),
         ]));
         let status = if withdraw {
             "Withdrawal successful"
         } else {
             "Account funded successfully"
         };
-        Ok(dict(vec![
-            ("status", s(status)),
+        Ok(dict([
+            ("status", text(status)),
             ("new_balance", new_balance),
         ]))
     }
@@ -495,55 +511,55 @@ impl TradingBot {
     fn get_account_info(&self) -> PyValue {
         if !truthy(&self.authenticated) {
             let error = "User not authenticated. Please log in to view account information.";
-            return dict(vec![("error", s(error))]);
+            return dict([("error", text(error))]);
         }
         self.account_info.clone()
     }
 
     fn trading_login(&mut self) -> PyValue {
         if truthy(&self.authenticated) {
-            return dict(vec![("status", s("Already logged in"))]);
+            return dict([("status", text("Already logged in"))]);
         }
         self.authenticated = PyValue::Bool(true);
-        dict(vec![("status", s("Logged in successfully"))])
+        dict([("status", text("Logged in successfully"))])
     }
 
     fn trading_logout(&mut self) -> PyValue {
         if !truthy(&self.authenticated) {
-            return dict(vec![("status", s("No user is currently logged in"))]);
+            return dict([("status", text("No user is currently logged in"))]);
         }
         self.authenticated = PyValue::Bool(false);
-        dict(vec![("status", s("Logged out successfully"))])
+        dict([("status", text("Logged out successfully"))])
     }
 
     fn remove_stock_from_watchlist(&mut self, symbol: &PyValue) -> Result<PyValue> {
         if !truthy(&self.authenticated) {
             let error = "User not authenticated. Please log in to modify the watchlist.";
-            return Ok(dict(vec![("error", s(error))]));
+            return Ok(dict([("error", text(error))]));
         }
         let list = watch_list_mut(&mut self.watch_list)?;
         let Some(i) = list_position(list, symbol) else {
             let error = Text::new()
-                .s("Stock ")
+                .text("Stock ")
                 .v(symbol)
-                .s(" not found in watchlist.");
-            return Ok(dict(vec![("error", error.value())]));
+                .text(" not found in watchlist.");
+            return Ok(dict([("error", error.value())]));
         };
         list.remove(i);
         let status = Text::new()
-            .s("Stock ")
+            .text("Stock ")
             .v(symbol)
-            .s(" removed from watchlist successfully.");
-        Ok(dict(vec![("status", status.value())]))
+            .text(" removed from watchlist successfully.");
+        Ok(dict([("status", status.value())]))
     }
 
     fn get_watchlist(&self) -> Result<Output> {
         if !truthy(&self.authenticated) {
             let error = "Error: User not authenticated. Please log in to view the watchlist.";
-            return Ok(Output::Value(PyValue::List(vec![s(error)])));
+            return Ok(Output::Value(PyValue::List(vec![text(error)])));
         }
         if !self.long_context {
-            return Ok(Output::Value(dict(vec![(
+            return Ok(Output::Value(dict([(
                 "watchlist",
                 self.watch_list.clone(),
             )])));
@@ -569,16 +585,16 @@ impl TradingBot {
     fn get_order_history(&self) -> PyValue {
         if !truthy(&self.authenticated) {
             let error = "User not authenticated. Please log in to view order history.";
-            return PyValue::List(vec![dict(vec![("error", s(error))])]);
+            return PyValue::List(vec![dict([("error", text(error))])]);
         }
         let keys = self.orders.iter().map(|(k, _)| k.clone()).collect();
-        dict(vec![("history", PyValue::List(keys))])
+        dict([("history", PyValue::List(keys))])
     }
 
     fn get_transaction_history(&self, start_date: &PyValue, end_date: &PyValue) -> Result<PyValue> {
         if !truthy(&self.authenticated) {
             let error = "User not authenticated. Please log in to view transaction history.";
-            return Ok(PyValue::List(vec![dict(vec![("error", s(error))])]));
+            return Ok(PyValue::List(vec![dict([("error", text(error))])]));
         }
         let bound = |date: &PyValue| -> Result<Option<Moment>> {
             if truthy(date) {
@@ -601,18 +617,18 @@ impl TradingBot {
         {
             filtered.extend(extension.iter().cloned());
         }
-        Ok(dict(vec![("transaction_history", PyValue::List(filtered))]))
+        Ok(dict([("transaction_history", PyValue::List(filtered))]))
     }
 
     fn get_available_stocks(&self, sector: &PyValue) -> Result<PyValue> {
-        pyops::check_hashable(sector)?;
+        py_ops::hashable(sector)?;
         let found = SECTORS
             .iter()
-            .find(|(name, _)| pyops::same_text(sector, name));
+            .find(|(name, _)| py_ops::same_text(sector, name));
         let Some((name, symbols)) = found else {
-            return Ok(dict(vec![("stock_list", PyValue::List(Vec::new()))]));
+            return Ok(dict([("stock_list", PyValue::List(Vec::new()))]));
         };
-        let mut list: Vec<PyValue> = symbols.iter().map(|x| s(x)).collect();
+        let mut list: Vec<PyValue> = symbols.iter().map(|x| text(x)).collect();
         if self.long_context {
             let extension = if *name == "Technology" {
                 "TECHNOLOGY_EXTENSION"
@@ -623,7 +639,7 @@ impl TradingBot {
                 list.extend(more.iter().cloned());
             }
         }
-        Ok(dict(vec![("stock_list", PyValue::List(list))]))
+        Ok(dict([("stock_list", PyValue::List(list))]))
     }
 
     fn filter_stocks_by_price(
@@ -637,7 +653,7 @@ impl TradingBot {
             let price = |bot: &TradingBot| -> Result<PyValue> {
                 let empty = PyValue::Dict(Vec::new());
                 let stock = bot.stocks_get(&symbol)?.unwrap_or(&empty);
-                Ok(dict_get(stock, &s("price"))?.cloned().unwrap_or(int(0)))
+                Ok(dict_get(stock, &text("price"))?.cloned().unwrap_or(int(0)))
             };
             if compare(&price(self)?, Cmp::Ge, min_price)?
                 && compare(&price(self)?, Cmp::Le, max_price)?
@@ -645,7 +661,7 @@ impl TradingBot {
                 filtered.push(symbol);
             }
         }
-        Ok(dict(vec![("filtered_stocks", PyValue::List(filtered))]))
+        Ok(dict([("filtered_stocks", PyValue::List(filtered))]))
     }
 
     fn add_to_watchlist(&mut self, stock: &PyValue) -> Result<PyValue> {
@@ -653,7 +669,7 @@ impl TradingBot {
         if !listed && self.stocks_get(stock)?.is_some() {
             watch_list_mut(&mut self.watch_list)?.push(stock.clone());
         }
-        Ok(dict(vec![("watchlist", self.watch_list.clone())]))
+        Ok(dict([("watchlist", self.watch_list.clone())]))
     }
 
     fn notify_price_change(&self, stocks: &PyValue, threshold: &PyValue) -> Result<PyValue> {
@@ -662,19 +678,19 @@ impl TradingBot {
             let Some(stock) = self.stocks_get(&symbol)? else {
                 continue;
             };
-            let change = pyops::abs(get_item(stock, "percent_change")?)?;
+            let change = py_num::abs(get_item(stock, "percent_change")?)?;
             if compare(&change, Cmp::Ge, threshold)? {
                 changed.push(symbol);
             }
         }
         if changed.is_empty() {
-            let text = "No significant price changes in the selected stocks.";
-            return Ok(dict(vec![("notification", s(text))]));
+            let none = "No significant price changes in the selected stocks.";
+            return Ok(dict([("notification", text(none))]));
         }
-        let mut text = Text::new().s("Stocks ");
+        let mut notification = Text::new().text("Stocks ");
         for (i, symbol) in changed.iter().enumerate() {
             if i > 0 {
-                text = text.s(", ");
+                notification = notification.text(", ");
             }
             if !matches!(symbol, PyValue::Str(_)) {
                 return Err(format!(
@@ -682,10 +698,10 @@ impl TradingBot {
                     symbol.type_name()
                 ));
             }
-            text = text.v(symbol);
+            notification = notification.v(symbol);
         }
-        let text = text.s(" have significant price changes.");
-        Ok(dict(vec![("notification", text.value())]))
+        let notification = notification.text(" have significant price changes.");
+        Ok(dict([("notification", notification.value())]))
     }
 }
 

@@ -1,8 +1,8 @@
 // Every expected text below is what the official class prints under
 // CPython 3.11.7 (TZ=UTC) for the same calls.
 
+use super::super::py_ops::testing::run;
 use super::*;
-use crate::ood::python::dumps::json_dumps;
 
 fn lit(text: &str) -> PyValue {
     literal_eval(text).unwrap()
@@ -19,46 +19,29 @@ fn logged_in(config: &str, long_context: bool) -> TradingBot {
     b
 }
 
-/// The executor's result string: `str` as is, `dict` through `json.dumps`,
-/// anything else through `str()`; an exception as its text.
-fn call(b: &mut TradingBot, method: &str, args: &[&str]) -> String {
-    let signature = METHODS.iter().find(|s| s.name == method).unwrap();
-    let mut args: Vec<PyValue> = args.iter().map(|a| lit(a)).collect();
-    for param in &signature.params[args.len()..] {
-        args.push(lit(param.default.unwrap()));
-    }
-    match b.call(method, args) {
-        Ok(Output::Rendered(text)) => text,
-        Ok(Output::Value(PyValue::Str(s))) => s.to_string_lossy(),
-        Ok(Output::Value(v @ PyValue::Dict(_))) => json_dumps(&v).unwrap(),
-        Ok(Output::Value(v)) => PyStr(crate::ood::python::py_str(&v)).to_string_lossy(),
-        Err(e) => format!("EXC {e}"),
-    }
-}
-
 #[test]
 fn deposits_and_withdrawals_draw_the_reference_timestamps() {
     let mut b = logged_in("{}", false);
     assert_eq!(
-        call(&mut b, "fund_account", &["5000"]),
+        run(&mut b, "fund_account", &["5000"]),
         r#"{"status": "Account funded successfully", "new_balance": 15000.0}"#
     );
-    let history = call(&mut b, "get_transaction_history", &[]);
+    let history = run(&mut b, "get_transaction_history", &[]);
     assert_eq!(
         history,
         r#"{"transaction_history": [{"type": "deposit", "amount": 5000, "timestamp": "2024-09-02 05:40:15"}]}"#
     );
     b.market_status = lit("'Open'");
     assert_eq!(
-        call(&mut b, "withdraw_funds", &["True"]),
+        run(&mut b, "withdraw_funds", &["True"]),
         r#"{"status": "Withdrawal successful", "new_balance": 14999.0}"#
     );
     assert_eq!(
-        call(&mut b, "withdraw_funds", &[&format!("1{}", "0".repeat(30))]),
+        run(&mut b, "withdraw_funds", &[&format!("1{}", "0".repeat(30))]),
         r#"{"error": "Insufficient funds for withdrawal."}"#
     );
     assert_eq!(
-        call(&mut b, "place_order", &["'buy'", "'AAPL'", "100.0", "1000"]),
+        run(&mut b, "place_order", &["'buy'", "'AAPL'", "100.0", "1000"]),
         r#"{"error": "Insufficient funds: required $100000.00 but only $14999.00 available."}"#
     );
 }
@@ -113,8 +96,8 @@ fn wrong_argument_types_raise_pythons_texts() {
     ];
     for (method, args, error) in cases {
         assert_eq!(
-            call(&mut b, method, args),
-            format!("EXC {error}"),
+            run(&mut b, method, args),
+            format!("Error during execution: {error}"),
             "{method}{args:?}"
         );
     }
@@ -136,15 +119,27 @@ fn dates_parse_as_strptime_parses_them() {
     let cases = [
         (
             "'2024-13-01'",
-            "EXC time data '2024-13-01' does not match format '%Y-%m-%d'",
+            "Error during execution: time data '2024-13-01' does not match format '%Y-%m-%d'",
         ),
-        ("'2024-02-30'", "EXC day is out of range for month"),
-        ("'2024-01-011'", "EXC unconverted data remains: 1"),
-        ("'0000-01-01'", "EXC year 0 is out of range"),
-        ("5", "EXC strptime() argument 1 must be str, not int"),
+        (
+            "'2024-02-30'",
+            "Error during execution: day is out of range for month",
+        ),
+        (
+            "'2024-01-011'",
+            "Error during execution: unconverted data remains: 1",
+        ),
+        (
+            "'0000-01-01'",
+            "Error during execution: year 0 is out of range",
+        ),
+        (
+            "5",
+            "Error during execution: strptime() argument 1 must be str, not int",
+        ),
         (
             "' 2024-01-01'",
-            "EXC time data ' 2024-01-01' does not match format '%Y-%m-%d'",
+            "Error during execution: time data ' 2024-01-01' does not match format '%Y-%m-%d'",
         ),
         ("'2024-1-1'", r#"{"transaction_history": []}"#),
         ("'2024-01- 1'", r#"{"transaction_history": []}"#),
@@ -152,7 +147,7 @@ fn dates_parse_as_strptime_parses_them() {
     ];
     for (date, want) in cases {
         assert_eq!(
-            call(&mut b, "get_transaction_history", &[date]),
+            run(&mut b, "get_transaction_history", &[date]),
             want,
             "{date}"
         );
@@ -161,13 +156,13 @@ fn dates_parse_as_strptime_parses_them() {
         "{'transaction_history': [{'timestamp': '2024-10-27 14:10:53'}]}",
         false,
     );
-    let within = call(
+    let within = run(
         &mut b,
         "get_transaction_history",
         &["'2024-10-27'", "'2024-10-28'"],
     );
     assert!(within.contains("14:10:53"), "{within}");
-    let after = call(&mut b, "get_transaction_history", &["'2024-10-28'"]);
+    let after = run(&mut b, "get_transaction_history", &["'2024-10-28'"]);
     assert_eq!(after, r#"{"transaction_history": []}"#);
 }
 
@@ -176,19 +171,19 @@ fn symbols_iterate_as_python_iterates_them() {
     let mut b = logged_in("{}", false);
     // A string is iterated by characters, and an unknown symbol has price 0.
     assert_eq!(
-        call(&mut b, "filter_stocks_by_price", &["'AAPL'", "0", "1"]),
+        run(&mut b, "filter_stocks_by_price", &["'AAPL'", "0", "1"]),
         r#"{"filtered_stocks": ["A", "A", "P", "L"]}"#
     );
     assert_eq!(
-        call(&mut b, "notify_price_change", &["['AAPL', 'TSLA']", "0.1"]),
+        run(&mut b, "notify_price_change", &["['AAPL', 'TSLA']", "0.1"]),
         r#"{"notification": "Stocks AAPL, TSLA have significant price changes."}"#
     );
     assert_eq!(
-        call(&mut b, "cancel_order", &["12446.0"]),
+        run(&mut b, "cancel_order", &["12446.0"]),
         r#"{"order_id": 12446.0, "status": "Cancelled"}"#
     );
     assert_eq!(
-        call(&mut b, "cancel_order", &["12345"]),
+        run(&mut b, "cancel_order", &["12345"]),
         r#"{"error": "Can't cancel order 12345. Order is already completed."}"#
     );
 }
@@ -198,34 +193,34 @@ fn long_context_extends_the_results_and_digit_keys_become_ints() {
     let config =
         "{'orders': {'12345': {'symbol': 'AAPL', 'status': 'Completed'}, 'order_type': 'Buy'}}";
     let mut b = logged_in(config, true);
-    let watch = call(&mut b, "get_watchlist", &[]);
+    let watch = run(&mut b, "get_watchlist", &[]);
     assert_eq!(watch.len(), 7006);
     assert!(
         watch.starts_with("['NVDA', 'JHGUN', 'LMAT', 'YNK"),
         "{watch}"
     );
     assert!(watch.ends_with("'YBTT', 'ZRFRE', Ellipsis]"), "{watch}");
-    let order = call(&mut b, "get_order_details", &["12345"]);
+    let order = run(&mut b, "get_order_details", &["12345"]);
     assert_eq!(order.len(), 7286);
     assert!(order.starts_with(
         r#"{"symbol": "AAPL", "status": "Completed", "metadata": {"company_overview": "\n    AAPL is one of the most"#
     ));
-    assert_eq!(call(&mut b, "get_stock_info", &["'AAPL'"]).len(), 31704);
-    assert_eq!(call(&mut b, "get_transaction_history", &[]).len(), 84370);
+    assert_eq!(run(&mut b, "get_stock_info", &["'AAPL'"]).len(), 31704);
+    assert_eq!(run(&mut b, "get_transaction_history", &[]).len(), 84370);
     assert_eq!(
-        call(&mut b, "get_available_stocks", &["'Technology'"]).len(),
+        run(&mut b, "get_available_stocks", &["'Technology'"]).len(),
         7051
     );
     assert_eq!(
-        call(&mut b, "cancel_order", &["'order_type'"]),
-        "EXC string indices must be integers, not 'str'"
+        run(&mut b, "cancel_order", &["'order_type'"]),
+        "Error during execution: string indices must be integers, not 'str'"
     );
     assert_eq!(
-        call(&mut b, "get_order_details", &["'order_type'"]),
-        "EXC 'str' object has no attribute 'copy'"
+        run(&mut b, "get_order_details", &["'order_type'"]),
+        "Error during execution: 'str' object has no attribute 'copy'"
     );
     assert_eq!(
-        call(&mut b, "get_order_details", &["1"]),
+        run(&mut b, "get_order_details", &["1"]),
         r#"{"error": "Order with ID 1 not found.Here is the list of orders_id: [12345, 'order_type']"}"#
     );
 }
