@@ -93,6 +93,11 @@ fn strings(v: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+fn sorted(mut names: Vec<String>) -> Vec<String> {
+    names.sort();
+    names
+}
+
 #[derive(Default, Debug)]
 struct Tally {
     checked: usize,
@@ -145,9 +150,12 @@ fn verdicts(category: &str, tally: &mut Tally) {
                 failure.map(|f| f.error_type.as_str().to_string()),
                 failure.map(|f| f.message.clone()),
                 verdict.turns.len() as u64,
-                failure
-                    .map(|f| f.mismatched_attributes.clone())
-                    .unwrap_or_default(),
+                // The reference lists them sorted; the checker in `vars()` order.
+                sorted(
+                    failure
+                        .map(|f| f.mismatched_attributes.clone())
+                        .unwrap_or_default(),
+                ),
                 failure.map(|f| f.missing_items.clone()).unwrap_or_default(),
             );
             let expected = (
@@ -155,7 +163,7 @@ fn verdicts(category: &str, tally: &mut Tally) {
                 want["error_type"].as_str().map(str::to_string),
                 want["error_message"].as_str().map(str::to_string),
                 want["turns_checked"].as_u64().unwrap_or(0),
-                strings(&want["mismatched_attributes"]),
+                sorted(strings(&want["mismatched_attributes"])),
                 strings(&want["missing_items"]),
             );
             if got == expected {
