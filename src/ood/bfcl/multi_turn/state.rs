@@ -26,6 +26,8 @@ pub enum State {
     Bool(bool),
     /// An `int`.
     Int(i128),
+    /// An `int` beyond `i128`, as its decimal digits.
+    LongInt(String),
     /// A `float`.
     Float(f64),
     /// A `str`.
@@ -87,6 +89,7 @@ impl State {
             State::Int(i) => Value::Number(
                 serde_json::Number::from_i128(*i).unwrap_or_else(|| serde_json::Number::from(0)),
             ),
+            State::LongInt(digits) => serde_json::from_str(digits).unwrap_or(Value::Null),
             State::Float(x) if !x.is_finite() => tagged("__float__", Value::String(non_finite(*x))),
             State::Float(x) => serde_json::Number::from_f64(*x)
                 .map(Value::Number)
@@ -153,7 +156,7 @@ impl From<&PyValue> for State {
             PyValue::Bool(b) => State::Bool(*b),
             PyValue::Int(text) => match text.parse::<i128>() {
                 Ok(i) => State::Int(i),
-                Err(_) => State::Repr(text.clone()),
+                Err(_) => State::LongInt(text.clone()),
             },
             PyValue::Float(x) => State::Float(*x),
             PyValue::Str(s) => State::Str(s.to_string_lossy()),
@@ -279,6 +282,7 @@ fn write_exact(out: &mut String, value: &State) {
         State::None => out.push_str("null"),
         State::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         State::Int(i) => out.push_str(&i.to_string()),
+        State::LongInt(digits) => out.push_str(digits),
         State::Str(s) => write_string(out, s),
         State::Ref { class, name } => {
             out.push_str("{\"__ref__\":");
@@ -383,12 +387,12 @@ pub fn python_eq(a: &State, b: &State) -> bool {
     }
 }
 
-/// A number as an exact comparable value: `(integer part, fraction)` is
-/// not needed, since every `int` here fits an `i128` and every `float` that
-/// equals an `int` is integral.
+/// A number as an exact comparable value: an integer (in `i128`, or as
+/// the decimal digits of one beyond it), or a float that is not integral.
 #[derive(PartialEq)]
 enum Number {
     Integer(i128),
+    Long(String),
     Real(f64),
 }
 
@@ -396,7 +400,10 @@ fn number(value: &State) -> Option<Number> {
     match value {
         State::Bool(b) => Some(Number::Integer(*b as i128)),
         State::Int(i) => Some(Number::Integer(*i)),
+        State::LongInt(digits) => Some(Number::Long(digits.clone())),
         State::Float(x) if x.fract() == 0.0 && x.abs() < 1e38 => Some(Number::Integer(*x as i128)),
+        // Rust writes an integral float's exact decimal value.
+        State::Float(x) if x.fract() == 0.0 => Some(Number::Long(format!("{x:.0}"))),
         State::Float(x) => Some(Number::Real(*x)),
         _ => None,
     }
@@ -406,6 +413,7 @@ fn number(value: &State) -> Option<Number> {
 fn key_text(value: &State) -> String {
     match number(value) {
         Some(Number::Integer(i)) => format!("#{i}"),
+        Some(Number::Long(digits)) => format!("#{digits}"),
         Some(Number::Real(x)) => format!("#{}", float_repr(x)),
         None => canonical_exact(value),
     }
@@ -508,6 +516,17 @@ mod tests {
             (State::str("x"), State::Float(1.0)),
         ]);
         assert!(python_eq(&a, &b));
+    }
+
+    #[test]
+    fn ints_beyond_i128_keep_their_digits_and_compare_exactly() {
+        let big = State::from(&PyValue::Int("10000000000000000000000000000000000000000".into()));
+        assert_eq!(canonical_exact(&big), "10000000000000000000000000000000000000000");
+        // 1e40 as a float is 10000000000000000303786028427003666890752.
+        assert!(!python_eq(&big, &State::Float(1e40)));
+        let exact = State::from(&PyValue::Int("10000000000000000303786028427003666890752".into()));
+        assert!(python_eq(&exact, &State::Float(1e40)));
+        assert!(python_eq(&big, &big.clone()));
     }
 
     #[test]
