@@ -4,10 +4,16 @@
 //! public methods and parameters, the same return values and error texts,
 //! the same public state.
 
+use std::cell::OnceCell;
 use std::sync::OnceLock;
 
 use super::api::ApiClass;
-use crate::ood::python::{PyValue, json_loads_str};
+use crate::ood::python::{PyStr, PyValue, json_loads_str};
+
+mod py_semantics;
+pub mod ticket_api;
+pub mod travel_booking;
+mod travel_booking_costs;
 
 /// The classes, by the names the questions' `involved_classes` use.
 pub const CLASSES: &[&str] = &[
@@ -25,7 +31,11 @@ pub const CLASSES: &[&str] = &[
 /// (the official classes mutate some of them in long-context mode): one
 /// value per run of a category, passed to every instance it creates.
 #[derive(Debug, Default)]
-pub struct Globals {}
+pub struct Globals {
+    /// `TravelAPI`'s long-context cards (`CREDIT_CARD_EXTENSION`'s dicts),
+    /// which every long-context instance holds by reference.
+    pub travel_cards: OnceCell<Vec<(PyStr, travel_booking::Card)>>,
+}
 
 /// A new instance of `class`, loaded from its `initial_config` entry
 /// (`_load_scenario(deepcopy(config), long_context)`; a stateless class
@@ -36,8 +46,13 @@ pub fn new_instance(
     long_context: bool,
     globals: &Globals,
 ) -> Option<Box<dyn ApiClass>> {
-    let _ = (config, long_context, globals);
     match class {
+        "TicketAPI" => Some(Box::new(ticket_api::TicketApi::new(config))),
+        "TravelAPI" => Some(Box::new(travel_booking::TravelApi::new(
+            config,
+            long_context,
+            globals,
+        ))),
         _ => None,
     }
 }

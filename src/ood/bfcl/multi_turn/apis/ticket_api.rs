@@ -1,0 +1,324 @@
+//! `TicketAPI` (`ticket_api.py`): a support-ticket queue with a logged-in
+//! user, ported from gorilla `6ea5797`.
+//!
+//! Deterministic choices and limits:
+//! - `edit_ticket` lists the invalid fields of an update by iterating a
+//!   Python `set` of strings, whose order depends on the string-hash seed.
+//!   Here they come in the order of the update's keys (the reference traces
+//!   hold no update with two invalid fields, whatever the order).
+//! - A `ticket_queue` in the configuration that is not a list loads as an
+//!   empty list (every question's is a list).
+//! - Python comparisons and arithmetic on model-given values follow
+//!   `py_semantics` (ints within 128 bits).
+
+use super::py_semantics::{
+    Op, arith, dict, int, is_str, less_than, lower, s, set_item, subscript, truthy,
+};
+use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
+use crate::ood::bfcl::multi_turn::state::State;
+use crate::ood::python::value::py_eq;
+use crate::ood::python::{PyStr, PyValue};
+
+/// One `TicketAPI` instance.
+#[derive(Debug)]
+pub struct TicketApi {
+    ticket_queue: Vec<PyValue>,
+    ticket_counter: PyValue,
+    current_user: PyValue,
+}
+
+const METHODS: &[Signature] = &[
+    Signature {
+        name: "create_ticket",
+        params: &[
+            Param::required("title"),
+            Param::optional("description", "''"),
+            Param::optional("priority", "1"),
+        ],
+    },
+    Signature {
+        name: "get_ticket",
+        params: &[Param::required("ticket_id")],
+    },
+    Signature {
+        name: "close_ticket",
+        params: &[Param::required("ticket_id")],
+    },
+    Signature {
+        name: "resolve_ticket",
+        params: &[Param::required("ticket_id"), Param::required("resolution")],
+    },
+    Signature {
+        name: "edit_ticket",
+        params: &[Param::required("ticket_id"), Param::required("updates")],
+    },
+    Signature {
+        name: "ticket_login",
+        params: &[Param::required("username"), Param::required("password")],
+    },
+    Signature {
+        name: "ticket_get_login_status",
+        params: &[],
+    },
+    Signature {
+        name: "logout",
+        params: &[],
+    },
+    Signature {
+        name: "get_user_tickets",
+        params: &[Param::optional("status", "None")],
+    },
+];
+
+const VALID_FIELDS: [&str; 4] = ["title", "description", "status", "priority"];
+
+fn value(v: PyValue) -> Result<Output, String> {
+    Ok(Output::Value(v))
+}
+
+/// `{key: text + str(id) + rest}`, code points of the id kept.
+fn message(key: &str, text: &str, id: &PyValue, rest: &str) -> Result<Output, String> {
+    let mut out = PyStr::new(text).0;
+    out.extend(crate::ood::python::py_str(id));
+    out.extend(PyStr::new(rest).0);
+    value(dict(vec![(key, PyValue::Str(PyStr(out)))]))
+}
+
+fn not_found(id: &PyValue) -> Result<Output, String> {
+    message("error", "Ticket with ID ", id, " not found.")
+}
+
+/// `v.lower()` for a `str` or `bytes`, or the `AttributeError` text.
+fn lowered(v: &PyValue) -> Result<PyValue, String> {
+    match v {
+        PyValue::Str(text) => Ok(PyValue::Str(lower(text))),
+        PyValue::Bytes(bytes) => Ok(PyValue::Bytes(bytes.to_ascii_lowercase())),
+        other => Err(format!(
+            "'{}' object has no attribute 'lower'",
+            other.type_name()
+        )),
+    }
+}
+
+impl TicketApi {
+    /// `TicketAPI()._load_scenario(config)`.
+    pub fn new(config: &PyValue) -> TicketApi {
+        let ticket_queue = match config.get_str("ticket_queue") {
+            Some(PyValue::List(items)) => items.clone(),
+            _ => Vec::new(),
+        };
+        TicketApi {
+            ticket_queue,
+            ticket_counter: config.get_str("ticket_counter").cloned().unwrap_or(int(1)),
+            current_user: config
+                .get_str("current_user")
+                .cloned()
+                .unwrap_or(PyValue::None),
+        }
+    }
+
+    /// `_find_ticket`: the position of the first ticket whose `"id"`
+    /// equals `id`, or the exception its subscript raises.
+    fn find(&self, id: &PyValue) -> Result<Option<usize>, String> {
+        for (at, ticket) in self.ticket_queue.iter().enumerate() {
+            if py_eq(subscript(ticket, "id")?, id) {
+                return Ok(truthy(ticket).then_some(at));
+            }
+        }
+        Ok(None)
+    }
+
+    fn create_ticket(
+        &mut self,
+        title: PyValue,
+        description: PyValue,
+        priority: PyValue,
+    ) -> Result<Output, String> {
+        if !truthy(&self.current_user) {
+            return value(dict(vec![(
+                "error",
+                s("User not authenticated. Please log in to create a ticket."),
+            )]));
+        }
+        if less_than(&priority, &int(1))? || less_than(&int(5), &priority)? {
+            return value(dict(vec![(
+                "error",
+                s("Invalid priority. Priority must be between 1 and 5."),
+            )]));
+        }
+        let ticket = dict(vec![
+            ("id", self.ticket_counter.clone()),
+            ("title", title),
+            ("description", description),
+            ("status", s("Open")),
+            ("priority", priority),
+            ("created_by", self.current_user.clone()),
+        ]);
+        self.ticket_queue.push(ticket.clone());
+        self.ticket_counter = arith(Op::Add, &self.ticket_counter, &int(1), true)?.value();
+        value(ticket)
+    }
+
+    /// `close_ticket` and `resolve_ticket`: `status` is the new status.
+    fn settle(
+        &mut self,
+        id: &PyValue,
+        status: &str,
+        resolution: Option<PyValue>,
+    ) -> Result<Output, String> {
+        let Some(at) = self.find(id)? else {
+            return not_found(id);
+        };
+        let ticket = &mut self.ticket_queue[at];
+        let (done, verb) = match status {
+            "Closed" => (" is already closed.", " has been closed successfully."),
+            _ => (" is already resolved.", " has been resolved successfully."),
+        };
+        if is_str(subscript(ticket, "status")?, status) {
+            return message("error", "Ticket with ID ", id, done);
+        }
+        set_item(ticket, "status", s(status))?;
+        if let Some(resolution) = resolution {
+            set_item(ticket, "resolution", resolution)?;
+        }
+        message("status", "Ticket ", id, verb)
+    }
+
+    fn edit_ticket(&mut self, id: &PyValue, updates: &PyValue) -> Result<Output, String> {
+        let Some(at) = self.find(id)? else {
+            return not_found(id);
+        };
+        let PyValue::Dict(entries) = updates else {
+            return Err(format!(
+                "'{}' object has no attribute 'keys'",
+                updates.type_name()
+            ));
+        };
+        let invalid: Vec<&PyValue> = entries
+            .iter()
+            .map(|(k, _)| k)
+            .filter(|k| !VALID_FIELDS.iter().any(|f| is_str(k, f)))
+            .collect();
+        if !invalid.is_empty() {
+            let mut names = Vec::with_capacity(invalid.len());
+            for (i, key) in invalid.iter().enumerate() {
+                match key {
+                    PyValue::Str(name) => names.push(name.to_string_lossy()),
+                    other => {
+                        return Err(format!(
+                            "sequence item {i}: expected str instance, {} found",
+                            other.type_name()
+                        ));
+                    }
+                }
+            }
+            return value(dict(vec![(
+                "error",
+                s(&format!("Invalid fields for update: {}", names.join(", "))),
+            )]));
+        }
+        let ticket = &mut self.ticket_queue[at];
+        for (key, new) in entries {
+            if let (PyValue::Str(key), false) = (key, matches!(new, PyValue::None)) {
+                set_item(ticket, &key.to_string_lossy(), new.clone())?;
+            }
+        }
+        message("status", "Ticket ", id, " has been updated successfully.")
+    }
+
+    fn get_user_tickets(&self, status: &PyValue) -> Result<Output, String> {
+        if !truthy(&self.current_user) {
+            let error = dict(vec![(
+                "error",
+                s("User not authenticated. Please log in to view tickets."),
+            )]);
+            return value(PyValue::List(vec![error]));
+        }
+        let mut mine = Vec::new();
+        for ticket in &self.ticket_queue {
+            if py_eq(subscript(ticket, "created_by")?, &self.current_user) {
+                mine.push(ticket.clone());
+            }
+        }
+        if truthy(status) {
+            let mut kept = Vec::new();
+            for ticket in mine {
+                let own = lowered(subscript(&ticket, "status")?)?;
+                if py_eq(&own, &lowered(status)?) {
+                    kept.push(ticket);
+                }
+            }
+            mine = kept;
+        }
+        value(PyValue::List(mine))
+    }
+}
+
+impl ApiClass for TicketApi {
+    fn class_name(&self) -> &'static str {
+        "TicketAPI"
+    }
+
+    fn methods(&self) -> &'static [Signature] {
+        METHODS
+    }
+
+    fn call(&mut self, method: &str, args: Vec<PyValue>) -> Result<Output, String> {
+        let mut args = args.into_iter();
+        let mut next = || args.next().unwrap_or(PyValue::None);
+        match method {
+            "create_ticket" => {
+                let (title, description, priority) = (next(), next(), next());
+                self.create_ticket(title, description, priority)
+            }
+            "get_ticket" => {
+                let id = next();
+                match self.find(&id)? {
+                    Some(at) => value(self.ticket_queue[at].clone()),
+                    None => not_found(&id),
+                }
+            }
+            "close_ticket" => self.settle(&next(), "Closed", None),
+            "resolve_ticket" => {
+                let (id, resolution) = (next(), next());
+                self.settle(&id, "Resolved", Some(resolution))
+            }
+            "edit_ticket" => {
+                let (id, updates) = (next(), next());
+                self.edit_ticket(&id, &updates)
+            }
+            "ticket_login" => {
+                let (username, password) = (next(), next());
+                let success = truthy(&username) && truthy(&password);
+                if success {
+                    self.current_user = username;
+                }
+                value(dict(vec![("success", PyValue::Bool(success))]))
+            }
+            "ticket_get_login_status" => value(dict(vec![(
+                "login_status",
+                PyValue::Bool(truthy(&self.current_user)),
+            )])),
+            "logout" => {
+                let success = truthy(&self.current_user);
+                if success {
+                    self.current_user = PyValue::None;
+                }
+                value(dict(vec![("success", PyValue::Bool(success))]))
+            }
+            "get_user_tickets" => self.get_user_tickets(&next()),
+            other => Err(format!("'TicketAPI' object has no attribute '{other}'")),
+        }
+    }
+
+    fn state(&self) -> Vec<(&'static str, State)> {
+        vec![
+            (
+                "ticket_queue",
+                State::List(self.ticket_queue.iter().map(State::from).collect()),
+            ),
+            ("ticket_counter", State::from(&self.ticket_counter)),
+            ("current_user", State::from(&self.current_user)),
+        ]
+    }
+}
