@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 use super::api::ApiClass;
 use crate::ood::python::{PyStr, PyValue, json_loads_str};
 
+mod py_hash;
 mod py_semantics;
 pub mod ticket_api;
 pub mod travel_booking;

@@ -500,10 +500,12 @@ pub fn lower(text: &PyStr) -> PyStr {
 /// `ValueError` (no match, data left over, a day the month lacks, year 0).
 pub fn strptime_ymd(value: &PyValue) -> Result<Option<(i64, u32, u32)>, String> {
     let PyValue::Str(text) = value else {
-        return Err(format!(
-            "strptime() argument 1 must be str, not {}",
-            value.type_name()
-        ));
+        // Argument Clinic names `None` itself, other values by their type.
+        let name = match value {
+            PyValue::None => "None",
+            other => other.type_name(),
+        };
+        return Err(format!("strptime() argument 1 must be str, not {name}"));
     };
     Ok(match_ymd(&text.0))
 }

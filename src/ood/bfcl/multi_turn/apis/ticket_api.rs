@@ -4,13 +4,15 @@
 //! Deterministic choices and limits:
 //! - `edit_ticket` lists the invalid fields of an update by iterating a
 //!   Python `set` of strings, whose order depends on the string-hash seed.
-//!   Here they come in the order of the update's keys (the reference traces
-//!   hold no update with two invalid fields, whatever the order).
+//!   Here it is CPython 3.11's order under `PYTHONHASHSEED=0`, the seed the
+//!   reference traces were made with (`py_hash`); they hold no update with
+//!   two invalid fields.
 //! - A `ticket_queue` in the configuration that is not a list loads as an
 //!   empty list (every question's is a list).
 //! - Python comparisons and arithmetic on model-given values follow
 //!   `py_semantics` (ints within 128 bits).
 
+use super::py_hash::{py_hash, set_difference_order};
 use super::py_semantics::{
     Op, arith, dict, int, is_str, less_than, lower, s, set_item, subscript, truthy,
 };
@@ -194,28 +196,29 @@ impl TicketApi {
                 updates.type_name()
             ));
         };
-        let invalid: Vec<&PyValue> = entries
-            .iter()
-            .map(|(k, _)| k)
-            .filter(|k| !VALID_FIELDS.iter().any(|f| is_str(k, f)))
-            .collect();
-        if !invalid.is_empty() {
-            let mut names = Vec::with_capacity(invalid.len());
-            for (i, key) in invalid.iter().enumerate() {
-                match key {
-                    PyValue::Str(name) => names.push(name.to_string_lossy()),
+        let is_valid = |k: &PyValue| VALID_FIELDS.iter().any(|f| is_str(k, f));
+        if entries.iter().any(|(k, _)| !is_valid(k)) {
+            let hashes: Vec<i64> = entries
+                .iter()
+                .map(|(k, _)| py_hash(k).unwrap_or(0))
+                .collect();
+            let order =
+                set_difference_order(&hashes, |i| !is_valid(&entries[i].0), VALID_FIELDS.len());
+            let mut names = Vec::with_capacity(order.len());
+            for (position, &i) in order.iter().enumerate() {
+                match &entries[i].0 {
+                    PyValue::Str(name) => names.push(name.0.clone()),
                     other => {
                         return Err(format!(
-                            "sequence item {i}: expected str instance, {} found",
+                            "sequence item {position}: expected str instance, {} found",
                             other.type_name()
                         ));
                     }
                 }
             }
-            return value(dict(vec![(
-                "error",
-                s(&format!("Invalid fields for update: {}", names.join(", "))),
-            )]));
+            let mut text = PyStr::new("Invalid fields for update: ").0;
+            text.extend(names.join(&[u32::from(','), u32::from(' ')][..]));
+            return value(dict(vec![("error", PyValue::Str(PyStr(text)))]));
         }
         let ticket = &mut self.ticket_queue[at];
         for (key, new) in entries {
