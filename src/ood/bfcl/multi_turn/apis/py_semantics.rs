@@ -585,3 +585,185 @@ fn day_options(t: &[u32]) -> Vec<(u32, usize)> {
     }
     out
 }
+
+/// What the class tests share: a call written as Python literals, bound,
+/// run and rendered as the official executor renders its result.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::ood::bfcl::multi_turn::api::{ApiClass, Arguments, Output, bind};
+    use crate::ood::python::dumps::json_dumps;
+    use crate::ood::python::{PyStr, PyValue, literal_eval, py_str};
+
+    /// `instance.method(*args)` where `args` is a tuple literal such as
+    /// `"('tok', [1])"`: the executor's result string.
+    pub fn run(instance: &mut dyn ApiClass, method: &str, args: &str) -> String {
+        let positional = match literal_eval(args).unwrap() {
+            PyValue::Tuple(items) => items,
+            other => panic!("not a tuple: {other:?}"),
+        };
+        let signature = instance
+            .methods()
+            .iter()
+            .find(|s| s.name == method)
+            .unwrap();
+        let arguments = Arguments {
+            positional,
+            keywords: Vec::new(),
+        };
+        let result = bind(instance.class_name(), signature, arguments)
+            .and_then(|bound| instance.call(method, bound));
+        match result {
+            Ok(Output::Value(PyValue::Str(s))) => s.to_string_lossy(),
+            Ok(Output::Value(v @ PyValue::Dict(_))) => {
+                json_dumps(&v).unwrap_or_else(|_| PyStr(py_str(&v)).to_string_lossy())
+            }
+            Ok(Output::Value(v)) => PyStr(py_str(&v)).to_string_lossy(),
+            Ok(Output::Rendered(s)) => s,
+            Err(e) => format!("Error during execution: {e}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ood::python::testing::lit;
+
+    // Every expected value below is CPython 3.11.7's.
+    #[test]
+    fn strptime_takes_the_regex_alternatives_in_order() {
+        let ok = [
+            ("2024-1-5", (2024, 1, 5)),
+            ("2024-01- 5", (2024, 1, 5)),
+            ("2024-02-29", (2024, 2, 29)),
+            ("2024-10-5", (2024, 10, 5)),
+            ("2024-1-10", (2024, 1, 10)),
+        ];
+        for (text, want) in ok {
+            assert_eq!(strptime_ymd(&s(text)), Ok(Some(want)), "{text}");
+        }
+        for text in [
+            "2024-02-30",
+            "2024-12-3x",
+            " 2024-01-01",
+            "0000-01-01",
+            "2023-02-29",
+            "2024-011-01",
+            "99999-01-01",
+            "2024-01-01\n",
+            "",
+        ] {
+            assert_eq!(strptime_ymd(&s(text)), Ok(None), "{text}");
+        }
+        assert_eq!(
+            strptime_ymd(&PyValue::None).unwrap_err(),
+            "strptime() argument 1 must be str, not None"
+        );
+        assert_eq!(
+            strptime_ymd(&lit("20240101")).unwrap_err(),
+            "strptime() argument 1 must be str, not int"
+        );
+    }
+
+    #[test]
+    fn float_reads_strings_as_python_does() {
+        let ok = [
+            ("1e3", 1000.0),
+            (" 12.5 ", 12.5),
+            ("1_000", 1000.0),
+            ("-Infinity", f64::NEG_INFINITY),
+            ("1.", 1.0),
+            (".5", 0.5),
+            ("5.e3", 5000.0),
+        ];
+        for (text, want) in ok {
+            assert_eq!(to_float(&s(text)), Ok(want), "{text}");
+        }
+        assert!(to_float(&s("nan")).unwrap().is_nan());
+        for text in ["_1", "1_", "1__0", "0x10", "", "1e"] {
+            assert_eq!(
+                to_float(&s(text)).unwrap_err(),
+                format!("could not convert string to float: '{text}'")
+            );
+        }
+        assert_eq!(
+            to_float(&lit(&"9".repeat(340))).unwrap_err(),
+            "int too large to convert to float"
+        );
+        assert_eq!(
+            to_float(&lit("[1]")).unwrap_err(),
+            "float() argument must be a string or a real number, not 'list'"
+        );
+    }
+
+    #[test]
+    fn integer_division_is_correctly_rounded() {
+        let cases = [
+            ("100000000000000000001", "7", 1.4285714285714287e+19),
+            ("18446744073709551623", "110", 1.6769767339735955e+17),
+            (
+                "-1267650600228229401496703205377",
+                "3",
+                -4.2255020007607644e+29,
+            ),
+            ("1", "3458764513820540928", 2.8912057932946783e-19),
+            (
+                "170141183460469231731687303715884105727",
+                "170141183460469231731687303715884105725",
+                1.0,
+            ),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(true_divide(&lit(a), &lit(b)), Ok(want), "{a} / {b}");
+        }
+        assert_eq!(
+            true_divide(&lit("1"), &lit("0")).unwrap_err(),
+            "division by zero"
+        );
+        assert_eq!(
+            true_divide(&lit("1"), &lit("0.0")).unwrap_err(),
+            "float division by zero"
+        );
+    }
+
+    #[test]
+    fn round_and_comparisons_are_exact() {
+        assert_eq!(round2(2.675), 2.67);
+        assert_eq!(round2(0.125), 0.12);
+        assert!(round2(-0.001).is_sign_negative());
+        assert_eq!(round2(1e300), 1e300);
+        let big = lit("9007199254740993"); // 2**53 + 1
+        let near = PyValue::Float(9007199254740992.0);
+        assert_eq!(less_than(&big, &near), Ok(false));
+        assert_eq!(less_than(&near, &big), Ok(true));
+        assert_eq!(
+            less_than(&PyValue::Float(1.0), &s("2")).unwrap_err(),
+            "'<' not supported between instances of 'float' and 'str'"
+        );
+        assert_eq!(
+            arith(Op::Sub, &lit("5"), &s("x"), true).unwrap_err(),
+            "unsupported operand type(s) for -=: 'int' and 'str'"
+        );
+        assert_eq!(
+            arith(
+                Op::Mul,
+                &lit("170141183460469231731687303715884105727"),
+                &lit("2"),
+                false
+            )
+            .unwrap_err(),
+            TOO_BIG
+        );
+    }
+
+    #[test]
+    fn lower_and_hashability_follow_python() {
+        assert_eq!(lower(&PyStr::new("ΣΑΣ")), PyStr::new("σας"));
+        assert_eq!(lower(&PyStr::new("OPEN")), PyStr::new("open"));
+        assert_eq!(
+            check_hashable(&lit("(1, [2])")).unwrap_err(),
+            "unhashable type: 'list'"
+        );
+        assert!(check_hashable(&lit("(1, 'a')")).is_ok());
+    }
+}

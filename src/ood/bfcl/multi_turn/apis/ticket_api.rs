@@ -325,3 +325,130 @@ impl ApiClass for TicketApi {
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ood::bfcl::multi_turn::apis::py_semantics::testing::run;
+    use crate::ood::python::testing::lit;
+
+    // Each expected text is what the official class gave under CPython
+    // 3.11.7 with PYTHONHASHSEED=0, the calls run in this order.
+    #[test]
+    fn hostile_arguments_give_cpythons_results() {
+        let config = "{'ticket_queue': [{'id': 1, 'status': 'Open', 'created_by': 'u', 'title': 't'}, \
+                      {'ticket_001': {}}], 'current_user': 'u'}";
+        let mut api = TicketApi::new(&lit(config));
+        let many: Vec<String> = (0..25).map(|i| format!("'k{i}': {i}")).collect();
+        let many = format!("(1, {{{}}})", many.join(", "));
+        let cases = [
+            (
+                "create_ticket",
+                "('T', 'd', '3')",
+                "Error during execution: '<' not supported between instances of 'str' and 'int'",
+            ),
+            (
+                "create_ticket",
+                "('T', 'd', None)",
+                "Error during execution: '<' not supported between instances of 'NoneType' and 'int'",
+            ),
+            (
+                "create_ticket",
+                "('T', 'd', 5.5)",
+                r#"{"error": "Invalid priority. Priority must be between 1 and 5."}"#,
+            ),
+            (
+                "get_ticket",
+                "(1.0,)",
+                r#"{"id": 1, "status": "Open", "created_by": "u", "title": "t"}"#,
+            ),
+            ("get_ticket", "(2,)", "Error during execution: 'id'"),
+            (
+                "edit_ticket",
+                "(1, {'foo': 1, 'bar': 2, 'baz': 3})",
+                r#"{"error": "Invalid fields for update: foo, baz, bar"}"#,
+            ),
+            (
+                "edit_ticket",
+                "(1, {'foo': 1, 7: 2})",
+                "Error during execution: sequence item 1: expected str instance, int found",
+            ),
+            (
+                "edit_ticket",
+                "(1, ['x'])",
+                "Error during execution: 'list' object has no attribute 'keys'",
+            ),
+            (
+                "get_user_tickets",
+                "('OPEN',)",
+                "Error during execution: 'created_by'",
+            ),
+            (
+                "edit_ticket",
+                "(1, {'status': 5})",
+                r#"{"status": "Ticket 1 has been updated successfully."}"#,
+            ),
+            (
+                "edit_ticket",
+                &many,
+                r#"{"error": "Invalid fields for update: k1, k24, k19, k22, k17, k6, k16, k8, k14, k18, k7, k15, k11, k12, k23, k9, k21, k2, k3, k0, k13, k10, k5, k4, k20"}"#,
+            ),
+        ];
+        for (method, args, want) in cases {
+            assert_eq!(run(&mut api, method, args), want, "{method}{args}");
+        }
+    }
+
+    #[test]
+    fn tickets_are_created_closed_and_filtered_by_status() {
+        let mut api = TicketApi::new(&lit("{}"));
+        assert_eq!(
+            run(&mut api, "create_ticket", "('T',)"),
+            r#"{"error": "User not authenticated. Please log in to create a ticket."}"#
+        );
+        assert_eq!(
+            run(&mut api, "ticket_login", "('ana', '')"),
+            r#"{"success": false}"#
+        );
+        assert_eq!(
+            run(&mut api, "ticket_login", "('ana', 'pw')"),
+            r#"{"success": true}"#
+        );
+        assert_eq!(
+            run(&mut api, "create_ticket", "('T',)"),
+            r#"{"id": 1, "title": "T", "description": "", "status": "Open", "priority": 1, "created_by": "ana"}"#
+        );
+        assert_eq!(
+            run(&mut api, "create_ticket", "('U', 'd', 5)"),
+            r#"{"id": 2, "title": "U", "description": "d", "status": "Open", "priority": 5, "created_by": "ana"}"#
+        );
+        assert_eq!(
+            run(&mut api, "close_ticket", "(True,)"),
+            r#"{"status": "Ticket True has been closed successfully."}"#
+        );
+        assert_eq!(
+            run(&mut api, "close_ticket", "(1,)"),
+            r#"{"error": "Ticket with ID 1 is already closed."}"#
+        );
+        assert_eq!(
+            run(&mut api, "get_user_tickets", "('CLOSED',)"),
+            "[{'id': 1, 'title': 'T', 'description': '', 'status': 'Closed', 'priority': 1, 'created_by': 'ana'}]"
+        );
+        assert_eq!(
+            run(&mut api, "resolve_ticket", "(2, 'done')"),
+            r#"{"status": "Ticket 2 has been resolved successfully."}"#
+        );
+        assert_eq!(
+            run(&mut api, "get_user_tickets", "(5,)"),
+            "Error during execution: 'int' object has no attribute 'lower'"
+        );
+        assert_eq!(run(&mut api, "logout", "()"), r#"{"success": true}"#);
+        assert_eq!(
+            run(&mut api, "get_user_tickets", "()"),
+            "[{'error': 'User not authenticated. Please log in to view tickets.'}]"
+        );
+        let state = api.state();
+        assert_eq!(state[1].0, "ticket_counter");
+        assert!(matches!(state[1].1, State::Int(3)));
+    }
+}

@@ -814,3 +814,325 @@ impl TravelApi {
         ]))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ood::bfcl::multi_turn::apis::py_semantics::testing::run;
+    use crate::ood::bfcl::multi_turn::state::state_id;
+    use crate::ood::python::testing::lit;
+
+    fn travel(config: &str, long_context: bool, globals: &Globals) -> TravelApi {
+        TravelApi::new(&lit(config), long_context, globals)
+    }
+
+    // Model-written values of every kind, run in this order on one
+    // instance; each expected text is what the official class gave under
+    // CPython 3.11.7 (the draws of the successful booking and insurance
+    // purchases included).
+    #[test]
+    fn hostile_arguments_give_cpythons_results() {
+        let config = "{'access_token': 'tok', 'token_expires_in': 2, 'budget_limit': 100.0, \
+                      'credit_card_list': {'c1': {'balance': 5000}}, \
+                      'booking_record': {'b1': {'card_id': 'c1'}}}";
+        let mut api = travel(config, false, &Globals::default());
+        let cases = [
+            (
+                "compute_exchange_rate",
+                "('USD', 'RMB', '100')",
+                r#"{"exchanged_value": 1.001001001001001e+20}"#,
+            ),
+            (
+                "compute_exchange_rate",
+                "('USD', 'EUR', '100')",
+                "Error during execution: can't multiply sequence by non-int of type 'float'",
+            ),
+            (
+                "compute_exchange_rate",
+                "('RMB', 'USD', 100000000000000000001)",
+                r#"{"exchanged_value": 1.4285714285714287e+19}"#,
+            ),
+            (
+                "compute_exchange_rate",
+                "('JPY', 'USD', 18446744073709551623)",
+                r#"{"exchanged_value": 1.6769767339735955e+17}"#,
+            ),
+            (
+                "compute_exchange_rate",
+                "('EUR', 'USD', 0.1)",
+                r#"{"exchanged_value": 0.12}"#,
+            ),
+            (
+                "compute_exchange_rate",
+                "('USD', 'RMB', [1])",
+                "Error during execution: float() argument must be a string or a real number, not 'list'",
+            ),
+            (
+                "compute_exchange_rate",
+                "('USD', 'RMB', None)",
+                "Error during execution: unsupported operand type(s) for *: 'NoneType' and 'int'",
+            ),
+            (
+                "compute_exchange_rate",
+                "('RMB', 'USD', '7')",
+                "Error during execution: unsupported operand type(s) for /: 'str' and 'int'",
+            ),
+            (
+                "compute_exchange_rate",
+                "('RMB', 'USD', 1j)",
+                "Error during execution: type complex doesn't define __round__ method",
+            ),
+            (
+                "compute_exchange_rate",
+                "('USD', 'GBP', b'1')",
+                "Error during execution: can't multiply sequence by non-int of type 'float'",
+            ),
+            (
+                "compute_exchange_rate",
+                "('USD', 'RMB', b'1')",
+                r#"{"exchanged_value": 1111111.0}"#,
+            ),
+            (
+                "compute_exchange_rate",
+                "('USD', 'XXX', 1)",
+                "Error during execution: No available exchange rate for the given currencies.",
+            ),
+            (
+                "get_flight_cost",
+                "('SFO', 'LAX', ['12', 'x'], 'economy')",
+                r#"{"travel_cost_list": [400.0]}"#,
+            ),
+            (
+                "get_flight_cost",
+                "('SFO', 'LAX', [1], 'economy')",
+                "Error during execution: 'int' object has no attribute 'isdigit'",
+            ),
+            (
+                "get_flight_cost",
+                "('SFO', 'LAX', 5, 'economy')",
+                "Error during execution: 'int' object is not iterable",
+            ),
+            (
+                "get_flight_cost",
+                "('SFO', ['LAX'], '2024', 'economy')",
+                "Error during execution: unhashable type: 'list'",
+            ),
+            (
+                "get_flight_cost",
+                "('SFO', 'LAX', {'11': 1}, 'first')",
+                r#"{"travel_cost_list": [1000.0]}"#,
+            ),
+            (
+                "book_flight",
+                "('tok', 'c1', None, 'SFO', 'LAX', 'economy')",
+                "Error during execution: strptime() argument 1 must be str, not None",
+            ),
+            (
+                "book_flight",
+                "('tok', 'c1', '2024-02-30', 'SFO', 'LAX', 'economy')",
+                r#"{"booking_status": false, "error": "Invalid date format. Use YYYY-MM-DD."}"#,
+            ),
+            (
+                "book_flight",
+                "('tok', 'c1', '2024-1-5', 'SFO', 'LAX', 'economy')",
+                r#"{"booking_id": "3426812", "transaction_id": "45451592", "booking_status": true, "booking_history": {}}"#,
+            ),
+            (
+                "book_flight",
+                "('tok', 'c1', '2024-01-05', 'SFO', 'LAX', 'premium')",
+                r#"{"booking_status": false, "error": "Invalid travel class. Must be one of {'first', 'business', 'economy'}"}"#,
+            ),
+            (
+                "book_flight",
+                "('tok', 'c1', '2024-01-05', 'SFO', 'LAX', ['x'])",
+                "Error during execution: unhashable type: 'list'",
+            ),
+            (
+                "book_flight",
+                "('tok', ['c1'], '2024-01-05', 'SFO', 'LAX', 'economy')",
+                "Error during execution: unhashable type: 'list'",
+            ),
+            (
+                "set_budget_limit",
+                "('tok', ' 1_000.5 ')",
+                r#"{"budget_limit": 1000.5}"#,
+            ),
+            (
+                "set_budget_limit",
+                "('tok', '1__0')",
+                "Error during execution: could not convert string to float: '1__0'",
+            ),
+            (
+                "set_budget_limit",
+                "('tok', [1])",
+                "Error during execution: float() argument must be a string or a real number, not 'list'",
+            ),
+            (
+                "purchase_insurance",
+                "('tok', 'x', 'b1', '20', 'c1')",
+                "Error during execution: '<' not supported between instances of 'float' and 'str'",
+            ),
+            (
+                "purchase_insurance",
+                "('tok', 'x', 'b1', 20, 'c1')",
+                r#"{"insurance_id": "498276044", "insurance_status": true}"#,
+            ),
+            (
+                "purchase_insurance",
+                "('tok', 'x', 'b1', 2.5, 'c1')",
+                r#"{"insurance_id": "304283040", "insurance_status": true}"#,
+            ),
+            (
+                "cancel_booking",
+                "('tok', 'b1')",
+                "Error during execution: 'travel_cost'",
+            ),
+            (
+                "retrieve_invoice",
+                "('tok', 'b1')",
+                "Error during execution: 'travel_date'",
+            ),
+            (
+                "verify_traveler_information",
+                "(None, None, '2000-01-01', 7)",
+                "Error during execution: 'int' object has no attribute 'startswith'",
+            ),
+            (
+                "verify_traveler_information",
+                "(None, None, 20000101, 'US1')",
+                "Error during execution: strptime() argument 1 must be str, not int",
+            ),
+            (
+                "verify_traveler_information",
+                "(None, None, '2000-13-01', 'US1')",
+                r#"{"verification_status": false, "verification_failure": "Invalid date of birth format. Please use YYYY-MM-DD."}"#,
+            ),
+            (
+                "get_nearest_airport_by_city",
+                "({'a': 1},)",
+                "Error during execution: unhashable type: 'dict'",
+            ),
+            (
+                "get_credit_card_balance",
+                "('tok', 'zz')",
+                r#"{"error": "Card not registered. Here are a list of card_id's: ['c1']"}"#,
+            ),
+            (
+                "contact_customer_support",
+                "(['b1'], 'm')",
+                "Error during execution: unhashable type: 'list'",
+            ),
+        ];
+        for (method, args, want) in cases {
+            assert_eq!(run(&mut api, method, args), want, "{method}{args}");
+        }
+        // 5000 - 400.0 (the booking) - 20 - 2.5.
+        assert_eq!(
+            run(&mut api, "get_credit_card_balance", "('tok', 'c1')"),
+            r#"{"card_balance": 4577.5}"#
+        );
+    }
+
+    #[test]
+    fn long_context_cards_are_shared_by_the_instances_of_a_run() {
+        let config = "{'access_token': 'tok', 'token_expires_in': 2}";
+        let run_globals = Globals::default();
+        let mut a = travel(config, true, &run_globals);
+        let mut b = travel(config, true, &run_globals);
+        let card = "('tok', '1234567812345678')";
+        assert_eq!(
+            run(
+                &mut a,
+                "purchase_insurance",
+                "('tok', 'x', 'booking_901', 100.0, '1234567812345678')"
+            ),
+            r#"{"insurance_id": "255316027", "insurance_status": true}"#
+        );
+        assert_eq!(
+            run(&mut b, "get_credit_card_balance", card),
+            r#"{"card_balance": 4900.0}"#
+        );
+        let booked = run(
+            &mut b,
+            "book_flight",
+            "('tok', '1234567812345678', '2024-01-05', 'SFO', 'LAX', 'economy')",
+        );
+        assert!(
+            booked.contains(r#""booking_history": {"booking_901": {"card_id""#),
+            "{booked}"
+        );
+        assert_eq!(
+            run(&mut a, "get_credit_card_balance", card),
+            r#"{"card_balance": 4500.0}"#
+        );
+        assert_eq!(
+            state_id(&a.state()),
+            state_id(
+                &{
+                    let mut c = travel(config, true, &run_globals);
+                    run(&mut c, "get_budget_fiscal_year", "()");
+                    c
+                }
+                .state()
+            )
+        );
+        // Another run starts from the module's own values.
+        let mut fresh = travel(config, true, &Globals::default());
+        assert_eq!(
+            run(&mut fresh, "get_credit_card_balance", card),
+            r#"{"card_balance": 5000.0}"#
+        );
+        // A short-context instance does not see the extension at all.
+        let mut short = travel(config, false, &run_globals);
+        assert!(
+            run(&mut short, "get_credit_card_balance", card)
+                .starts_with(r#"{"error": "Card not registered"#)
+        );
+    }
+
+    #[test]
+    fn age_is_counted_on_the_fixed_date() {
+        let mut api = travel(
+            "{'user_first_name': 'A', 'user_last_name': 'B'}",
+            false,
+            &Globals::default(),
+        );
+        let (y, m, d) = TODAY;
+        let eighteen = format!("('A', 'B', '{}-{m:02}-{d:02}', 'FR1')", y - 18);
+        assert!(run(&mut api, "verify_traveler_information", &eighteen).contains("United States"));
+        let younger = format!("('A', 'B', '{}-{m:02}-{:02}', 'FR1')", y - 18, d + 1);
+        assert!(run(&mut api, "verify_traveler_information", &younger).contains("at least 18"));
+        assert_eq!(
+            run(
+                &mut api,
+                "verify_traveler_information",
+                "('A', 'C', '2000-01-01', 'US1')"
+            ),
+            r#"{"verification_status": false, "verification_failure": "Cannot book flight information for another user.Expected A B, got A C"}"#
+        );
+    }
+
+    #[test]
+    fn huge_arguments_cost_linear_work() {
+        let mut api = travel("{}", false, &Globals::default());
+        let long = "7".repeat(200_000);
+        // float('7' * 200000 * 7) overflows to inf, as in Python.
+        assert_eq!(
+            run(
+                &mut api,
+                "compute_exchange_rate",
+                &format!("('USD', 'RMB', '{long}')")
+            ),
+            r#"{"exchanged_value": Infinity}"#
+        );
+        let digits = format!("('SFO', 'LAX', '{long}', 'economy')");
+        assert_eq!(
+            run(&mut api, "get_flight_cost", &digits),
+            r#"{"travel_cost_list": [400.0]}"#
+        );
+        let items = format!("('SFO', 'LAX', ['{}'], 'economy')", "1".repeat(4301));
+        assert!(run(&mut api, "get_flight_cost", &items).ends_with(
+            "value has 4301 digits; use sys.set_int_max_str_digits() to increase the limit"
+        ));
+    }
+}
