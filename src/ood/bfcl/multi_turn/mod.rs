@@ -13,5 +13,8 @@
 
 pub mod api;
 pub mod apis;
+pub mod checker;
+pub mod decode;
+pub mod exec;
 pub mod random;
 pub mod state;

@@ -1,0 +1,215 @@
+//! A multi-turn result as bfcl-eval's result files hold it (per turn, per
+//! step, what the model said) decoded into call strings as the official
+//! runner decodes it, steps that fail to decode or decode to nothing
+//! dropped:
+//!
+//! - a function-calling step, a list of `{name: "<JSON arguments>"}`
+//!   (`convert_to_function_call`): `name(k1=repr(v1),k2=repr(v2))`, the
+//!   arguments read with Python's `json.loads`; arguments that are not
+//!   valid JSON or not an object fail the step;
+//! - a prompt-mode step, the model's text (`default_decode_execute_prompting`):
+//!   decoded as the single-turn prompt decoder decodes it, each call written
+//!   `name(k1=v1, k2=v2)`, a value written by `parse_nested_value` (a dict
+//!   whose values are all dicts as a nested call, another dict as
+//!   `{'k': v}`, anything else as its `repr`).
+//!
+//! A result file is read as function-calling when any step in it is not a
+//! text (bfcl-eval writes the text of an FC model's closing message beside
+//! its calls), else as prompt-mode: a function-calling model that never
+//! called a function is then decoded as prompt-mode text.
+
+use serde_json::Value;
+
+use super::checker::MultiTurnError;
+use crate::ood::bfcl::decode::decode_ast_prompting;
+use crate::ood::python::{PyStr, PyValue, json_loads_str, py_repr, py_str};
+
+/// How the steps of a result were written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepFormat {
+    /// Lists of `{name: arguments}` (function-calling models).
+    FunctionCalling,
+    /// Texts (prompt-mode models).
+    Prompt,
+}
+
+/// The format of a result: function-calling when any step is not a text.
+pub fn step_format(turns: &Value) -> StepFormat {
+    let any_structured = turns.as_array().is_some_and(|turns| {
+        turns.iter().any(|turn| {
+            turn.as_array()
+                .is_some_and(|steps| steps.iter().any(|step| !step.is_string()))
+        })
+    });
+    if any_structured {
+        StepFormat::FunctionCalling
+    } else {
+        StepFormat::Prompt
+    }
+}
+
+/// Decodes a result's turns; `Err` when it is not a list of turns (the
+/// official `multi_turn:inference_error`).
+pub fn decode_turns(
+    turns: &Value,
+    format: StepFormat,
+) -> Result<Vec<Vec<Vec<String>>>, MultiTurnError> {
+    let Some(turns) = turns.as_array() else {
+        return Err(MultiTurnError::InferenceError);
+    };
+    Ok(turns
+        .iter()
+        .map(|turn| {
+            // A turn that is not a list is iterated by Python as its items
+            // (a text by characters): none of them decodes.
+            turn.as_array()
+                .map(|steps| {
+                    steps
+                        .iter()
+                        .filter_map(|step| decode_step(step, format))
+                        .filter(|calls| !calls.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect())
+}
+
+/// One step's call strings, or `None` when it does not decode.
+pub fn decode_step(step: &Value, format: StepFormat) -> Option<Vec<String>> {
+    match format {
+        StepFormat::FunctionCalling => function_calls(step),
+        StepFormat::Prompt => prompt_calls(step.as_str()?),
+    }
+}
+
+fn function_calls(step: &Value) -> Option<Vec<String>> {
+    let items: Vec<&Value> = match step {
+        Value::Object(_) => vec![step],
+        Value::Array(items) => items.iter().collect(),
+        _ => return None,
+    };
+    let mut calls = Vec::new();
+    for item in items {
+        for (name, arguments) in item.as_object()? {
+            let arguments = match arguments {
+                Value::String(text) => json_loads_str(text).ok()?,
+                other => json_loads_str(&other.to_string()).ok()?,
+            };
+            let PyValue::Dict(entries) = arguments else {
+                return None;
+            };
+            let written: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("{}={}", text_of(k), PyStr(py_repr(v))))
+                .collect();
+            calls.push(format!("{name}({})", written.join(",")));
+        }
+    }
+    Some(calls)
+}
+
+fn prompt_calls(text: &str) -> Option<Vec<String>> {
+    let calls = decode_ast_prompting(text).ok()?;
+    calls
+        .iter()
+        .map(|call| {
+            let args: Option<Vec<String>> = call
+                .args
+                .iter()
+                .map(|(k, v)| Some(format!("{}={}", text_of(k), nested_value(v)?)))
+                .collect();
+            Some(format!("{}({})", call.name, args?.join(", ")))
+        })
+        .collect()
+}
+
+/// `parse_nested_value`; `None` where Python raises (a dict of dicts that
+/// is empty has no first key).
+fn nested_value(value: &PyValue) -> Option<String> {
+    let PyValue::Dict(entries) = value else {
+        return Some(PyStr(py_repr(value)).to_string_lossy());
+    };
+    if entries.iter().all(|(_, v)| matches!(v, PyValue::Dict(_))) {
+        let (name, args) = entries.first()?;
+        let PyValue::Dict(args) = args else {
+            return None;
+        };
+        let written: Option<Vec<String>> = args
+            .iter()
+            .map(|(k, v)| Some(format!("{}={}", text_of(k), nested_value(v)?)))
+            .collect();
+        return Some(format!("{}({})", text_of(name), written?.join(", ")));
+    }
+    let written: Option<Vec<String>> = entries
+        .iter()
+        .map(|(k, v)| Some(format!("'{}': {}", text_of(k), nested_value(v)?)))
+        .collect();
+    Some(format!("{{{}}}", written?.join(", ")))
+}
+
+/// `f"{k}"`: a value's `str()`.
+fn text_of(value: &PyValue) -> String {
+    PyStr(py_str(value)).to_string_lossy()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn function_calling_steps_become_keyword_calls_with_python_reprs() {
+        let step = json!([{"cd": "{\"folder\": \"doc\"}"}, {"mean": "{\"numbers\": [1, 2.5], \"ok\": true, \"x\": null}"}]);
+        assert_eq!(
+            decode_step(&step, StepFormat::FunctionCalling).unwrap(),
+            vec!["cd(folder='doc')", "mean(numbers=[1, 2.5],ok=True,x=None)"]
+        );
+        // Invalid JSON or arguments that are not an object fail the step.
+        assert_eq!(
+            decode_step(&json!([{"cd": "{"}]), StepFormat::FunctionCalling),
+            None
+        );
+        assert_eq!(
+            decode_step(&json!([{"cd": "[1]"}]), StepFormat::FunctionCalling),
+            None
+        );
+        assert_eq!(
+            decode_step(&json!("text"), StepFormat::FunctionCalling),
+            None
+        );
+    }
+
+    #[test]
+    fn prompt_steps_are_decoded_and_written_with_spaces() {
+        let step = json!("[cd(folder='doc'), post(tags=['a'], meta={'k': 1})]");
+        assert_eq!(
+            decode_step(&step, StepFormat::Prompt).unwrap(),
+            vec!["cd(folder='doc')", "post(tags=['a'], meta={'k': 1})"]
+        );
+        assert_eq!(
+            decode_step(&json!("I cannot help."), StepFormat::Prompt),
+            None
+        );
+    }
+
+    #[test]
+    fn a_result_with_any_structured_step_is_function_calling() {
+        assert_eq!(
+            step_format(&json!([[[{"ls": "{}"}], "done"]])),
+            StepFormat::FunctionCalling
+        );
+        assert_eq!(step_format(&json!([["[ls()]"]])), StepFormat::Prompt);
+    }
+
+    #[test]
+    fn empty_and_undecodable_steps_are_dropped_and_turns_kept() {
+        let turns = json!([[[{"ls": "{}"}], [], "bye"], []]);
+        let decoded = decode_turns(&turns, StepFormat::FunctionCalling).unwrap();
+        assert_eq!(decoded, vec![vec![vec!["ls()".to_string()]], vec![]]);
+        assert_eq!(
+            decode_turns(&json!("x"), StepFormat::Prompt),
+            Err(MultiTurnError::InferenceError)
+        );
+    }
+}

@@ -1,0 +1,195 @@
+//! Every official multi-turn verdict of the reference
+//! (`datasets/ood/bfcl/reference-multi-turn/`) reproduced: each raw result
+//! decoded as the official runner decodes it, then checked turn by turn;
+//! `valid`, `error_type`, `error_message`, the turns checked, the
+//! mismatched attributes and the missing results must equal the official
+//! ones. Entries that involve a class without a Rust port are counted and
+//! skipped.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use flate2::read::GzDecoder;
+use itc::ood::bfcl::multi_turn::apis::{Globals, new_instance};
+use itc::ood::bfcl::multi_turn::checker::check_entry;
+use itc::ood::bfcl::multi_turn::decode::{decode_turns, step_format};
+use itc::ood::bfcl::multi_turn::exec::EntrySetup;
+use itc::ood::python::{PyValue, json_loads_str};
+use serde_json::Value;
+
+const MODEL: &str = "gpt-4.1-2025-04-14-FC";
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/ood/bfcl")
+}
+
+fn gz_lines(path: &Path) -> Vec<Value> {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    BufReader::new(GzDecoder::new(file))
+        .lines()
+        .map(|line| serde_json::from_str(&line.unwrap()).unwrap())
+        .collect()
+}
+
+fn json_lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+struct Entry {
+    setup: EntrySetup,
+    ground_truth: Vec<Vec<String>>,
+}
+
+fn entries(category: &str) -> HashMap<String, Entry> {
+    let truths: HashMap<String, Vec<Vec<String>>> =
+        json_lines(&data().join(format!("possible_answer/BFCL_v4_{category}.json")))
+            .into_iter()
+            .map(|v| {
+                let id = v["id"].as_str().unwrap().to_string();
+                (
+                    id,
+                    serde_json::from_value(v["ground_truth"].clone()).unwrap(),
+                )
+            })
+            .collect();
+    json_lines(&data().join(format!("BFCL_v4_{category}.json")))
+        .into_iter()
+        .map(|q| {
+            let id = q["id"].as_str().unwrap().to_string();
+            let setup = EntrySetup {
+                entry_id: id.clone(),
+                involved_classes: serde_json::from_value(q["involved_classes"].clone()).unwrap(),
+                initial_config: json_loads_str(&q["initial_config"].to_string()).unwrap(),
+                long_context: category.contains("long_context"),
+            };
+            let ground_truth = truths[&id].clone();
+            (
+                id,
+                Entry {
+                    setup,
+                    ground_truth,
+                },
+            )
+        })
+        .collect()
+}
+
+fn ported(classes: &[String]) -> bool {
+    classes
+        .iter()
+        .all(|c| new_instance(c, &PyValue::Dict(vec![]), false, &Globals::default()).is_some())
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| a.iter().map(|s| s.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    checked: usize,
+    agreed: usize,
+    decoded: usize,
+    decoded_agreed: usize,
+    skipped: usize,
+    disagreements: Vec<String>,
+}
+
+fn verdicts(category: &str, tally: &mut Tally) {
+    let entries = entries(category);
+    let dir = data().join("reference-multi-turn");
+    let answers = gz_lines(&dir.join(format!("answers/{category}.jsonl.gz")));
+    let verdicts = gz_lines(&dir.join(format!("verdicts/{category}.jsonl.gz")));
+    let mut rounds: BTreeMap<u64, Vec<(&Value, &Value)>> = BTreeMap::new();
+    for (answer, verdict) in answers.iter().zip(&verdicts) {
+        assert_eq!(answer["id"], verdict["id"]);
+        rounds
+            .entry(answer["round"].as_u64().unwrap())
+            .or_default()
+            .push((answer, verdict));
+    }
+    for (round, pairs) in rounds {
+        let globals = Globals::default();
+        for (answer, want) in pairs {
+            let id = answer["id"].as_str().unwrap();
+            let entry = &entries[id];
+            let raw = &answer["raw"];
+            let decoded = decode_turns(raw, step_format(raw)).unwrap();
+            let official: Vec<Vec<Vec<String>>> =
+                serde_json::from_value(answer["result"].clone()).unwrap();
+            tally.decoded += 1;
+            if decoded == official {
+                tally.decoded_agreed += 1;
+            } else if tally.disagreements.len() < 12 {
+                tally.disagreements.push(format!(
+                    "{id} round {round}: decoded\n    itc:      {decoded:?}\n    official: {official:?}"
+                ));
+            }
+            if !ported(&entry.setup.involved_classes) {
+                tally.skipped += 1;
+                continue;
+            }
+            tally.checked += 1;
+            let verdict = check_entry(&decoded, &entry.ground_truth, &entry.setup, MODEL, &globals);
+            let failure = verdict.failure.as_ref();
+            let got = (
+                verdict.valid(),
+                failure.map(|f| f.error_type.as_str().to_string()),
+                failure.map(|f| f.message.clone()),
+                verdict.turns.len() as u64,
+                failure
+                    .map(|f| f.mismatched_attributes.clone())
+                    .unwrap_or_default(),
+                failure.map(|f| f.missing_items.clone()).unwrap_or_default(),
+            );
+            let expected = (
+                want["valid"].as_bool().unwrap(),
+                want["error_type"].as_str().map(str::to_string),
+                want["error_message"].as_str().map(str::to_string),
+                want["turns_checked"].as_u64().unwrap_or(0),
+                strings(&want["mismatched_attributes"]),
+                strings(&want["missing_items"]),
+            );
+            if got == expected {
+                tally.agreed += 1;
+            } else if tally.disagreements.len() < 12 {
+                tally.disagreements.push(format!(
+                    "{id} round {round} ({}):\n    itc:      {got:?}\n    official: {expected:?}",
+                    answer["kind"]
+                ));
+            }
+        }
+    }
+}
+
+#[test]
+fn every_reference_verdict_is_reproduced() {
+    let mut failures = 0;
+    for category in [
+        "multi_turn_base",
+        "multi_turn_miss_func",
+        "multi_turn_miss_param",
+        "multi_turn_long_context",
+    ] {
+        let mut tally = Tally::default();
+        verdicts(category, &mut tally);
+        println!(
+            "{category}: {}/{} verdicts agree, {}/{} decoded alike, {} skipped (a class without a port)",
+            tally.agreed, tally.checked, tally.decoded_agreed, tally.decoded, tally.skipped
+        );
+        for d in &tally.disagreements {
+            println!("  {d}");
+        }
+        failures += tally.checked - tally.agreed + tally.decoded - tally.decoded_agreed;
+    }
+    assert_eq!(
+        failures, 0,
+        "verdicts differ from the official ones (see above)"
+    );
+}
