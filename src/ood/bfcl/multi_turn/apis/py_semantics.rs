@@ -578,10 +578,8 @@ fn day_options(t: &[u32]) -> Vec<(u32, usize)> {
     if let Some(a @ 1..=9) = a {
         out.push((a, 1));
     }
-    if t.first() == Some(&u32::from(' ')) {
-        if let Some(b @ 1..=9) = b {
-            out.push((b, 2));
-        }
+    if let (true, Some(b @ 1..=9)) = (t.first() == Some(&u32::from(' ')), b) {
+        out.push((b, 2));
     }
     out
 }
@@ -612,6 +610,8 @@ pub(crate) mod testing {
         };
         let result = bind(instance.class_name(), signature, arguments)
             .and_then(|bound| instance.call(method, bound));
+        // As `exec::result_string` renders it (`exec` depends on this
+        // folder, so its tests cannot call it without a cycle).
         match result {
             Ok(Output::Value(PyValue::Str(s))) => s.to_string_lossy(),
             Ok(Output::Value(v @ PyValue::Dict(_))) => {
