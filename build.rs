@@ -12,7 +12,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 
 /// The embedded files, by path in the repository.
-const FILES: [&str; 40] = [
+const FILES: [&str; 48] = [
     // The sample set: `itc score` and `itc eval` with no task file.
     "datasets/sample/tasks.jsonl",
     "datasets/sample/apis.json",
@@ -55,6 +55,14 @@ const FILES: [&str; 40] = [
     "datasets/ood/bfcl/possible_answer/BFCL_v4_live_parallel_multiple.json",
     "datasets/ood/bfcl/BFCL_v4_live_irrelevance.json",
     "datasets/ood/bfcl/BFCL_v4_live_relevance.json",
+    "datasets/ood/bfcl/BFCL_v4_multi_turn_base.json",
+    "datasets/ood/bfcl/possible_answer/BFCL_v4_multi_turn_base.json",
+    "datasets/ood/bfcl/BFCL_v4_multi_turn_miss_func.json",
+    "datasets/ood/bfcl/possible_answer/BFCL_v4_multi_turn_miss_func.json",
+    "datasets/ood/bfcl/BFCL_v4_multi_turn_miss_param.json",
+    "datasets/ood/bfcl/possible_answer/BFCL_v4_multi_turn_miss_param.json",
+    "datasets/ood/bfcl/BFCL_v4_multi_turn_long_context.json",
+    "datasets/ood/bfcl/possible_answer/BFCL_v4_multi_turn_long_context.json",
 ];
 
 fn main() {

@@ -6,6 +6,8 @@
 //! ones. Entries that involve a class without a Rust port are counted and
 //! skipped.
 
+mod support;
+
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -91,6 +93,11 @@ fn strings(v: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
+fn sorted(mut names: Vec<String>) -> Vec<String> {
+    names.sort();
+    names
+}
+
 #[derive(Default, Debug)]
 struct Tally {
     checked: usize,
@@ -119,8 +126,8 @@ fn verdicts(category: &str, tally: &mut Tally) {
         for (answer, want) in pairs {
             let id = answer["id"].as_str().unwrap();
             let entry = &entries[id];
-            let raw = &answer["raw"];
-            let decoded = decode_turns(raw, step_format(raw)).unwrap();
+            let raw = json_loads_str(&answer["raw"].to_string()).unwrap();
+            let decoded = decode_turns(&raw, step_format(&raw)).unwrap();
             let official: Vec<Vec<Vec<String>>> =
                 serde_json::from_value(answer["result"].clone()).unwrap();
             tally.decoded += 1;
@@ -143,9 +150,12 @@ fn verdicts(category: &str, tally: &mut Tally) {
                 failure.map(|f| f.error_type.as_str().to_string()),
                 failure.map(|f| f.message.clone()),
                 verdict.turns.len() as u64,
-                failure
-                    .map(|f| f.mismatched_attributes.clone())
-                    .unwrap_or_default(),
+                // The reference lists them sorted; the checker in `vars()` order.
+                sorted(
+                    failure
+                        .map(|f| f.mismatched_attributes.clone())
+                        .unwrap_or_default(),
+                ),
                 failure.map(|f| f.missing_items.clone()).unwrap_or_default(),
             );
             let expected = (
@@ -153,7 +163,7 @@ fn verdicts(category: &str, tally: &mut Tally) {
                 want["error_type"].as_str().map(str::to_string),
                 want["error_message"].as_str().map(str::to_string),
                 want["turns_checked"].as_u64().unwrap_or(0),
-                strings(&want["mismatched_attributes"]),
+                sorted(strings(&want["mismatched_attributes"])),
                 strings(&want["missing_items"]),
             );
             if got == expected {
@@ -192,4 +202,73 @@ fn every_reference_verdict_is_reproduced() {
         failures, 0,
         "verdicts differ from the official ones (see above)"
     );
+}
+
+/// `itc ood score bfcl` on result files in bfcl-eval's layout
+/// (`<model>/multi_turn/BFCL_v4_<cat>_result.json`, lines in any order):
+/// the accuracy of each round equals the official score file's, and each
+/// line's verdict the official one.
+#[test]
+fn ood_score_gives_the_official_accuracy_and_verdicts_of_result_files() {
+    let summary: Value = serde_json::from_str(
+        &std::fs::read_to_string(data().join("reference-multi-turn/summary.json")).unwrap(),
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (category, round) in [("multi_turn_base", 1), ("multi_turn_long_context", 3)] {
+        let reference = data().join("reference-multi-turn");
+        let answers = gz_lines(&reference.join(format!("answers/{category}.jsonl.gz")));
+        let verdicts = gz_lines(&reference.join(format!("verdicts/{category}.jsonl.gz")));
+        let chosen: Vec<(&Value, &Value)> = answers
+            .iter()
+            .zip(&verdicts)
+            .filter(|(a, _)| a["round"] == round)
+            .collect();
+        let folder = dir.path().join(format!("r{round}/{MODEL}/multi_turn"));
+        std::fs::create_dir_all(&folder).unwrap();
+        let file = folder.join(format!("BFCL_v4_{category}_result.json"));
+        // Reversed: the runner pairs lines with questions by sorted id.
+        let lines: Vec<String> = chosen
+            .iter()
+            .rev()
+            .map(|(a, _)| serde_json::json!({"id": a["id"], "result": a["raw"]}).to_string())
+            .collect();
+        std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+        let per_item = dir.path().join(format!("{category}.items.jsonl"));
+        let out = support::itc(
+            &[
+                "ood",
+                "score",
+                "bfcl",
+                "--results",
+                file.to_str().unwrap(),
+                "--format",
+                "json",
+                "--per-item",
+                per_item.to_str().unwrap(),
+            ],
+            &[],
+        );
+        assert!(out.status.success(), "{}", support::text(&out.stderr));
+        let score: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let official = &summary["categories"][category]["rounds"][round.to_string()];
+        assert_eq!(
+            score["correct_count"], official["correct_count"],
+            "{category} round {round}"
+        );
+        assert_eq!(score["total_count"], official["total_count"]);
+        let items: HashMap<String, Value> = std::fs::read_to_string(&per_item)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                (v["id"].as_str().unwrap().to_string(), v)
+            })
+            .collect();
+        for (_, want) in &chosen {
+            let got = &items[want["id"].as_str().unwrap()];
+            assert_eq!(got["valid"], want["valid"], "{}", want["id"]);
+            assert_eq!(got["error_type"], want["error_type"], "{}", want["id"]);
+        }
+    }
 }

@@ -399,7 +399,7 @@ fn end_to_end_score_files_of_every_round() {
 fn not_text(id: &str) -> ResultLine {
     ResultLine {
         id: id.into(),
-        result: ModelResult::NotText("NoneType"),
+        result: ModelResult::NotText(itc::ood::python::PyValue::None),
     }
 }
 

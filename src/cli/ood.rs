@@ -238,6 +238,11 @@ pub struct BfclScoreArgs {
     /// Write one verdict per result line (`{"id", "valid", "error_type", "errors"}`) here.
     #[arg(long)]
     pub per_item: Option<PathBuf>,
+    /// Multi-turn: the model name the official runner would use (it names the API
+    /// instances, whose names can show in results). Default: the result file's
+    /// model folder (`<model>/multi_turn/…` in bfcl-eval's layout), else its folder.
+    #[arg(long)]
+    pub model_name: Option<String>,
     /// Output on stdout (json: one `{"category", "accuracy", "correct_count", "total_count"}` per file).
     #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
     pub format: OutputFormat,
@@ -257,6 +262,7 @@ impl BfclScoreArgs {
             cache_dir: self.cache.ood_cache.clone(),
             partial: self.partial,
             per_item: self.per_item.clone(),
+            model_name: self.model_name.clone(),
             format: self.format,
             wide: self.table.wide,
         }

@@ -221,8 +221,10 @@ const STB: [ManifestFile; 6] = [
     ),
 ];
 
-/// BFCL v4's Python AST categories, in [`Category::ALL`]'s order: each question file, then its possible-answer file when it has one.
-const BFCL: [ManifestFile; 19] = [
+/// BFCL v4's Python AST categories, in [`Category::ALL`]'s order, then its
+/// multi-turn ones ([`Category::MULTI_TURN`]): each question file, then its
+/// possible-answer file when it has one.
+const BFCL: [ManifestFile; 27] = [
     file(
         GORILLA,
         "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_simple_python.json",
@@ -337,6 +339,54 @@ const BFCL: [ManifestFile; 19] = [
         "e03f9e241657a137cba48a89ee12f47bf3fcb7e4f6274263e9c699a0c974203a",
         47_327,
     ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_multi_turn_base.json",
+        "1a21a995d06fd6f20ba55de7bced30ef953ec35e998f502ec2ecf4d66ef1c43a",
+        390_425,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/possible_answer/BFCL_v4_multi_turn_base.json",
+        "1fee67823b317571649177dd89d63969feaae4e810cc7448ee55ba797fb7c8fc",
+        78_931,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_multi_turn_miss_func.json",
+        "87d28ce10e37d864b72de85d5732eef2a867b241d6c1c99b4ae682c9e3ea921c",
+        401_159,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/possible_answer/BFCL_v4_multi_turn_miss_func.json",
+        "69e679b806d1c871b05393a4b95583bb973248e5b8d96c2d7f4ca05e29fc32e6",
+        80_589,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_multi_turn_miss_param.json",
+        "f0c66dda3795f5f53e3e1c0cc8ba0246b6761c8f58bdba8317203bf451ab8838",
+        402_974,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/possible_answer/BFCL_v4_multi_turn_miss_param.json",
+        "59c442901779e2c31c33abcd566d032e03736e5ad8069de2fe05489873046ecf",
+        80_816,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/BFCL_v4_multi_turn_long_context.json",
+        "78c3268c5cc8e97c0f4ec6c811b3b9a2bba14323b1830b7a874b06d822749324",
+        392_016,
+    ),
+    file(
+        GORILLA,
+        "berkeley-function-call-leaderboard/bfcl_eval/data/possible_answer/BFCL_v4_multi_turn_long_context.json",
+        "e82aa0e839c39d23c64a05834f7ae024d7c9738ec21738ecee78dc876e3d0d18",
+        114_439,
+    ),
 ];
 
 const RAVEN: [ManifestFile; 2] = [
@@ -410,7 +460,7 @@ pub const DATASETS: [(&str, &str); 15] = [
     ),
     (
         "bfcl",
-        "BFCL v4 Python AST categories, non-live and live: questions and possible answers (bfcl_eval/data/BFCL_v4_*.json; also bfcl-<category>)",
+        "BFCL v4 Python AST categories (non-live and live) and multi-turn categories: questions and possible answers (bfcl_eval/data/BFCL_v4_*.json; also bfcl-<category>)",
     ),
     (
         "nexusraven",
@@ -822,8 +872,16 @@ mod tests {
         // pinned upstream bytes, file for file in the manifest's order.
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut checked = 0;
-        for name in crate::ood::dataset::names() {
-            let dataset: crate::ood::dataset::OodDataset = name.parse().unwrap();
+        // The multi-turn categories are not in `--dataset`'s list yet.
+        let multi_turn =
+            crate::ood::dataset::OodDataset::Bfcl(crate::ood::bfcl::CategorySet::MULTI_TURN);
+        let datasets = crate::ood::dataset::names()
+            .into_iter()
+            .map(|name| name.parse().unwrap())
+            .chain([multi_turn]);
+        for dataset in datasets {
+            let dataset: crate::ood::dataset::OodDataset = dataset;
+            let name = dataset.to_string();
             let Some(shipped) = dataset.shipped_files() else {
                 continue;
             };
@@ -844,9 +902,10 @@ mod tests {
         }
         assert_eq!(
             checked,
-            14 + 19 + 9 + 10 + 19,
+            14 + 19 + 9 + 10 + 19 + 8,
             "three hubs × 2, Seal-Tools, ToolAlpaca, six StableToolBench groups; \
-             BFCL's 19 files for bfcl:all, 9 for non-live, 10 for live, 19 for the categories one by one"
+             BFCL's 19 files for bfcl:all, 9 for non-live, 10 for live, 19 for the categories one by one, \
+             8 for the multi-turn ones"
         );
         assert_eq!(
             sha256_hex(b"abc"),

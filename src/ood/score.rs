@@ -21,7 +21,9 @@ use super::bfcl::convert::category_files;
 use super::bfcl::files::{
     PossibleAnswer, Question, read_possible_answers, read_question_ids, read_questions,
 };
-use super::bfcl::official::{ItemVerdict, ResultLine, read_results, score_results};
+use super::bfcl::multi_turn::files::{MultiTurnQuestion, read_multi_turn_questions};
+use super::bfcl::multi_turn::score::score_multi_turn;
+use super::bfcl::official::{ItemVerdict, OfficialScore, ResultLine, read_results, score_results};
 use super::bfcl::{Category, CategorySet};
 use super::dataset::OodDataset;
 use super::fetch;
@@ -260,6 +262,9 @@ pub struct BfclScoreOptions {
     pub partial: bool,
     /// Writes one verdict per result line here (JSON Lines), file after file.
     pub per_item: Option<PathBuf>,
+    /// Multi-turn categories: the model name that names the API instances
+    /// (`None`: from the result file's folders, see [`multi_turn_model_name`]).
+    pub model_name: Option<String>,
     /// Output on stdout.
     pub format: OutputFormat,
     /// The table in one piece, however wide.
@@ -424,16 +429,14 @@ fn data_files(
 
 /// The questions (and their possible answers, paired by position) that a
 /// result file answers, in question order.
-fn answered_only(
+fn answered_only<Q: Clone>(
     results: &[ResultLine],
-    questions: &[Question],
+    questions: &[Q],
+    id: impl Fn(&Q) -> &str,
     answers: &[PossibleAnswer],
-) -> (Vec<Question>, Vec<PossibleAnswer>) {
+) -> (Vec<Q>, Vec<PossibleAnswer>) {
     let ids: HashSet<&str> = results.iter().map(|r| r.id.as_str()).collect();
-    let keep: Vec<bool> = questions
-        .iter()
-        .map(|q| ids.contains(q.id.as_str()))
-        .collect();
+    let keep: Vec<bool> = questions.iter().map(|q| ids.contains(id(q))).collect();
     let answers = answers
         .iter()
         .zip(&keep)
@@ -449,15 +452,50 @@ fn answered_only(
     (questions, answers)
 }
 
-/// Runs `itc ood score bfcl`: one score per result file on `out`.
-pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Result<()> {
-    let Compat::Official = options.compat;
-    let mut scores = Vec::new();
-    let mut items: Vec<ItemVerdict> = Vec::new();
-    // Each category's data is read once, however many result files it has.
-    let mut data: HashMap<Category, (Vec<Question>, Vec<PossibleAnswer>)> = HashMap::new();
-    for (model, category, file) in result_files(options)? {
-        if let Entry::Vacant(slot) = data.entry(category) {
+/// The questions and possible answers of each category scored, read once.
+#[derive(Default)]
+struct CategoryData {
+    ast: HashMap<Category, (Vec<Question>, Vec<PossibleAnswer>)>,
+    multi_turn: HashMap<Category, (Vec<MultiTurnQuestion>, Vec<PossibleAnswer>)>,
+}
+
+impl CategoryData {
+    /// Scores one result file of `category` (by the multi-turn runner for a
+    /// multi-turn category).
+    fn score(
+        &mut self,
+        category: Category,
+        file: &Path,
+        model: Option<&str>,
+        results: &[ResultLine],
+        options: &BfclScoreOptions,
+    ) -> anyhow::Result<OfficialScore> {
+        if category.is_multi_turn() {
+            if let Entry::Vacant(slot) = self.multi_turn.entry(category) {
+                let (question_file, answer_file) = data_files(category, options)?;
+                let answer_file =
+                    answer_file.context("a multi-turn category has possible answers")?;
+                slot.insert((
+                    read_multi_turn_questions(&question_file)?,
+                    read_possible_answers(&answer_file)?,
+                ));
+            }
+            let (questions, answers) = &self.multi_turn[&category];
+            let subset;
+            let (questions, answers) = if options.partial {
+                subset = answered_only(results, questions, |q| q.id.as_str(), answers);
+                (&subset.0, &subset.1)
+            } else {
+                (questions, answers)
+            };
+            let model_name = options
+                .model_name
+                .clone()
+                .or_else(|| model.map(str::to_string))
+                .unwrap_or_else(|| multi_turn_model_name(file));
+            return score_multi_turn(category, questions, answers, results, &model_name);
+        }
+        if let Entry::Vacant(slot) = self.ast.entry(category) {
             let (question_file, answer_file) = data_files(category, options)?;
             let answers = match &answer_file {
                 Some(p) => read_possible_answers(p)?,
@@ -470,21 +508,52 @@ pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Re
             };
             slot.insert((questions, answers));
         }
-        let (questions, answers) = &data[&category];
-        let results = read_results(&file)?;
+        let (questions, answers) = &self.ast[&category];
         let subset;
         let (questions, answers) = if options.partial {
-            subset = answered_only(&results, questions, answers);
+            subset = answered_only(results, questions, |q| q.id.as_str(), answers);
             (&subset.0, &subset.1)
         } else {
             (questions, answers)
         };
-        let score = score_results(category, questions, answers, &results).with_context(|| {
-            format!(
-                "scoring {} as {category} (--partial: only the questions it answers)",
-                file.display()
-            )
-        })?;
+        score_results(category, questions, answers, results)
+    }
+}
+
+/// The model name of a multi-turn result file: its model folder in
+/// bfcl-eval's layout (`<model>/multi_turn/BFCL_v4_…_result.json`), else
+/// the folder it is in, else `model`.
+pub fn multi_turn_model_name(file: &Path) -> String {
+    let name = |p: Option<&Path>| {
+        p.and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+    };
+    let parent = file.parent();
+    match name(parent).as_deref() {
+        Some("multi_turn") => name(parent.and_then(Path::parent)),
+        Some(_) => name(parent),
+        None => None,
+    }
+    .unwrap_or_else(|| "model".to_string())
+}
+
+/// Runs `itc ood score bfcl`: one score per result file on `out`.
+pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Result<()> {
+    let Compat::Official = options.compat;
+    let mut scores = Vec::new();
+    let mut items: Vec<ItemVerdict> = Vec::new();
+    // Each category's data is read once, however many result files it has.
+    let mut data = CategoryData::default();
+    for (model, category, file) in result_files(options)? {
+        let results = read_results(&file)?;
+        let score = data
+            .score(category, &file, model.as_deref(), &results, options)
+            .with_context(|| {
+                format!(
+                    "scoring {} as {category} (--partial: only the questions it answers)",
+                    file.display()
+                )
+            })?;
         scores.push(FileScore {
             results: file.display().to_string(),
             model,

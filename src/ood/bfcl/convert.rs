@@ -78,6 +78,12 @@ pub fn convert_category(
     questions: &Path,
     possible_answers: Option<&Path>,
 ) -> anyhow::Result<Vec<Task>> {
+    anyhow::ensure!(
+        !category.is_multi_turn(),
+        "BFCL {category}: the multi-turn categories cannot be converted to tasks or run by \
+         `itc eval` yet; score bfcl-eval's result files with `itc ood score bfcl --category \
+         {category} --results FILE`"
+    );
     let qs = read_questions(questions)?;
     let answers = match (category.has_possible_answers(), possible_answers) {
         (true, Some(path)) => Some(read_possible_answers(path)?),

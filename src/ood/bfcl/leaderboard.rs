@@ -143,6 +143,10 @@ fn dataset_size(c: Category) -> usize {
         Category::LiveParallelMultiple => 24,
         Category::LiveIrrelevance => 884,
         Category::LiveRelevance => 16,
+        Category::MultiTurnBase
+        | Category::MultiTurnMissFunc
+        | Category::MultiTurnMissParam
+        | Category::MultiTurnLongContext => 200,
     }
 }
 

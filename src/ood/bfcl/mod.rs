@@ -16,6 +16,8 @@
 //! - [`official`]: the runner: dispatch by category name, relevance rules,
 //!   accuracy as the score file's header states it.
 //! - [`requests`]: the request bodies bfcl-eval sends a model for a question.
+//! - [`multi_turn`]: the multi-turn categories: the stateful API classes,
+//!   the executor, result decoding and the official checker.
 //! - [`leaderboard`]: the official leaderboard's aggregate columns (Overall,
 //!   Non-Live, Live, Irrelevance, Relevance) from per-category figures.
 
@@ -42,7 +44,7 @@ use std::str::FromStr;
 
 use crate::ood::python::PyValue;
 
-/// One BFCL category of the Python AST family.
+/// One BFCL category: the Python AST family, then the multi-turn one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Category {
     /// `simple_python`: one function, one call.
@@ -67,10 +69,18 @@ pub enum Category {
     LiveIrrelevance,
     /// `live_relevance`: any call is right.
     LiveRelevance,
+    /// `multi_turn_base`: several user turns on stateful APIs.
+    MultiTurnBase,
+    /// `multi_turn_miss_func`: a function is held out until a later turn.
+    MultiTurnMissFunc,
+    /// `multi_turn_miss_param`: a turn lacks a parameter's value.
+    MultiTurnMissParam,
+    /// `multi_turn_long_context`: the APIs hold long data.
+    MultiTurnLongContext,
 }
 
 impl Category {
-    /// Every category, non-live first, in BFCL's order.
+    /// The eleven Python AST categories, non-live first, in BFCL's order.
     pub const ALL: [Category; 11] = [
         Category::SimplePython,
         Category::Multiple,
@@ -84,6 +94,20 @@ impl Category {
         Category::LiveIrrelevance,
         Category::LiveRelevance,
     ];
+
+    /// The four multi-turn categories, in BFCL's order.
+    pub const MULTI_TURN: [Category; 4] = [
+        Category::MultiTurnBase,
+        Category::MultiTurnMissFunc,
+        Category::MultiTurnMissParam,
+        Category::MultiTurnLongContext,
+    ];
+
+    /// Every category itc knows: [`Category::ALL`], then
+    /// [`Category::MULTI_TURN`].
+    pub fn every() -> impl Iterator<Item = Category> {
+        Category::ALL.into_iter().chain(Category::MULTI_TURN)
+    }
 
     /// The name in BFCL's file names (`BFCL_v4_<name>.json`).
     pub fn as_str(self) -> &'static str {
@@ -99,12 +123,21 @@ impl Category {
             Category::LiveParallelMultiple => "live_parallel_multiple",
             Category::LiveIrrelevance => "live_irrelevance",
             Category::LiveRelevance => "live_relevance",
+            Category::MultiTurnBase => "multi_turn_base",
+            Category::MultiTurnMissFunc => "multi_turn_miss_func",
+            Category::MultiTurnMissParam => "multi_turn_miss_param",
+            Category::MultiTurnLongContext => "multi_turn_long_context",
         }
     }
 
     /// Whether the category is one of the six live ones.
     pub fn is_live(self) -> bool {
         self.as_str().starts_with("live_")
+    }
+
+    /// Whether the category is one of the four multi-turn ones.
+    pub fn is_multi_turn(self) -> bool {
+        self.as_str().starts_with("multi_turn_")
     }
 
     /// Whether the category has a possible-answer file (all but the
@@ -135,11 +168,10 @@ impl FromStr for Category {
 
     fn from_str(s: &str) -> anyhow::Result<Category> {
         let name = s.trim();
-        Category::ALL
-            .into_iter()
+        Category::every()
             .find(|c| c.as_str() == name)
             .ok_or_else(|| {
-                let known: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
+                let known: Vec<&str> = Category::every().map(|c| c.as_str()).collect();
                 anyhow::anyhow!(
                     "unknown BFCL category {name:?}; known: {}",
                     known.join(", ")
@@ -149,13 +181,16 @@ impl FromStr for Category {
 }
 
 /// A set of categories, as `--dataset bfcl:<category>[,<category>…]`
-/// names it (also `all`, `non-live`, `live`).
+/// names it (also `all`, `non-live`, `live` for the Python AST categories,
+/// and `multi-turn`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CategorySet(u16);
 
 impl CategorySet {
-    /// Every category.
+    /// The eleven Python AST categories.
     pub const ALL: CategorySet = CategorySet((1 << 11) - 1);
+    /// The four multi-turn categories.
+    pub const MULTI_TURN: CategorySet = CategorySet(0b1111 << 11);
     /// The five non-live categories.
     pub const NON_LIVE: CategorySet = CategorySet(0b11111);
     /// The six live categories.
@@ -171,12 +206,9 @@ impl CategorySet {
         self.0 & (1 << c as u16) != 0
     }
 
-    /// The categories of the set, in [`Category::ALL`]'s order.
+    /// The categories of the set, in [`Category::every`]'s order.
     pub fn categories(self) -> Vec<Category> {
-        Category::ALL
-            .into_iter()
-            .filter(|c| self.contains(*c))
-            .collect()
+        Category::every().filter(|c| self.contains(*c)).collect()
     }
 }
 
@@ -186,6 +218,7 @@ impl fmt::Display for CategorySet {
             CategorySet::ALL => f.write_str("all"),
             CategorySet::NON_LIVE => f.write_str("non-live"),
             CategorySet::LIVE => f.write_str("live"),
+            CategorySet::MULTI_TURN => f.write_str("multi-turn"),
             set => {
                 let names: Vec<&str> = set.categories().iter().map(|c| c.as_str()).collect();
                 f.write_str(&names.join(","))
@@ -205,6 +238,7 @@ impl FromStr for CategorySet {
                 "all" => CategorySet::ALL.0,
                 "non-live" | "non_live" => CategorySet::NON_LIVE.0,
                 "live" => CategorySet::LIVE.0,
+                "multi-turn" | "multi_turn" => CategorySet::MULTI_TURN.0,
                 name => CategorySet::one(name.parse()?).0,
             };
         }

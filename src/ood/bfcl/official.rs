@@ -56,13 +56,14 @@ use crate::ood::python::{PyValue, json_loads_str};
 use crate::spec::limits::BFCL_RESULT_LINE_MAX_BYTES;
 
 /// A model's result for one question: the text of a prompt-mode model, or
-/// something else JSON holds (kept as its Python type name).
+/// something else JSON holds (a multi-turn result's turns, or what makes
+/// the single-turn decoder fail).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ModelResult {
     /// A string: the model's text.
     Text(String),
-    /// Not a string (`list`, `dict`, `int`, `float`, `bool`, `NoneType`).
-    NotText(&'static str),
+    /// Not a string (`list`, `dict`, `int`, `float`, `bool`, `None`).
+    NotText(PyValue),
 }
 
 /// One line of a BFCL result file (`{"id", "result", …}`; other fields
@@ -246,7 +247,7 @@ fn result_line(source: &str, number: usize, line: &[u8]) -> anyhow::Result<Resul
     };
     let result = match value.get_str("result") {
         Some(PyValue::Str(s)) => ModelResult::Text(s.to_string_lossy()),
-        Some(other) => ModelResult::NotText(other.type_name()),
+        Some(other) => ModelResult::NotText(other.clone()),
         None => bail!("{source}:{number}: field `result` is missing"),
     };
     Ok(ResultLine { id, result })
@@ -329,7 +330,8 @@ pub fn score_results(
     possible: &[PossibleAnswer],
     results: &[ResultLine],
 ) -> anyhow::Result<OfficialScore> {
-    let order = pair_results(category, questions, possible, results)?;
+    let ids: Vec<&str> = questions.iter().map(|q| q.id.as_str()).collect();
+    let order = pair_results(category, &ids, possible.len(), results)?;
     let relevance = is_relevance(category);
     let kind = CheckerKind::for_category_name(category.as_str());
     let mut verdicts: Vec<Option<Verdict>> = vec![None; results.len()];
@@ -346,8 +348,9 @@ pub fn score_results(
         }
         let decoded = match &results[line_index].result {
             ModelResult::Text(text) => decode_ast_prompting(text),
-            ModelResult::NotText(type_name) => Err(DecodeError(format!(
-                "'{type_name}' object has no attribute 'strip'"
+            ModelResult::NotText(value) => Err(DecodeError(format!(
+                "'{}' object has no attribute 'strip'",
+                value.type_name()
             ))),
         };
         verdicts[line_index] = Some(verdict_of_decoded(category, question, answer, decoded));
@@ -373,21 +376,21 @@ pub fn score_results(
     })
 }
 
-/// The result-line index paired with each question, in question order;
-/// an error where the official runner would raise.
-fn pair_results(
+/// The result-line index paired with each question (by its id, in
+/// question order; `possible` answers counted), in question order; an
+/// error where the official runner would raise.
+pub(crate) fn pair_results(
     category: Category,
-    questions: &[Question],
-    possible: &[PossibleAnswer],
+    questions: &[&str],
+    possible: usize,
     results: &[ResultLine],
 ) -> anyhow::Result<Vec<usize>> {
     if results.is_empty() {
         bail!("{category}: the result file has no lines (the official runner divides by zero)");
     }
-    if !is_relevance(category) && possible.len() != questions.len() {
+    if !is_relevance(category) && possible != questions.len() {
         bail!(
-            "{category}: {} possible answers for {} questions (the official runner asserts they match)",
-            possible.len(),
+            "{category}: {possible} possible answers for {} questions (the official runner asserts they match)",
             questions.len()
         );
     }
@@ -398,11 +401,7 @@ fn pair_results(
             questions.len()
         );
     }
-    let known: HashMap<&str, usize> = questions
-        .iter()
-        .enumerate()
-        .map(|(i, q)| (q.id.as_str(), i))
-        .collect();
+    let known: HashMap<&str, usize> = questions.iter().enumerate().map(|(i, q)| (*q, i)).collect();
     let mut seen = vec![usize::MAX; questions.len()];
     for (line, r) in results.iter().enumerate() {
         let Some(&q) = known.get(r.id.as_str()) else {
@@ -514,7 +513,10 @@ mod tests {
         );
         let lines = parse_results(&text, "r").unwrap();
         assert_eq!(lines[0].id, "simple_python_1");
-        assert_eq!(lines[0].result, ModelResult::NotText("dict"));
+        let ModelResult::NotText(result) = &lines[0].result else {
+            panic!("a dict")
+        };
+        assert_eq!(result.type_name(), "dict");
         let value = json_loads_str(&text).unwrap();
         let Some(PyValue::Dict(entries)) = value.get_str("result") else {
             panic!("not a dict")
@@ -549,6 +551,9 @@ mod tests {
         let err = parse_results("[1]", "r.jsonl").unwrap_err().to_string();
         assert!(err.contains("r.jsonl:1: not a JSON object"), "{err}");
         let ok = parse_results("{\"id\": \"a_0\", \"result\": [1]}\r\n", "r").unwrap();
-        assert_eq!(ok[0].result, ModelResult::NotText("list"));
+        assert_eq!(
+            ok[0].result,
+            ModelResult::NotText(PyValue::List(vec![PyValue::Int("1".into())]))
+        );
     }
 }

@@ -8,7 +8,7 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-/// Every `error_type` the official Python AST path can give.
+/// Every `error_type` the official Python AST and multi-turn paths can give.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ErrorType {
     /// `ast_decoder:decoder_failed`: the text did not decode.
@@ -54,11 +54,25 @@ pub enum ErrorType {
     IrrelevanceDecoderSuccess,
     /// `relevance_error:decoder_failed`: no call where one was right.
     RelevanceDecoderFailed,
+    /// `multi_turn:inference_error`: the result is not a list of turns.
+    MultiTurnInferenceError,
+    /// `multi_turn:force_terminated`: another number of turns than the
+    /// ground truth's.
+    MultiTurnForceTerminated,
+    /// `multi_turn:empty_turn_model_response`: no decoded step in a turn
+    /// whose ground truth is not empty.
+    MultiTurnEmptyTurn,
+    /// `multi_turn:instance_state_mismatch`: an API instance's public state
+    /// differs from the ground truth's.
+    MultiTurnStateMismatch,
+    /// `multi_turn:execution_response_mismatch`: a ground-truth result
+    /// string is missing from the model's results so far.
+    MultiTurnResponseMismatch,
 }
 
 impl ErrorType {
     /// Every error type.
-    pub const ALL: [ErrorType; 21] = [
+    pub const ALL: [ErrorType; 26] = [
         ErrorType::DecoderFailed,
         ErrorType::WrongCount,
         ErrorType::WrongFuncName,
@@ -80,6 +94,11 @@ impl ErrorType {
         ErrorType::ListDictUnclear,
         ErrorType::IrrelevanceDecoderSuccess,
         ErrorType::RelevanceDecoderFailed,
+        ErrorType::MultiTurnInferenceError,
+        ErrorType::MultiTurnForceTerminated,
+        ErrorType::MultiTurnEmptyTurn,
+        ErrorType::MultiTurnStateMismatch,
+        ErrorType::MultiTurnResponseMismatch,
     ];
 
     /// The official text, as the score file writes it.
@@ -106,6 +125,11 @@ impl ErrorType {
             ErrorType::ListDictUnclear => "list_dict_checker:unclear",
             ErrorType::IrrelevanceDecoderSuccess => "irrelevance_error:decoder_success",
             ErrorType::RelevanceDecoderFailed => "relevance_error:decoder_failed",
+            ErrorType::MultiTurnInferenceError => "multi_turn:inference_error",
+            ErrorType::MultiTurnForceTerminated => "multi_turn:force_terminated",
+            ErrorType::MultiTurnEmptyTurn => "multi_turn:empty_turn_model_response",
+            ErrorType::MultiTurnStateMismatch => "multi_turn:instance_state_mismatch",
+            ErrorType::MultiTurnResponseMismatch => "multi_turn:execution_response_mismatch",
         }
     }
 

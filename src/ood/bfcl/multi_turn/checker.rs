@@ -11,40 +11,13 @@ use std::collections::HashMap;
 use super::apis::Globals;
 use super::exec::{EntrySetup, Instances};
 use super::state::differences;
-
-/// The official multi-turn error types.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum MultiTurnError {
-    /// The result is not a list of turns.
-    InferenceError,
-    /// The result has another number of turns than the ground truth.
-    ForceTerminated,
-    /// A turn with a non-empty ground truth has no decoded step.
-    EmptyTurnModelResponse,
-    /// An instance's public state differs from the ground truth's.
-    InstanceStateMismatch,
-    /// A ground-truth result string is missing from the model's results.
-    ExecutionResponseMismatch,
-}
-
-impl MultiTurnError {
-    /// The official `error_type` text.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MultiTurnError::InferenceError => "multi_turn:inference_error",
-            MultiTurnError::ForceTerminated => "multi_turn:force_terminated",
-            MultiTurnError::EmptyTurnModelResponse => "multi_turn:empty_turn_model_response",
-            MultiTurnError::InstanceStateMismatch => "multi_turn:instance_state_mismatch",
-            MultiTurnError::ExecutionResponseMismatch => "multi_turn:execution_response_mismatch",
-        }
-    }
-}
+use crate::ood::bfcl::verdict::ErrorType;
 
 /// Why an entry failed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Failure {
     /// The official error type.
-    pub error_type: MultiTurnError,
+    pub error_type: ErrorType,
     /// The official error message.
     pub message: String,
     /// For a state mismatch: the attributes that differ (of the first
@@ -94,7 +67,7 @@ pub fn check_entry(
     if model_turns.len() != ground_truth.len() {
         return Verdict {
             failure: Some(failure(
-                MultiTurnError::ForceTerminated,
+                ErrorType::MultiTurnForceTerminated,
                 format!(
                     "Model was force-terminated during inference phase. The length of the model \
                      result turns ({}) does not match the length of the ground truth turns ({}).",
@@ -133,7 +106,7 @@ pub fn check_entry(
         }
         let failure = if !stepped || (steps.len() == 1 && steps[0].is_empty()) {
             Some(failure(
-                MultiTurnError::EmptyTurnModelResponse,
+                ErrorType::MultiTurnEmptyTurn,
                 format!("Model response list is empty for turn {index}"),
             ))
         } else {
@@ -150,7 +123,7 @@ pub fn check_entry(
     }
 }
 
-fn failure(error_type: MultiTurnError, message: String) -> Failure {
+fn failure(error_type: ErrorType, message: String) -> Failure {
     Failure {
         error_type,
         message,
@@ -170,7 +143,7 @@ fn state_failure(model: &Instances, truth: &Instances) -> Option<Failure> {
             return Some(Failure {
                 mismatched_attributes: differing.iter().map(|s| s.to_string()).collect(),
                 ..failure(
-                    MultiTurnError::InstanceStateMismatch,
+                    ErrorType::MultiTurnStateMismatch,
                     format!(
                         "Model instance for {class} does not match the state with ground truth instance."
                     ),
@@ -198,7 +171,7 @@ fn response_failure(model: &[String], truth: &[String], turn: usize) -> Option<F
     (!missing.is_empty()).then(|| Failure {
         missing_items: missing,
         ..failure(
-            MultiTurnError::ExecutionResponseMismatch,
+            ErrorType::MultiTurnResponseMismatch,
             format!(
                 "Model response execution results so far does not contain all the ground truth \
                  response execution results for turn {turn}."

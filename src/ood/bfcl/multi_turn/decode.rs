@@ -18,10 +18,8 @@
 //! its calls), else as prompt-mode: a function-calling model that never
 //! called a function is then decoded as prompt-mode text.
 
-use serde_json::Value;
-
-use super::checker::MultiTurnError;
 use crate::ood::bfcl::decode::decode_ast_prompting;
+use crate::ood::bfcl::verdict::ErrorType;
 use crate::ood::python::{PyStr, PyValue, json_loads_str, py_repr, py_str};
 
 /// How the steps of a result were written.
@@ -34,13 +32,15 @@ pub enum StepFormat {
 }
 
 /// The format of a result: function-calling when any step is not a text.
-pub fn step_format(turns: &Value) -> StepFormat {
-    let any_structured = turns.as_array().is_some_and(|turns| {
-        turns.iter().any(|turn| {
-            turn.as_array()
-                .is_some_and(|steps| steps.iter().any(|step| !step.is_string()))
-        })
-    });
+pub fn step_format(turns: &PyValue) -> StepFormat {
+    let structured = |step: &PyValue| !matches!(step, PyValue::Str(_));
+    let any_structured = match turns {
+        PyValue::List(turns) => turns.iter().any(|turn| match turn {
+            PyValue::List(steps) => steps.iter().any(structured),
+            _ => false,
+        }),
+        _ => false,
+    };
     if any_structured {
         StepFormat::FunctionCalling
     } else {
@@ -51,59 +51,64 @@ pub fn step_format(turns: &Value) -> StepFormat {
 /// Decodes a result's turns; `Err` when it is not a list of turns (the
 /// official `multi_turn:inference_error`).
 pub fn decode_turns(
-    turns: &Value,
+    turns: &PyValue,
     format: StepFormat,
-) -> Result<Vec<Vec<Vec<String>>>, MultiTurnError> {
-    let Some(turns) = turns.as_array() else {
-        return Err(MultiTurnError::InferenceError);
+) -> Result<Vec<Vec<Vec<String>>>, ErrorType> {
+    let PyValue::List(turns) = turns else {
+        return Err(ErrorType::MultiTurnInferenceError);
     };
     Ok(turns
         .iter()
-        .map(|turn| {
-            // A turn that is not a list is iterated by Python as its items
-            // (a text by characters): none of them decodes.
-            turn.as_array()
-                .map(|steps| {
-                    steps
-                        .iter()
-                        .filter_map(|step| decode_step(step, format))
-                        .filter(|calls| !calls.is_empty())
-                        .collect()
-                })
-                .unwrap_or_default()
+        .map(|turn| match turn {
+            PyValue::List(steps) => steps
+                .iter()
+                .filter_map(|step| decode_step(step, format))
+                .filter(|calls| !calls.is_empty())
+                .collect(),
+            // Python iterates anything else by its items (a text by
+            // characters): none of them decodes.
+            _ => Vec::new(),
         })
         .collect())
 }
 
 /// One step's call strings, or `None` when it does not decode.
-pub fn decode_step(step: &Value, format: StepFormat) -> Option<Vec<String>> {
-    match format {
-        StepFormat::FunctionCalling => function_calls(step),
-        StepFormat::Prompt => prompt_calls(step.as_str()?),
+pub fn decode_step(step: &PyValue, format: StepFormat) -> Option<Vec<String>> {
+    match (format, step) {
+        (StepFormat::FunctionCalling, _) => function_calls(step),
+        (StepFormat::Prompt, PyValue::Str(text)) => prompt_calls(&text.to_string_lossy()),
+        (StepFormat::Prompt, _) => None,
     }
 }
 
-fn function_calls(step: &Value) -> Option<Vec<String>> {
-    let items: Vec<&Value> = match step {
-        Value::Object(_) => vec![step],
-        Value::Array(items) => items.iter().collect(),
+fn function_calls(step: &PyValue) -> Option<Vec<String>> {
+    let items: Vec<&PyValue> = match step {
+        PyValue::Dict(_) => vec![step],
+        PyValue::List(items) => items.iter().collect(),
         _ => return None,
     };
     let mut calls = Vec::new();
     for item in items {
-        for (name, arguments) in item.as_object()? {
+        let PyValue::Dict(entries) = item else {
+            return None;
+        };
+        for (name, arguments) in entries {
+            let parsed;
             let arguments = match arguments {
-                Value::String(text) => json_loads_str(text).ok()?,
-                other => json_loads_str(&other.to_string()).ok()?,
+                PyValue::Str(text) => {
+                    parsed = json_loads_str(&text.to_string_lossy()).ok()?;
+                    &parsed
+                }
+                other => other,
             };
-            let PyValue::Dict(entries) = arguments else {
+            let PyValue::Dict(arguments) = arguments else {
                 return None;
             };
-            let written: Vec<String> = entries
+            let written: Vec<String> = arguments
                 .iter()
                 .map(|(k, v)| format!("{}={}", text_of(k), PyStr(py_repr(v))))
                 .collect();
-            calls.push(format!("{name}({})", written.join(",")));
+            calls.push(format!("{}({})", text_of(name), written.join(",")));
         }
     }
     Some(calls)
@@ -156,39 +161,44 @@ fn text_of(value: &PyValue) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    fn json(text: &str) -> PyValue {
+        json_loads_str(text).unwrap()
+    }
 
     #[test]
     fn function_calling_steps_become_keyword_calls_with_python_reprs() {
-        let step = json!([{"cd": "{\"folder\": \"doc\"}"}, {"mean": "{\"numbers\": [1, 2.5], \"ok\": true, \"x\": null}"}]);
+        let step = json(
+            r#"[{"cd": "{\"folder\": \"doc\"}"}, {"mean": "{\"numbers\": [1, 2.5], \"ok\": true, \"x\": null}"}]"#,
+        );
         assert_eq!(
             decode_step(&step, StepFormat::FunctionCalling).unwrap(),
             vec!["cd(folder='doc')", "mean(numbers=[1, 2.5],ok=True,x=None)"]
         );
         // Invalid JSON or arguments that are not an object fail the step.
         assert_eq!(
-            decode_step(&json!([{"cd": "{"}]), StepFormat::FunctionCalling),
+            decode_step(&json(r#"[{"cd": "{"}]"#), StepFormat::FunctionCalling),
             None
         );
         assert_eq!(
-            decode_step(&json!([{"cd": "[1]"}]), StepFormat::FunctionCalling),
+            decode_step(&json(r#"[{"cd": "[1]"}]"#), StepFormat::FunctionCalling),
             None
         );
         assert_eq!(
-            decode_step(&json!("text"), StepFormat::FunctionCalling),
+            decode_step(&json(r#""text""#), StepFormat::FunctionCalling),
             None
         );
     }
 
     #[test]
     fn prompt_steps_are_decoded_and_written_with_spaces() {
-        let step = json!("[cd(folder='doc'), post(tags=['a'], meta={'k': 1})]");
+        let step = json(r#""[cd(folder='doc'), post(tags=['a'], meta={'k': 1})]""#);
         assert_eq!(
             decode_step(&step, StepFormat::Prompt).unwrap(),
             vec!["cd(folder='doc')", "post(tags=['a'], meta={'k': 1})"]
         );
         assert_eq!(
-            decode_step(&json!("I cannot help."), StepFormat::Prompt),
+            decode_step(&json(r#""I cannot help.""#), StepFormat::Prompt),
             None
         );
     }
@@ -196,20 +206,20 @@ mod tests {
     #[test]
     fn a_result_with_any_structured_step_is_function_calling() {
         assert_eq!(
-            step_format(&json!([[[{"ls": "{}"}], "done"]])),
+            step_format(&json(r#"[[[{"ls": "{}"}], "done"]]"#)),
             StepFormat::FunctionCalling
         );
-        assert_eq!(step_format(&json!([["[ls()]"]])), StepFormat::Prompt);
+        assert_eq!(step_format(&json(r#"[["[ls()]"]]"#)), StepFormat::Prompt);
     }
 
     #[test]
     fn empty_and_undecodable_steps_are_dropped_and_turns_kept() {
-        let turns = json!([[[{"ls": "{}"}], [], "bye"], []]);
+        let turns = json(r#"[[[{"ls": "{}"}], [], "bye"], []]"#);
         let decoded = decode_turns(&turns, StepFormat::FunctionCalling).unwrap();
         assert_eq!(decoded, vec![vec![vec!["ls()".to_string()]], vec![]]);
         assert_eq!(
-            decode_turns(&json!("x"), StepFormat::Prompt),
-            Err(MultiTurnError::InferenceError)
+            decode_turns(&json(r#""x""#), StepFormat::Prompt),
+            Err(ErrorType::MultiTurnInferenceError)
         );
     }
 }

@@ -10,11 +10,18 @@
 //!   Python's `==` on it.
 //! - [`random`]: Python's `random.Random`, for the classes that draw ids
 //!   and readings from a seeded generator.
+//! - [`exec`]: call strings run on an entry's instances as the official
+//!   executor runs them, without `eval`.
+//! - [`decode`]: a result file's raw turns into call strings.
+//! - [`checker`]: the official verdict on one entry.
+//! - [`files`]: the question files; [`score`]: a result file scored.
 
 pub mod api;
 pub mod apis;
 pub mod checker;
 pub mod decode;
 pub mod exec;
+pub mod files;
 pub mod random;
+pub mod score;
 pub mod state;

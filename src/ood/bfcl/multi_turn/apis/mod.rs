@@ -4,13 +4,17 @@
 //! public methods and parameters, the same return values and error texts,
 //! the same public state.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
 use std::sync::OnceLock;
 
 use super::api::ApiClass;
 use crate::ood::python::{PyStr, PyValue, json_loads_str};
 
+pub mod gorilla_file_system;
+pub mod posting_api;
 mod py_hash;
+mod py_ops;
 mod py_semantics;
 pub mod ticket_api;
 pub mod travel_booking;
@@ -35,6 +39,9 @@ pub const CLASSES: &[(&str, &str)] = &[
 /// value per run of a category, passed to every instance it creates.
 #[derive(Debug, Default)]
 pub struct Globals {
+    /// `TwitterAPI.post_tweet`'s default `mentions` list, one object that
+    /// every call omitting `mentions` stores and `mention` may extend.
+    pub post_tweet_mentions: Rc<RefCell<Vec<PyValue>>>,
     /// `TravelAPI`'s long-context cards (`CREDIT_CARD_EXTENSION`'s dicts),
     /// which every long-context instance holds by reference.
     pub travel_cards: OnceCell<Vec<(PyStr, travel_booking::Card)>>,
@@ -52,12 +59,17 @@ pub fn new_instance(
     globals: &Globals,
 ) -> Option<Box<dyn ApiClass>> {
     match class {
+        "GorillaFileSystem" => Some(Box::new(gorilla_file_system::GorillaFileSystem::new(
+            config,
+            long_context,
+        ))),
         "TicketAPI" => Some(Box::new(ticket_api::TicketApi::new(config))),
         "TravelAPI" => Some(Box::new(travel_booking::TravelApi::new(
             config,
             long_context,
             globals,
         ))),
+        "TwitterAPI" => Some(Box::new(posting_api::TwitterApi::new(config, globals))),
         _ => None,
     }
 }

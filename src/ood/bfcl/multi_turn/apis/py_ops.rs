@@ -1,0 +1,330 @@
+//! Python built-in operations the API classes apply to model-written
+//! arguments of any type, with CPython 3.11's exception texts: truth value,
+//! `in`, iteration, hashing for dict keys, `str.splitlines`, `str.split()`
+//! and a linear-time substring search.
+
+use crate::ood::python::value::py_eq;
+use crate::ood::python::{PyStr, PyValue};
+
+/// Python's truth value (`bool(v)`).
+pub(super) fn truthy(v: &PyValue) -> bool {
+    match v {
+        PyValue::None => false,
+        PyValue::Bool(b) => *b,
+        PyValue::Int(t) => t != "0",
+        PyValue::Float(x) | PyValue::Complex(x) => *x != 0.0,
+        PyValue::Str(s) => !s.is_empty(),
+        PyValue::Bytes(b) => !b.is_empty(),
+        PyValue::List(v) | PyValue::Tuple(v) | PyValue::Set(v) => !v.is_empty(),
+        PyValue::Dict(v) => !v.is_empty(),
+    }
+}
+
+/// A `str` value.
+pub(super) fn text(s: &str) -> PyValue {
+    PyValue::Str(PyStr::new(s))
+}
+
+/// A dict with `str` keys, in order.
+pub(super) fn dict<const N: usize>(entries: [(&str, PyValue); N]) -> PyValue {
+    PyValue::Dict(entries.into_iter().map(|(k, v)| (text(k), v)).collect())
+}
+
+/// An `int` value.
+pub(super) fn int(i: i128) -> PyValue {
+    PyValue::Int(i.to_string())
+}
+
+/// `AttributeError: 'int' object has no attribute 'split'`.
+pub(super) fn no_attribute(v: &PyValue, name: &str) -> String {
+    format!("'{}' object has no attribute '{name}'", v.type_name())
+}
+
+/// `TypeError: unhashable type: 'list'` when `v` cannot be a dict key or
+/// set item.
+pub(super) fn hashable(v: &PyValue) -> Result<(), String> {
+    match v {
+        PyValue::List(_) | PyValue::Dict(_) | PyValue::Set(_) => {
+            Err(format!("unhashable type: '{}'", v.type_name()))
+        }
+        PyValue::Tuple(items) => items.iter().try_for_each(hashable),
+        _ => Ok(()),
+    }
+}
+
+/// The position of `key` among a dict's keys (`key in d`), or the
+/// `TypeError` of an unhashable key.
+pub(super) fn key_position<'a, V: 'a>(
+    entries: impl IntoIterator<Item = &'a (PyValue, V)>,
+    key: &PyValue,
+) -> Result<Option<usize>, String> {
+    hashable(key)?;
+    Ok(entries.into_iter().position(|(k, _)| py_eq(k, key)))
+}
+
+/// `item in container`.
+pub(super) fn contains(container: &PyValue, item: &PyValue) -> Result<bool, String> {
+    match container {
+        PyValue::Str(s) => match item {
+            PyValue::Str(needle) => Ok(Finder::new(&needle.0).is_in(&s.0)),
+            other => Err(format!(
+                "'in <string>' requires string as left operand, not {}",
+                other.type_name()
+            )),
+        },
+        PyValue::List(items) | PyValue::Tuple(items) => Ok(items.iter().any(|x| py_eq(x, item))),
+        PyValue::Set(items) => {
+            hashable(item)?;
+            Ok(items.iter().any(|x| py_eq(x, item)))
+        }
+        PyValue::Dict(entries) => Ok(key_position(entries, item)?.is_some()),
+        PyValue::Bytes(_) => Err(format!(
+            "a bytes-like object is required, not '{}'",
+            item.type_name()
+        )),
+        other => Err(format!(
+            "argument of type '{}' is not iterable",
+            other.type_name()
+        )),
+    }
+}
+
+/// The items `for x in v` yields (a dict's keys, a string's characters).
+pub(super) fn iterate(v: &PyValue) -> Result<Vec<PyValue>, String> {
+    match v {
+        PyValue::Str(s) => Ok(s.0.iter().map(|&c| PyValue::Str(PyStr(vec![c]))).collect()),
+        PyValue::List(items) | PyValue::Tuple(items) | PyValue::Set(items) => Ok(items.clone()),
+        PyValue::Dict(entries) => Ok(entries.iter().map(|(k, _)| k.clone()).collect()),
+        PyValue::Bytes(b) => Ok(b.iter().map(|&x| int(i128::from(x))).collect()),
+        other => Err(format!("'{}' object is not iterable", other.type_name())),
+    }
+}
+
+/// `len(v)`.
+pub(super) fn len(v: &PyValue) -> Result<usize, String> {
+    match v {
+        PyValue::Str(s) => Ok(s.len()),
+        PyValue::Bytes(b) => Ok(b.len()),
+        PyValue::List(items) | PyValue::Tuple(items) | PyValue::Set(items) => Ok(items.len()),
+        PyValue::Dict(entries) => Ok(entries.len()),
+        other => Err(format!(
+            "object of type '{}' has no len()",
+            other.type_name()
+        )),
+    }
+}
+
+/// Whether `str.splitlines` breaks a line at this code point.
+fn is_line_break(c: u32) -> bool {
+    matches!(
+        c,
+        0x0a | 0x0b | 0x0c | 0x0d | 0x1c | 0x1d | 0x1e | 0x85 | 0x2028 | 0x2029
+    )
+}
+
+/// `str.splitlines()`: the lines without their ends (`\r\n` is one end).
+pub(super) fn splitlines(s: &[u32]) -> Vec<&[u32]> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < s.len() {
+        if is_line_break(s[i]) {
+            lines.push(&s[start..i]);
+            if s[i] == 0x0d && s.get(i + 1) == Some(&0x0a) {
+                i += 1;
+            }
+            start = i + 1;
+        }
+        i += 1;
+    }
+    if start < s.len() {
+        lines.push(&s[start..]);
+    }
+    lines
+}
+
+/// Whether `str.isspace()` holds for one code point (what `str.split()`
+/// splits on).
+fn is_space(c: u32) -> bool {
+    matches!(
+        c,
+        0x09..=0x0d
+            | 0x1c..=0x20
+            | 0x85
+            | 0xa0
+            | 0x1680
+            | 0x2000..=0x200a
+            | 0x2028
+            | 0x2029
+            | 0x202f
+            | 0x205f
+            | 0x3000
+    )
+}
+
+/// `len(s.split())`.
+pub(super) fn count_words(s: &[u32]) -> usize {
+    let mut count = 0;
+    let mut in_word = false;
+    for &c in s {
+        let space = is_space(c);
+        if !space && !in_word {
+            count += 1;
+        }
+        in_word = !space;
+    }
+    count
+}
+
+/// `'\n'.join(parts)` of code-point strings.
+pub(super) fn join_lines<'a>(parts: impl IntoIterator<Item = &'a [u32]>) -> PyStr {
+    let mut out = Vec::new();
+    for (i, part) in parts.into_iter().enumerate() {
+        if i > 0 {
+            out.push(0x0a);
+        }
+        out.extend_from_slice(part);
+    }
+    PyStr(out)
+}
+
+/// `needle in haystack` for strings in time linear in both (Knuth-Morris-
+/// Pratt): prepared once for a needle searched in many haystacks.
+pub(super) struct Finder<'a> {
+    needle: &'a [u32],
+    /// For each prefix length `i + 1`, the length of its longest proper
+    /// border.
+    border: Vec<usize>,
+}
+
+impl<'a> Finder<'a> {
+    /// Prepares the search for `needle`.
+    pub(super) fn new(needle: &'a [u32]) -> Finder<'a> {
+        let mut border = vec![0; needle.len()];
+        let mut k = 0;
+        for i in 1..needle.len() {
+            while k > 0 && needle[i] != needle[k] {
+                k = border[k - 1];
+            }
+            if needle[i] == needle[k] {
+                k += 1;
+            }
+            border[i] = k;
+        }
+        Finder { needle, border }
+    }
+
+    /// Whether the needle occurs in `haystack`.
+    pub(super) fn is_in(&self, haystack: &[u32]) -> bool {
+        if self.needle.is_empty() {
+            return true;
+        }
+        let mut k = 0;
+        for &c in haystack {
+            while k > 0 && c != self.needle[k] {
+                k = self.border[k - 1];
+            }
+            if c == self.needle[k] {
+                k += 1;
+                if k == self.needle.len() {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// What the classes' tests share: a call as the executor runs it.
+#[cfg(test)]
+pub(super) mod testing {
+    use crate::ood::bfcl::multi_turn::api::{ApiClass, Output};
+    use crate::ood::python::dumps::json_dumps;
+    use crate::ood::python::{PyStr, PyValue, literal_eval, py_str};
+
+    /// The result string as the executor writes it (`exec::result_string`,
+    /// which the tests here cannot call: `exec` depends on this folder).
+    fn result_string(output: Output) -> String {
+        match output {
+            Output::Rendered(text) => text,
+            Output::Value(PyValue::Str(s)) => s.to_string_lossy(),
+            Output::Value(v @ PyValue::Dict(_)) => {
+                json_dumps(&v).unwrap_or_else(|_| PyStr(py_str(&v)).to_string_lossy())
+            }
+            Output::Value(v) => PyStr(py_str(&v)).to_string_lossy(),
+        }
+    }
+
+    /// The result string of `method(*args)`, arguments written as Python
+    /// literals, the omitted ones taking their defaults.
+    pub fn run(api: &mut dyn ApiClass, method: &str, args: &[&str]) -> String {
+        let sig = api.methods().iter().find(|s| s.name == method).unwrap();
+        let mut values: Vec<_> = args.iter().map(|a| literal_eval(a).unwrap()).collect();
+        for p in &sig.params[args.len()..] {
+            values.push(literal_eval(p.default.unwrap()).unwrap());
+        }
+        match api.call(method, values) {
+            Ok(output) => result_string(output),
+            Err(e) => format!("Error during execution: {e}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ood::python::cps;
+
+    fn lines(s: &str) -> Vec<String> {
+        splitlines(&cps(s))
+            .into_iter()
+            .map(|l| PyStr(l.to_vec()).to_string_lossy())
+            .collect()
+    }
+
+    // Expected values are CPython 3.11's for the same calls.
+    #[test]
+    fn splitlines_and_split_follow_python() {
+        assert_eq!(
+            lines("a\r\nb\rc\n\nd\u{2028}e\n"),
+            ["a", "b", "c", "", "d", "e"]
+        );
+        assert!(lines("").is_empty());
+        assert_eq!(lines("\n"), [""]);
+        assert_eq!(count_words(&cps("  a\u{a0}b\tc\u{3000} ")), 3);
+        assert_eq!(count_words(&cps(" \n ")), 0);
+    }
+
+    #[test]
+    fn the_finder_finds_every_occurrence_kind() {
+        let hay = cps("aabaabaaab");
+        for (needle, found) in [
+            ("aaab", true),
+            ("abaaa", true),
+            ("aabaaab", true),
+            ("bb", false),
+            ("aaaa", false),
+            ("", true),
+            ("b", true),
+        ] {
+            assert_eq!(Finder::new(&cps(needle)).is_in(&hay), found, "{needle}");
+        }
+    }
+
+    #[test]
+    fn membership_raises_pythons_type_errors() {
+        let int = PyValue::Int("5".into());
+        assert_eq!(
+            contains(&int, &text("/")).unwrap_err(),
+            "argument of type 'int' is not iterable"
+        );
+        assert_eq!(
+            contains(&text("ab"), &int).unwrap_err(),
+            "'in <string>' requires string as left operand, not int"
+        );
+        let list = PyValue::List(vec![text("/")]);
+        assert!(contains(&list, &text("/")).unwrap());
+        let d = PyValue::Dict(vec![(text("a"), PyValue::None)]);
+        assert_eq!(contains(&d, &list).unwrap_err(), "unhashable type: 'list'");
+    }
+}

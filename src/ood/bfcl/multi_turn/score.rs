@@ -1,0 +1,106 @@
+//! A multi-turn result file scored as the official `multi_turn_runner`
+//! scores it: lines paired with questions as for every category (sorted by
+//! id, `allow_missing=False`), each entry's raw turns decoded
+//! ([`super::decode`]) and checked ([`super::checker`]) in id order, the
+//! module-level objects of the API classes shared by the entries of the
+//! file as they are by the entries of one official scoring process.
+
+use serde_json::Value;
+
+use super::apis::Globals;
+use super::checker::check_entry;
+use super::decode::{decode_turns, step_format};
+use super::files::{MultiTurnQuestion, ground_truth_turns};
+use crate::ood::bfcl::Category;
+use crate::ood::bfcl::files::PossibleAnswer;
+use crate::ood::bfcl::official::{
+    ItemVerdict, ModelResult, OfficialScore, ResultLine, pair_results,
+};
+use crate::ood::bfcl::verdict::ErrorType;
+use crate::ood::python::{PyStr, PyValue};
+
+/// The official message of a result that is not a list of turns.
+const NOT_A_LIST: &str =
+    "Error during inference phase. Model did not output a list of model responses.";
+
+/// Scores a multi-turn result file's lines. `model_name` names the API
+/// instances as the official runner names them (the name shows in some
+/// results and messages, never in a verdict).
+pub fn score_multi_turn(
+    category: Category,
+    questions: &[MultiTurnQuestion],
+    possible: &[PossibleAnswer],
+    results: &[ResultLine],
+    model_name: &str,
+) -> anyhow::Result<OfficialScore> {
+    let ids: Vec<&str> = questions.iter().map(|q| q.id.as_str()).collect();
+    let order = pair_results(category, &ids, possible.len(), results)?;
+    let long_context = category.as_str().contains("long_context");
+    let globals = Globals::default();
+    let mut items: Vec<Option<ItemVerdict>> = vec![None; results.len()];
+    for (k, &line_index) in order.iter().enumerate() {
+        let question = &questions[k];
+        let ground_truth = ground_truth_turns(&possible[k])?;
+        let line = &results[line_index];
+        items[line_index] = Some(score_entry(
+            &line.id,
+            &line.result,
+            question,
+            &ground_truth,
+            long_context,
+            model_name,
+            &globals,
+        ));
+    }
+    let items: Vec<ItemVerdict> = items
+        .into_iter()
+        .map(|item| item.expect("every line is paired"))
+        .collect();
+    let correct = items.iter().filter(|i| i.valid).count();
+    Ok(OfficialScore {
+        category,
+        accuracy: correct as f64 / results.len() as f64,
+        correct_count: correct,
+        total_count: results.len(),
+        items,
+    })
+}
+
+fn score_entry(
+    id: &str,
+    result: &ModelResult,
+    question: &MultiTurnQuestion,
+    ground_truth: &[Vec<String>],
+    long_context: bool,
+    model_name: &str,
+    globals: &Globals,
+) -> ItemVerdict {
+    let raw = match result {
+        ModelResult::Text(text) => PyValue::Str(PyStr::new(text)),
+        ModelResult::NotText(value) => value.clone(),
+    };
+    let Ok(turns) = decode_turns(&raw, step_format(&raw)) else {
+        return ItemVerdict {
+            id: id.to_string(),
+            valid: false,
+            error_type: Some(ErrorType::MultiTurnInferenceError),
+            errors: vec![Value::String(NOT_A_LIST.into())],
+        };
+    };
+    let setup = question.setup(long_context);
+    let verdict = check_entry(&turns, ground_truth, &setup, model_name, globals);
+    match verdict.failure {
+        None => ItemVerdict {
+            id: id.to_string(),
+            valid: true,
+            error_type: None,
+            errors: vec![],
+        },
+        Some(failure) => ItemVerdict {
+            id: id.to_string(),
+            valid: false,
+            error_type: Some(failure.error_type),
+            errors: vec![Value::String(failure.message)],
+        },
+    }
+}
