@@ -11,34 +11,9 @@
 //! other Unicode decimal digits in `float()`, `int()`, `str.isdigit` and
 //! `strptime`'s `\d` (a model practically never writes them).
 
+use super::py_ops::{int, text};
 use crate::ood::python::value::py_eq;
 use crate::ood::python::{PyStr, PyValue, py_repr, py_str};
-
-/// `bool(v)`.
-pub fn truthy(v: &PyValue) -> bool {
-    match v {
-        PyValue::None => false,
-        PyValue::Bool(b) => *b,
-        PyValue::Int(text) => text != "0",
-        PyValue::Float(x) => *x != 0.0,
-        PyValue::Complex(x) => *x != 0.0,
-        PyValue::Str(s) => !s.is_empty(),
-        PyValue::Bytes(b) => !b.is_empty(),
-        PyValue::List(items) | PyValue::Tuple(items) | PyValue::Set(items) => !items.is_empty(),
-        PyValue::Dict(entries) => !entries.is_empty(),
-    }
-}
-
-/// `hash(v)` succeeds, or the `TypeError` text (`unhashable type: 'list'`).
-pub fn check_hashable(v: &PyValue) -> Result<(), String> {
-    match v {
-        PyValue::List(_) | PyValue::Dict(_) | PyValue::Set(_) => {
-            Err(format!("unhashable type: '{}'", v.type_name()))
-        }
-        PyValue::Tuple(items) => items.iter().try_for_each(check_hashable),
-        _ => Ok(()),
-    }
-}
 
 /// `str(v)` as a Rust string (lone surrogates become U+FFFD).
 pub fn str_text(v: &PyValue) -> String {
@@ -50,31 +25,16 @@ pub fn repr_text(v: &PyValue) -> String {
     PyStr(py_repr(v)).to_string_lossy()
 }
 
-/// A `str` value.
-pub fn s(text: &str) -> PyValue {
-    PyValue::Str(PyStr::new(text))
-}
-
 /// `v == text` for a `str` literal (only a `str` equals one).
 pub fn is_str(v: &PyValue, text: &str) -> bool {
     matches!(v, PyValue::Str(x) if *x == PyStr::new(text))
-}
-
-/// A dict with string keys, in order.
-pub fn dict(entries: Vec<(&str, PyValue)>) -> PyValue {
-    PyValue::Dict(entries.into_iter().map(|(k, v)| (s(k), v)).collect())
-}
-
-/// An `int` value.
-pub fn int(i: i128) -> PyValue {
-    PyValue::Int(i.to_string())
 }
 
 /// `container[key]` for a string key: the value, or the exception text
 /// (`KeyError` is `str()`-ed as the key's `repr`).
 pub fn subscript<'a>(container: &'a PyValue, key: &str) -> Result<&'a PyValue, String> {
     match container {
-        PyValue::Dict(_) => container.get_str(key).ok_or_else(|| repr_text(&s(key))),
+        PyValue::Dict(_) => container.get_str(key).ok_or_else(|| repr_text(&text(key))),
         PyValue::List(_) => Err("list indices must be integers or slices, not str".into()),
         PyValue::Tuple(_) => Err("tuple indices must be integers or slices, not str".into()),
         PyValue::Str(_) => Err("string indices must be integers, not 'str'".into()),
@@ -90,7 +50,7 @@ pub fn subscript<'a>(container: &'a PyValue, key: &str) -> Result<&'a PyValue, S
 pub fn set_item(container: &mut PyValue, key: &str, value: PyValue) -> Result<(), String> {
     match container {
         PyValue::Dict(entries) => {
-            let k = s(key);
+            let k = text(key);
             match entries.iter_mut().find(|(e, _)| py_eq(e, &k)) {
                 Some(slot) => slot.1 = value,
                 None => entries.push((k, value)),
@@ -584,50 +544,34 @@ fn day_options(t: &[u32]) -> Vec<(u32, usize)> {
     out
 }
 
-/// What the class tests share: a call written as Python literals, bound,
-/// run and rendered as the official executor renders its result.
+/// What the class tests share: a call written as one tuple literal.
 #[cfg(test)]
 pub(crate) mod testing {
-    use crate::ood::bfcl::multi_turn::api::{ApiClass, Arguments, Output, bind};
-    use crate::ood::python::dumps::json_dumps;
-    use crate::ood::python::{PyStr, PyValue, literal_eval, py_str};
+    use super::repr_text;
+    use crate::ood::bfcl::multi_turn::api::ApiClass;
+    use crate::ood::python::{PyValue, literal_eval};
 
     /// `instance.method(*args)` where `args` is a tuple literal such as
-    /// `"('tok', [1])"`: the executor's result string.
+    /// `"('tok', [1])"`: the executor's result string (`py_ops`' runner).
     pub fn run(instance: &mut dyn ApiClass, method: &str, args: &str) -> String {
-        let positional = match literal_eval(args).unwrap() {
-            PyValue::Tuple(items) => items,
-            other => panic!("not a tuple: {other:?}"),
+        let PyValue::Tuple(items) = literal_eval(args).unwrap() else {
+            panic!("not a tuple: {args}")
         };
-        let signature = instance
-            .methods()
-            .iter()
-            .find(|s| s.name == method)
-            .unwrap();
-        let arguments = Arguments {
-            positional,
-            keywords: Vec::new(),
-        };
-        let result = bind(instance.class_name(), signature, arguments)
-            .and_then(|bound| instance.call(method, bound));
-        // As `exec::result_string` renders it (`exec` depends on this
-        // folder, so its tests cannot call it without a cycle).
-        match result {
-            Ok(Output::Value(PyValue::Str(s))) => s.to_string_lossy(),
-            Ok(Output::Value(v @ PyValue::Dict(_))) => {
-                json_dumps(&v).unwrap_or_else(|_| PyStr(py_str(&v)).to_string_lossy())
-            }
-            Ok(Output::Value(v)) => PyStr(py_str(&v)).to_string_lossy(),
-            Ok(Output::Rendered(s)) => s,
-            Err(e) => format!("Error during execution: {e}"),
-        }
+        let texts: Vec<String> = items.iter().map(repr_text).collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        super::super::py_ops::testing::run(instance, method, &texts)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::py_ops::hashable as check_hashable;
     use super::*;
     use crate::ood::python::testing::lit;
+
+    fn s(t: &str) -> PyValue {
+        text(t)
+    }
 
     // Every expected value below is CPython 3.11.7's.
     #[test]

@@ -13,9 +13,8 @@
 //!   `py_semantics` (ints within 128 bits).
 
 use super::py_hash::{py_hash, set_difference_order};
-use super::py_semantics::{
-    Op, arith, dict, int, is_str, less_than, lower, s, set_item, subscript, truthy,
-};
+use super::py_ops::{dict, int, text, truthy};
+use super::py_semantics::{Op, arith, is_str, less_than, lower, set_item, subscript};
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
 use crate::ood::bfcl::multi_turn::state::State;
 use crate::ood::python::value::py_eq;
@@ -83,7 +82,7 @@ fn message(key: &str, text: &str, id: &PyValue, rest: &str) -> Result<Output, St
     let mut out = PyStr::new(text).0;
     out.extend(crate::ood::python::py_str(id));
     out.extend(PyStr::new(rest).0);
-    value(dict(vec![(key, PyValue::Str(PyStr(out)))]))
+    value(dict([(key, PyValue::Str(PyStr(out)))]))
 }
 
 fn not_found(id: &PyValue) -> Result<Output, String> {
@@ -137,22 +136,22 @@ impl TicketApi {
         priority: PyValue,
     ) -> Result<Output, String> {
         if !truthy(&self.current_user) {
-            return value(dict(vec![(
+            return value(dict([(
                 "error",
-                s("User not authenticated. Please log in to create a ticket."),
+                text("User not authenticated. Please log in to create a ticket."),
             )]));
         }
         if less_than(&priority, &int(1))? || less_than(&int(5), &priority)? {
-            return value(dict(vec![(
+            return value(dict([(
                 "error",
-                s("Invalid priority. Priority must be between 1 and 5."),
+                text("Invalid priority. Priority must be between 1 and 5."),
             )]));
         }
-        let ticket = dict(vec![
+        let ticket = dict([
             ("id", self.ticket_counter.clone()),
             ("title", title),
             ("description", description),
-            ("status", s("Open")),
+            ("status", text("Open")),
             ("priority", priority),
             ("created_by", self.current_user.clone()),
         ]);
@@ -179,7 +178,7 @@ impl TicketApi {
         if is_str(subscript(ticket, "status")?, status) {
             return message("error", "Ticket with ID ", id, done);
         }
-        set_item(ticket, "status", s(status))?;
+        set_item(ticket, "status", text(status))?;
         if let Some(resolution) = resolution {
             set_item(ticket, "resolution", resolution)?;
         }
@@ -218,7 +217,7 @@ impl TicketApi {
             }
             let mut text = PyStr::new("Invalid fields for update: ").0;
             text.extend(names.join(&[u32::from(','), u32::from(' ')][..]));
-            return value(dict(vec![("error", PyValue::Str(PyStr(text)))]));
+            return value(dict([("error", PyValue::Str(PyStr(text)))]));
         }
         let ticket = &mut self.ticket_queue[at];
         for (key, new) in entries {
@@ -231,9 +230,9 @@ impl TicketApi {
 
     fn get_user_tickets(&self, status: &PyValue) -> Result<Output, String> {
         if !truthy(&self.current_user) {
-            let error = dict(vec![(
+            let error = dict([(
                 "error",
-                s("User not authenticated. Please log in to view tickets."),
+                text("User not authenticated. Please log in to view tickets."),
             )]);
             return value(PyValue::List(vec![error]));
         }
@@ -296,9 +295,9 @@ impl ApiClass for TicketApi {
                 if success {
                     self.current_user = username;
                 }
-                value(dict(vec![("success", PyValue::Bool(success))]))
+                value(dict([("success", PyValue::Bool(success))]))
             }
-            "ticket_get_login_status" => value(dict(vec![(
+            "ticket_get_login_status" => value(dict([(
                 "login_status",
                 PyValue::Bool(truthy(&self.current_user)),
             )])),
@@ -307,7 +306,7 @@ impl ApiClass for TicketApi {
                 if success {
                     self.current_user = PyValue::None;
                 }
-                value(dict(vec![("success", PyValue::Bool(success))]))
+                value(dict([("success", PyValue::Bool(success))]))
             }
             "get_user_tickets" => self.get_user_tickets(&next()),
             other => Err(format!("'TicketAPI' object has no attribute '{other}'")),

@@ -29,9 +29,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use super::py_ops::{contains, dict, hashable, int, text};
 use super::py_semantics::{
-    Op, arith, check_hashable, dict, int, is_str, less_than, repr_text, s, set_item, str_text,
-    strptime_ymd, subscript, to_float,
+    Op, arith, is_str, less_than, repr_text, set_item, str_text, strptime_ymd, subscript, to_float,
 };
 use super::travel_booking_costs::{compute_exchange_rate, flight_costs};
 use super::{Globals, long_context};
@@ -82,7 +82,7 @@ impl<V> StrMap<V> {
     /// `key in d` for any key: the `TypeError` of an unhashable key; only
     /// a `str` can equal a key here.
     fn lookup(&self, key: &PyValue) -> Result<Option<&V>, String> {
-        check_hashable(key)?;
+        hashable(key)?;
         Ok(match key {
             PyValue::Str(k) => self.get(k),
             _ => None,
@@ -196,7 +196,7 @@ impl TravelApi {
     }
 
     fn draw(&mut self, low: i128, high: i128) -> PyValue {
-        s(&self.random.randint(low, high).unwrap_or(low).to_string())
+        text(&self.random.randint(low, high).unwrap_or(low).to_string())
     }
 
     fn token_expired(&self) -> bool {
@@ -234,14 +234,14 @@ fn value(v: PyValue) -> Result<Output, String> {
 }
 
 fn failed(status: &str, error: &str) -> Result<Output, String> {
-    value(dict(vec![
+    value(dict([
         (status, PyValue::Bool(false)),
-        ("error", s(error)),
+        ("error", text(error)),
     ]))
 }
 
-fn error(text: &str) -> Result<Output, String> {
-    value(dict(vec![("error", s(text))]))
+fn error(message: &str) -> Result<Output, String> {
+    value(dict([("error", text(message))]))
 }
 
 const AIRPORTS: [&str; 23] = [
@@ -283,22 +283,6 @@ fn passport_is_us(passport: &PyValue) -> Result<bool, String> {
         }
         other => Err(format!(
             "'{}' object has no attribute 'startswith'",
-            other.type_name()
-        )),
-    }
-}
-
-/// `"balance" in card` for whatever the card is.
-fn has_balance(card: &PyValue) -> Result<bool, String> {
-    match card {
-        PyValue::Dict(_) => Ok(card.get_str("balance").is_some()),
-        PyValue::Str(text) => Ok(text.contains(&PyStr::new("balance").0)),
-        PyValue::List(items) | PyValue::Tuple(items) | PyValue::Set(items) => {
-            Ok(items.iter().any(|item| is_str(item, "balance")))
-        }
-        PyValue::Bytes(_) => Err("a bytes-like object is required, not 'str'".into()),
-        other => Err(format!(
-            "argument of type '{}' is not iterable",
             other.type_name()
         )),
     }
@@ -445,15 +429,15 @@ impl ApiClass for TravelApi {
             "travel_get_login_status" => {
                 let logged_out =
                     matches!(self.token_expires_in, PyValue::None) || self.token_expired();
-                value(dict(vec![("status", PyValue::Bool(!logged_out))]))
+                value(dict([("status", PyValue::Bool(!logged_out))]))
             }
-            "get_budget_fiscal_year" => value(dict(vec![("budget_fiscal_year", s("2018"))])),
+            "get_budget_fiscal_year" => value(dict([("budget_fiscal_year", text("2018"))])),
             "register_credit_card" => self.register_credit_card(take(args)),
             "get_flight_cost" => {
                 let [from, to, date, class] = take(args);
                 let (list, _) = flight_costs(&from, &to, &date, &class, self.long_context)?;
                 let list = list.into_iter().map(PyValue::Float).collect();
-                value(dict(vec![("travel_cost_list", PyValue::List(list))]))
+                value(dict([("travel_cost_list", PyValue::List(list))]))
             }
             "get_credit_card_balance" => {
                 let [token, card_id] = take(args);
@@ -468,10 +452,10 @@ impl ApiClass for TravelApi {
                 let [token] = take(args);
                 match self.check_token(&token) {
                     Some(problem) => error(problem),
-                    None => value(dict(vec![("booking_history", self.bookings_dict())])),
+                    None => value(dict([("booking_history", self.bookings_dict())])),
                 }
             }
-            "list_all_airports" => value(PyValue::List(AIRPORTS.iter().map(|a| s(a)).collect())),
+            "list_all_airports" => value(PyValue::List(AIRPORTS.iter().map(|a| text(a)).collect())),
             "cancel_booking" => {
                 let [token, booking_id] = take(args);
                 self.cancel_booking(&token, &booking_id)
@@ -488,16 +472,16 @@ impl ApiClass for TravelApi {
                 }
                 let limit = to_float(&limit)?;
                 self.budget_limit = PyValue::Float(limit);
-                value(dict(vec![("budget_limit", PyValue::Float(limit))]))
+                value(dict([("budget_limit", PyValue::Float(limit))]))
             }
             "get_nearest_airport_by_city" => {
                 let [location] = take(args);
-                check_hashable(&location)?;
+                hashable(&location)?;
                 let airport = CITY_AIRPORTS
                     .iter()
                     .find(|(city, _)| is_str(&location, city))
                     .map_or("Unknown", |(_, airport)| airport);
-                value(dict(vec![("nearest_airport", s(airport))]))
+                value(dict([("nearest_airport", text(airport))]))
             }
             "purchase_insurance" => self.purchase_insurance(take(args)),
             "contact_customer_support" => {
@@ -505,15 +489,15 @@ impl ApiClass for TravelApi {
                 if self.booking_record.lookup(&booking_id)?.is_none() {
                     return error("Booking not found");
                 }
-                value(dict(vec![(
+                value(dict([(
                     "customer_support_message",
-                    s(
+                    text(
                         "Thank you for contacting customer support. Your message has been \
                        received and we will get back to you shortly.",
                     ),
                 )]))
             }
-            "get_all_credit_cards" => value(dict(vec![("credit_card_list", self.cards_dict())])),
+            "get_all_credit_cards" => value(dict([("credit_card_list", self.cards_dict())])),
             other => Err(format!("'TravelAPI' object has no attribute '{other}'")),
         }
     }
@@ -566,14 +550,14 @@ impl TravelApi {
     ) -> Result<Output, String> {
         self.token_expires_in = int(2);
         self.access_token = self.draw(100_000, 999_999);
-        self.token_type = s("Bearer");
+        self.token_type = text("Bearer");
         self.token_scope = grant_type.clone();
         self.user_first_name = first;
         self.user_last_name = last;
-        value(dict(vec![
+        value(dict([
             ("expires_in", int(2)),
             ("access_token", self.access_token.clone()),
-            ("token_type", s("Bearer")),
+            ("token_type", text("Bearer")),
             ("scope", grant_type),
         ]))
     }
@@ -591,7 +575,7 @@ impl TravelApi {
         }
         let card_id = self.draw(100_000_000_000, 999_999_999_999);
         let balance = self.random.randint(10_000, 99_999).unwrap_or(10_000);
-        let card = dict(vec![
+        let card = dict([
             ("card_number", number),
             ("expiration_date", expiration),
             ("cardholder_name", holder),
@@ -602,7 +586,7 @@ impl TravelApi {
             self.credit_card_list
                 .insert(id.clone(), Rc::new(RefCell::new(card)));
         }
-        value(dict(vec![("card_id", card_id)]))
+        value(dict([("card_id", card_id)]))
     }
 
     fn card_balance(&self, token: &PyValue, card_id: &PyValue) -> Result<Output, String> {
@@ -622,7 +606,7 @@ impl TravelApi {
             ));
         };
         let balance = subscript(&card.borrow(), "balance")?.clone();
-        value(dict(vec![("card_balance", balance)]))
+        value(dict([("card_balance", balance)]))
     }
 }
 
@@ -643,22 +627,19 @@ impl TravelApi {
         let Some(card) = self.credit_card_list.lookup(&card_id)?.cloned() else {
             return failed(STATUS, "Card not registered");
         };
-        if !has_balance(&card.borrow())? {
+        if !contains(&card.borrow(), &text("balance"))? {
             return failed(STATUS, "Balance not found");
         }
         for (airport, what) in [(&from, "departure"), (&to, "destination")] {
             if !AIRPORTS.iter().any(|a| is_str(airport, a)) {
                 let message = with_str(&format!("Invalid {what} airport code: "), airport);
-                return value(dict(vec![
-                    (STATUS, PyValue::Bool(false)),
-                    ("error", message),
-                ]));
+                return value(dict([(STATUS, PyValue::Bool(false)), ("error", message)]));
             }
         }
         if strptime_ymd(&date)?.is_none() {
             return failed(STATUS, "Invalid date format. Use YYYY-MM-DD.");
         }
-        check_hashable(&class)?;
+        hashable(&class)?;
         if !["economy", "business", "first"]
             .iter()
             .any(|c| is_str(&class, c))
@@ -684,7 +665,7 @@ impl TravelApi {
         set_item(&mut card.borrow_mut(), "balance", left.value())?;
         let booking_id = self.draw(1_000_000, 9_999_999);
         let transaction_id = self.draw(10_000_000, 99_999_999);
-        let record = dict(vec![
+        let record = dict([
             ("card_id", card_id),
             ("travel_date", date),
             ("travel_from", from),
@@ -701,7 +682,7 @@ impl TravelApi {
         } else {
             PyValue::Dict(Vec::new())
         };
-        value(dict(vec![
+        value(dict([
             ("booking_id", booking_id),
             ("transaction_id", transaction_id),
             (STATUS, PyValue::Bool(true)),
@@ -716,7 +697,7 @@ impl TravelApi {
         let Some(record) = self.booking_record.lookup(&booking_id)? else {
             return error("Booking not found");
         };
-        let mut invoice = vec![("booking_id", booking_id.clone())];
+        let mut invoice = vec![(text("booking_id"), booking_id.clone())];
         for field in [
             "travel_date",
             "travel_from",
@@ -725,9 +706,9 @@ impl TravelApi {
             "travel_cost",
             "transaction_id",
         ] {
-            invoice.push((field, subscript(record, field)?.clone()));
+            invoice.push((text(field), subscript(record, field)?.clone()));
         }
-        value(dict(vec![("invoice", dict(invoice))]))
+        value(dict([("invoice", PyValue::Dict(invoice))]))
     }
 
     fn cancel_booking(&mut self, token: &PyValue, booking_id: &PyValue) -> Result<Output, String> {
@@ -751,14 +732,14 @@ impl TravelApi {
         if let PyValue::Str(id) = booking_id {
             self.booking_record.remove(id);
         }
-        value(dict(vec![(STATUS, PyValue::Bool(true))]))
+        value(dict([(STATUS, PyValue::Bool(true))]))
     }
 
     fn verify_traveler(&self, args: [PyValue; 4]) -> Result<Output, String> {
         let [first, last, birth, passport] = args;
         const STATUS: &str = "verification_status";
         let refuse = |why: PyValue| {
-            value(dict(vec![
+            value(dict([
                 (STATUS, PyValue::Bool(false)),
                 ("verification_failure", why),
             ]))
@@ -776,17 +757,17 @@ impl TravelApi {
             return refuse(PyValue::Str(PyStr(text)));
         }
         let Some((year, month, day)) = strptime_ymd(&birth)? else {
-            return refuse(s("Invalid date of birth format. Please use YYYY-MM-DD."));
+            return refuse(text("Invalid date of birth format. Please use YYYY-MM-DD."));
         };
         let (today_year, today_month, today_day) = TODAY;
         let age = today_year - year - i64::from((today_month, today_day) < (month, day));
         if age < 18 {
-            return refuse(s("Traveler must be at least 18 years old."));
+            return refuse(text("Traveler must be at least 18 years old."));
         }
         if !passport_is_us(&passport)? {
-            return refuse(s("Passport must be issued by the United States."));
+            return refuse(text("Passport must be issued by the United States."));
         }
-        value(dict(vec![(STATUS, PyValue::Bool(true))]))
+        value(dict([(STATUS, PyValue::Bool(true))]))
     }
 
     fn purchase_insurance(&mut self, args: [PyValue; 5]) -> Result<Output, String> {
@@ -808,7 +789,7 @@ impl TravelApi {
         let left = arith(Op::Sub, &balance, &cost, true)?;
         set_item(&mut card.borrow_mut(), "balance", left.value())?;
         let insurance_id = self.draw(100_000_000, 999_999_999);
-        value(dict(vec![
+        value(dict([
             ("insurance_id", insurance_id),
             (STATUS, PyValue::Bool(true)),
         ]))

@@ -2,9 +2,8 @@
 //! route table and prices, `compute_exchange_rate`'s rates (split from
 //! `travel_booking.rs` for its size).
 
-use super::py_semantics::{
-    Op, arith, check_hashable, dict, int, is_str, round2, to_float, true_divide,
-};
+use super::py_ops::{dict, hashable, int};
+use super::py_semantics::{Op, arith, is_str, round2, to_float, true_divide};
 use crate::ood::bfcl::multi_turn::api::Output;
 use crate::ood::python::{PyStr, PyValue};
 
@@ -258,8 +257,8 @@ pub fn flight_costs(
     class: &PyValue,
     long_context: bool,
 ) -> Result<(Vec<f64>, f64), String> {
-    check_hashable(from)?;
-    check_hashable(to)?;
+    hashable(from)?;
+    hashable(to)?;
     let base = BASE_COSTS
         .iter()
         .find(|(f, t, _)| is_str(from, f) && is_str(to, t))
@@ -338,7 +337,7 @@ pub fn compute_exchange_rate(
         } else {
             continue;
         };
-        return Ok(Output::Value(dict(vec![(
+        return Ok(Output::Value(dict([(
             "exchanged_value",
             PyValue::Float(exchanged),
         )])));
