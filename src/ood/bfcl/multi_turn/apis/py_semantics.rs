@@ -1,7 +1,7 @@
 //! The pieces of Python's behaviour that the travel and ticket classes
 //! apply to model-written values: truth, hashing, `==`-free numeric
 //! arithmetic and `<` on `bool`/`int`/`float` with CPython 3.11's
-//! `TypeError` texts, `float()`, `round(x, 2)`, `str.lower`, subscripting
+//! `TypeError` texts, `float()`, `round(x, 2)`, subscripting
 //! with its `KeyError`, and `datetime.strptime(s, "%Y-%m-%d")`.
 //!
 //! Limits (each a clear error or a documented approximation, never a
@@ -433,28 +433,6 @@ pub fn round2(x: f64) -> f64 {
     format!("{x:.2}").parse().unwrap_or(x)
 }
 
-/// `str.lower()` (Unicode full lower-case mapping, final sigma included;
-/// a text with lone surrogates is lowered code point by code point).
-pub fn lower(text: &PyStr) -> PyStr {
-    match text
-        .0
-        .iter()
-        .map(|&c| char::from_u32(c))
-        .collect::<Option<String>>()
-    {
-        Some(string) => PyStr::new(&string.to_lowercase()),
-        None => PyStr(
-            text.0
-                .iter()
-                .flat_map(|&c| match char::from_u32(c) {
-                    Some(ch) => ch.to_lowercase().map(u32::from).collect::<Vec<_>>(),
-                    None => vec![c],
-                })
-                .collect(),
-        ),
-    }
-}
-
 /// `datetime.strptime(value, "%Y-%m-%d")`: `Err` with the `TypeError` text
 /// when `value` is not a `str`; `Ok(None)` where Python raises
 /// `ValueError` (no match, data left over, a day the month lacks, year 0).
@@ -701,9 +679,7 @@ mod tests {
     }
 
     #[test]
-    fn lower_and_hashability_follow_python() {
-        assert_eq!(lower(&PyStr::new("ΣΑΣ")), PyStr::new("σας"));
-        assert_eq!(lower(&PyStr::new("OPEN")), PyStr::new("open"));
+    fn hashability_follows_python() {
         assert_eq!(
             check_hashable(&lit("(1, [2])")).unwrap_err(),
             "unhashable type: 'list'"

@@ -14,7 +14,8 @@
 
 use super::py_hash::{py_hash, set_difference_order};
 use super::py_ops::{dict, int, text, truthy};
-use super::py_semantics::{Op, arith, is_str, less_than, lower, set_item, subscript};
+use super::py_semantics::{Op, arith, is_str, less_than, set_item, subscript};
+use crate::ood::bfcl::check_values::py_lower;
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
 use crate::ood::bfcl::multi_turn::state::State;
 use crate::ood::python::value::py_eq;
@@ -92,7 +93,7 @@ fn not_found(id: &PyValue) -> Result<Output, String> {
 /// `v.lower()` for a `str` or `bytes`, or the `AttributeError` text.
 fn lowered(v: &PyValue) -> Result<PyValue, String> {
     match v {
-        PyValue::Str(text) => Ok(PyValue::Str(lower(text))),
+        PyValue::Str(text) => Ok(PyValue::Str(PyStr(py_lower(&text.0)))),
         PyValue::Bytes(bytes) => Ok(PyValue::Bytes(bytes.to_ascii_lowercase())),
         other => Err(format!(
             "'{}' object has no attribute 'lower'",
