@@ -520,11 +520,18 @@ mod tests {
 
     #[test]
     fn ints_beyond_i128_keep_their_digits_and_compare_exactly() {
-        let big = State::from(&PyValue::Int("10000000000000000000000000000000000000000".into()));
-        assert_eq!(canonical_exact(&big), "10000000000000000000000000000000000000000");
+        let big = State::from(&PyValue::Int(
+            "10000000000000000000000000000000000000000".into(),
+        ));
+        assert_eq!(
+            canonical_exact(&big),
+            "10000000000000000000000000000000000000000"
+        );
         // 1e40 as a float is 10000000000000000303786028427003666890752.
         assert!(!python_eq(&big, &State::Float(1e40)));
-        let exact = State::from(&PyValue::Int("10000000000000000303786028427003666890752".into()));
+        let exact = State::from(&PyValue::Int(
+            "10000000000000000303786028427003666890752".into(),
+        ));
         assert!(python_eq(&exact, &State::Float(1e40)));
         assert!(python_eq(&big, &big.clone()));
     }

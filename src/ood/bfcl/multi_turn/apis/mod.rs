@@ -4,20 +4,25 @@
 //! public methods and parameters, the same return values and error texts,
 //! the same public state.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 use std::sync::OnceLock;
+
+use super::api::ApiClass;
+use crate::ood::python::{PyStr, PyValue, json_loads_str};
 
 pub mod gorilla_file_system;
 pub mod message_api;
 pub mod posting_api;
+mod py_hash;
 mod py_num;
 mod py_ops;
+mod py_semantics;
 mod strptime;
+pub mod ticket_api;
 pub mod trading_bot;
-
-use super::api::ApiClass;
-use crate::ood::python::{PyValue, json_loads_str};
+pub mod travel_booking;
+mod travel_booking_costs;
 
 /// The classes, by the names the questions' `involved_classes` use, each
 /// with the stem of its official file (and of its function docs,
@@ -41,6 +46,9 @@ pub struct Globals {
     /// `TwitterAPI.post_tweet`'s default `mentions` list, one object that
     /// every call omitting `mentions` stores and `mention` may extend.
     pub post_tweet_mentions: Rc<RefCell<Vec<PyValue>>>,
+    /// `TravelAPI`'s long-context cards (`CREDIT_CARD_EXTENSION`'s dicts),
+    /// which every long-context instance holds by reference.
+    pub travel_cards: OnceCell<Vec<(PyStr, travel_booking::Card)>>,
 }
 
 /// A new instance of `class`, loaded from its `initial_config` entry
@@ -60,7 +68,13 @@ pub fn new_instance(
             long_context,
         ))),
         "MessageAPI" => Some(Box::new(message_api::MessageApi::new(config))),
+        "TicketAPI" => Some(Box::new(ticket_api::TicketApi::new(config))),
         "TradingBot" => Some(Box::new(trading_bot::TradingBot::new(config, long_context))),
+        "TravelAPI" => Some(Box::new(travel_booking::TravelApi::new(
+            config,
+            long_context,
+            globals,
+        ))),
         "TwitterAPI" => Some(Box::new(posting_api::TwitterApi::new(config, globals))),
         _ => None,
     }
