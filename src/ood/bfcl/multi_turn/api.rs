@@ -8,7 +8,8 @@
 //! which the official checker compares as a result string.
 
 use super::state::State;
-use crate::ood::python::{PyValue, literal_eval};
+use crate::ood::python::dumps::json_dumps;
+use crate::ood::python::{PyStr, PyValue, literal_eval, py_str};
 
 /// One parameter of a method (`self` not included).
 #[derive(Debug, Clone, Copy)]
@@ -56,6 +57,22 @@ pub enum Output {
     /// A value it cannot hold (an `mpf`, an object), as the exact result
     /// string Python would give for it.
     Rendered(String),
+}
+
+impl Output {
+    /// The official result string: a `str` as is, a `dict` through
+    /// `json.dumps` (its `str()` when not serialisable), anything else
+    /// through `str()`.
+    pub fn result_string(self) -> String {
+        match self {
+            Output::Rendered(text) => text,
+            Output::Value(PyValue::Str(s)) => s.to_string_lossy(),
+            Output::Value(value @ PyValue::Dict(_)) => {
+                json_dumps(&value).unwrap_or_else(|_| PyStr(py_str(&value)).to_string_lossy())
+            }
+            Output::Value(value) => PyStr(py_str(&value)).to_string_lossy(),
+        }
+    }
 }
 
 /// One of BFCL's stateful API classes, as one instance of it.
@@ -236,6 +253,20 @@ mod tests {
             e(twice),
             "FS.mv() got multiple values for argument 'source'"
         );
+    }
+
+    #[test]
+    fn results_are_strings_dicts_as_json_and_others_as_str() {
+        let dict = literal_eval("{'a': 1.5, 'b': 'é'}").unwrap();
+        assert_eq!(
+            Output::Value(dict).result_string(),
+            r#"{"a": 1.5, "b": "\u00e9"}"#
+        );
+        let set = literal_eval("{'a': {1}}").unwrap();
+        assert_eq!(Output::Value(set).result_string(), "{'a': {1}}");
+        assert_eq!(Output::Value(PyValue::None).result_string(), "None");
+        let list = literal_eval("['x', 2]").unwrap();
+        assert_eq!(Output::Value(list).result_string(), "['x', 2]");
     }
 
     #[test]

@@ -25,15 +25,14 @@
 
 use std::collections::HashMap;
 
-use super::api::{Arguments, Output, bind};
+use super::api::{Arguments, bind};
 use super::apis::{Globals, new_instance};
 use super::state::State;
 use crate::ood::bfcl::arith::Arith;
 use crate::ood::bfcl::expr::{Expr, Kind, UnOp};
 use crate::ood::bfcl::pyexpr::parse_eval;
-use crate::ood::python::dumps::json_dumps;
+use crate::ood::python::PyValue;
 use crate::ood::python::value::DictBuilder;
-use crate::ood::python::{PyStr, PyValue, py_str};
 
 use super::api::ApiClass;
 
@@ -207,7 +206,7 @@ impl Instances {
             .and_then(|bound| api.call(&target.method, bound));
         match outcome {
             Ok(output) => Executed {
-                result: Some(result_string(output)),
+                result: Some(output.result_string()),
                 class,
             },
             Err(message) => failed(message, class),
@@ -219,18 +218,6 @@ fn failed(message: String, class: Option<String>) -> Executed {
     Executed {
         result: Some(format!("Error during execution: {message}")),
         class,
-    }
-}
-
-/// The official result string of what a method returned.
-pub fn result_string(output: Output) -> String {
-    match output {
-        Output::Rendered(text) => text,
-        Output::Value(PyValue::Str(s)) => s.to_string_lossy(),
-        Output::Value(value @ PyValue::Dict(_)) => {
-            json_dumps(&value).unwrap_or_else(|_| PyStr(py_str(&value)).to_string_lossy())
-        }
-        Output::Value(value) => PyStr(py_str(&value)).to_string_lossy(),
     }
 }
 
@@ -407,7 +394,12 @@ mod tests {
             .arguments
             .keywords
             .iter()
-            .map(|(k, v)| format!("{k}={}", PyStr(crate::ood::python::py_repr(v))))
+            .map(|(k, v)| {
+                format!(
+                    "{k}={}",
+                    crate::ood::python::PyStr(crate::ood::python::py_repr(v))
+                )
+            })
             .collect();
         assert_eq!(repr, vec!["n=-2", "xs=[1, (2,)]", "d={'k': 2}"]);
     }
@@ -426,19 +418,5 @@ mod tests {
         assert!(parse_call("fs.cd(folder=__import__('os'))").is_err());
         let deep = format!("fs.cd(folder={}1{})", "[".repeat(40), "]".repeat(40));
         assert!(parse_call(&deep).is_err());
-    }
-
-    #[test]
-    fn results_are_strings_dicts_as_json_and_others_as_str() {
-        let dict = crate::ood::python::literal_eval("{'a': 1.5, 'b': 'é'}").unwrap();
-        assert_eq!(
-            result_string(Output::Value(dict)),
-            r#"{"a": 1.5, "b": "\u00e9"}"#
-        );
-        let set = crate::ood::python::literal_eval("{'a': {1}}").unwrap();
-        assert_eq!(result_string(Output::Value(set)), "{'a': {1}}");
-        assert_eq!(result_string(Output::Value(PyValue::None)), "None");
-        let list = crate::ood::python::literal_eval("['x', 2]").unwrap();
-        assert_eq!(result_string(Output::Value(list)), "['x', 2]");
     }
 }

@@ -39,7 +39,8 @@
 //! - `find` and `du` visit at most [`MAX_VISITS`] items (a tree of shared
 //!   copies can be exponentially larger than the calls that built it) and
 //!   then raise `more than 1000000 items to visit (itc)`; `state()` writes
-//!   a directory beyond that budget, or deeper than [`FIND_MAX_DEPTH`], as
+//!   a directory beyond that budget, or deeper than [`STATE_MAX_DEPTH`]
+//!   levels (the state's comparison and id recurse once per level), as
 //!   `{"__repr__": "<Directory: ... not expanded (itc)>"}`;
 //! - a malformed `initial_config` (no `type`, a directory without
 //!   `contents`, an empty `root`) loads what it can instead of raising.
@@ -63,6 +64,10 @@ pub const FIND_MAX_DEPTH: usize = 960;
 /// Directory levels `du` descends before it raises Python's
 /// `RecursionError` (two Python frames per level).
 pub const DU_MAX_DEPTH: usize = 480;
+/// Directory levels `state()` expands (deeper ones are written as a
+/// placeholder): well beyond any scenario, shallow enough for the
+/// recursive comparison and id of a state on a 2 MiB thread stack.
+pub const STATE_MAX_DEPTH: usize = 100;
 /// Items `find`, `du` and `state()` visit at most.
 pub const MAX_VISITS: usize = 1_000_000;
 

@@ -330,22 +330,8 @@ impl Text {
 /// What the classes' tests share: a call as the executor runs it.
 #[cfg(test)]
 pub(super) mod testing {
-    use crate::ood::bfcl::multi_turn::api::{ApiClass, Output};
-    use crate::ood::python::dumps::json_dumps;
-    use crate::ood::python::{PyStr, PyValue, literal_eval, py_str};
-
-    /// The result string as the executor writes it (`exec::result_string`,
-    /// which the tests here cannot call: `exec` depends on this folder).
-    fn result_string(output: Output) -> String {
-        match output {
-            Output::Rendered(text) => text,
-            Output::Value(PyValue::Str(s)) => s.to_string_lossy(),
-            Output::Value(v @ PyValue::Dict(_)) => {
-                json_dumps(&v).unwrap_or_else(|_| PyStr(py_str(&v)).to_string_lossy())
-            }
-            Output::Value(v) => PyStr(py_str(&v)).to_string_lossy(),
-        }
-    }
+    use crate::ood::bfcl::multi_turn::api::ApiClass;
+    use crate::ood::python::literal_eval;
 
     /// The result string of `method(*args)`, arguments written as Python
     /// literals, the omitted ones taking their defaults.
@@ -356,7 +342,7 @@ pub(super) mod testing {
             values.push(literal_eval(p.default.unwrap()).unwrap());
         }
         match api.call(method, values) {
-            Ok(output) => result_string(output),
+            Ok(output) => output.result_string(),
             Err(e) => format!("Error during execution: {e}"),
         }
     }

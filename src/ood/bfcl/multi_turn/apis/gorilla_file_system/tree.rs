@@ -2,7 +2,9 @@
 //! (shared the way the official code shares them), the `contents` dicts
 //! they use, loading a scenario, and the state they show.
 
-use super::{DirObj, FIND_MAX_DEPTH, FileObj, GorillaFileSystem, MAX_VISITS, Node};
+use super::{
+    DirObj, FIND_MAX_DEPTH, FileObj, GorillaFileSystem, MAX_VISITS, Node, STATE_MAX_DEPTH,
+};
 use crate::ood::bfcl::multi_turn::apis::long_context;
 use crate::ood::bfcl::multi_turn::apis::py_ops::{contains, hashable, text};
 use crate::ood::bfcl::multi_turn::state::State;
@@ -178,7 +180,7 @@ impl GorillaFileSystem {
     /// while `budget` lasts.
     pub(super) fn dir_state(&self, dir: usize, depth: usize, budget: &mut usize) -> State {
         let d = &self.dirs[dir];
-        if depth > FIND_MAX_DEPTH || *budget == 0 {
+        if depth > STATE_MAX_DEPTH || *budget == 0 {
             return State::Repr(format!("<Directory: {}, not expanded (itc)>", d.name));
         }
         let parent = match d.parent {
