@@ -9,6 +9,9 @@ use std::sync::OnceLock;
 use super::api::ApiClass;
 use crate::ood::python::{PyValue, json_loads_str};
 
+pub mod py_num;
+pub mod vehicle_control;
+
 /// The classes, by the names the questions' `involved_classes` use, each
 /// with the stem of its official file (and of its function docs,
 /// `multi_turn_func_doc/<stem>.json`).
@@ -27,7 +30,11 @@ pub const CLASSES: &[(&str, &str)] = &[
 /// (the official classes mutate some of them in long-context mode): one
 /// value per run of a category, passed to every instance it creates.
 #[derive(Debug, Default)]
-pub struct Globals {}
+pub struct Globals {
+    /// `vehicle_control.LONG_WEATHER_EXTENSION`, which
+    /// `get_outside_temperature_from_google` writes in long-context mode.
+    pub long_weather_extension: vehicle_control::SharedWeather,
+}
 
 /// A new instance of `class`, loaded from its `initial_config` entry
 /// (`_load_scenario(deepcopy(config), long_context)`; a stateless class
@@ -38,8 +45,12 @@ pub fn new_instance(
     long_context: bool,
     globals: &Globals,
 ) -> Option<Box<dyn ApiClass>> {
-    let _ = (config, long_context, globals);
     match class {
+        "VehicleControlAPI" => Some(Box::new(vehicle_control::VehicleControlApi::new(
+            config,
+            long_context,
+            globals.long_weather_extension.clone(),
+        ))),
         _ => None,
     }
 }

@@ -1,0 +1,571 @@
+//! Python's numbers and operators on [`PyValue`]s, as CPython 3.11 computes
+//! them, for the API classes that do arithmetic on what a model passes:
+//! `int`s of any size (`bool` counting as `int`), `float`s, and the
+//! `TypeError` texts of the operand types Python refuses.
+//!
+//! Bounds, each Python's own where it has one: an `int` written with more
+//! than [`INT_MAX_STR_DIGITS`] digits, or one that would be printed with more,
+//! fails with CPython's `ValueError` text (`sys.get_int_max_str_digits()`,
+//! 4300 by default), so no `int` here is larger than that and every
+//! operation on one is cheap. `int ** int` whose result would exceed that
+//! many digits fails with the same printing error without being computed
+//! (Python would compute it, then fail to print it).
+
+use std::cmp::Ordering;
+
+use num_bigint::{BigInt, BigUint, Sign};
+use num_integer::Integer;
+
+use crate::ood::python::{PyStr, PyValue};
+
+pub use crate::ood::python::value::INT_MAX_STR_DIGITS;
+
+/// A Python number: `int` (and `bool`) or `float`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Num {
+    /// An `int`.
+    Int(BigInt),
+    /// A `float`.
+    Float(f64),
+}
+
+/// The `ValueError` of `str(n)` for an `int` of more than 4300 digits.
+pub fn str_limit_error() -> String {
+    format!(
+        "Exceeds the limit ({INT_MAX_STR_DIGITS} digits) for integer string conversion; \
+         use sys.set_int_max_str_digits() to increase the limit"
+    )
+}
+
+/// An `int` read from its decimal text, or CPython's `ValueError` for more
+/// than 4300 digits.
+pub fn parse_int(text: &str) -> Result<BigInt, String> {
+    let digits = text.trim_start_matches(['-', '+']).len();
+    if digits > INT_MAX_STR_DIGITS {
+        return Err(format!(
+            "Exceeds the limit ({INT_MAX_STR_DIGITS} digits) for integer string conversion: \
+             value has {digits} digits; use sys.set_int_max_str_digits() to increase the limit"
+        ));
+    }
+    text.parse::<BigInt>()
+        .map_err(|_| format!("invalid literal for int() with base 10: '{text}'"))
+}
+
+/// `v` as a number, `None` when it is not one (`bool` is an `int`).
+pub fn num_of(v: &PyValue) -> Result<Option<Num>, String> {
+    Ok(match v {
+        PyValue::Bool(b) => Some(Num::Int(BigInt::from(u8::from(*b)))),
+        PyValue::Int(text) => Some(Num::Int(parse_int(text)?)),
+        PyValue::Float(x) => Some(Num::Float(*x)),
+        _ => None,
+    })
+}
+
+/// A number as a Python value; an `int` too long to print fails as
+/// `str()` would.
+pub fn value_of(n: Num) -> Result<PyValue, String> {
+    match n {
+        Num::Float(x) => Ok(PyValue::Float(x)),
+        Num::Int(i) => {
+            let text = i.to_string();
+            if text.trim_start_matches('-').len() > INT_MAX_STR_DIGITS {
+                return Err(str_limit_error());
+            }
+            Ok(PyValue::Int(text))
+        }
+    }
+}
+
+/// Python's truth value of `v`.
+pub fn truthy(v: &PyValue) -> bool {
+    match v {
+        PyValue::None => false,
+        PyValue::Bool(b) => *b,
+        PyValue::Int(t) => t.trim_start_matches(['-', '+', '0']) != "",
+        PyValue::Float(x) | PyValue::Complex(x) => *x != 0.0,
+        PyValue::Str(s) => !s.is_empty(),
+        PyValue::Bytes(b) => !b.is_empty(),
+        PyValue::List(v) | PyValue::Tuple(v) | PyValue::Set(v) => !v.is_empty(),
+        PyValue::Dict(v) => !v.is_empty(),
+    }
+}
+
+/// The items `for x in v` visits, or the `TypeError` text when `v` is not
+/// iterable (a `str` yields its characters, a `dict` its keys).
+pub fn iterate(v: &PyValue) -> Result<Vec<PyValue>, String> {
+    match v {
+        PyValue::List(items) | PyValue::Tuple(items) | PyValue::Set(items) => Ok(items.clone()),
+        PyValue::Dict(entries) => Ok(entries.iter().map(|(k, _)| k.clone()).collect()),
+        PyValue::Str(s) => Ok(s.0.iter().map(|&c| PyValue::Str(PyStr(vec![c]))).collect()),
+        PyValue::Bytes(b) => Ok(b.iter().map(|&x| PyValue::Int(x.to_string())).collect()),
+        other => Err(format!("'{}' object is not iterable", other.type_name())),
+    }
+}
+
+/// `float(n)` of an `int`: correctly rounded, or CPython's `OverflowError`.
+pub fn int_to_f64(i: &BigInt) -> Result<f64, String> {
+    ratio_to_f64(i, &BigInt::from(1u8))
+        .ok_or_else(|| "int too large to convert to float".to_string())
+}
+
+/// `n / d` correctly rounded to a float (ties to even), `None` when it
+/// overflows; `d` is not zero.
+pub fn ratio_to_f64(n: &BigInt, d: &BigInt) -> Option<f64> {
+    let negative = (n.sign() == Sign::Minus) != (d.sign() == Sign::Minus);
+    let (n, d) = (n.magnitude(), d.magnitude());
+    if n.bits() == 0 {
+        return Some(if negative { -0.0 } else { 0.0 });
+    }
+    // 2^k <= n/d < 2^(k+1)
+    let mut k = n.bits() as i64 - d.bits() as i64;
+    let at_least = if k >= 0 {
+        *n >= d << (k as usize)
+    } else {
+        (n << ((-k) as usize)) >= *d
+    };
+    if !at_least {
+        k -= 1;
+    }
+    if k > 1023 {
+        return None;
+    }
+    let e = (k - 52).max(-1074);
+    let (num, den) = if e >= 0 {
+        (n.clone(), d << (e as usize))
+    } else {
+        (n << ((-e) as usize), d.clone())
+    };
+    let (mut q, r) = num.div_rem(&den);
+    let twice = r << 1usize;
+    if twice > den || (twice == den && q.bit(0)) {
+        q += 1u8;
+    }
+    let q = u64::try_from(&q).ok()? as f64;
+    let x = scale2(q, e)?;
+    Some(if negative { -x } else { x })
+}
+
+/// `q * 2^e` for an exactly representable result, `None` on overflow.
+fn scale2(q: f64, e: i64) -> Option<f64> {
+    let mut x = q;
+    let mut e = e;
+    while e > 0 {
+        let step = e.min(1000);
+        x *= f64::from_bits(((1023 + step) as u64) << 52);
+        e -= step;
+    }
+    while e < 0 {
+        let step = (-e).min(1000);
+        x *= f64::from_bits(((1023 - step) as u64) << 52);
+        e += step;
+    }
+    x.is_finite().then_some(x)
+}
+
+/// The exact integer value of an integral finite float.
+pub fn f64_to_int(x: f64) -> BigInt {
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (man, exp) = if exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), exp - 1075)
+    };
+    let mag = if exp >= 0 {
+        BigUint::from(man) << (exp as usize)
+    } else {
+        BigUint::from(man) >> ((-exp) as usize)
+    };
+    let sign = if x < 0.0 { Sign::Minus } else { Sign::Plus };
+    BigInt::from_biguint(sign, mag)
+}
+
+/// Python's ordering of an `int` and a `float` (exact), `None` for NaN.
+fn cmp_int_float(i: &BigInt, f: f64) -> Option<Ordering> {
+    if f.is_nan() {
+        return None;
+    }
+    if f.is_infinite() {
+        return Some(if f > 0.0 {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        });
+    }
+    let floor = f.floor();
+    match i.cmp(&f64_to_int(floor)) {
+        Ordering::Equal if f > floor => Some(Ordering::Less),
+        other => Some(other),
+    }
+}
+
+/// A binary arithmetic operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Mod,
+}
+
+impl Op {
+    fn symbol(self) -> &'static str {
+        match self {
+            Op::Add => "+",
+            Op::Sub => "-",
+            Op::Mul => "*",
+            Op::Div => "/",
+            Op::Mod => "%",
+        }
+    }
+}
+
+fn unsupported(op: &str, a: &PyValue, b: &PyValue) -> String {
+    format!(
+        "unsupported operand type(s) for {op}: '{}' and '{}'",
+        a.type_name(),
+        b.type_name()
+    )
+}
+
+fn is_sequence(v: &PyValue) -> bool {
+    matches!(
+        v,
+        PyValue::Str(_) | PyValue::List(_) | PyValue::Tuple(_) | PyValue::Bytes(_)
+    )
+}
+
+/// `a <op> b` with Python's semantics, or the text of the exception it
+/// raises. Concatenation of `str`, `list`, `tuple` is supported; sequence
+/// repetition (`'ab' * 3`), which no ported method reaches, fails with a
+/// text of itc's own.
+pub fn binop(op: Op, a: &PyValue, b: &PyValue) -> Result<PyValue, String> {
+    if let (Some(x), Some(y)) = (num_of(a)?, num_of(b)?) {
+        return value_of(num_op(op, x, y)?);
+    }
+    match (op, a, b) {
+        (Op::Add, PyValue::Str(x), PyValue::Str(y)) => {
+            let mut s = x.0.clone();
+            s.extend_from_slice(&y.0);
+            Ok(PyValue::Str(PyStr(s)))
+        }
+        (Op::Add, PyValue::List(x), PyValue::List(y)) => {
+            Ok(PyValue::List(x.iter().chain(y).cloned().collect()))
+        }
+        (Op::Add, PyValue::Tuple(x), PyValue::Tuple(y)) => {
+            Ok(PyValue::Tuple(x.iter().chain(y).cloned().collect()))
+        }
+        (Op::Add, PyValue::Str(_) | PyValue::List(_) | PyValue::Tuple(_), _) => Err(format!(
+            "can only concatenate {} (not \"{}\") to {}",
+            a.type_name(),
+            b.type_name(),
+            a.type_name()
+        )),
+        (Op::Mul, x, y) if is_sequence(x) || is_sequence(y) => {
+            let other = if is_sequence(x) { y } else { x };
+            if matches!(other, PyValue::Int(_) | PyValue::Bool(_)) {
+                Err("sequence repetition is not supported by itc".into())
+            } else {
+                Err(format!(
+                    "can't multiply sequence by non-int of type '{}'",
+                    other.type_name()
+                ))
+            }
+        }
+        _ => Err(unsupported(op.symbol(), a, b)),
+    }
+}
+
+/// `x <op> y` on two numbers.
+pub fn num_op(op: Op, x: Num, y: Num) -> Result<Num, String> {
+    match (x, y) {
+        (Num::Int(a), Num::Int(b)) => int_op(op, a, b),
+        (x, y) => {
+            let (a, b) = (to_f64(&x)?, to_f64(&y)?);
+            float_op(op, a, b).map(Num::Float)
+        }
+    }
+}
+
+/// `float(n)` of a number.
+pub fn to_f64(n: &Num) -> Result<f64, String> {
+    match n {
+        Num::Float(x) => Ok(*x),
+        Num::Int(i) => int_to_f64(i),
+    }
+}
+
+fn int_op(op: Op, a: BigInt, b: BigInt) -> Result<Num, String> {
+    let zero = BigInt::from(0u8);
+    Ok(Num::Int(match op {
+        Op::Add => a + b,
+        Op::Sub => a - b,
+        Op::Mul => a * b,
+        Op::Div => {
+            if b == zero {
+                return Err("division by zero".into());
+            }
+            return ratio_to_f64(&a, &b)
+                .map(Num::Float)
+                .ok_or_else(|| "integer division result too large for a float".into());
+        }
+        Op::Mod => {
+            if b == zero {
+                return Err("integer modulo by zero".into());
+            }
+            a.mod_floor(&b)
+        }
+    }))
+}
+
+fn float_op(op: Op, a: f64, b: f64) -> Result<f64, String> {
+    Ok(match op {
+        Op::Add => a + b,
+        Op::Sub => a - b,
+        Op::Mul => a * b,
+        Op::Div => {
+            if b == 0.0 {
+                return Err("float division by zero".into());
+            }
+            a / b
+        }
+        Op::Mod => {
+            if b == 0.0 {
+                return Err("float modulo".into());
+            }
+            float_mod(a, b)
+        }
+    })
+}
+
+/// CPython's `float % float` (the result takes the divisor's sign).
+pub fn float_mod(vx: f64, wx: f64) -> f64 {
+    let m = vx % wx;
+    if m != 0.0 {
+        if (wx < 0.0) != (m < 0.0) { m + wx } else { m }
+    } else {
+        0.0f64.copysign(wx)
+    }
+}
+
+/// A comparison operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cmp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl Cmp {
+    fn symbol(self) -> &'static str {
+        match self {
+            Cmp::Lt => "<",
+            Cmp::Le => "<=",
+            Cmp::Gt => ">",
+            Cmp::Ge => ">=",
+        }
+    }
+
+    fn holds(self, o: Option<Ordering>) -> bool {
+        match o {
+            None => false,
+            Some(o) => match self {
+                Cmp::Lt => o == Ordering::Less,
+                Cmp::Le => o != Ordering::Greater,
+                Cmp::Gt => o == Ordering::Greater,
+                Cmp::Ge => o != Ordering::Less,
+            },
+        }
+    }
+}
+
+/// `a <op> b` with Python's semantics (numbers exactly across `int` and
+/// `float`, `str` by code points, `list`/`tuple` lexicographically), or
+/// the `TypeError` text.
+pub fn compare(op: Cmp, a: &PyValue, b: &PyValue) -> Result<bool, String> {
+    if let (Some(x), Some(y)) = (num_of(a)?, num_of(b)?) {
+        return Ok(op.holds(num_cmp(&x, &y)));
+    }
+    match (a, b) {
+        (PyValue::Str(x), PyValue::Str(y)) => Ok(op.holds(Some(x.0.cmp(&y.0)))),
+        (PyValue::Bytes(x), PyValue::Bytes(y)) => Ok(op.holds(Some(x.cmp(y)))),
+        (PyValue::List(x), PyValue::List(y)) | (PyValue::Tuple(x), PyValue::Tuple(y)) => {
+            for (p, q) in x.iter().zip(y) {
+                if !crate::ood::python::value::py_eq(p, q) {
+                    return compare(op, p, q);
+                }
+            }
+            Ok(op.holds(Some(x.len().cmp(&y.len()))))
+        }
+        _ => Err(format!(
+            "'{}' not supported between instances of '{}' and '{}'",
+            op.symbol(),
+            a.type_name(),
+            b.type_name()
+        )),
+    }
+}
+
+/// Python's ordering of two numbers (`None` when a NaN is involved).
+pub fn num_cmp(x: &Num, y: &Num) -> Option<Ordering> {
+    match (x, y) {
+        (Num::Int(a), Num::Int(b)) => Some(a.cmp(b)),
+        (Num::Float(a), Num::Float(b)) => a.partial_cmp(b),
+        (Num::Int(a), Num::Float(b)) => cmp_int_float(a, *b),
+        (Num::Float(a), Num::Int(b)) => cmp_int_float(b, *a).map(Ordering::reverse),
+    }
+}
+
+/// `float(v)`: numbers, and `str`s holding a Python float literal.
+pub fn py_float(v: &PyValue) -> Result<f64, String> {
+    if let Some(n) = num_of(v)? {
+        return to_f64(&n);
+    }
+    match v {
+        PyValue::Str(s) => parse_float_literal(&s.to_string_lossy()).ok_or_else(|| {
+            let repr = PyStr(crate::ood::python::py_repr(v)).to_string_lossy();
+            format!("could not convert string to float: {repr}")
+        }),
+        other => Err(format!(
+            "float() argument must be a string or a real number, not '{}'",
+            other.type_name()
+        )),
+    }
+}
+
+/// A string as `float()` reads it: surrounding whitespace, `_` between
+/// digits, `inf`/`infinity`/`nan` in any case, with a sign.
+pub fn parse_float_literal(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let bytes = t.as_bytes();
+    for (i, &c) in bytes.iter().enumerate() {
+        if c == b'_' {
+            let digit = |j: Option<&u8>| j.is_some_and(u8::is_ascii_digit);
+            if i == 0 || !digit(bytes.get(i - 1)) || !digit(bytes.get(i + 1)) {
+                return None;
+            }
+        }
+    }
+    let cleaned: String = t.chars().filter(|&c| c != '_').collect();
+    let body = cleaned.trim_start_matches(['+', '-']);
+    if cleaned.len() - body.len() > 1 {
+        return None;
+    }
+    let lower = body.to_ascii_lowercase();
+    if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
+        return cleaned.parse::<f64>().ok();
+    }
+    let valid = !body.is_empty()
+        && body
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'));
+    if !valid {
+        return None;
+    }
+    cleaned.parse::<f64>().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(i: i64) -> PyValue {
+        PyValue::Int(i.to_string())
+    }
+
+    #[test]
+    fn true_division_of_integers_is_correctly_rounded() {
+        // CPython 3.11: (2**60 + 1) / 3 == 3.843071682022823e+17
+        let a = BigInt::from((1u64 << 60) + 1);
+        let r = ratio_to_f64(&a, &BigInt::from(3)).unwrap();
+        assert_eq!(r, 3.843071682022823e17);
+        assert_eq!(
+            binop(Op::Div, &int(79), &int(3)).unwrap(),
+            PyValue::Float(26.333333333333332)
+        );
+        let huge = PyValue::Int(format!("1{}", "0".repeat(400)));
+        assert_eq!(
+            binop(Op::Div, &huge, &int(3)).unwrap_err(),
+            "integer division result too large for a float"
+        );
+        assert_eq!(
+            binop(Op::Add, &huge, &PyValue::Float(1.0)).unwrap_err(),
+            "int too large to convert to float"
+        );
+        // The smallest subnormal and a ratio that rounds to it.
+        let tiny = ratio_to_f64(&BigInt::from(3), &(BigInt::from(1) << 1076usize)).unwrap();
+        assert_eq!(tiny, 5e-324);
+    }
+
+    #[test]
+    fn type_errors_read_as_cpythons() {
+        let s = PyValue::Str(PyStr::new("a"));
+        assert_eq!(
+            binop(Op::Add, &s, &int(1)).unwrap_err(),
+            "can only concatenate str (not \"int\") to str"
+        );
+        assert_eq!(
+            binop(Op::Add, &int(1), &s).unwrap_err(),
+            "unsupported operand type(s) for +: 'int' and 'str'"
+        );
+        assert_eq!(
+            binop(Op::Mul, &s, &PyValue::Float(1.5)).unwrap_err(),
+            "can't multiply sequence by non-int of type 'float'"
+        );
+        assert_eq!(
+            compare(Cmp::Lt, &s, &int(1)).unwrap_err(),
+            "'<' not supported between instances of 'str' and 'int'"
+        );
+        assert_eq!(
+            py_float(&PyValue::None).unwrap_err(),
+            "float() argument must be a string or a real number, not 'NoneType'"
+        );
+        assert_eq!(
+            py_float(&PyValue::Str(PyStr::new("abc"))).unwrap_err(),
+            "could not convert string to float: 'abc'"
+        );
+        assert_eq!(
+            binop(Op::Mod, &int(5), &int(0)).unwrap_err(),
+            "integer modulo by zero"
+        );
+    }
+
+    #[test]
+    fn comparisons_are_exact_across_int_and_float() {
+        let big = PyValue::Int(format!("1{}", "0".repeat(400)));
+        assert!(compare(Cmp::Gt, &big, &PyValue::Float(1e308)).unwrap());
+        let near = PyValue::Int(((1u64 << 53) + 1).to_string());
+        assert!(compare(Cmp::Gt, &near, &PyValue::Float(9007199254740992.0)).unwrap());
+        assert!(!compare(Cmp::Le, &int(0), &PyValue::Float(f64::NAN)).unwrap());
+        assert!(compare(Cmp::Le, &PyValue::Bool(true), &int(1)).unwrap());
+    }
+
+    #[test]
+    fn float_literals_read_as_float_does() {
+        assert_eq!(parse_float_literal(" 1_0.5 "), Some(10.5));
+        assert_eq!(parse_float_literal("-iNF"), Some(f64::NEG_INFINITY));
+        assert_eq!(parse_float_literal("1__0"), None);
+        assert_eq!(parse_float_literal("0x10"), None);
+        assert_eq!(parse_float_literal("--1"), None);
+    }
+
+    #[test]
+    fn integers_beyond_the_digit_limit_fail_as_python() {
+        let long = PyValue::Int("9".repeat(4301));
+        assert!(num_of(&long).unwrap_err().contains("value has 4301 digits"));
+        let a = PyValue::Int("9".repeat(3000));
+        assert_eq!(binop(Op::Mul, &a, &a).unwrap_err(), str_limit_error());
+    }
+}
