@@ -9,6 +9,9 @@ use std::sync::OnceLock;
 use super::api::ApiClass;
 use crate::ood::python::{PyValue, json_loads_str};
 
+pub mod decimal;
+pub mod math_api;
+pub mod mpf;
 pub mod py_num;
 pub mod vehicle_control;
 
@@ -46,6 +49,7 @@ pub fn new_instance(
     globals: &Globals,
 ) -> Option<Box<dyn ApiClass>> {
     match class {
+        "MathAPI" => Some(Box::new(math_api::MathApi)),
         "VehicleControlAPI" => Some(Box::new(vehicle_control::VehicleControlApi::new(
             config,
             long_context,

@@ -20,6 +20,51 @@ use crate::ood::python::{PyStr, PyValue};
 
 pub use crate::ood::python::value::INT_MAX_STR_DIGITS;
 
+/// The kind of a Python exception, where a caller catches some kinds only
+/// (`except TypeError`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExcKind {
+    /// `TypeError`.
+    Type,
+    /// `ValueError`.
+    Value,
+    /// `OverflowError`.
+    Overflow,
+    /// `ZeroDivisionError`.
+    ZeroDivision,
+    /// An exception itc raises where Python would go on (a bound).
+    Itc,
+}
+
+/// A Python exception: its kind and its `str()`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PyExc {
+    /// Its kind.
+    pub kind: ExcKind,
+    /// Its `str()`.
+    pub text: String,
+}
+
+impl PyExc {
+    /// An exception of `kind` with `text`.
+    pub fn new(kind: ExcKind, text: impl Into<String>) -> PyExc {
+        PyExc {
+            kind,
+            text: text.into(),
+        }
+    }
+}
+
+impl From<PyExc> for String {
+    fn from(e: PyExc) -> String {
+        e.text
+    }
+}
+
+fn type_error(text: String) -> PyExc {
+    PyExc::new(ExcKind::Type, text)
+}
+
 /// A Python number: `int` (and `bool`) or `float`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Num {
@@ -30,29 +75,39 @@ pub enum Num {
 }
 
 /// The `ValueError` of `str(n)` for an `int` of more than 4300 digits.
-pub fn str_limit_error() -> String {
-    format!(
-        "Exceeds the limit ({INT_MAX_STR_DIGITS} digits) for integer string conversion; \
+pub fn str_limit_error() -> PyExc {
+    PyExc::new(
+        ExcKind::Value,
+        format!(
+            "Exceeds the limit ({INT_MAX_STR_DIGITS} digits) for integer string conversion; \
          use sys.set_int_max_str_digits() to increase the limit"
+        ),
     )
 }
 
 /// An `int` read from its decimal text, or CPython's `ValueError` for more
 /// than 4300 digits.
-pub fn parse_int(text: &str) -> Result<BigInt, String> {
+pub fn parse_int(text: &str) -> Result<BigInt, PyExc> {
     let digits = text.trim_start_matches(['-', '+']).len();
     if digits > INT_MAX_STR_DIGITS {
-        return Err(format!(
-            "Exceeds the limit ({INT_MAX_STR_DIGITS} digits) for integer string conversion: \
+        return Err(PyExc::new(
+            ExcKind::Value,
+            format!(
+                "Exceeds the limit ({INT_MAX_STR_DIGITS} digits) for integer string conversion: \
              value has {digits} digits; use sys.set_int_max_str_digits() to increase the limit"
+            ),
         ));
     }
-    text.parse::<BigInt>()
-        .map_err(|_| format!("invalid literal for int() with base 10: '{text}'"))
+    text.parse::<BigInt>().map_err(|_| {
+        PyExc::new(
+            ExcKind::Value,
+            format!("invalid literal for int() with base 10: '{text}'"),
+        )
+    })
 }
 
 /// `v` as a number, `None` when it is not one (`bool` is an `int`).
-pub fn num_of(v: &PyValue) -> Result<Option<Num>, String> {
+pub fn num_of(v: &PyValue) -> Result<Option<Num>, PyExc> {
     Ok(match v {
         PyValue::Bool(b) => Some(Num::Int(BigInt::from(u8::from(*b)))),
         PyValue::Int(text) => Some(Num::Int(parse_int(text)?)),
@@ -63,7 +118,7 @@ pub fn num_of(v: &PyValue) -> Result<Option<Num>, String> {
 
 /// A number as a Python value; an `int` too long to print fails as
 /// `str()` would.
-pub fn value_of(n: Num) -> Result<PyValue, String> {
+pub fn value_of(n: Num) -> Result<PyValue, PyExc> {
     match n {
         Num::Float(x) => Ok(PyValue::Float(x)),
         Num::Int(i) => {
@@ -92,20 +147,23 @@ pub fn truthy(v: &PyValue) -> bool {
 
 /// The items `for x in v` visits, or the `TypeError` text when `v` is not
 /// iterable (a `str` yields its characters, a `dict` its keys).
-pub fn iterate(v: &PyValue) -> Result<Vec<PyValue>, String> {
+pub fn iterate(v: &PyValue) -> Result<Vec<PyValue>, PyExc> {
     match v {
         PyValue::List(items) | PyValue::Tuple(items) | PyValue::Set(items) => Ok(items.clone()),
         PyValue::Dict(entries) => Ok(entries.iter().map(|(k, _)| k.clone()).collect()),
         PyValue::Str(s) => Ok(s.0.iter().map(|&c| PyValue::Str(PyStr(vec![c]))).collect()),
         PyValue::Bytes(b) => Ok(b.iter().map(|&x| PyValue::Int(x.to_string())).collect()),
-        other => Err(format!("'{}' object is not iterable", other.type_name())),
+        other => Err(type_error(format!(
+            "'{}' object is not iterable",
+            other.type_name()
+        ))),
     }
 }
 
 /// `float(n)` of an `int`: correctly rounded, or CPython's `OverflowError`.
-pub fn int_to_f64(i: &BigInt) -> Result<f64, String> {
+pub fn int_to_f64(i: &BigInt) -> Result<f64, PyExc> {
     ratio_to_f64(i, &BigInt::from(1u8))
-        .ok_or_else(|| "int too large to convert to float".to_string())
+        .ok_or_else(|| PyExc::new(ExcKind::Overflow, "int too large to convert to float"))
 }
 
 /// `n / d` correctly rounded to a float (ties to even), `None` when it
@@ -181,6 +239,30 @@ pub fn f64_to_int(x: f64) -> BigInt {
     BigInt::from_biguint(sign, mag)
 }
 
+/// A finite float exactly as `num / 2^k` (`k >= 0`).
+pub fn f64_to_int_scaled(x: f64) -> (BigInt, u64) {
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64;
+    let frac = bits & ((1u64 << 52) - 1);
+    let (man, exp) = if exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), exp - 1075)
+    };
+    let sign = if x < 0.0 { Sign::Minus } else { Sign::Plus };
+    if exp >= 0 {
+        (
+            BigInt::from_biguint(sign, BigUint::from(man) << (exp as usize)),
+            0,
+        )
+    } else {
+        (
+            BigInt::from_biguint(sign, BigUint::from(man)),
+            (-exp) as u64,
+        )
+    }
+}
+
 /// Python's ordering of an `int` and a `float` (exact), `None` for NaN.
 fn cmp_int_float(i: &BigInt, f: f64) -> Option<Ordering> {
     if f.is_nan() {
@@ -246,7 +328,7 @@ fn is_sequence(v: &PyValue) -> bool {
 /// raises. Concatenation of `str`, `list`, `tuple` is supported; sequence
 /// repetition (`'ab' * 3`), which no ported method reaches, fails with a
 /// text of itc's own.
-pub fn binop(op: Op, a: &PyValue, b: &PyValue) -> Result<PyValue, String> {
+pub fn binop(op: Op, a: &PyValue, b: &PyValue) -> Result<PyValue, PyExc> {
     if let (Some(x), Some(y)) = (num_of(a)?, num_of(b)?) {
         return value_of(num_op(op, x, y)?);
     }
@@ -262,29 +344,34 @@ pub fn binop(op: Op, a: &PyValue, b: &PyValue) -> Result<PyValue, String> {
         (Op::Add, PyValue::Tuple(x), PyValue::Tuple(y)) => {
             Ok(PyValue::Tuple(x.iter().chain(y).cloned().collect()))
         }
-        (Op::Add, PyValue::Str(_) | PyValue::List(_) | PyValue::Tuple(_), _) => Err(format!(
-            "can only concatenate {} (not \"{}\") to {}",
-            a.type_name(),
-            b.type_name(),
-            a.type_name()
-        )),
+        (Op::Add, PyValue::Str(_) | PyValue::List(_) | PyValue::Tuple(_), _) => {
+            Err(type_error(format!(
+                "can only concatenate {} (not \"{}\") to {}",
+                a.type_name(),
+                b.type_name(),
+                a.type_name()
+            )))
+        }
         (Op::Mul, x, y) if is_sequence(x) || is_sequence(y) => {
             let other = if is_sequence(x) { y } else { x };
             if matches!(other, PyValue::Int(_) | PyValue::Bool(_)) {
-                Err("sequence repetition is not supported by itc".into())
+                Err(PyExc::new(
+                    ExcKind::Itc,
+                    "sequence repetition is not supported by itc",
+                ))
             } else {
-                Err(format!(
+                Err(type_error(format!(
                     "can't multiply sequence by non-int of type '{}'",
                     other.type_name()
-                ))
+                )))
             }
         }
-        _ => Err(unsupported(op.symbol(), a, b)),
+        _ => Err(type_error(unsupported(op.symbol(), a, b))),
     }
 }
 
 /// `x <op> y` on two numbers.
-pub fn num_op(op: Op, x: Num, y: Num) -> Result<Num, String> {
+pub fn num_op(op: Op, x: Num, y: Num) -> Result<Num, PyExc> {
     match (x, y) {
         (Num::Int(a), Num::Int(b)) => int_op(op, a, b),
         (x, y) => {
@@ -295,14 +382,14 @@ pub fn num_op(op: Op, x: Num, y: Num) -> Result<Num, String> {
 }
 
 /// `float(n)` of a number.
-pub fn to_f64(n: &Num) -> Result<f64, String> {
+pub fn to_f64(n: &Num) -> Result<f64, PyExc> {
     match n {
         Num::Float(x) => Ok(*x),
         Num::Int(i) => int_to_f64(i),
     }
 }
 
-fn int_op(op: Op, a: BigInt, b: BigInt) -> Result<Num, String> {
+fn int_op(op: Op, a: BigInt, b: BigInt) -> Result<Num, PyExc> {
     let zero = BigInt::from(0u8);
     Ok(Num::Int(match op {
         Op::Add => a + b,
@@ -310,35 +397,38 @@ fn int_op(op: Op, a: BigInt, b: BigInt) -> Result<Num, String> {
         Op::Mul => a * b,
         Op::Div => {
             if b == zero {
-                return Err("division by zero".into());
+                return Err(PyExc::new(ExcKind::ZeroDivision, "division by zero"));
             }
-            return ratio_to_f64(&a, &b)
-                .map(Num::Float)
-                .ok_or_else(|| "integer division result too large for a float".into());
+            return ratio_to_f64(&a, &b).map(Num::Float).ok_or_else(|| {
+                PyExc::new(
+                    ExcKind::Overflow,
+                    "integer division result too large for a float",
+                )
+            });
         }
         Op::Mod => {
             if b == zero {
-                return Err("integer modulo by zero".into());
+                return Err(PyExc::new(ExcKind::ZeroDivision, "integer modulo by zero"));
             }
             a.mod_floor(&b)
         }
     }))
 }
 
-fn float_op(op: Op, a: f64, b: f64) -> Result<f64, String> {
+fn float_op(op: Op, a: f64, b: f64) -> Result<f64, PyExc> {
     Ok(match op {
         Op::Add => a + b,
         Op::Sub => a - b,
         Op::Mul => a * b,
         Op::Div => {
             if b == 0.0 {
-                return Err("float division by zero".into());
+                return Err(PyExc::new(ExcKind::ZeroDivision, "float division by zero"));
             }
             a / b
         }
         Op::Mod => {
             if b == 0.0 {
-                return Err("float modulo".into());
+                return Err(PyExc::new(ExcKind::ZeroDivision, "float modulo"));
             }
             float_mod(a, b)
         }
@@ -394,7 +484,7 @@ impl Cmp {
 /// `a <op> b` with Python's semantics (numbers exactly across `int` and
 /// `float`, `str` by code points, `list`/`tuple` lexicographically), or
 /// the `TypeError` text.
-pub fn compare(op: Cmp, a: &PyValue, b: &PyValue) -> Result<bool, String> {
+pub fn compare(op: Cmp, a: &PyValue, b: &PyValue) -> Result<bool, PyExc> {
     if let (Some(x), Some(y)) = (num_of(a)?, num_of(b)?) {
         return Ok(op.holds(num_cmp(&x, &y)));
     }
@@ -409,12 +499,12 @@ pub fn compare(op: Cmp, a: &PyValue, b: &PyValue) -> Result<bool, String> {
             }
             Ok(op.holds(Some(x.len().cmp(&y.len()))))
         }
-        _ => Err(format!(
+        _ => Err(type_error(format!(
             "'{}' not supported between instances of '{}' and '{}'",
             op.symbol(),
             a.type_name(),
             b.type_name()
-        )),
+        ))),
     }
 }
 
@@ -429,19 +519,22 @@ pub fn num_cmp(x: &Num, y: &Num) -> Option<Ordering> {
 }
 
 /// `float(v)`: numbers, and `str`s holding a Python float literal.
-pub fn py_float(v: &PyValue) -> Result<f64, String> {
+pub fn py_float(v: &PyValue) -> Result<f64, PyExc> {
     if let Some(n) = num_of(v)? {
         return to_f64(&n);
     }
     match v {
         PyValue::Str(s) => parse_float_literal(&s.to_string_lossy()).ok_or_else(|| {
             let repr = PyStr(crate::ood::python::py_repr(v)).to_string_lossy();
-            format!("could not convert string to float: {repr}")
+            PyExc::new(
+                ExcKind::Value,
+                format!("could not convert string to float: {repr}"),
+            )
         }),
-        other => Err(format!(
+        other => Err(type_error(format!(
             "float() argument must be a string or a real number, not '{}'",
             other.type_name()
-        )),
+        ))),
     }
 }
 
@@ -497,11 +590,13 @@ mod tests {
         );
         let huge = PyValue::Int(format!("1{}", "0".repeat(400)));
         assert_eq!(
-            binop(Op::Div, &huge, &int(3)).unwrap_err(),
+            binop(Op::Div, &huge, &int(3)).unwrap_err().text,
             "integer division result too large for a float"
         );
         assert_eq!(
-            binop(Op::Add, &huge, &PyValue::Float(1.0)).unwrap_err(),
+            binop(Op::Add, &huge, &PyValue::Float(1.0))
+                .unwrap_err()
+                .text,
             "int too large to convert to float"
         );
         // The smallest subnormal and a ratio that rounds to it.
@@ -513,31 +608,31 @@ mod tests {
     fn type_errors_read_as_cpythons() {
         let s = PyValue::Str(PyStr::new("a"));
         assert_eq!(
-            binop(Op::Add, &s, &int(1)).unwrap_err(),
+            binop(Op::Add, &s, &int(1)).unwrap_err().text,
             "can only concatenate str (not \"int\") to str"
         );
         assert_eq!(
-            binop(Op::Add, &int(1), &s).unwrap_err(),
+            binop(Op::Add, &int(1), &s).unwrap_err().text,
             "unsupported operand type(s) for +: 'int' and 'str'"
         );
         assert_eq!(
-            binop(Op::Mul, &s, &PyValue::Float(1.5)).unwrap_err(),
+            binop(Op::Mul, &s, &PyValue::Float(1.5)).unwrap_err().text,
             "can't multiply sequence by non-int of type 'float'"
         );
         assert_eq!(
-            compare(Cmp::Lt, &s, &int(1)).unwrap_err(),
+            compare(Cmp::Lt, &s, &int(1)).unwrap_err().text,
             "'<' not supported between instances of 'str' and 'int'"
         );
         assert_eq!(
-            py_float(&PyValue::None).unwrap_err(),
+            py_float(&PyValue::None).unwrap_err().text,
             "float() argument must be a string or a real number, not 'NoneType'"
         );
         assert_eq!(
-            py_float(&PyValue::Str(PyStr::new("abc"))).unwrap_err(),
+            py_float(&PyValue::Str(PyStr::new("abc"))).unwrap_err().text,
             "could not convert string to float: 'abc'"
         );
         assert_eq!(
-            binop(Op::Mod, &int(5), &int(0)).unwrap_err(),
+            binop(Op::Mod, &int(5), &int(0)).unwrap_err().text,
             "integer modulo by zero"
         );
     }
@@ -564,7 +659,12 @@ mod tests {
     #[test]
     fn integers_beyond_the_digit_limit_fail_as_python() {
         let long = PyValue::Int("9".repeat(4301));
-        assert!(num_of(&long).unwrap_err().contains("value has 4301 digits"));
+        assert!(
+            num_of(&long)
+                .unwrap_err()
+                .text
+                .contains("value has 4301 digits")
+        );
         let a = PyValue::Int("9".repeat(3000));
         assert_eq!(binop(Op::Mul, &a, &a).unwrap_err(), str_limit_error());
     }
