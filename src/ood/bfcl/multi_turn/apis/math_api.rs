@@ -46,7 +46,7 @@ use crate::ood::python::value::py_eq;
 use crate::ood::python::{PyStr, PyValue, float_repr, py_repr, py_str};
 
 /// The most digits `logarithm` and `square_root` compute.
-pub const MAX_DIGITS: u64 = 5000;
+pub const MAX_DIGITS: u64 = 2000;
 
 const fn p(name: &'static str) -> Param {
     Param::required(name)
@@ -668,6 +668,12 @@ fn square_root(number: &PyValue, precision: &PyValue) -> Result<Output, String> 
                 )));
             }
         };
+        if i64::try_from(&prec).is_err() {
+            return Err(PyExc::new(
+                ExcKind::Overflow,
+                "Python int too large to convert to C ssize_t",
+            ));
+        }
         if prec < BigInt::from(1) || prec > BigInt::from(999_999_999_999_999_999i64) {
             return Err(PyExc::new(
                 ExcKind::Value,
@@ -920,5 +926,454 @@ impl ApiClass for MathApi {
 
     fn state(&self) -> Vec<(&'static str, State)> {
         Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ood::bfcl::multi_turn::apis::Globals;
+    use crate::ood::bfcl::multi_turn::exec::{EntrySetup, Instances};
+
+    fn run(call: &str) -> String {
+        let setup = EntrySetup {
+            entry_id: "multi_turn_base_0".into(),
+            involved_classes: vec!["MathAPI".into()],
+            initial_config: PyValue::Dict(vec![]),
+            long_context: false,
+        };
+        let mut instances = Instances::new(setup, "m");
+        let mut executed = instances.execute(&[call.to_string()], &Globals::default());
+        executed.remove(0).result.expect("a ported class")
+    }
+
+    /// Calls with model-typed arguments and what the official class gives
+    /// for them (CPython 3.11.7, mpmath 1.3.0, through the official
+    /// executor's rendering).
+    const CASES: &[(&str, &str)] = &[
+        (
+            "logarithm(value=1,base=10,precision=5)",
+            "{'result': mpf('0.0')}",
+        ),
+        (
+            "logarithm(value=10,base=1,precision=5)",
+            "{\"error\": \"\"}",
+        ),
+        (
+            "logarithm(value=0,base=10,precision=5)",
+            "{'result': mpf('-inf')}",
+        ),
+        (
+            "logarithm(value=10,base=2,precision=0)",
+            "{'result': mpf('3.5')}",
+        ),
+        (
+            "logarithm(value=10,base=2,precision=-7)",
+            "{'result': mpf('4.0')}",
+        ),
+        (
+            "logarithm(value=10,base=2,precision=2.7)",
+            "{'result': mpf('3.3164')}",
+        ),
+        (
+            "logarithm(value=10,base=2,precision='5')",
+            "{'result': mpf('3.3219299')}",
+        ),
+        (
+            "logarithm(value=10,base=2,precision='abc')",
+            "{\"error\": \"invalid literal for int() with base 10: 'abc'\"}",
+        ),
+        (
+            "logarithm(value=10,base=2,precision=None)",
+            "{\"error\": \"int() argument must be a string, a bytes-like object or a real number, not 'NoneType'\"}",
+        ),
+        (
+            "logarithm(value=10,base=2,precision=[1])",
+            "{\"error\": \"int() argument must be a string, a bytes-like object or a real number, not 'list'\"}",
+        ),
+        (
+            "logarithm(value=10,base=2,precision=True)",
+            "{'result': mpf('3.313')}",
+        ),
+        (
+            "logarithm(value='10',base=2,precision=5)",
+            "{'result': mpf('3.3219299')}",
+        ),
+        (
+            "logarithm(value='abc',base=2,precision=5)",
+            "{\"error\": \"cannot create mpf from 'abc'\"}",
+        ),
+        (
+            "logarithm(value=[1],base=2,precision=5)",
+            "{\"error\": \"cannot create mpf from [1]\"}",
+        ),
+        (
+            "logarithm(value=None,base=2,precision=5)",
+            "{\"error\": \"cannot create mpf from None\"}",
+        ),
+        (
+            "logarithm(value=True,base=2,precision=5)",
+            "{'result': mpf('0.0')}",
+        ),
+        (
+            "logarithm(value='1/3',base=2,precision=5)",
+            "{'result': mpf('-1.5849628')}",
+        ),
+        (
+            "logarithm(value=' 5L ',base=2,precision=5)",
+            "{'result': mpf('2.3219299')}",
+        ),
+        (
+            "logarithm(value='-nan',base=2,precision=5)",
+            "{\"error\": \"cannot create mpf from '-nan'\"}",
+        ),
+        (
+            "logarithm(value='2.5e3',base='1_0',precision=8)",
+            "{'result': mpf('3.3979400098')}",
+        ),
+        (
+            "logarithm(value={'a': 1},base=2,precision=5)",
+            "{\"error\": \"cannot create mpf from {'a': 1}\"}",
+        ),
+        (
+            "logarithm(value=2,base=-2,precision=5)",
+            "{'result': mpc(real='0.046420217', imag='-0.21039343')}",
+        ),
+        (
+            "logarithm(value=-1,base=2,precision=5)",
+            "{'result': mpc(real='0.0', imag='4.5323639')}",
+        ),
+        (
+            "logarithm(value=1.0000000000000002,base=2,precision=40)",
+            "{'result': mpf('3.203426503814917330334121037829290364330178e-16')}",
+        ),
+        (
+            "logarithm(value=0.9999999999999999,base=3,precision=25)",
+            "{'result': mpf('-1.010568547318110792668419159e-16')}",
+        ),
+        (
+            "logarithm(value=2,base=10,precision=14)",
+            "{'result': mpf('0.30102999566398125')}",
+        ),
+        (
+            "logarithm(value=2,base=10,precision=15)",
+            "{'result': mpf('0.30102999566398114')}",
+        ),
+        (
+            "logarithm(value=2,base=10,precision=16)",
+            "{'result': mpf('0.301029995663981198')}",
+        ),
+        (
+            "logarithm(value=1e-320,base=10,precision=12)",
+            "{'result': mpf('-320.000004834961')}",
+        ),
+        (
+            "mean(numbers='abc')",
+            "{\"error\": \"All elements in the list must be numbers\"}",
+        ),
+        (
+            "mean(numbers=5)",
+            "{\"error\": \"All elements in the list must be numbers\"}",
+        ),
+        (
+            "mean(numbers=None)",
+            "{\"error\": \"Cannot calculate mean of an empty list\"}",
+        ),
+        (
+            "mean(numbers=[True, 2, 3.5])",
+            "{\"result\": 2.1666666666666665}",
+        ),
+        (
+            "mean(numbers={'a': 1})",
+            "{\"error\": \"All elements in the list must be numbers\"}",
+        ),
+        (
+            "mean(numbers=[1000000000000000000000000000000, 1])",
+            "{\"result\": 5e+29}",
+        ),
+        ("mean(numbers=[1e+308, 1e+308])", "{\"result\": Infinity}"),
+        (
+            "standard_deviation(numbers=[1, 2, 3, 4])",
+            "{\"result\": 1.118033988749895}",
+        ),
+        (
+            "standard_deviation(numbers=[1e+200, -1e+200])",
+            "Error during execution: (34, 'Numerical result out of range')",
+        ),
+        (
+            "standard_deviation(numbers=['a'])",
+            "{\"error\": \"All elements in the list must be numbers\"}",
+        ),
+        ("standard_deviation(numbers=[5])", "{\"result\": 0.0}"),
+        (
+            "si_unit_conversion(value=5,unit_in='km',unit_out='m')",
+            "{\"result\": 5000.0}",
+        ),
+        (
+            "si_unit_conversion(value=5,unit_in='um',unit_out='nm')",
+            "{\"result\": 4999.999999999999}",
+        ),
+        (
+            "si_unit_conversion(value=5.5,unit_in='mm',unit_out='km')",
+            "{\"result\": 5.5e-06}",
+        ),
+        (
+            "si_unit_conversion(value='5',unit_in='km',unit_out='m')",
+            "{\"error\": \"Value must be a number\"}",
+        ),
+        (
+            "si_unit_conversion(value=5,unit_in=['km'],unit_out='m')",
+            "Error during execution: unhashable type: 'list'",
+        ),
+        (
+            "si_unit_conversion(value=5,unit_in='mi',unit_out=None)",
+            "{\"error\": \"Conversion from 'mi' to 'None' is not supported\"}",
+        ),
+        (
+            "imperial_si_conversion(value=100,unit_in='celsius',unit_out='fahrenheit')",
+            "{\"result\": 212.0}",
+        ),
+        (
+            "imperial_si_conversion(value=212,unit_in='fahrenheit',unit_out='celsius')",
+            "{\"result\": 100.0}",
+        ),
+        (
+            "imperial_si_conversion(value=3,unit_in='miles',unit_out='km')",
+            "{\"result\": 4.82802}",
+        ),
+        (
+            "imperial_si_conversion(value=3,unit_in='x',unit_out='x')",
+            "{\"result\": 3}",
+        ),
+        (
+            "imperial_si_conversion(value=3,unit_in=1,unit_out=2)",
+            "{\"error\": \"Conversion from '1' to '2' is not supported\"}",
+        ),
+        ("add(a='ab',b='c')", "{\"result\": \"abc\"}"),
+        ("add(a=[1],b=[2, 3])", "{\"result\": [1, 2, 3]}"),
+        (
+            "add(a=1,b='x')",
+            "{\"error\": \"Both inputs must be numbers\"}",
+        ),
+        (
+            "add(a=1000000000000000000000000000000,b=1)",
+            "{\"result\": 1000000000000000000000000000001}",
+        ),
+        ("add(a=True,b=True)", "{\"result\": 2}"),
+        (
+            "add(a=None,b=None)",
+            "{\"error\": \"Both inputs must be numbers\"}",
+        ),
+        (
+            "subtract(a=0.1,b=0.3)",
+            "{\"result\": -0.19999999999999998}",
+        ),
+        (
+            "multiply(a='a',b=3)",
+            "{\"error\": \"Both inputs must be numbers\"}",
+        ),
+        ("multiply(a=2.5,b=True)", "{\"result\": 2.5}"),
+        ("divide(a=1,b=0)", "{\"error\": \"Cannot divide by zero\"}"),
+        (
+            "divide(a=1,b=0.0)",
+            "{\"error\": \"Cannot divide by zero\"}",
+        ),
+        (
+            "divide(a=1,b=False)",
+            "{\"error\": \"Cannot divide by zero\"}",
+        ),
+        (
+            "divide(a='a',b='b')",
+            "{\"error\": \"Both inputs must be numbers\"}",
+        ),
+        ("divide(a=7,b=2)", "{\"result\": 3.5}"),
+        ("power(base=2,exponent=10)", "{\"result\": 1024}"),
+        ("power(base=2,exponent=-2)", "{\"result\": 0.25}"),
+        (
+            "power(base=0,exponent=-1)",
+            "Error during execution: 0.0 cannot be raised to a negative power",
+        ),
+        (
+            "power(base=-8,exponent=0.5)",
+            "{'result': (1.7319121124709868e-16+2.8284271247461903j)}",
+        ),
+        (
+            "power(base=-8,exponent=0.3333333333333333)",
+            "{'result': (1.0000000000000002+1.7320508075688772j)}",
+        ),
+        (
+            "power(base=1e+200,exponent=2)",
+            "Error during execution: (34, 'Numerical result out of range')",
+        ),
+        (
+            "power(base=2,exponent=100000)",
+            "Error during execution: Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit",
+        ),
+        (
+            "power(base='a',exponent=2)",
+            "{\"error\": \"Both inputs must be numbers\"}",
+        ),
+        ("power(base=2.5,exponent=3)", "{\"result\": 15.625}"),
+        ("power(base=-2.0,exponent=3)", "{\"result\": -8.0}"),
+        (
+            "square_root(number=2,precision=0)",
+            "Error during execution: valid range for prec is [1, MAX_PREC]",
+        ),
+        (
+            "square_root(number=2,precision=True)",
+            "{'result': Decimal('1')}",
+        ),
+        (
+            "square_root(number=-1,precision=3)",
+            "{\"error\": \"Cannot calculate square root of a negative number\"}",
+        ),
+        (
+            "square_root(number=2,precision=100000000000000000000)",
+            "Error during execution: Python int too large to convert to C ssize_t",
+        ),
+        ("absolute_value(number=-5)", "{\"result\": 5}"),
+        ("absolute_value(number=-2.5)", "{\"result\": 2.5}"),
+        ("absolute_value(number=True)", "{\"result\": 1}"),
+        (
+            "absolute_value(number='x')",
+            "{\"error\": \"Input must be a number\"}",
+        ),
+        (
+            "round_number(number=2.675,decimal_places=2)",
+            "{\"result\": 2.67}",
+        ),
+        ("round_number(number=2.5)", "{\"result\": 2.0}"),
+        (
+            "round_number(number=2.5,decimal_places=None)",
+            "{\"result\": 2}",
+        ),
+        (
+            "round_number(number=15,decimal_places=-1)",
+            "{\"result\": 20}",
+        ),
+        (
+            "round_number(number=25,decimal_places=-1)",
+            "{\"result\": 20}",
+        ),
+        (
+            "round_number(number=1e+300,decimal_places=-400)",
+            "{\"result\": 0.0}",
+        ),
+        ("round_number(number=-0.4)", "{\"result\": -0.0}"),
+        (
+            "round_number(number=1.5,decimal_places=1.5)",
+            "{\"error\": \"First input must be a number, second input must be an integer\"}",
+        ),
+        (
+            "round_number(number='x',decimal_places=1)",
+            "{\"error\": \"First input must be a number, second input must be an integer\"}",
+        ),
+        (
+            "round_number(number=1.7976931348623157e+308,decimal_places=-308)",
+            "Error during execution: rounded value too large to represent",
+        ),
+        (
+            "round_number(number=123.456,decimal_places=-1)",
+            "{\"result\": 120.0}",
+        ),
+        (
+            "round_number(number=True,decimal_places=3)",
+            "{\"result\": 1}",
+        ),
+        (
+            "round_number(number=0.1,decimal_places=400)",
+            "{\"result\": 0.1}",
+        ),
+        (
+            "percentage(part=1,whole=3)",
+            "{\"result\": 33.33333333333333}",
+        ),
+        (
+            "percentage(part=1,whole=0)",
+            "{\"error\": \"Whole value cannot be zero\"}",
+        ),
+        (
+            "percentage(part='a',whole=3)",
+            "{\"error\": \"Both inputs must be numbers\"}",
+        ),
+        ("min_value(numbers=[3, 1.0, 1, 2])", "{\"result\": 1.0}"),
+        ("min_value(numbers='cab')", "{\"result\": \"a\"}"),
+        ("min_value(numbers=[[1, 2], [1]])", "{\"result\": [1]}"),
+        (
+            "min_value(numbers=[1, 'a'])",
+            "{\"error\": \"All elements in the list must be numbers\"}",
+        ),
+        (
+            "min_value(numbers=5)",
+            "{\"error\": \"All elements in the list must be numbers\"}",
+        ),
+        ("max_value(numbers=[1, True, 1.0])", "{\"result\": 1}"),
+        ("max_value(numbers={'b': 1, 'a': 2})", "{\"result\": \"b\"}"),
+        (
+            "sum_values(numbers=[0.1, 0.2, 0.3])",
+            "{\"result\": 0.6000000000000001}",
+        ),
+        ("sum_values(numbers=[1, 2])", "{\"result\": 3}"),
+        (
+            "sum_values(numbers=['a'])",
+            "{\"error\": \"All elements in the list must be numbers\"}",
+        ),
+        (
+            "sum_values(numbers=[])",
+            "{\"error\": \"Cannot calculate sum of an empty list\"}",
+        ),
+        (
+            "sum_values(numbers=5)",
+            "{\"error\": \"All elements in the list must be numbers\"}",
+        ),
+        (
+            "power(base=-1,exponent=1000000000000000000000000000000)",
+            "{\"result\": 1}",
+        ),
+    ];
+
+    #[test]
+    fn hostile_arguments_give_the_official_results() {
+        let mismatches: Vec<String> = CASES
+            .iter()
+            .filter_map(|(call, want)| {
+                let got = run(call);
+                (got != *want).then(|| format!("{call}\n  itc:      {got}\n  official: {want}"))
+            })
+            .collect();
+        assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    }
+
+    #[test]
+    fn huge_integers_fail_as_printing_them_fails_without_being_computed() {
+        let limit = "Error during execution: Exceeds the limit (4300 digits) for integer \
+                     string conversion; use sys.set_int_max_str_digits() to increase the limit";
+        assert_eq!(run("power(base=2, exponent=100000)"), limit);
+        // Python would compute 10**(10**30) for ever; 5 rounds to 0 long before.
+        assert_eq!(
+            run("round_number(number=5, decimal_places=-1000000000000000000000000000000)"),
+            r#"{"result": 0}"#
+        );
+        assert_eq!(
+            run("power(base=7, exponent=1000000000000000000000000000000)"),
+            limit
+        );
+    }
+
+    #[test]
+    fn precision_is_bounded_with_a_clear_error() {
+        assert_eq!(
+            run("logarithm(value=10, base=2, precision=1000000000)"),
+            r#"{"error": "itc computes logarithms to at most 2000 digits"}"#
+        );
+        assert_eq!(
+            run("square_root(number=2, precision=1000000)"),
+            "Error during execution: itc computes square roots to at most 2000 digits"
+        );
+        // At the bound, every one of mpmath's 2003 digits (2024 characters).
+        let long = run("logarithm(value=3, base=7, precision=2000)");
+        assert!(long.starts_with("{'result': mpf('0.564575034"), "{long}");
+        assert!(long.ends_with("8228940542928280047649290713')}"), "{long}");
+        assert_eq!(long.len(), 2024);
     }
 }

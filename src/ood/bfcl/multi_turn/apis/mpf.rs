@@ -341,7 +341,7 @@ fn ln_fixed(man: &BigUint, exp: i64, g: u64) -> (BigInt, u64) {
     }
     // Back to scale 2^-g, rounding the error bound up.
     let drop = gi - g;
-    (v >> drop, (err >> drop) + 2)
+    (v >> drop, err.checked_shr(drop as u32).unwrap_or(0) + 2)
 }
 
 /// `log(x)` at `prec` bits: a real value, or `(re, im)` for a negative `x`
