@@ -49,14 +49,7 @@ impl Decimal {
         if x.is_infinite() {
             return Decimal::Infinity(neg);
         }
-        let bits = x.to_bits();
-        let e = ((bits >> 52) & 0x7ff) as i64;
-        let frac = bits & ((1u64 << 52) - 1);
-        let (mut man, mut exp) = if e == 0 {
-            (frac, -1074)
-        } else {
-            (frac | (1u64 << 52), e - 1075)
-        };
+        let (mut man, mut exp) = super::py_num::f64_parts(x);
         if man == 0 {
             exp = 0;
         } else {
@@ -206,7 +199,7 @@ fn fix(n: BigUint, e: i64, prec: u64) -> Decimal {
     let bytes = int.as_bytes();
     let rest = &bytes[keep..];
     let exact_half = rest[0] == b'5' && rest[1..].iter().all(|&d| d == b'0');
-    let last_even = keep == 0 || (bytes[keep - 1] - b'0') % 2 == 0;
+    let last_even = keep == 0 || (bytes[keep - 1] - b'0').is_multiple_of(2);
     let up = if exact_half && last_even {
         false
     } else {

@@ -69,14 +69,7 @@ impl Mpf {
         if x.is_infinite() {
             return Mpf::Inf(x < 0.0);
         }
-        let bits = x.to_bits();
-        let e = ((bits >> 52) & 0x7ff) as i64;
-        let frac = bits & ((1u64 << 52) - 1);
-        let (man, exp) = if e == 0 {
-            (frac, -1074)
-        } else {
-            (frac | (1u64 << 52), e - 1075)
-        };
+        let (man, exp) = super::py_num::f64_parts(x);
         Mpf::exact(x < 0.0, BigUint::from(man), exp)
     }
 
@@ -231,33 +224,20 @@ pub fn div(a: &Mpf, b: &Mpf, prec: u64) -> Result<Mpf, String> {
     })
 }
 
-/// `atanh(1/q) * 2^g` truncated, for an integer `q >= 2`, with its error
-/// bound in units of `2^-g`.
-fn atanh_inv(q: u32, g: u64) -> (BigInt, u64) {
-    let q2 = BigUint::from(q) * q;
-    let mut power = (BigUint::from(1u8) << g) / q;
-    let mut sum = BigUint::from(0u8);
-    let mut k = 0u64;
-    while power.bits() > 0 {
-        sum += &power / (2 * k + 1);
-        power /= &q2;
-        k += 1;
-    }
-    (BigInt::from(sum), 2 * k + 2)
-}
-
-/// `atan(1/q) * 2^g` truncated, with its error bound in units of `2^-g`.
-fn atan_inv(q: u32, g: u64) -> (BigInt, u64) {
+/// `atanh(1/q) * 2^g` (or `atan(1/q) * 2^g` when `alternating`)
+/// truncated, for an integer `q >= 2`, with its error bound in units of
+/// `2^-g`.
+fn arc_inv(q: u32, g: u64, alternating: bool) -> (BigInt, u64) {
     let q2 = BigUint::from(q) * q;
     let mut power = (BigUint::from(1u8) << g) / q;
     let mut sum = BigInt::from(0u8);
     let mut k = 0u64;
     while power.bits() > 0 {
         let term = BigInt::from(&power / (2 * k + 1));
-        if k % 2 == 0 {
-            sum += term
+        if alternating && !k.is_multiple_of(2) {
+            sum -= term;
         } else {
-            sum -= term
+            sum += term;
         }
         power /= &q2;
         k += 1;
@@ -285,8 +265,8 @@ fn ziv(prec: u64, approx: impl Fn(u64) -> (BigInt, u64)) -> Mpf {
 /// `pi` rounded to `prec` bits.
 pub fn pi(prec: u64) -> Mpf {
     ziv(prec, |g| {
-        let (a, ea) = atan_inv(5, g);
-        let (b, eb) = atan_inv(239, g);
+        let (a, ea) = arc_inv(5, g, true);
+        let (b, eb) = arc_inv(239, g, true);
         (a * 16 - b * 4, 16 * ea + 4 * eb + 8)
     })
 }
@@ -335,7 +315,7 @@ fn ln_fixed(man: &BigUint, exp: i64, g: u64) -> (BigInt, u64) {
     let mut v = sum << (r + 1);
     let mut err = (n + 8) << (r + 1);
     if k != 0 {
-        let (ln2, e2) = atanh_inv(3, gi);
+        let (ln2, e2) = arc_inv(3, gi, false);
         v += ln2 * 2 * k;
         err += k.unsigned_abs() * (2 * e2 + 2);
     }

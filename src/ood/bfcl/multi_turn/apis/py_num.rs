@@ -136,7 +136,7 @@ pub fn truthy(v: &PyValue) -> bool {
     match v {
         PyValue::None => false,
         PyValue::Bool(b) => *b,
-        PyValue::Int(t) => t.trim_start_matches(['-', '+', '0']) != "",
+        PyValue::Int(t) => !t.trim_start_matches(['-', '+', '0']).is_empty(),
         PyValue::Float(x) | PyValue::Complex(x) => *x != 0.0,
         PyValue::Str(s) => !s.is_empty(),
         PyValue::Bytes(b) => !b.is_empty(),
@@ -220,46 +220,33 @@ fn scale2(q: f64, e: i64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
-/// The exact integer value of an integral finite float.
-pub fn f64_to_int(x: f64) -> BigInt {
+/// A finite float's magnitude as `man * 2^exp` exactly (`man < 2^53`).
+pub fn f64_parts(x: f64) -> (u64, i64) {
     let bits = x.to_bits();
     let exp = ((bits >> 52) & 0x7ff) as i64;
     let frac = bits & ((1u64 << 52) - 1);
-    let (man, exp) = if exp == 0 {
+    if exp == 0 {
         (frac, -1074)
     } else {
         (frac | (1u64 << 52), exp - 1075)
-    };
-    let mag = if exp >= 0 {
-        BigUint::from(man) << (exp as usize)
-    } else {
-        BigUint::from(man) >> ((-exp) as usize)
-    };
-    let sign = if x < 0.0 { Sign::Minus } else { Sign::Plus };
-    BigInt::from_biguint(sign, mag)
+    }
+}
+
+/// The exact integer value of an integral finite float.
+pub fn f64_to_int(x: f64) -> BigInt {
+    let (num, k) = f64_to_int_scaled(x);
+    num >> k
 }
 
 /// A finite float exactly as `num / 2^k` (`k >= 0`).
 pub fn f64_to_int_scaled(x: f64) -> (BigInt, u64) {
-    let bits = x.to_bits();
-    let exp = ((bits >> 52) & 0x7ff) as i64;
-    let frac = bits & ((1u64 << 52) - 1);
-    let (man, exp) = if exp == 0 {
-        (frac, -1074)
-    } else {
-        (frac | (1u64 << 52), exp - 1075)
-    };
+    let (man, exp) = f64_parts(x);
     let sign = if x < 0.0 { Sign::Minus } else { Sign::Plus };
+    let man = BigUint::from(man);
     if exp >= 0 {
-        (
-            BigInt::from_biguint(sign, BigUint::from(man) << (exp as usize)),
-            0,
-        )
+        (BigInt::from_biguint(sign, man << (exp as usize)), 0)
     } else {
-        (
-            BigInt::from_biguint(sign, BigUint::from(man)),
-            (-exp) as u64,
-        )
+        (BigInt::from_biguint(sign, man), (-exp) as u64)
     }
 }
 
