@@ -28,8 +28,10 @@
 //! - `int` results beyond 4300 digits fail as printing them fails in
 //!   Python (`Exceeds the limit (4300 digits) ...`), and `int ** int` that
 //!   would exceed it fails so without being computed.
-//! - A `complex` argument (only a Python literal such as `1j` can be one)
-//!   is refused.
+//! - A `complex` argument (only a Python literal such as `1j` can be one,
+//!   never a model's JSON) is refused; a `complex` inside a list counts as
+//!   a non-number (Python would add it: `mean(numbers=[1j])` is
+//!   `{'result': 1j}` there, the "All elements ... numbers" error here).
 
 use num_bigint::{BigInt, Sign};
 use num_integer::Integer;

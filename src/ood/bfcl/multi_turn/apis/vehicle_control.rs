@@ -22,6 +22,11 @@
 //! Nothing here depends on the date, the time zone or string hashing. A
 //! `set` passed where a list of doors is expected is visited in the order
 //! it was written (Python's order would depend on string hashes).
+//!
+//! Texts of itc's own, where Python's would be unclear or unreachable: a
+//! scenario whose `doorStatus` is not a dict (no dataset question has one)
+//! fails `startEngine` and `lockDoors` with `'dict' object expected for
+//! doorStatus`.
 
 use std::cell::RefCell;
 use std::rc::Rc;
