@@ -218,12 +218,12 @@ fn compare_states(
             (Some(m), Some(t)) => differences(m, t).is_empty(),
             _ => ids["python_equal"].as_bool().unwrap_or(false),
         };
-        if model_id == want_model
-            && truth_id == want_truth
-            // `python_equal` is null where the checker compared nothing
-            // (no model instance yet).
-            && ids["python_equal"].as_bool().is_none_or(|official| official == equal)
-        {
+        // `python_equal` is null when the model has no instance yet.
+        let equal_matches = match ids["python_equal"].as_bool() {
+            Some(official) => official == equal,
+            None => model_id.is_none(),
+        };
+        if model_id == want_model && truth_id == want_truth && equal_matches {
             tally.states_matched += 1;
         } else {
             tally.note(format!(

@@ -27,7 +27,7 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use super::py_num;
+use super::py_arith;
 use super::py_ops::{
     self, Finder, Text, dict, dict_set, int, key_position, list_position, no_attribute, text,
     truthy,
@@ -279,7 +279,7 @@ impl MessageApi {
             return Err(no_attribute(&self.inbox, "append"));
         };
         inbox.push(PyValue::Dict(vec![(receiver_id.clone(), message.clone())]));
-        self.message_count = py_num::add(&self.message_count, &int(1), false)?;
+        self.message_count = py_arith::add(&self.message_count, &int(1), false)?;
         let status = Text::new()
             .text("Message sent to '")
             .v(receiver_id)
@@ -371,7 +371,7 @@ impl MessageApi {
                 .text("' already exists.");
             return Ok(dict([("error", error.value())]));
         }
-        self.user_count = py_num::add(&self.user_count, &int(1), false)?;
+        self.user_count = py_arith::add(&self.user_count, &int(1), false)?;
         let mut user_id = vec![u32::from('U'), u32::from('S'), u32::from('R')];
         user_id.extend(zfill(py_str(&self.user_count), 3));
         let user_id = PyValue::Str(crate::ood::python::PyStr(user_id));

@@ -11,11 +11,15 @@ use std::sync::OnceLock;
 use super::api::ApiClass;
 use crate::ood::python::{PyStr, PyValue, json_loads_str};
 
+mod decimal;
 pub mod gorilla_file_system;
+pub mod math_api;
 pub mod message_api;
+mod mpf;
 pub mod posting_api;
+mod py_arith;
 mod py_hash;
-mod py_num;
+pub mod py_num;
 mod py_ops;
 mod py_semantics;
 mod strptime;
@@ -23,6 +27,7 @@ pub mod ticket_api;
 pub mod trading_bot;
 pub mod travel_booking;
 mod travel_booking_costs;
+pub mod vehicle_control;
 
 /// The classes, by the names the questions' `involved_classes` use, each
 /// with the stem of its official file (and of its function docs,
@@ -49,13 +54,14 @@ pub struct Globals {
     /// `TravelAPI`'s long-context cards (`CREDIT_CARD_EXTENSION`'s dicts),
     /// which every long-context instance holds by reference.
     pub travel_cards: OnceCell<Vec<(PyStr, travel_booking::Card)>>,
+    /// `vehicle_control.LONG_WEATHER_EXTENSION`, which
+    /// `get_outside_temperature_from_google` writes in long-context mode.
+    pub long_weather_extension: vehicle_control::SharedWeather,
 }
 
 /// A new instance of `class`, loaded from its `initial_config` entry
 /// (`_load_scenario(deepcopy(config), long_context)`; a stateless class
 /// ignores it); `None` for a class itc does not know.
-// The match gains one arm per class as the ports land.
-#[allow(clippy::match_single_binding)]
 pub fn new_instance(
     class: &str,
     config: &PyValue,
@@ -67,6 +73,7 @@ pub fn new_instance(
             config,
             long_context,
         ))),
+        "MathAPI" => Some(Box::new(math_api::MathApi)),
         "MessageAPI" => Some(Box::new(message_api::MessageApi::new(config))),
         "TicketAPI" => Some(Box::new(ticket_api::TicketApi::new(config))),
         "TradingBot" => Some(Box::new(trading_bot::TradingBot::new(config, long_context))),
@@ -76,6 +83,11 @@ pub fn new_instance(
             globals,
         ))),
         "TwitterAPI" => Some(Box::new(posting_api::TwitterApi::new(config, globals))),
+        "VehicleControlAPI" => Some(Box::new(vehicle_control::VehicleControlApi::new(
+            config,
+            long_context,
+            globals.long_weather_extension.clone(),
+        ))),
         _ => None,
     }
 }

@@ -1,104 +1,257 @@
-//! Python's numbers as the API classes meet them in model-written
-//! arguments: comparisons (exact across `int` and `float`, as Python
-//! compares), `+=`/`-=`, `float()`, `int()`, `abs()` and `'{:.2f}'`, each
-//! with CPython 3.11's exception text where Python raises.
+//! Python's numbers and operators on [`PyValue`]s, as CPython 3.11 computes
+//! them, for the API classes that do arithmetic on what a model passes:
+//! `int`s of any size (`bool` counting as `int`), `float`s, and the
+//! `TypeError` texts of the operand types Python refuses.
 //!
-//! Bound (where itc differs from Python): integer `+`/`-` results beyond
-//! 128 bits are refused with a text of itc's own ([`INT_TOO_LARGE`]);
-//! Python's integers are unbounded. Comparisons are exact for every
-//! integer size.
+//! Bounds, each Python's own where it has one: an `int` written with more
+//! than [`INT_MAX_STR_DIGITS`] digits, or one that would be printed with more,
+//! fails with CPython's `ValueError` text (`sys.get_int_max_str_digits()`,
+//! 4300 by default), so no `int` here is larger than that and every
+//! operation on one is cheap. `int ** int` whose result would exceed that
+//! many digits fails with the same printing error without being computed
+//! (Python would compute it, then fail to print it).
 
 use std::cmp::Ordering;
 
-use crate::ood::python::PyValue;
+use num_bigint::{BigInt, BigUint, Sign};
+use num_integer::Integer;
 
-/// The error text when an integer sum or difference leaves 128 bits
-/// (Python would compute it; itc refuses).
-pub(super) const INT_TOO_LARGE: &str = "itc: integer arithmetic beyond 128 bits is not supported";
+use crate::ood::python::{PyStr, PyValue};
 
-/// A Python number: `bool` and `int` as their decimal text, or a `float`.
-#[derive(Debug, Clone)]
-enum Number {
-    Int(String),
+pub use crate::ood::python::value::INT_MAX_STR_DIGITS;
+
+/// The kind of a Python exception, where a caller catches some kinds only
+/// (`except TypeError`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExcKind {
+    /// `TypeError`.
+    Type,
+    /// `ValueError`.
+    Value,
+    /// `OverflowError`.
+    Overflow,
+    /// `ZeroDivisionError`.
+    ZeroDivision,
+    /// An exception itc raises where Python would go on (a bound).
+    Itc,
+}
+
+/// A Python exception: its kind and its `str()`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PyExc {
+    /// Its kind.
+    pub kind: ExcKind,
+    /// Its `str()`.
+    pub text: String,
+}
+
+impl PyExc {
+    /// An exception of `kind` with `text`.
+    pub fn new(kind: ExcKind, text: impl Into<String>) -> PyExc {
+        PyExc {
+            kind,
+            text: text.into(),
+        }
+    }
+}
+
+impl From<PyExc> for String {
+    fn from(e: PyExc) -> String {
+        e.text
+    }
+}
+
+fn type_error(text: String) -> PyExc {
+    PyExc::new(ExcKind::Type, text)
+}
+
+/// A Python number: `int` (and `bool`) or `float`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Num {
+    /// An `int`.
+    Int(BigInt),
+    /// A `float`.
     Float(f64),
 }
 
-fn number(v: &PyValue) -> Option<Number> {
-    match v {
-        PyValue::Bool(b) => Some(Number::Int(u8::from(*b).to_string())),
-        PyValue::Int(t) => Some(Number::Int(t.clone())),
-        PyValue::Float(x) => Some(Number::Float(*x)),
+/// The `ValueError` of `str(n)` for an `int` of more than 4300 digits.
+pub fn str_limit_error() -> PyExc {
+    PyExc::new(
+        ExcKind::Value,
+        format!(
+            "Exceeds the limit ({INT_MAX_STR_DIGITS} digits) for integer string conversion; \
+         use sys.set_int_max_str_digits() to increase the limit"
+        ),
+    )
+}
+
+/// An `int` read from its decimal text, or CPython's `ValueError` for more
+/// than 4300 digits.
+pub fn parse_int(text: &str) -> Result<BigInt, PyExc> {
+    let digits = text.trim_start_matches(['-', '+']).len();
+    if digits > INT_MAX_STR_DIGITS {
+        return Err(PyExc::new(
+            ExcKind::Value,
+            format!(
+                "Exceeds the limit ({INT_MAX_STR_DIGITS} digits) for integer string conversion: \
+             value has {digits} digits; use sys.set_int_max_str_digits() to increase the limit"
+            ),
+        ));
+    }
+    text.parse::<BigInt>().map_err(|_| {
+        PyExc::new(
+            ExcKind::Value,
+            format!("invalid literal for int() with base 10: '{text}'"),
+        )
+    })
+}
+
+/// `v` as a number, `None` when it is not one (`bool` is an `int`).
+pub fn num_of(v: &PyValue) -> Result<Option<Num>, PyExc> {
+    Ok(match v {
+        PyValue::Bool(b) => Some(Num::Int(BigInt::from(u8::from(*b)))),
+        PyValue::Int(text) => Some(Num::Int(parse_int(text)?)),
+        PyValue::Float(x) => Some(Num::Float(*x)),
         _ => None,
-    }
+    })
 }
 
-/// A comparison operator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Cmp {
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-}
-
-impl Cmp {
-    fn symbol(self) -> &'static str {
-        match self {
-            Cmp::Le => "<=",
-            Cmp::Gt => ">",
-            Cmp::Ge => ">=",
-        }
-    }
-
-    fn holds(self, order: Ordering) -> bool {
-        match self {
-            Cmp::Le => order != Ordering::Greater,
-            Cmp::Gt => order == Ordering::Greater,
-            Cmp::Ge => order != Ordering::Less,
+/// A number as a Python value; an `int` too long to print fails as
+/// `str()` would.
+pub fn value_of(n: Num) -> Result<PyValue, PyExc> {
+    match n {
+        Num::Float(x) => Ok(PyValue::Float(x)),
+        Num::Int(i) => {
+            let text = i.to_string();
+            if text.trim_start_matches('-').len() > INT_MAX_STR_DIGITS {
+                return Err(str_limit_error());
+            }
+            Ok(PyValue::Int(text))
         }
     }
 }
 
-/// `a <op> b` for numbers (exact across `int` and `float`, false with a
-/// NaN), else `'<=' not supported between instances of 'str' and 'int'`.
-pub(super) fn compare(a: &PyValue, op: Cmp, b: &PyValue) -> Result<bool, String> {
-    match (number(a), number(b)) {
-        (Some(x), Some(y)) => Ok(number_order(&x, &y).is_some_and(|o| op.holds(o))),
-        _ => Err(format!(
-            "'{}' not supported between instances of '{}' and '{}'",
-            op.symbol(),
-            a.type_name(),
-            b.type_name()
-        )),
+/// Python's truth value of `v`.
+pub fn truthy(v: &PyValue) -> bool {
+    match v {
+        PyValue::None => false,
+        PyValue::Bool(b) => *b,
+        PyValue::Int(t) => !t.trim_start_matches(['-', '+', '0']).is_empty(),
+        PyValue::Float(x) | PyValue::Complex(x) => *x != 0.0,
+        PyValue::Str(s) => !s.is_empty(),
+        PyValue::Bytes(b) => !b.is_empty(),
+        PyValue::List(v) | PyValue::Tuple(v) | PyValue::Set(v) => !v.is_empty(),
+        PyValue::Dict(v) => !v.is_empty(),
     }
 }
 
-fn number_order(a: &Number, b: &Number) -> Option<Ordering> {
-    match (a, b) {
-        (Number::Int(x), Number::Int(y)) => Some(int_order(x, y)),
-        (Number::Float(x), Number::Float(y)) => x.partial_cmp(y),
-        (Number::Int(i), Number::Float(f)) => int_float_order(i, *f),
-        (Number::Float(f), Number::Int(i)) => int_float_order(i, *f).map(Ordering::reverse),
+/// The items `for x in v` visits, or the `TypeError` text when `v` is not
+/// iterable (a `str` yields its characters, a `dict` its keys).
+pub fn iterate(v: &PyValue) -> Result<Vec<PyValue>, PyExc> {
+    match v {
+        PyValue::List(items) | PyValue::Tuple(items) | PyValue::Set(items) => Ok(items.clone()),
+        PyValue::Dict(entries) => Ok(entries.iter().map(|(k, _)| k.clone()).collect()),
+        PyValue::Str(s) => Ok(s.0.iter().map(|&c| PyValue::Str(PyStr(vec![c]))).collect()),
+        PyValue::Bytes(b) => Ok(b.iter().map(|&x| PyValue::Int(x.to_string())).collect()),
+        other => Err(type_error(format!(
+            "'{}' object is not iterable",
+            other.type_name()
+        ))),
     }
 }
 
-/// The order of two normalised decimal integer texts.
-fn int_order(a: &str, b: &str) -> Ordering {
-    let (na, da) = a.strip_prefix('-').map_or((false, a), |d| (true, d));
-    let (nb, db) = b.strip_prefix('-').map_or((false, b), |d| (true, d));
-    let magnitude = da.len().cmp(&db.len()).then_with(|| da.cmp(db));
-    match (na, nb) {
-        (false, false) => magnitude,
-        (true, true) => magnitude.reverse(),
-        (false, true) => Ordering::Greater,
-        (true, false) => Ordering::Less,
+/// `float(n)` of an `int`: correctly rounded, or CPython's `OverflowError`.
+pub fn int_to_f64(i: &BigInt) -> Result<f64, PyExc> {
+    ratio_to_f64(i, &BigInt::from(1u8))
+        .ok_or_else(|| PyExc::new(ExcKind::Overflow, "int too large to convert to float"))
+}
+
+/// `n / d` correctly rounded to a float (ties to even), `None` when it
+/// overflows; `d` is not zero.
+pub fn ratio_to_f64(n: &BigInt, d: &BigInt) -> Option<f64> {
+    let negative = (n.sign() == Sign::Minus) != (d.sign() == Sign::Minus);
+    let (n, d) = (n.magnitude(), d.magnitude());
+    if n.bits() == 0 {
+        return Some(if negative { -0.0 } else { 0.0 });
+    }
+    // 2^k <= n/d < 2^(k+1)
+    let mut k = n.bits() as i64 - d.bits() as i64;
+    let at_least = if k >= 0 {
+        *n >= d << (k as usize)
+    } else {
+        (n << ((-k) as usize)) >= *d
+    };
+    if !at_least {
+        k -= 1;
+    }
+    if k > 1023 {
+        return None;
+    }
+    let e = (k - 52).max(-1074);
+    let (num, den) = if e >= 0 {
+        (n.clone(), d << (e as usize))
+    } else {
+        (n << ((-e) as usize), d.clone())
+    };
+    let (mut q, r) = num.div_rem(&den);
+    let twice = r << 1usize;
+    if twice > den || (twice == den && q.bit(0)) {
+        q += 1u8;
+    }
+    let q = u64::try_from(&q).ok()? as f64;
+    let x = scale2(q, e)?;
+    Some(if negative { -x } else { x })
+}
+
+/// `q * 2^e` for an exactly representable result, `None` on overflow.
+fn scale2(q: f64, e: i64) -> Option<f64> {
+    let mut x = q;
+    let mut e = e;
+    while e > 0 {
+        let step = e.min(1000);
+        x *= f64::from_bits(((1023 + step) as u64) << 52);
+        e -= step;
+    }
+    while e < 0 {
+        let step = (-e).min(1000);
+        x *= f64::from_bits(((1023 - step) as u64) << 52);
+        e += step;
+    }
+    x.is_finite().then_some(x)
+}
+
+/// A finite float's magnitude as `man * 2^exp` exactly (`man < 2^53`).
+pub fn f64_parts(x: f64) -> (u64, i64) {
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64;
+    let frac = bits & ((1u64 << 52) - 1);
+    if exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), exp - 1075)
     }
 }
 
-/// An `int` against a `float`, exactly (as Python compares them).
-fn int_float_order(i: &str, f: f64) -> Option<Ordering> {
+/// The exact integer value of an integral finite float.
+pub fn f64_to_int(x: f64) -> BigInt {
+    let (num, k) = f64_to_int_scaled(x);
+    num >> k
+}
+
+/// A finite float exactly as `num / 2^k` (`k >= 0`).
+pub fn f64_to_int_scaled(x: f64) -> (BigInt, u64) {
+    let (man, exp) = f64_parts(x);
+    let sign = if x < 0.0 { Sign::Minus } else { Sign::Plus };
+    let man = BigUint::from(man);
+    if exp >= 0 {
+        (BigInt::from_biguint(sign, man << (exp as usize)), 0)
+    } else {
+        (BigInt::from_biguint(sign, man), (-exp) as u64)
+    }
+}
+
+/// Python's ordering of an `int` and a `float` (exact), `None` for NaN.
+fn cmp_int_float(i: &BigInt, f: f64) -> Option<Ordering> {
     if f.is_nan() {
         return None;
     }
@@ -110,208 +263,396 @@ fn int_float_order(i: &str, f: f64) -> Option<Ordering> {
         });
     }
     let floor = f.floor();
-    // Rust writes an integral float's exact digits.
-    let floor_text = format!("{floor:.0}");
-    let floor_text = if floor_text == "-0" {
-        "0".to_string()
-    } else {
-        floor_text
-    };
-    match int_order(i, &floor_text) {
-        Ordering::Equal if floor < f => Some(Ordering::Less),
-        order => Some(order),
+    match i.cmp(&f64_to_int(floor)) {
+        Ordering::Equal if f > floor => Some(Ordering::Less),
+        other => Some(other),
     }
 }
 
-/// `float(v)` of an `int` text: `int too large to convert to float` past
-/// the largest float (Rust's parse rounds to nearest-even as Python does).
-fn int_to_float(text: &str) -> Result<f64, String> {
-    let x: f64 = text.parse().unwrap_or(f64::INFINITY);
-    if x.is_finite() {
-        Ok(x)
-    } else {
-        Err("int too large to convert to float".into())
+/// A binary arithmetic operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Mod,
+}
+
+impl Op {
+    fn symbol(self) -> &'static str {
+        match self {
+            Op::Add => "+",
+            Op::Sub => "-",
+            Op::Mul => "*",
+            Op::Div => "/",
+            Op::Mod => "%",
+        }
     }
 }
 
-/// `float(v)` for a number (`bool`, `int`, `float`); `None` for another
-/// type (whose text of error depends on the call).
-pub(super) fn to_float(v: &PyValue) -> Option<Result<f64, String>> {
-    match number(v)? {
-        Number::Int(t) => Some(int_to_float(&t)),
-        Number::Float(x) => Some(Ok(x)),
+fn unsupported(op: &str, a: &PyValue, b: &PyValue) -> String {
+    format!(
+        "unsupported operand type(s) for {op}: '{}' and '{}'",
+        a.type_name(),
+        b.type_name()
+    )
+}
+
+fn is_sequence(v: &PyValue) -> bool {
+    matches!(
+        v,
+        PyValue::Str(_) | PyValue::List(_) | PyValue::Tuple(_) | PyValue::Bytes(_)
+    )
+}
+
+/// `a <op> b` with Python's semantics, or the text of the exception it
+/// raises. Concatenation of `str`, `list`, `tuple` is supported; sequence
+/// repetition (`'ab' * 3`), which no ported method reaches, fails with a
+/// text of itc's own.
+pub fn binop(op: Op, a: &PyValue, b: &PyValue) -> Result<PyValue, PyExc> {
+    if let (Some(x), Some(y)) = (num_of(a)?, num_of(b)?) {
+        return value_of(num_op(op, x, y)?);
     }
-}
-
-/// `float(x) * int(y)` for numbers `x`, `y`, with Python's errors in
-/// Python's order.
-pub(super) fn float_times_int(x: &PyValue, y: &PyValue) -> Result<f64, String> {
-    let left = to_float(x).unwrap_or_else(|| {
-        Err(format!(
-            "float() argument must be a string or a real number, not '{}'",
-            x.type_name()
-        ))
-    })?;
-    let right = match number(y) {
-        Some(Number::Float(f)) if f.is_nan() => {
-            return Err("cannot convert float NaN to integer".into());
+    match (op, a, b) {
+        (Op::Add, PyValue::Str(x), PyValue::Str(y)) => {
+            let mut s = x.0.clone();
+            s.extend_from_slice(&y.0);
+            Ok(PyValue::Str(PyStr(s)))
         }
-        Some(Number::Float(f)) if f.is_infinite() => {
-            return Err("cannot convert float infinity to integer".into());
+        (Op::Add, PyValue::List(x), PyValue::List(y)) => {
+            Ok(PyValue::List(x.iter().chain(y).cloned().collect()))
         }
-        // An integral float converts back exactly.
-        Some(Number::Float(f)) => f.trunc(),
-        Some(Number::Int(t)) => int_to_float(&t)?,
-        None => {
-            return Err(format!(
-                "int() argument must be a string, a bytes-like object or a real number, not '{}'",
-                y.type_name()
-            ));
+        (Op::Add, PyValue::Tuple(x), PyValue::Tuple(y)) => {
+            Ok(PyValue::Tuple(x.iter().chain(y).cloned().collect()))
         }
-    };
-    Ok(left * right)
-}
-
-/// `a + b` (`minus`: `a - b`) as the augmented assignment `a += b` /
-/// `a -= b`: numbers by Python's rules (`int` if both are `bool`/`int`,
-/// else `float`), else the `TypeError` text.
-pub(super) fn add(a: &PyValue, b: &PyValue, minus: bool) -> Result<PyValue, String> {
-    let op = if minus { "-=" } else { "+=" };
-    let unsupported = || {
-        if !minus && let PyValue::Str(_) | PyValue::List(_) = a {
-            return format!(
+        (Op::Add, PyValue::Str(_) | PyValue::List(_) | PyValue::Tuple(_), _) => {
+            Err(type_error(format!(
                 "can only concatenate {} (not \"{}\") to {}",
                 a.type_name(),
                 b.type_name(),
                 a.type_name()
-            );
+            )))
         }
-        format!(
-            "unsupported operand type(s) for {op}: '{}' and '{}'",
+        (Op::Mul, x, y) if is_sequence(x) || is_sequence(y) => {
+            let other = if is_sequence(x) { y } else { x };
+            if matches!(other, PyValue::Int(_) | PyValue::Bool(_)) {
+                Err(PyExc::new(
+                    ExcKind::Itc,
+                    "sequence repetition is not supported by itc",
+                ))
+            } else {
+                Err(type_error(format!(
+                    "can't multiply sequence by non-int of type '{}'",
+                    other.type_name()
+                )))
+            }
+        }
+        _ => Err(type_error(unsupported(op.symbol(), a, b))),
+    }
+}
+
+/// `x <op> y` on two numbers.
+pub fn num_op(op: Op, x: Num, y: Num) -> Result<Num, PyExc> {
+    match (x, y) {
+        (Num::Int(a), Num::Int(b)) => int_op(op, a, b),
+        (x, y) => {
+            let (a, b) = (to_f64(&x)?, to_f64(&y)?);
+            float_op(op, a, b).map(Num::Float)
+        }
+    }
+}
+
+/// `float(n)` of a number.
+pub fn to_f64(n: &Num) -> Result<f64, PyExc> {
+    match n {
+        Num::Float(x) => Ok(*x),
+        Num::Int(i) => int_to_f64(i),
+    }
+}
+
+fn int_op(op: Op, a: BigInt, b: BigInt) -> Result<Num, PyExc> {
+    let zero = BigInt::from(0u8);
+    Ok(Num::Int(match op {
+        Op::Add => a + b,
+        Op::Sub => a - b,
+        Op::Mul => a * b,
+        Op::Div => {
+            if b == zero {
+                return Err(PyExc::new(ExcKind::ZeroDivision, "division by zero"));
+            }
+            return ratio_to_f64(&a, &b).map(Num::Float).ok_or_else(|| {
+                PyExc::new(
+                    ExcKind::Overflow,
+                    "integer division result too large for a float",
+                )
+            });
+        }
+        Op::Mod => {
+            if b == zero {
+                return Err(PyExc::new(ExcKind::ZeroDivision, "integer modulo by zero"));
+            }
+            a.mod_floor(&b)
+        }
+    }))
+}
+
+fn float_op(op: Op, a: f64, b: f64) -> Result<f64, PyExc> {
+    Ok(match op {
+        Op::Add => a + b,
+        Op::Sub => a - b,
+        Op::Mul => a * b,
+        Op::Div => {
+            if b == 0.0 {
+                return Err(PyExc::new(ExcKind::ZeroDivision, "float division by zero"));
+            }
+            a / b
+        }
+        Op::Mod => {
+            if b == 0.0 {
+                return Err(PyExc::new(ExcKind::ZeroDivision, "float modulo"));
+            }
+            float_mod(a, b)
+        }
+    })
+}
+
+/// CPython's `float % float` (the result takes the divisor's sign).
+pub fn float_mod(vx: f64, wx: f64) -> f64 {
+    let m = vx % wx;
+    if m != 0.0 {
+        if (wx < 0.0) != (m < 0.0) { m + wx } else { m }
+    } else {
+        0.0f64.copysign(wx)
+    }
+}
+
+/// A comparison operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cmp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl Cmp {
+    fn symbol(self) -> &'static str {
+        match self {
+            Cmp::Lt => "<",
+            Cmp::Le => "<=",
+            Cmp::Gt => ">",
+            Cmp::Ge => ">=",
+        }
+    }
+
+    fn holds(self, o: Option<Ordering>) -> bool {
+        match o {
+            None => false,
+            Some(o) => match self {
+                Cmp::Lt => o == Ordering::Less,
+                Cmp::Le => o != Ordering::Greater,
+                Cmp::Gt => o == Ordering::Greater,
+                Cmp::Ge => o != Ordering::Less,
+            },
+        }
+    }
+}
+
+/// `a <op> b` with Python's semantics (numbers exactly across `int` and
+/// `float`, `str` by code points, `list`/`tuple` lexicographically), or
+/// the `TypeError` text.
+pub fn compare(op: Cmp, a: &PyValue, b: &PyValue) -> Result<bool, PyExc> {
+    if let (Some(x), Some(y)) = (num_of(a)?, num_of(b)?) {
+        return Ok(op.holds(num_cmp(&x, &y)));
+    }
+    match (a, b) {
+        (PyValue::Str(x), PyValue::Str(y)) => Ok(op.holds(Some(x.0.cmp(&y.0)))),
+        (PyValue::Bytes(x), PyValue::Bytes(y)) => Ok(op.holds(Some(x.cmp(y)))),
+        (PyValue::List(x), PyValue::List(y)) | (PyValue::Tuple(x), PyValue::Tuple(y)) => {
+            for (p, q) in x.iter().zip(y) {
+                if !crate::ood::python::value::py_eq(p, q) {
+                    return compare(op, p, q);
+                }
+            }
+            Ok(op.holds(Some(x.len().cmp(&y.len()))))
+        }
+        _ => Err(type_error(format!(
+            "'{}' not supported between instances of '{}' and '{}'",
+            op.symbol(),
             a.type_name(),
             b.type_name()
-        )
-    };
-    let (Some(x), Some(y)) = (number(a), number(b)) else {
-        return Err(unsupported());
-    };
+        ))),
+    }
+}
+
+/// Python's ordering of two numbers (`None` when a NaN is involved).
+pub fn num_cmp(x: &Num, y: &Num) -> Option<Ordering> {
     match (x, y) {
-        (Number::Int(x), Number::Int(y)) => {
-            let (x, y) = (x.parse::<i128>(), y.parse::<i128>());
-            let (Ok(x), Ok(y)) = (x, y) else {
-                return Err(INT_TOO_LARGE.into());
-            };
-            let sum = if minus {
-                x.checked_sub(y)
-            } else {
-                x.checked_add(y)
-            };
-            sum.map(|s| PyValue::Int(s.to_string()))
-                .ok_or_else(|| INT_TOO_LARGE.into())
+        (Num::Int(a), Num::Int(b)) => Some(a.cmp(b)),
+        (Num::Float(a), Num::Float(b)) => a.partial_cmp(b),
+        (Num::Int(a), Num::Float(b)) => cmp_int_float(a, *b),
+        (Num::Float(a), Num::Int(b)) => cmp_int_float(b, *a).map(Ordering::reverse),
+    }
+}
+
+/// `float(v)`: numbers, and `str`s holding a Python float literal.
+pub fn py_float(v: &PyValue) -> Result<f64, PyExc> {
+    if let Some(n) = num_of(v)? {
+        return to_f64(&n);
+    }
+    match v {
+        PyValue::Str(s) => parse_float_literal(&s.to_string_lossy()).ok_or_else(|| {
+            let repr = PyStr(crate::ood::python::py_repr(v)).to_string_lossy();
+            PyExc::new(
+                ExcKind::Value,
+                format!("could not convert string to float: {repr}"),
+            )
+        }),
+        other => Err(type_error(format!(
+            "float() argument must be a string or a real number, not '{}'",
+            other.type_name()
+        ))),
+    }
+}
+
+/// A string as `float()` reads it: surrounding whitespace, `_` between
+/// digits, `inf`/`infinity`/`nan` in any case, with a sign.
+pub fn parse_float_literal(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let bytes = t.as_bytes();
+    for (i, &c) in bytes.iter().enumerate() {
+        if c == b'_' {
+            let digit = |j: Option<&u8>| j.is_some_and(u8::is_ascii_digit);
+            if i == 0 || !digit(bytes.get(i - 1)) || !digit(bytes.get(i + 1)) {
+                return None;
+            }
         }
-        (x, y) => {
-            let as_float = |n: Number| match n {
-                Number::Int(t) => int_to_float(&t),
-                Number::Float(f) => Ok(f),
-            };
-            let (x, y) = (as_float(x)?, as_float(y)?);
-            Ok(PyValue::Float(if minus { x - y } else { x + y }))
-        }
     }
-}
-
-/// `abs(v)` for a number, else `bad operand type for abs(): 'str'`.
-pub(super) fn abs(v: &PyValue) -> Result<PyValue, String> {
-    match number(v) {
-        Some(Number::Float(x)) => Ok(PyValue::Float(x.abs())),
-        Some(Number::Int(t)) => Ok(PyValue::Int(t.trim_start_matches('-').to_string())),
-        None => Err(format!("bad operand type for abs(): '{}'", v.type_name())),
+    let cleaned: String = t.chars().filter(|&c| c != '_').collect();
+    let body = cleaned.trim_start_matches(['+', '-']);
+    if cleaned.len() - body.len() > 1 {
+        return None;
     }
-}
-
-/// `format(x, '.2f')`: the exact binary value rounded to two decimals,
-/// ties to even, as Rust's `{:.2}` rounds too; `inf`, `-inf`, `nan`.
-pub(super) fn fixed2(x: f64) -> String {
-    if x.is_nan() {
-        "nan".into()
-    } else {
-        format!("{x:.2}")
+    let lower = body.to_ascii_lowercase();
+    if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
+        return cleaned.parse::<f64>().ok();
     }
-}
-
-/// `format(v, '.2f')` for a number, else Python's `ValueError` text.
-pub(super) fn format_fixed2(v: &PyValue) -> Result<String, String> {
-    match to_float(v) {
-        Some(x) => Ok(fixed2(x?)),
-        None => Err(format!(
-            "Unknown format code 'f' for object of type '{}'",
-            v.type_name()
-        )),
+    let valid = !body.is_empty()
+        && body
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'));
+    if !valid {
+        return None;
     }
+    cleaned.parse::<f64>().ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ood::python::literal_eval;
 
-    fn lit(text: &str) -> PyValue {
-        literal_eval(text).unwrap()
+    fn int(i: i64) -> PyValue {
+        PyValue::Int(i.to_string())
+    }
+
+    #[test]
+    fn true_division_of_integers_is_correctly_rounded() {
+        // CPython 3.11: (2**60 + 1) / 3 == 3.843071682022823e+17
+        let a = BigInt::from((1u64 << 60) + 1);
+        let r = ratio_to_f64(&a, &BigInt::from(3)).unwrap();
+        assert_eq!(r, 3.843071682022823e17);
+        assert_eq!(
+            binop(Op::Div, &int(79), &int(3)).unwrap(),
+            PyValue::Float(26.333333333333332)
+        );
+        let huge = PyValue::Int(format!("1{}", "0".repeat(400)));
+        assert_eq!(
+            binop(Op::Div, &huge, &int(3)).unwrap_err().text,
+            "integer division result too large for a float"
+        );
+        assert_eq!(
+            binop(Op::Add, &huge, &PyValue::Float(1.0))
+                .unwrap_err()
+                .text,
+            "int too large to convert to float"
+        );
+        // The smallest subnormal and a ratio that rounds to it.
+        let tiny = ratio_to_f64(&BigInt::from(3), &(BigInt::from(1) << 1076usize)).unwrap();
+        assert_eq!(tiny, 5e-324);
+    }
+
+    #[test]
+    fn type_errors_read_as_cpythons() {
+        let s = PyValue::Str(PyStr::new("a"));
+        assert_eq!(
+            binop(Op::Add, &s, &int(1)).unwrap_err().text,
+            "can only concatenate str (not \"int\") to str"
+        );
+        assert_eq!(
+            binop(Op::Add, &int(1), &s).unwrap_err().text,
+            "unsupported operand type(s) for +: 'int' and 'str'"
+        );
+        assert_eq!(
+            binop(Op::Mul, &s, &PyValue::Float(1.5)).unwrap_err().text,
+            "can't multiply sequence by non-int of type 'float'"
+        );
+        assert_eq!(
+            compare(Cmp::Lt, &s, &int(1)).unwrap_err().text,
+            "'<' not supported between instances of 'str' and 'int'"
+        );
+        assert_eq!(
+            py_float(&PyValue::None).unwrap_err().text,
+            "float() argument must be a string or a real number, not 'NoneType'"
+        );
+        assert_eq!(
+            py_float(&PyValue::Str(PyStr::new("abc"))).unwrap_err().text,
+            "could not convert string to float: 'abc'"
+        );
+        assert_eq!(
+            binop(Op::Mod, &int(5), &int(0)).unwrap_err().text,
+            "integer modulo by zero"
+        );
     }
 
     #[test]
     fn comparisons_are_exact_across_int_and_float() {
-        let c = |a: &str, op, b: &str| compare(&lit(a), op, &lit(b)).unwrap();
-        assert!(c("9007199254740993", Cmp::Gt, "9007199254740992.0"));
-        assert!(!c("9007199254740993", Cmp::Le, "9007199254740992.0"));
-        assert!(!c("-1", Cmp::Ge, "-0.5"));
-        assert!(c("0", Cmp::Le, "0.0"));
-        assert!(c("True", Cmp::Gt, "0"));
-        assert!(!c(&"9".repeat(400), Cmp::Ge, "1e400"));
-        assert!(c(&"9".repeat(400), Cmp::Gt, "1e300"));
-        assert!(!compare(&lit("1"), Cmp::Le, &PyValue::Float(f64::NAN)).unwrap());
-        assert_eq!(
-            compare(&lit("'5'"), Cmp::Le, &lit("0")).unwrap_err(),
-            "'<=' not supported between instances of 'str' and 'int'"
-        );
+        let big = PyValue::Int(format!("1{}", "0".repeat(400)));
+        assert!(compare(Cmp::Gt, &big, &PyValue::Float(1e308)).unwrap());
+        let near = PyValue::Int(((1u64 << 53) + 1).to_string());
+        assert!(compare(Cmp::Gt, &near, &PyValue::Float(9007199254740992.0)).unwrap());
+        assert!(!compare(Cmp::Le, &int(0), &PyValue::Float(f64::NAN)).unwrap());
+        assert!(compare(Cmp::Le, &PyValue::Bool(true), &int(1)).unwrap());
     }
 
     #[test]
-    fn sums_follow_pythons_types_and_errors() {
-        assert_eq!(add(&lit("1"), &lit("True"), false).unwrap(), lit("2"));
-        assert_eq!(
-            add(&lit("10000.0"), &lit("5000"), false).unwrap(),
-            lit("15000.0")
-        );
-        assert_eq!(
-            add(&lit("0.1"), &lit("0.2"), false).unwrap(),
-            PyValue::Float(0.1 + 0.2)
-        );
-        assert_eq!(
-            add(&lit("1.0"), &lit("'a'"), true).unwrap_err(),
-            "unsupported operand type(s) for -=: 'float' and 'str'"
-        );
-        assert_eq!(
-            add(&lit("'a'"), &lit("1"), false).unwrap_err(),
-            "can only concatenate str (not \"int\") to str"
-        );
-        assert_eq!(
-            add(&lit("1.0"), &lit(&"9".repeat(400)), false).unwrap_err(),
-            "int too large to convert to float"
-        );
-        let big = i128::MAX.to_string();
-        assert_eq!(
-            add(&lit(&big), &lit("1"), false).unwrap_err(),
-            INT_TOO_LARGE
-        );
+    fn float_literals_read_as_float_does() {
+        assert_eq!(parse_float_literal(" 1_0.5 "), Some(10.5));
+        assert_eq!(parse_float_literal("-iNF"), Some(f64::NEG_INFINITY));
+        assert_eq!(parse_float_literal("1__0"), None);
+        assert_eq!(parse_float_literal("0x10"), None);
+        assert_eq!(parse_float_literal("--1"), None);
     }
 
     #[test]
-    fn two_decimals_round_the_exact_value_half_to_even() {
-        assert_eq!(fixed2(0.125), "0.12");
-        assert_eq!(fixed2(2.675), "2.67");
-        assert_eq!(fixed2(f64::INFINITY), "inf");
-        assert_eq!(fixed2(f64::NAN), "nan");
-        assert_eq!(format_fixed2(&lit("True")).unwrap(), "1.00");
+    fn integers_beyond_the_digit_limit_fail_as_python() {
+        let long = PyValue::Int("9".repeat(4301));
+        assert!(
+            num_of(&long)
+                .unwrap_err()
+                .text
+                .contains("value has 4301 digits")
+        );
+        let a = PyValue::Int("9".repeat(3000));
+        assert_eq!(binop(Op::Mul, &a, &a).unwrap_err(), str_limit_error());
     }
 }

@@ -3,7 +3,7 @@
 //! `in`, iteration, hashing for dict keys, `d.get(k)`, `d[k]` and
 //! `d[k] = v` (with their `KeyError` / `TypeError` texts), `str.splitlines`,
 //! `str.split()`, a linear-time substring search, and f-string texts
-//! ([`Text`]). Numbers are in `py_num`.
+//! ([`Text`]). Numbers are in `py_arith` and `py_num`.
 
 use crate::ood::python::value::py_eq;
 use crate::ood::python::{PyStr, PyValue, py_str};

@@ -38,7 +38,7 @@
 use std::sync::OnceLock;
 
 use super::long_context;
-use super::py_num::{self, Cmp, add, compare};
+use super::py_arith::{self, Cmp, add, compare};
 use super::py_ops::{
     self, Text, dict, dict_get, dict_set, get_item, int, iterate, key_position, list_position,
     no_attribute, text, truthy,
@@ -416,20 +416,20 @@ impl TradingBot {
             return Ok(dict([("error", text(error))]));
         }
         if is_buy(order_type)? {
-            let total_cost = py_num::float_times_int(price, amount)?;
+            let total_cost = py_arith::float_times_int(price, amount)?;
             let balance = dict_get(&self.account_info, &text("balance"))?
                 .cloned()
                 .unwrap_or(int(0));
             if compare(&PyValue::Float(total_cost), Cmp::Gt, &balance)? {
                 let error = format!(
                     "Insufficient funds: required ${} but only ${} available.",
-                    py_num::fixed2(total_cost),
-                    py_num::format_fixed2(&balance)?
+                    py_arith::fixed2(total_cost),
+                    py_arith::format_fixed2(&balance)?
                 );
                 return Ok(dict([("error", text(&error))]));
             }
         }
-        let price = PyValue::Float(py_num::to_float(price).unwrap_or(Ok(0.0))?);
+        let price = PyValue::Float(py_arith::to_float(price).unwrap_or(Ok(0.0))?);
         let order_id = self.order_counter.clone();
         let order = dict([
             ("id", order_id.clone()),
@@ -678,7 +678,7 @@ impl TradingBot {
             let Some(stock) = self.stocks_get(&symbol)? else {
                 continue;
             };
-            let change = py_num::abs(get_item(stock, "percent_change")?)?;
+            let change = py_arith::abs(get_item(stock, "percent_change")?)?;
             if compare(&change, Cmp::Ge, threshold)? {
                 changed.push(symbol);
             }
