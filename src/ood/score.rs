@@ -595,7 +595,7 @@ pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Re
             }
             writeln!(
                 out,
-                "BFCL, official AST checker (accuracy = correct / entries in the result file)\n{}\n\n{}",
+                "BFCL, official checker (accuracy = correct / entries in the result file)\n{}\n\n{}",
                 super::bfcl::leaderboard::PERCENT,
                 t.render(options.wide)
             )?;

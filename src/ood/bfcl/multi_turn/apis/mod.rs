@@ -11,11 +11,11 @@ use std::sync::OnceLock;
 use super::api::ApiClass;
 use crate::ood::python::{PyStr, PyValue, json_loads_str};
 
-mod decimal;
+pub mod decimal;
 pub mod gorilla_file_system;
 pub mod math_api;
 pub mod message_api;
-mod mpf;
+pub mod mpf;
 pub mod posting_api;
 mod py_arith;
 mod py_hash;

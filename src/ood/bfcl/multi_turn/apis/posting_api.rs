@@ -6,7 +6,7 @@
 //!   call of the process that omits `mentions` (Python evaluates a default
 //!   once): `mention` on such a tweet extends that shared list, so every
 //!   tweet posted without mentions, in every instance created with the same
-//!   [`Globals`](super::Globals), shows the new names. The shared list lives
+//!   [`super::Globals`], shows the new names. The shared list lives
 //!   in `Globals::post_tweet_mentions`. Binding cannot tell an omitted
 //!   argument from an explicit `[]`, so the signature's default is the
 //!   sentinel [`MENTIONS_DEFAULT`] (a bytes literal no decoder produces).
