@@ -8,16 +8,16 @@
 //! (their calls and states are counted as skipped), so that ports can be
 //! checked one class at a time.
 
-use std::collections::{BTreeMap, HashMap};
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+mod support;
 
-use flate2::read::GzDecoder;
+use std::collections::{BTreeMap, HashMap};
+
 use itc::ood::bfcl::multi_turn::apis::{CLASSES, Globals, new_instance};
 use itc::ood::bfcl::multi_turn::exec::{EntrySetup, Executed, Instances};
 use itc::ood::bfcl::multi_turn::state::{differences, state_id};
 use itc::ood::python::{PyValue, json_loads_str};
 use serde_json::Value;
+use support::bfcl::{gz_lines, root};
 
 /// The model name the reference was made with.
 const MODEL: &str = "gpt-4.1-2025-04-14-FC";
@@ -25,20 +25,8 @@ const MODEL: &str = "gpt-4.1-2025-04-14-FC";
 /// Python builtins the official `eval` reaches and itc refuses.
 const BUILTINS: &[&str] = &["sum", "max", "min", "round", "len", "abs", "sorted"];
 
-fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/ood/bfcl")
-}
-
-fn gz_lines(path: &Path) -> Vec<Value> {
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    BufReader::new(GzDecoder::new(file))
-        .lines()
-        .map(|line| serde_json::from_str(&line.unwrap()).unwrap())
-        .collect()
-}
-
 fn setups(category: &str) -> HashMap<String, EntrySetup> {
-    let path = data().join(format!("BFCL_v4_{category}.json"));
+    let path = root().join(format!("BFCL_v4_{category}.json"));
     std::fs::read_to_string(&path)
         .unwrap()
         .lines()
@@ -68,7 +56,7 @@ fn doc_methods() -> HashMap<String, Vec<String>> {
     CLASSES
         .iter()
         .map(|(class, doc)| {
-            let path = data().join(format!("multi_turn_func_doc/{doc}.json"));
+            let path = root().join(format!("multi_turn_func_doc/{doc}.json"));
             let names = std::fs::read_to_string(&path)
                 .unwrap()
                 .lines()
@@ -147,7 +135,7 @@ fn compare_calls(
 fn replay(category: &str, tallies: &mut BTreeMap<String, Tally>) {
     let setups = setups(category);
     let stand_ins = doc_methods();
-    let traces = gz_lines(&data().join(format!("reference-multi-turn/traces/{category}.jsonl.gz")));
+    let traces = gz_lines(&root().join(format!("reference-multi-turn/traces/{category}.jsonl.gz")));
     let mut rounds: BTreeMap<u64, Vec<&Value>> = BTreeMap::new();
     for trace in &traces {
         rounds

@@ -9,30 +9,17 @@
 mod support;
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use flate2::read::GzDecoder;
 use itc::ood::bfcl::multi_turn::apis::{Globals, new_instance};
 use itc::ood::bfcl::multi_turn::checker::check_entry;
 use itc::ood::bfcl::multi_turn::decode::{decode_turns, step_format};
 use itc::ood::bfcl::multi_turn::exec::EntrySetup;
 use itc::ood::python::{PyValue, json_loads_str};
 use serde_json::Value;
+use support::bfcl::{gz_lines, root};
 
 const MODEL: &str = "gpt-4.1-2025-04-14-FC";
-
-fn data() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/ood/bfcl")
-}
-
-fn gz_lines(path: &Path) -> Vec<Value> {
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    BufReader::new(GzDecoder::new(file))
-        .lines()
-        .map(|line| serde_json::from_str(&line.unwrap()).unwrap())
-        .collect()
-}
 
 fn json_lines(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
@@ -49,7 +36,7 @@ struct Entry {
 
 fn entries(category: &str) -> HashMap<String, Entry> {
     let truths: HashMap<String, Vec<Vec<String>>> =
-        json_lines(&data().join(format!("possible_answer/BFCL_v4_{category}.json")))
+        json_lines(&root().join(format!("possible_answer/BFCL_v4_{category}.json")))
             .into_iter()
             .map(|v| {
                 let id = v["id"].as_str().unwrap().to_string();
@@ -59,7 +46,7 @@ fn entries(category: &str) -> HashMap<String, Entry> {
                 )
             })
             .collect();
-    json_lines(&data().join(format!("BFCL_v4_{category}.json")))
+    json_lines(&root().join(format!("BFCL_v4_{category}.json")))
         .into_iter()
         .map(|q| {
             let id = q["id"].as_str().unwrap().to_string();
@@ -110,7 +97,7 @@ struct Tally {
 
 fn verdicts(category: &str, tally: &mut Tally) {
     let entries = entries(category);
-    let dir = data().join("reference-multi-turn");
+    let dir = root().join("reference-multi-turn");
     let answers = gz_lines(&dir.join(format!("answers/{category}.jsonl.gz")));
     let verdicts = gz_lines(&dir.join(format!("verdicts/{category}.jsonl.gz")));
     let mut rounds: BTreeMap<u64, Vec<(&Value, &Value)>> = BTreeMap::new();
@@ -211,12 +198,12 @@ fn every_reference_verdict_is_reproduced() {
 #[test]
 fn ood_score_gives_the_official_accuracy_and_verdicts_of_result_files() {
     let summary: Value = serde_json::from_str(
-        &std::fs::read_to_string(data().join("reference-multi-turn/summary.json")).unwrap(),
+        &std::fs::read_to_string(root().join("reference-multi-turn/summary.json")).unwrap(),
     )
     .unwrap();
     let dir = tempfile::tempdir().unwrap();
     for (category, round) in [("multi_turn_base", 1), ("multi_turn_long_context", 3)] {
-        let reference = data().join("reference-multi-turn");
+        let reference = root().join("reference-multi-turn");
         let answers = gz_lines(&reference.join(format!("answers/{category}.jsonl.gz")));
         let verdicts = gz_lines(&reference.join(format!("verdicts/{category}.jsonl.gz")));
         let chosen: Vec<(&Value, &Value)> = answers

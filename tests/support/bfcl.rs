@@ -21,6 +21,17 @@ pub fn read_jsonl(path: &Path) -> Vec<PyValue> {
         .collect()
 }
 
+/// Every line of a gzipped JSON Lines file (the reference traces,
+/// answers and verdicts), read with serde.
+pub fn gz_lines(path: &Path) -> Vec<serde_json::Value> {
+    use std::io::BufRead;
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    std::io::BufReader::new(flate2::read::GzDecoder::new(file))
+        .lines()
+        .map(|line| serde_json::from_str(&line.unwrap()).unwrap())
+        .collect()
+}
+
 /// A record's field, which must be there.
 pub fn field<'a>(record: &'a PyValue, key: &str) -> &'a PyValue {
     record

@@ -111,7 +111,7 @@ fn decode(text: &str) -> Result<Vec<Call>, String> {
 
 /// The deepest nesting of brackets, counted without regard to strings (an
 /// upper bound on the parse's nesting).
-fn naive_depth(chars: &[char]) -> usize {
+pub(crate) fn naive_depth(chars: &[char]) -> usize {
     let (mut depth, mut max) = (0usize, 0usize);
     for c in chars {
         match c {

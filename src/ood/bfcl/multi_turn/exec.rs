@@ -29,6 +29,7 @@ use super::api::{Arguments, bind};
 use super::apis::{Globals, new_instance};
 use super::state::State;
 use crate::ood::bfcl::arith::Arith;
+use crate::ood::bfcl::decode::naive_depth;
 use crate::ood::bfcl::expr::{Expr, Kind, UnOp};
 use crate::ood::bfcl::pyexpr::parse_eval;
 use crate::ood::python::PyValue;
@@ -276,7 +277,7 @@ struct Target {
 /// say it without evaluating.
 fn parse_call(text: &str) -> Result<Target, String> {
     let chars: Vec<char> = text.chars().collect();
-    if bracket_depth(&chars) > MAX_BRACKET_DEPTH {
+    if naive_depth(&chars) > MAX_BRACKET_DEPTH {
         return Err(format!(
             "itc does not run a call nested more than {MAX_BRACKET_DEPTH} brackets deep"
         ));
@@ -339,21 +340,6 @@ fn literal(expr: &Expr, arith: &mut Arith) -> Result<PyValue, String> {
 
 fn literals(items: &[Expr], arith: &mut Arith) -> Result<Vec<PyValue>, String> {
     items.iter().map(|item| literal(item, arith)).collect()
-}
-
-fn bracket_depth(chars: &[char]) -> usize {
-    let (mut depth, mut max) = (0usize, 0usize);
-    for c in chars {
-        match c {
-            '(' | '[' | '{' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            ')' | ']' | '}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    max
 }
 
 #[cfg(test)]
