@@ -42,6 +42,23 @@ pub struct Protocol {
     pub float_note: String,
 }
 
+/// The BFCL question a task was converted from, when its `gold.official`
+/// keeps one (`itc ood convert bfcl`, `--dataset bfcl:…`): its id, its
+/// turns as written and its function docs, from which the official
+/// requests are built.
+pub fn official_question(task: &crate::spec::records::Task) -> Option<Question> {
+    let official = task.gold.official.as_ref()?;
+    if official.get("benchmark").and_then(Value::as_str) != Some("bfcl") {
+        return None;
+    }
+    serde_json::from_value(json!({
+        "id": official.get("id")?,
+        "question": official.get("question")?,
+        "function": official.get("function")?,
+    }))
+    .ok()
+}
+
 const PROTOCOL_JSON: &str = include_str!("../../../datasets/ood/bfcl/prompt/protocol.json");
 
 impl Protocol {
