@@ -184,6 +184,7 @@ impl BackendApi for OpenAi {
             usage,
             native,
             served: Served::read(body, "/model", Some("/system_fingerprint")),
+            raw: None,
         })
     }
 
@@ -280,6 +281,7 @@ fn parse_responses(body: &Value, names: &NameMap) -> Result<Answer, String> {
         usage,
         native: None,
         served: Served::read(body, "/model", None),
+        raw: None,
     })
 }
 
