@@ -1108,6 +1108,7 @@ mod tests {
             solver: None,
             error_kind: None,
             attempts: None,
+            official: None,
         };
         let line = serde_json::to_string(&prediction).unwrap();
         let back: Prediction = serde_json::from_str(&line).unwrap();
