@@ -822,28 +822,37 @@ mod tests {
     fn augmented_assignment_reads_as_cpython() {
         let aug = |op, a: &str, b: &str| augmented(op, &lit(a), &lit(b));
         // py_arith: "can only concatenate list (not \"int\") to list".
-        assert_eq!(
-            aug(Op::Add, "[1]", "1").unwrap_err().text,
-            "'int' object is not iterable"
-        );
+        for (op, a, b, text) in [
+            (Op::Add, "[1]", "1", "'int' object is not iterable"),
+            (
+                Op::Add,
+                "(1,)",
+                "1",
+                "can only concatenate tuple (not \"int\") to tuple",
+            ),
+            (
+                Op::Add,
+                "'a'",
+                "[1]",
+                "can only concatenate str (not \"list\") to str",
+            ),
+            (
+                Op::Add,
+                "1",
+                "'a'",
+                "unsupported operand type(s) for +=: 'int' and 'str'",
+            ),
+            (
+                Op::Sub,
+                "1.0",
+                "'a'",
+                "unsupported operand type(s) for -=: 'float' and 'str'",
+            ),
+        ] {
+            assert_eq!(aug(op, a, b).unwrap_err().text, text, "{a} {op:?}= {b}");
+        }
         assert_eq!(aug(Op::Add, "[1]", "'ab'").unwrap(), lit("[1, 'a', 'b']"));
         assert_eq!(aug(Op::Add, "[1]", "b'a'").unwrap(), lit("[1, 97]"));
-        assert_eq!(
-            aug(Op::Add, "(1,)", "1").unwrap_err().text,
-            "can only concatenate tuple (not \"int\") to tuple"
-        );
-        assert_eq!(
-            aug(Op::Add, "'a'", "[1]").unwrap_err().text,
-            "can only concatenate str (not \"list\") to str"
-        );
-        assert_eq!(
-            aug(Op::Add, "1", "'a'").unwrap_err().text,
-            "unsupported operand type(s) for +=: 'int' and 'str'"
-        );
-        assert_eq!(
-            aug(Op::Sub, "1.0", "'a'").unwrap_err().text,
-            "unsupported operand type(s) for -=: 'float' and 'str'"
-        );
         assert_eq!(aug(Op::Add, "1", "True").unwrap(), lit("2"));
         assert_eq!(
             aug(Op::Add, "0.1", "0.2").unwrap(),
