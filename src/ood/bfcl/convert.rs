@@ -147,6 +147,7 @@ pub fn question_task(
         "category": category.as_str(),
         "id": question.id,
         "function": question.function,
+        "question": question.question,
     });
     if let Some(a) = answer {
         official["ground_truth"] = a.ground_truth.to_json();

@@ -25,9 +25,9 @@
 //! - Python arithmetic on model-given values follows `py_num` (ASCII
 //!   digits).
 
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::{Mutex, PoisonError};
 
 use super::py_num::{Cmp, Op, augmented, compare, py_float};
 use super::py_ops::{
@@ -48,7 +48,7 @@ pub const TODAY: (i64, u32, u32) = (2026, 3, 23);
 const DEFAULT_SEED: i128 = 141053;
 
 /// A credit card: a dict object that instances may share (long context).
-pub type Card = Rc<RefCell<PyValue>>;
+pub type Card = Arc<Mutex<PyValue>>;
 
 /// The long-context cards shared by the instances of one process.
 pub fn shared_cards() -> Vec<(PyStr, Card)> {
@@ -56,7 +56,7 @@ pub fn shared_cards() -> Vec<(PyStr, Card)> {
         PyValue::Dict(entries) => entries
             .iter()
             .filter_map(|(k, v)| match k {
-                PyValue::Str(k) => Some((k.clone(), Rc::new(RefCell::new(v.clone())))),
+                PyValue::Str(k) => Some((k.clone(), Arc::new(Mutex::new(v.clone())))),
                 _ => None,
             })
             .collect(),
@@ -162,7 +162,7 @@ impl TravelApi {
         };
         let mut credit_card_list = StrMap::new();
         for (k, v) in str_entries(config.get_str("credit_card_list")) {
-            credit_card_list.insert(k, Rc::new(RefCell::new(v)));
+            credit_card_list.insert(k, Arc::new(Mutex::new(v)));
         }
         let mut booking_record = StrMap::new();
         for (k, v) in str_entries(config.get_str("booking_record")) {
@@ -172,7 +172,7 @@ impl TravelApi {
             let shared = globals.travel_cards.get_or_init(shared_cards);
             for (k, card) in shared {
                 if !credit_card_list.contains(k) {
-                    credit_card_list.insert(k.clone(), Rc::clone(card));
+                    credit_card_list.insert(k.clone(), Arc::clone(card));
                 }
             }
             for (k, v) in str_entries(Some(super::long_context("BOOKING_RECORD_EXTENSION"))) {
@@ -208,7 +208,12 @@ impl TravelApi {
         PyValue::Dict(
             self.credit_card_list
                 .iter()
-                .map(|(k, card)| (PyValue::Str(k.clone()), card.borrow().clone()))
+                .map(|(k, card)| {
+                    (
+                        PyValue::Str(k.clone()),
+                        card.lock().unwrap_or_else(PoisonError::into_inner).clone(),
+                    )
+                })
                 .collect(),
         )
     }
@@ -510,7 +515,7 @@ impl ApiClass for TravelApi {
                 .map(|(k, card)| {
                     (
                         State::Str(k.to_string_lossy()),
-                        State::from(&*card.borrow()),
+                        State::from(&*card.lock().unwrap_or_else(PoisonError::into_inner)),
                     )
                 })
                 .collect(),
@@ -585,7 +590,7 @@ impl TravelApi {
         ]);
         if let PyValue::Str(id) = &card_id {
             self.credit_card_list
-                .insert(id.clone(), Rc::new(RefCell::new(card)));
+                .insert(id.clone(), Arc::new(Mutex::new(card)));
         }
         value(dict([("card_id", card_id)]))
     }
@@ -606,7 +611,11 @@ impl TravelApi {
                 str_text(&ids)
             ));
         };
-        let balance = get_item(&card.borrow(), "balance")?.clone();
+        let balance = get_item(
+            &card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+        )?
+        .clone();
         value(dict([("card_balance", balance)]))
     }
 }
@@ -628,7 +637,10 @@ impl TravelApi {
         let Some(card) = self.credit_card_list.lookup(&card_id)?.cloned() else {
             return failed(STATUS, "Card not registered");
         };
-        if !contains(&card.borrow(), &text("balance"))? {
+        if !contains(
+            &card.lock().unwrap_or_else(PoisonError::into_inner),
+            &text("balance"),
+        )? {
             return failed(STATUS, "Balance not found");
         }
         for (airport, what) in [(&from, "departure"), (&to, "destination")] {
@@ -655,7 +667,11 @@ impl TravelApi {
             Err(e) => return failed(STATUS, &e),
         };
         let cost_value = PyValue::Float(cost);
-        let balance = get_item(&card.borrow(), "balance")?.clone();
+        let balance = get_item(
+            &card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+        )?
+        .clone();
         if compare(Cmp::Lt, &balance, &cost_value)? {
             return failed(STATUS, "Insufficient funds");
         }
@@ -665,7 +681,11 @@ impl TravelApi {
             return failed(STATUS, "Balance is less than budget limit");
         }
         let left = augmented(Op::Sub, &balance, &cost_value)?;
-        set_item(&mut card.borrow_mut(), "balance", left)?;
+        set_item(
+            &mut card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+            left,
+        )?;
         let booking_id = self.draw(1_000_000, 9_999_999);
         let transaction_id = self.draw(10_000_000, 99_999_999);
         let record = dict([
@@ -729,9 +749,17 @@ impl TravelApi {
             .lookup(&card_id)?
             .cloned()
             .ok_or_else(|| repr_text(&card_id))?;
-        let balance = get_item(&card.borrow(), "balance")?.clone();
+        let balance = get_item(
+            &card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+        )?
+        .clone();
         let refunded = augmented(Op::Add, &balance, &cost)?;
-        set_item(&mut card.borrow_mut(), "balance", refunded)?;
+        set_item(
+            &mut card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+            refunded,
+        )?;
         if let PyValue::Str(id) = booking_id {
             self.booking_record.remove(id);
         }
@@ -791,9 +819,17 @@ impl TravelApi {
         let Some(card) = self.credit_card_list.lookup(&card_id)?.cloned() else {
             return failed(STATUS, "Credit card not registered");
         };
-        let balance = get_item(&card.borrow(), "balance")?.clone();
+        let balance = get_item(
+            &card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+        )?
+        .clone();
         let left = augmented(Op::Sub, &balance, &cost)?;
-        set_item(&mut card.borrow_mut(), "balance", left)?;
+        set_item(
+            &mut card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+            left,
+        )?;
         let insurance_id = self.draw(100_000_000, 999_999_999);
         value(dict([
             ("insurance_id", insurance_id),
