@@ -27,9 +27,8 @@ use std::sync::Arc;
 use std::sync::{Mutex, PoisonError};
 
 use super::Globals;
-use super::py_ops::{
-    Finder, contains, dict, int, iterate, key_position, len, no_attribute, text, truthy,
-};
+use super::py_num::iterate;
+use super::py_ops::{Finder, contains, dict, int, key_position, len, no_attribute, text, truthy};
 use crate::ood::bfcl::check_values::py_lower;
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
 use crate::ood::bfcl::multi_turn::state::State;

@@ -22,17 +22,18 @@
 //! - A `random_seed` in the configuration that is not an `int` within 128
 //!   bits seeds with the default 141053 (no question has one); a
 //!   `credit_card_list` or `booking_record` that is not a dict loads empty.
-//! - Python arithmetic on model-given values follows `py_semantics` (ints
-//!   within 128 bits, ASCII digits).
+//! - Python arithmetic on model-given values follows `py_num` (ASCII
+//!   digits).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::{Mutex, PoisonError};
 
-use super::py_ops::{contains, dict, hashable, int, text};
-use super::py_semantics::{
-    Op, arith, is_str, less_than, repr_text, set_item, str_text, strptime_ymd, subscript, to_float,
+use super::py_num::{Cmp, Op, augmented, compare, py_float};
+use super::py_ops::{
+    contains, dict, get_item, hashable, int, repr_text, same_text, set_item, str_text, text,
 };
+use super::strptime::strptime_or_none;
 use super::travel_booking_costs::{compute_exchange_rate, flight_costs};
 use super::{Globals, long_context};
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
@@ -475,7 +476,7 @@ impl ApiClass for TravelApi {
                 if let Some(problem) = self.check_token(&token) {
                     return error(problem);
                 }
-                let limit = to_float(&limit)?;
+                let limit = py_float(&limit)?;
                 self.budget_limit = PyValue::Float(limit);
                 value(dict([("budget_limit", PyValue::Float(limit))]))
             }
@@ -484,7 +485,7 @@ impl ApiClass for TravelApi {
                 hashable(&location)?;
                 let airport = CITY_AIRPORTS
                     .iter()
-                    .find(|(city, _)| is_str(&location, city))
+                    .find(|(city, _)| same_text(&location, city))
                     .map_or("Unknown", |(_, airport)| airport);
                 value(dict([("nearest_airport", text(airport))]))
             }
@@ -610,7 +611,7 @@ impl TravelApi {
                 str_text(&ids)
             ));
         };
-        let balance = subscript(
+        let balance = get_item(
             &card.lock().unwrap_or_else(PoisonError::into_inner),
             "balance",
         )?
@@ -643,18 +644,18 @@ impl TravelApi {
             return failed(STATUS, "Balance not found");
         }
         for (airport, what) in [(&from, "departure"), (&to, "destination")] {
-            if !AIRPORTS.iter().any(|a| is_str(airport, a)) {
+            if !AIRPORTS.iter().any(|a| same_text(airport, a)) {
                 let message = with_str(&format!("Invalid {what} airport code: "), airport);
                 return value(dict([(STATUS, PyValue::Bool(false)), ("error", message)]));
             }
         }
-        if strptime_ymd(&date)?.is_none() {
+        if strptime_or_none(&date, "%Y-%m-%d")?.is_none() {
             return failed(STATUS, "Invalid date format. Use YYYY-MM-DD.");
         }
         hashable(&class)?;
         if !["economy", "business", "first"]
             .iter()
-            .any(|c| is_str(&class, c))
+            .any(|c| same_text(&class, c))
         {
             return failed(
                 STATUS,
@@ -666,22 +667,24 @@ impl TravelApi {
             Err(e) => return failed(STATUS, &e),
         };
         let cost_value = PyValue::Float(cost);
-        let balance = subscript(
+        let balance = get_item(
             &card.lock().unwrap_or_else(PoisonError::into_inner),
             "balance",
         )?
         .clone();
-        if less_than(&balance, &cost_value)? {
+        if compare(Cmp::Lt, &balance, &cost_value)? {
             return failed(STATUS, "Insufficient funds");
         }
-        if !matches!(self.budget_limit, PyValue::None) && less_than(&balance, &self.budget_limit)? {
+        if !matches!(self.budget_limit, PyValue::None)
+            && compare(Cmp::Lt, &balance, &self.budget_limit)?
+        {
             return failed(STATUS, "Balance is less than budget limit");
         }
-        let left = arith(Op::Sub, &balance, &cost_value, true)?;
+        let left = augmented(Op::Sub, &balance, &cost_value)?;
         set_item(
             &mut card.lock().unwrap_or_else(PoisonError::into_inner),
             "balance",
-            left.value(),
+            left,
         )?;
         let booking_id = self.draw(1_000_000, 9_999_999);
         let transaction_id = self.draw(10_000_000, 99_999_999);
@@ -726,7 +729,7 @@ impl TravelApi {
             "travel_cost",
             "transaction_id",
         ] {
-            invoice.push((text(field), subscript(record, field)?.clone()));
+            invoice.push((text(field), get_item(record, field)?.clone()));
         }
         value(dict([("invoice", PyValue::Dict(invoice))]))
     }
@@ -739,23 +742,23 @@ impl TravelApi {
         let Some(record) = self.booking_record.lookup(booking_id)? else {
             return failed(STATUS, "Booking not found");
         };
-        let card_id = subscript(record, "card_id")?.clone();
-        let cost = subscript(record, "travel_cost")?.clone();
+        let card_id = get_item(record, "card_id")?.clone();
+        let cost = get_item(record, "travel_cost")?.clone();
         let card = self
             .credit_card_list
             .lookup(&card_id)?
             .cloned()
             .ok_or_else(|| repr_text(&card_id))?;
-        let balance = subscript(
+        let balance = get_item(
             &card.lock().unwrap_or_else(PoisonError::into_inner),
             "balance",
         )?
         .clone();
-        let refunded = arith(Op::Add, &balance, &cost, true)?;
+        let refunded = augmented(Op::Add, &balance, &cost)?;
         set_item(
             &mut card.lock().unwrap_or_else(PoisonError::into_inner),
             "balance",
-            refunded.value(),
+            refunded,
         )?;
         if let PyValue::Str(id) = booking_id {
             self.booking_record.remove(id);
@@ -784,10 +787,11 @@ impl TravelApi {
             }
             return refuse(PyValue::Str(PyStr(text)));
         }
-        let Some((year, month, day)) = strptime_ymd(&birth)? else {
+        let Some(born) = strptime_or_none(&birth, "%Y-%m-%d")? else {
             return refuse(text("Invalid date of birth format. Please use YYYY-MM-DD."));
         };
         let (today_year, today_month, today_day) = TODAY;
+        let (year, month, day) = (i64::from(born.year), born.month, born.day);
         let age = today_year - year - i64::from((today_month, today_day) < (month, day));
         if age < 18 {
             return refuse(text("Traveler must be at least 18 years old."));
@@ -804,7 +808,9 @@ impl TravelApi {
         if let Some(problem) = self.check_token(&token) {
             return failed(STATUS, problem);
         }
-        if !matches!(self.budget_limit, PyValue::None) && less_than(&self.budget_limit, &cost)? {
+        if !matches!(self.budget_limit, PyValue::None)
+            && compare(Cmp::Lt, &self.budget_limit, &cost)?
+        {
             return failed(STATUS, "Exceeded budget limit");
         }
         if self.booking_record.lookup(&booking_id)?.is_none() {
@@ -813,16 +819,16 @@ impl TravelApi {
         let Some(card) = self.credit_card_list.lookup(&card_id)?.cloned() else {
             return failed(STATUS, "Credit card not registered");
         };
-        let balance = subscript(
+        let balance = get_item(
             &card.lock().unwrap_or_else(PoisonError::into_inner),
             "balance",
         )?
         .clone();
-        let left = arith(Op::Sub, &balance, &cost, true)?;
+        let left = augmented(Op::Sub, &balance, &cost)?;
         set_item(
             &mut card.lock().unwrap_or_else(PoisonError::into_inner),
             "balance",
-            left.value(),
+            left,
         )?;
         let insurance_id = self.draw(100_000_000, 999_999_999);
         value(dict([
@@ -835,7 +841,7 @@ impl TravelApi {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ood::bfcl::multi_turn::apis::py_semantics::testing::run;
+    use crate::ood::bfcl::multi_turn::apis::py_ops::testing::run_tuple as run;
     use crate::ood::bfcl::multi_turn::state::state_id;
     use crate::ood::python::testing::lit;
 

@@ -32,7 +32,8 @@ use std::sync::Arc;
 use std::sync::{Mutex, PoisonError};
 
 use super::long_context;
-use super::py_num::{Cmp, Op, binop, compare, iterate, py_float, truthy};
+use super::py_num::{Cmp, Op, binop, compare, iterate, py_float};
+use crate::ood::bfcl::arith::truthy;
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
 use crate::ood::bfcl::multi_turn::random::PyRandom;
 use crate::ood::bfcl::multi_turn::state::State;
