@@ -14,8 +14,8 @@
 //! - a text longer than [`MAX_ANSWER_BYTES`];
 //! - an expression nested deeper than [`PY_EXPR_MAX_DEPTH`] levels outside
 //!   brackets (Python: about 2,900);
-//! - `ast.unparse` of a comprehension, f-string, `await` or
-//!   `yield` inside a call without keywords or a subscript (see
+//! - `ast.unparse` of a comprehension or an f-string inside a call
+//!   without keywords or a subscript (see
 //!   [`super::unparse`]);
 //! - hexadecimal, octal and binary integer literals beyond 128 bits, and
 //!   `\N{…}` escapes in strings.
@@ -532,6 +532,30 @@ mod tests {
             repr("lookup(name='NYC', n=g(1))"),
             "{'lookup': {'name': 'NYC', 'n': 'g(1)'}}"
         );
+    }
+
+    /// Python 3.11's `ast.unparse` texts (issue 50): `await` binds as
+    /// `_Precedence.AWAIT`, `yield` as `YIELD`, each operand as an atom.
+    #[test]
+    fn await_and_yield_inside_a_call_are_unparsed() {
+        let cases = [
+            ("g(await x)", "g(await x)"),
+            ("g(await (a+b))", "g(await (a + b))"),
+            ("g(await f(x))", "g(await f(x))"),
+            ("g(await x.y, await x[0])", "g(await x.y, await x[0])"),
+            ("g(-(await x))", "g(-await x)"),
+            ("g((await x) ** 2)", "g(await x ** 2)"),
+            ("g(await (yield))", "g(await (yield))"),
+            ("g((yield))", "g((yield))"),
+            ("g((yield x))", "g((yield x))"),
+            ("g((yield from x))", "g((yield from x))"),
+            ("x[await y]", "x[await y]"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(value(text), s(want), "{text}");
+        }
+        let c = calls("[f(type=g(await x))]");
+        assert_eq!(c[0].args, vec![(s("type"), s("g(await x)"))]);
     }
 
     #[test]
