@@ -34,7 +34,7 @@ pub struct MultiTurnEntry {
     /// The function docs offered from the start, in the docs' order.
     pub functions: Vec<J>,
     /// The held-out docs, by the turn that adds them.
-    pub held_out: BTreeMap<usize, Vec<J>>,
+    pub held_out: HeldOut,
     /// The ground truth's call strings, per turn.
     pub ground_truth: Vec<Vec<String>>,
 }
@@ -79,8 +79,11 @@ pub fn class_docs(class: &str) -> anyhow::Result<Vec<J>> {
         .collect()
 }
 
+/// Function docs held out until a turn, by turn index.
+type HeldOut = BTreeMap<usize, Vec<J>>;
+
 /// The docs of the involved classes, held-out ones apart.
-fn docs_of(question: &MultiTurnQuestion) -> anyhow::Result<(Vec<J>, BTreeMap<usize, Vec<J>>)> {
+fn docs_of(question: &MultiTurnQuestion) -> anyhow::Result<(Vec<J>, HeldOut)> {
     let mut functions = Vec::new();
     for class in &question.involved_classes {
         functions.extend(class_docs(class)?);
