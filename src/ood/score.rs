@@ -663,3 +663,40 @@ fn leaderboard_table(scores: &[FileScore], wide: bool) -> String {
         lines.join("\n")
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file_score(model: Option<&str>, category: &str, correct: usize) -> FileScore {
+        FileScore {
+            model: model.map(str::to_string),
+            category: category.into(),
+            accuracy: correct as f64 / 200.0,
+            unit: super::super::bfcl::leaderboard::UNIT,
+            correct_count: correct,
+            total_count: 200,
+            results: format!("BFCL_v4_{category}_result.json"),
+        }
+    }
+
+    #[test]
+    fn the_leaderboard_table_is_per_model_and_none_for_a_repeated_category() {
+        let scores = [
+            file_score(Some("a"), "multi_turn_base", 100),
+            file_score(Some("b"), "multi_turn_base", 50),
+            file_score(Some("b"), "multi_turn_base", 60),
+        ];
+        let shown = leaderboard_table(&scores, true);
+        assert!(shown.contains("│ a     │ Multi Turn Base "), "{shown}");
+        assert!(!shown.contains("│ b "), "{shown}");
+        assert!(
+            shown.contains("\na: Complete columns: Multi Turn Base. N/A"),
+            "{shown}"
+        );
+        assert!(
+            shown.ends_with("\nb: no leaderboard columns: several result files of multi_turn_base"),
+            "{shown}"
+        );
+    }
+}
