@@ -12,7 +12,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 
 /// The embedded files, by path in the repository.
-const FILES: [&str; 48] = [
+const FILES: [&str; 56] = [
     // The sample set: `itc score` and `itc eval` with no task file.
     "datasets/sample/tasks.jsonl",
     "datasets/sample/apis.json",
@@ -63,6 +63,14 @@ const FILES: [&str; 48] = [
     "datasets/ood/bfcl/possible_answer/BFCL_v4_multi_turn_miss_param.json",
     "datasets/ood/bfcl/BFCL_v4_multi_turn_long_context.json",
     "datasets/ood/bfcl/possible_answer/BFCL_v4_multi_turn_long_context.json",
+    "datasets/ood/bfcl/multi_turn_func_doc/gorilla_file_system.json",
+    "datasets/ood/bfcl/multi_turn_func_doc/math_api.json",
+    "datasets/ood/bfcl/multi_turn_func_doc/message_api.json",
+    "datasets/ood/bfcl/multi_turn_func_doc/posting_api.json",
+    "datasets/ood/bfcl/multi_turn_func_doc/ticket_api.json",
+    "datasets/ood/bfcl/multi_turn_func_doc/trading_bot.json",
+    "datasets/ood/bfcl/multi_turn_func_doc/travel_booking.json",
+    "datasets/ood/bfcl/multi_turn_func_doc/vehicle_control.json",
 ];
 
 fn main() {

@@ -93,3 +93,25 @@ fn prompt_mode_requests_equal_bfcl_evals() {
 fn function_calling_requests_equal_bfcl_evals() {
     check("gpt-4.1-2025-04-14-FC.jsonl.gz", CallMode::FunctionCalling);
 }
+
+/// A task converted from a question keeps the question's turns and docs,
+/// so the official request is built from the task as from the question.
+#[test]
+fn a_converted_task_gives_back_its_question() {
+    use itc::ood::bfcl::convert::question_task;
+    use itc::ood::bfcl::requests::official_question;
+    let questions = questions();
+    let mut seen = 0;
+    for category in Category::ALL {
+        let path = Path::new(ROOT)
+            .join("datasets/ood/bfcl")
+            .join(category.question_file());
+        for q in read_questions(&path).unwrap() {
+            let task = question_task(category, &q, None).unwrap();
+            let back = official_question(&task).unwrap_or_else(|| panic!("{}", q.id));
+            assert_eq!(back, questions[&q.id], "{}", q.id);
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 3_491);
+}

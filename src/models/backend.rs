@@ -118,6 +118,9 @@ pub struct Answer {
     pub native: Option<NativeTurn>,
     /// The model that answered, as the response names it.
     pub served: Served,
+    /// The response body it was read from, for a benchmark that reads
+    /// answers itself ([`crate::run::dialogue`]).
+    pub raw: Option<Value>,
 }
 
 /// The model that answered, as the response names it: a server may run

@@ -203,8 +203,9 @@ pub async fn exchange(
         .then(|| sampled_key(cache_key(api.kind(), request), sample));
     if let (Some(cache), Some(key)) = (&context.cache, &key)
         && let Some(hit) = cache.get_within(key, entry_cap(context.max_reply_bytes))
-        && let Ok(answer) = api.parse(&hit.body, &request.names)
+        && let Ok(mut answer) = api.parse(&hit.body, &request.names)
     {
+        answer.raw = Some(hit.body);
         return Exchange {
             result: Ok((answer, hit.latency_ms)),
             requests: 0,
@@ -264,15 +265,17 @@ pub async fn exchange(
         let latency_ms = took.as_millis() as u64;
         let failure = match result {
             Ok(body) => match api.parse(&body, &request.names) {
-                Ok(answer) => {
+                Ok(mut answer) => {
                     let used = answer.usage.map_or(estimate, |u| {
                         u.prompt_tokens.saturating_add(u.completion_tokens)
                     });
                     context.limiter.settle(estimate, used);
+                    let cached = CachedResponse { body, latency_ms };
                     if let (Some(cache), Some(key)) = (&context.cache, &key) {
                         // A cache that cannot be written only costs a later re-run requests.
-                        let _ = cache.put(key, &CachedResponse { body, latency_ms });
+                        let _ = cache.put(key, &cached);
                     }
+                    answer.raw = Some(cached.body);
                     return Exchange {
                         result: Ok((answer, latency_ms)),
                         requests: attempt,

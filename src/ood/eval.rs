@@ -69,6 +69,8 @@ pub struct OodRun {
     /// The conversion's warnings about one task each: shown for the tasks
     /// the run asks ([`Benchmark::chosen`]).
     pub task_warnings: Vec<ConvertWarning>,
+    /// What asks BFCL's multi-turn tasks the official way.
+    pub asker: Option<std::sync::Arc<bfcl::ask::BfclAsker>>,
 }
 
 /// Most conversion warnings printed; the others are counted.
@@ -137,6 +139,8 @@ impl OodRun {
                 files,
                 tasks: tasks.len(),
             },
+            asker: matches!(dataset, OodDataset::Bfcl(_))
+                .then(|| std::sync::Arc::new(bfcl::ask::BfclAsker::for_models(models))),
             tasks,
             task_warnings,
         })
@@ -296,6 +300,13 @@ impl Benchmark for OodRun {
         self.info.write(run_dir)
     }
 
+    /// BFCL's multi-turn tasks go through the official loop.
+    fn asker(&self) -> Option<crate::run::dialogue::SharedAsker> {
+        self.asker
+            .clone()
+            .map(|a| a as crate::run::dialogue::SharedAsker)
+    }
+
     /// The prediction file `itc score` should score: the run's own when
     /// every model answered in the ITC style, else `predictions.spec.jsonl`,
     /// where each benchmark-style answer also carries the SPEC calls read
@@ -399,6 +410,8 @@ impl Benchmark for OodRun {
                             Some(format!("Error during inference: {e}"))
                         }
                         Some(_) => None,
+                        // What bfcl-eval's loop recorded (multi-turn).
+                        None if p.official.is_some() => p.official.as_ref().map(|o| o.to_string()),
                         None => Some(self.official_text(
                             style,
                             p.output.as_deref(),
@@ -472,7 +485,13 @@ fn official_bfcl(
             .filter(|(t, _)| t.category == score.category)
             .map(|(t, text)| BfclResultLine {
                 id: t.id.clone(),
-                result: text.clone(),
+                // A multi-turn entry's turns, as bfcl-eval writes them.
+                result: t
+                    .category
+                    .starts_with("multi_turn_")
+                    .then(|| serde_json::from_str(text).ok())
+                    .flatten()
+                    .unwrap_or_else(|| serde_json::Value::String(text.clone())),
             })
             .collect();
         let path = results_dir.join(format!("BFCL_v4_{}_result.json", score.category));
@@ -509,7 +528,7 @@ fn official_bfcl(
 #[derive(Serialize)]
 struct BfclResultLine {
     id: String,
-    result: String,
+    result: serde_json::Value,
 }
 
 /// A line of a Gorilla response file.

@@ -50,6 +50,7 @@ pub fn emit_batch(
         resume: false,
         show_progress: false,
         steps: step_run.map(Arc::new),
+        asker: None,
         transport: Transport::Emit(Arc::clone(&sink)),
     };
     block_on(

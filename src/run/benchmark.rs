@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::dialogue::SharedAsker;
 use crate::score::files::OutputFormat;
 use crate::spec::records::Task;
 
@@ -23,6 +24,11 @@ pub trait Benchmark {
     /// share), before any is asked: notes about them go to `err`.
     fn chosen(&self, _tasks: &[Task], _err: &mut dyn Write) -> anyhow::Result<()> {
         Ok(())
+    }
+    /// Asks (some of) its tasks itself ([`crate::run::dialogue`]): BFCL's
+    /// official requests and multi-turn loop.
+    fn asker(&self) -> Option<SharedAsker> {
+        None
     }
     /// Records where the benchmark's files came from in the run directory.
     fn write_info(&self, run_dir: &Path) -> anyhow::Result<()>;

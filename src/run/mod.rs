@@ -29,6 +29,7 @@
 pub mod batch;
 pub mod benchmark;
 pub mod claim;
+pub mod dialogue;
 pub mod merge;
 pub mod options;
 pub mod outcome;
@@ -138,6 +139,7 @@ pub fn eval_models(
         resume: options.resume,
         show_progress: options.show_progress,
         steps: step_run.map(Arc::new),
+        asker: benchmark.and_then(Benchmark::asker),
         transport: transport.clone(),
     };
     let report = block_on(

@@ -70,6 +70,7 @@ pub fn answer_prediction(
         solver: None,
         error_kind: None,
         attempts: Some(attempts),
+        official: None,
     }
 }
 
@@ -99,5 +100,6 @@ pub fn error_prediction(
         solver: None,
         error_kind: Some(failure.kind.as_str().to_string()),
         attempts: Some(attempts),
+        official: None,
     }
 }

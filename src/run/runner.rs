@@ -15,6 +15,7 @@ use anyhow::Context;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
+use super::dialogue::{Asker, SharedAsker, answer_in_dialogue};
 use super::outcome::{Outcome, answer_prediction, error_prediction, stop_for_unreachable};
 use super::progress::Progress;
 use super::stats::{ModelStats, PredictionFigures, TaskTiming};
@@ -43,6 +44,9 @@ pub struct RunOptions {
     pub show_progress: bool,
     /// Ask each task step by step (SPEC §6) instead of once.
     pub steps: Option<Arc<StepRun>>,
+    /// The benchmark that asks its tasks itself, when it does
+    /// ([`crate::run::dialogue`]).
+    pub asker: Option<SharedAsker>,
     /// Send requests, or write them to batch files, or answer them from
     /// batch results.
     pub transport: Transport,
@@ -230,6 +234,7 @@ fn spawn_workers(
             context,
             tasks: Arc::clone(tasks),
             steps: options.steps.clone(),
+            asker: options.asker.clone(),
             tx: tx.clone(),
             queued,
         };
@@ -248,6 +253,7 @@ struct Feeder {
     context: Arc<ModelContext>,
     tasks: Arc<Vec<Task>>,
     steps: Option<Arc<StepRun>>,
+    asker: Option<SharedAsker>,
     tx: mpsc::UnboundedSender<Done>,
     /// When every task was queued.
     queued: Instant,
@@ -275,17 +281,19 @@ impl Feeder {
             while let Some(joined) = running.try_join_next() {
                 reap(joined);
             }
-            let (context, tasks, steps, tx) = (
+            let (context, tasks, steps, asker, tx) = (
                 Arc::clone(&self.context),
                 Arc::clone(&self.tasks),
                 self.steps.clone(),
+                self.asker.clone(),
                 self.tx.clone(),
             );
             let (m, queued) = (self.model, self.queued);
             running.spawn(async move {
                 let _slot = slot;
                 let queue = queued.elapsed();
-                let mut outcome = answer(&context, &tasks[t], steps.as_deref()).await;
+                let mut outcome =
+                    answer(&context, &tasks[t], steps.as_deref(), asker.as_deref()).await;
                 if let Some(timing) = &mut outcome.timing {
                     timing.queue = queue;
                     timing.total = queued.elapsed();
@@ -480,8 +488,32 @@ impl Collector {
 }
 
 /// Answers one task: from the baseline, the cache, or the server with
-/// retries; step by step when `steps` is given.
-async fn answer(context: &ModelContext, task: &Task, steps: Option<&StepRun>) -> Outcome {
+/// retries; step by step when `steps` is given; through the benchmark's
+/// dialogue when `asker` has one for it.
+async fn answer(
+    context: &ModelContext,
+    task: &Task,
+    steps: Option<&StepRun>,
+    asker: Option<&dyn Asker>,
+) -> Outcome {
+    if let (Some(asker), Some(api)) = (asker, &context.api) {
+        match asker.dialogue(task, &context.config) {
+            Ok(Some(dialogue)) => {
+                return answer_in_dialogue(context, api.as_ref(), task, dialogue).await;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                let failure = Failure::new(ErrorKind::Internal, format!("{e:#}"));
+                return Outcome {
+                    prediction: error_prediction(&context.config, task, &failure, 0, None),
+                    cache_hit: false,
+                    timing: Some(TaskTiming::default()),
+                    stop: None,
+                    served: Served::default(),
+                };
+            }
+        }
+    }
     let api = match (&context.api, steps) {
         (None, None) => return baseline(context, task),
         (None, Some(run)) => return baseline_in_steps(context, task, run).await,

@@ -275,6 +275,7 @@ mod tests {
             solver: None,
             error_kind: error.map(|_| "server".to_string()),
             attempts: Some(1),
+            official: None,
         }
     }
 

@@ -345,6 +345,11 @@ pub struct Prediction {
     /// the response cache or the offline baseline), as written by `itc eval`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attempts: Option<u32>,
+    /// The answer as the benchmark's own result file holds it, when the
+    /// benchmark asked the model itself (BFCL's `result`: a text, a list
+    /// of `{name: arguments}`, or a multi-turn entry's turns of steps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub official: Option<serde_json::Value>,
 }
 
 /// How a step-by-step task was searched (SPEC §8; [`crate::spec::solver`]).
@@ -1103,6 +1108,7 @@ mod tests {
             solver: None,
             error_kind: None,
             attempts: None,
+            official: None,
         };
         let line = serde_json::to_string(&prediction).unwrap();
         let back: Prediction = serde_json::from_str(&line).unwrap();

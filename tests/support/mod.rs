@@ -71,6 +71,7 @@ pub fn options(run_dir: &Path, cache: Option<&Path>, resume: bool) -> RunOptions
         resume,
         show_progress: false,
         steps: None,
+        asker: None,
         transport: Default::default(),
     }
 }

@@ -154,6 +154,7 @@ impl BackendApi for Anthropic {
             usage,
             native,
             served: Served::read(body, "/model", None),
+            raw: None,
         })
     }
 

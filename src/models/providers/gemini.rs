@@ -170,6 +170,7 @@ impl BackendApi for Gemini {
             usage,
             native,
             served: Served::read(body, "/modelVersion", None),
+            raw: None,
         })
     }
 

@@ -112,6 +112,9 @@ impl BackendApi for OpenAi {
         if let Some(error) = error_object(body) {
             return Err(error);
         }
+        if body.get("choices").is_none() && body.get("output").is_some() {
+            return parse_responses(body, names);
+        }
         let message = body
             .pointer("/choices/0/message")
             .ok_or("no choices[0].message in the response")?;
@@ -181,6 +184,7 @@ impl BackendApi for OpenAi {
             usage,
             native,
             served: Served::read(body, "/model", Some("/system_fingerprint")),
+            raw: None,
         })
     }
 
@@ -224,6 +228,61 @@ pub fn length_field(base_url: &str) -> &'static str {
         Some("api.openai.com") => "max_completion_tokens",
         _ => "max_tokens",
     }
+}
+
+/// A body of the Responses API (`POST /v1/responses`): the text of its
+/// `message` items' `output_text` parts, joined in order, and a call per
+/// `function_call` item (`name`, `arguments` as JSON text), in order, as
+/// bfcl-eval's `OpenAIResponsesHandler` reads them; `reasoning` items'
+/// summaries as the reasoning.
+fn parse_responses(body: &Value, names: &NameMap) -> Result<Answer, String> {
+    let items = body
+        .get("output")
+        .and_then(Value::as_array)
+        .ok_or("no output list in the response")?;
+    let (mut text, mut calls, mut reasoning) = (String::new(), Vec::new(), Vec::new());
+    let mut has_text = false;
+    for item in items {
+        match item.get("type").and_then(Value::as_str) {
+            Some("message") => {
+                let parts = item.get("content").and_then(Value::as_array);
+                for part in parts.into_iter().flatten() {
+                    if part.get("type").and_then(Value::as_str) == Some("output_text")
+                        && let Some(t) = part.get("text").and_then(Value::as_str)
+                    {
+                        text.push_str(t);
+                        has_text = true;
+                    }
+                }
+            }
+            Some("function_call") => {
+                let name = item.get("name").and_then(Value::as_str).unwrap_or_default();
+                calls.push(native_call(name, item.get("arguments"), names));
+            }
+            Some("reasoning") => {
+                let summary = item.get("summary").and_then(Value::as_array);
+                for part in summary.into_iter().flatten() {
+                    if let Some(t) = part.get("text").and_then(Value::as_str) {
+                        reasoning.push(t.to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let usage = body.get("usage").filter(|u| u.is_object()).map(|u| Usage {
+        prompt_tokens: count(u, "input_tokens"),
+        completion_tokens: count(u, "output_tokens"),
+    });
+    Ok(Answer {
+        output: has_text.then_some(text),
+        calls: (!calls.is_empty()).then_some(calls),
+        reasoning: (!reasoning.is_empty()).then(|| reasoning.join("\n")),
+        usage,
+        native: None,
+        served: Served::read(body, "/model", None),
+        raw: None,
+    })
 }
 
 /// Message content as text: a string, or the text parts of a part list.
@@ -445,6 +504,45 @@ mod tests {
         assert_eq!(
             backend(Mode::Prompt).auth_headers(&ApiKey::new("k-1")),
             vec![("authorization", "Bearer k-1".to_string())]
+        );
+    }
+
+    #[test]
+    fn reads_a_responses_body_as_bfcl_eval_does() {
+        let body = json!({"object": "response", "model": "gpt-4.1-2025-04-14",
+            "output": [
+                {"type": "reasoning", "summary": [{"type": "summary_text", "text": "Think."}]},
+                {"type": "message", "role": "assistant", "content": [
+                    {"type": "output_text", "text": "[f(a=1)]", "annotations": []},
+                    {"type": "refusal", "refusal": "no"},
+                    {"type": "output_text", "text": " and more"}]},
+                {"type": "function_call", "call_id": "c1", "name": "math_factorial", "arguments": "{\"n\": 5}"},
+                {"type": "function_call", "call_id": "c2", "name": "g", "arguments": "not json"}],
+            "usage": {"input_tokens": 120, "output_tokens": 9, "total_tokens": 129}});
+        let a = backend(Mode::Native)
+            .parse(&body, &NameMap::default())
+            .unwrap();
+        assert_eq!(a.output.as_deref(), Some("[f(a=1)] and more"));
+        assert_eq!(a.reasoning.as_deref(), Some("Think."));
+        let calls = a.calls.unwrap();
+        assert_eq!(calls.len(), 2);
+        assert_eq!(calls[0].name, "math_factorial");
+        assert_eq!(calls[0].arguments.len(), 1);
+        assert!(calls[1].arguments.is_empty());
+        let usage = a.usage.unwrap();
+        assert_eq!((usage.prompt_tokens, usage.completion_tokens), (120, 9));
+        assert_eq!(a.served.model.as_deref(), Some("gpt-4.1-2025-04-14"));
+        // No text item: no output, as `output_text` is empty there.
+        let calls_only =
+            json!({"output": [{"type": "function_call", "name": "f", "arguments": "{}"}]});
+        let a = backend(Mode::Native)
+            .parse(&calls_only, &NameMap::default())
+            .unwrap();
+        assert_eq!(a.output, None);
+        assert!(
+            backend(Mode::Prompt)
+                .parse(&json!({"output": 3}), &NameMap::default())
+                .is_err()
         );
     }
 

@@ -456,7 +456,11 @@ fn float_op(op: &str, x: f64, y: f64) -> R {
             let (div, m) = float_divmod(x, y);
             if op == "//" { div } else { m }
         }
-        "**" => float_pow(x, y)?,
+        "**" => float_pow(x, y).map_err(|e| match e {
+            PowFail::ZeroToNegative => format!("ZeroDivisionError: {}", e.text()),
+            PowFail::Complex => refuse(e.text()),
+            PowFail::Overflow => format!("OverflowError: {}", e.text()),
+        })?,
         _ => {
             return Err(format!(
                 "TypeError: unsupported operand type(s) for {op}: 'float'"
@@ -467,7 +471,7 @@ fn float_op(op: &str, x: f64, y: f64) -> R {
 }
 
 /// CPython's `float_divmod` (floor quotient, modulo with the divisor's sign).
-fn float_divmod(vx: f64, wx: f64) -> (f64, f64) {
+pub(crate) fn float_divmod(vx: f64, wx: f64) -> (f64, f64) {
     let mut m = vx % wx;
     let mut div = (vx - m) / wx;
     if m != 0.0 {
@@ -490,8 +494,32 @@ fn float_divmod(vx: f64, wx: f64) -> (f64, f64) {
     (floordiv, m)
 }
 
-/// CPython's `float_pow`.
-fn float_pow(iv: f64, iw: f64) -> Result<f64, String> {
+/// Why CPython's `float.__pow__` gives no float.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PowFail {
+    /// `ZeroDivisionError`: `0.0 ** -1.0`.
+    ZeroToNegative,
+    /// A negative base to a fractional power: Python hands over to
+    /// `complex.__pow__`.
+    Complex,
+    /// `OverflowError`: the result is beyond the largest float.
+    Overflow,
+}
+
+impl PowFail {
+    /// The `str()` of the exception CPython raises (`Complex` raises none).
+    pub(crate) fn text(self) -> &'static str {
+        match self {
+            PowFail::ZeroToNegative => "0.0 cannot be raised to a negative power",
+            PowFail::Complex => "a negative number raised to a fractional power (complex)",
+            PowFail::Overflow => "(34, 'Numerical result out of range')",
+        }
+    }
+}
+
+/// CPython's `float_pow` (`floatobject.c`); the one implementation of
+/// `float ** float` (the decoder's and `MathAPI`'s).
+pub(crate) fn float_pow(iv: f64, iw: f64) -> Result<f64, PowFail> {
     if iw == 0.0 {
         return Ok(1.0);
     }
@@ -526,7 +554,7 @@ fn float_pow(iv: f64, iw: f64) -> Result<f64, String> {
     }
     if iv == 0.0 {
         if iw < 0.0 {
-            return Err("ZeroDivisionError: 0.0 cannot be raised to a negative power".into());
+            return Err(PowFail::ZeroToNegative);
         }
         return Ok(if odd(iw) { iv } else { 0.0 });
     }
@@ -534,9 +562,7 @@ fn float_pow(iv: f64, iw: f64) -> Result<f64, String> {
     let mut negate = false;
     if iv < 0.0 {
         if iw != iw.floor() {
-            return Err(refuse(
-                "a negative number raised to a fractional power (complex)",
-            ));
+            return Err(PowFail::Complex);
         }
         base = -iv;
         negate = odd(iw);
@@ -546,7 +572,33 @@ fn float_pow(iv: f64, iw: f64) -> Result<f64, String> {
     }
     let r = base.powf(iw);
     if r.is_infinite() {
-        return Err("OverflowError: (34, 'Numerical result out of range')".into());
+        return Err(PowFail::Overflow);
     }
     Ok(if negate { -r } else { r })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Expected values are CPython 3.11.7's `float.__pow__`.
+    #[test]
+    fn float_pow_follows_cpython() {
+        let inf = f64::INFINITY;
+        assert_eq!(float_pow(-inf, 3.0), Ok(-inf));
+        assert_eq!(float_pow(-inf, 2.0), Ok(inf));
+        assert!(float_pow(-inf, -3.0).unwrap().is_sign_negative());
+        assert!(float_pow(-inf, -2.0).unwrap().is_sign_positive());
+        assert_eq!(float_pow(-1.0, inf), Ok(1.0));
+        assert_eq!(float_pow(0.5, -inf), Ok(inf));
+        assert_eq!(float_pow(1.0, f64::NAN), Ok(1.0));
+        assert_eq!(float_pow(-2.0, 3.0), Ok(-8.0));
+        assert_eq!(float_pow(0.0, -1.0), Err(PowFail::ZeroToNegative));
+        assert_eq!(float_pow(-8.0, 1.0 / 3.0), Err(PowFail::Complex));
+        assert_eq!(float_pow(1e200, 2.0), Err(PowFail::Overflow));
+        assert_eq!(
+            PowFail::Overflow.text(),
+            "(34, 'Numerical result out of range')"
+        );
+    }
 }

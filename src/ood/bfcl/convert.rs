@@ -78,12 +78,15 @@ pub fn convert_category(
     questions: &Path,
     possible_answers: Option<&Path>,
 ) -> anyhow::Result<Vec<Task>> {
-    anyhow::ensure!(
-        !category.is_multi_turn(),
-        "BFCL {category}: the multi-turn categories cannot be converted to tasks or run by \
-         `itc eval` yet; score bfcl-eval's result files with `itc ood score bfcl --category \
-         {category} --results FILE`"
-    );
+    if category.is_multi_turn() {
+        let answers = possible_answers.with_context(|| {
+            format!(
+                "BFCL {category}: its possible-answer file ({}) is needed",
+                category.possible_answer_file()
+            )
+        })?;
+        return super::multi_turn::tasks::convert_multi_turn(category, questions, answers);
+    }
     let qs = read_questions(questions)?;
     let answers = match (category.has_possible_answers(), possible_answers) {
         (true, Some(path)) => Some(read_possible_answers(path)?),
@@ -147,6 +150,7 @@ pub fn question_task(
         "category": category.as_str(),
         "id": question.id,
         "function": question.function,
+        "question": question.question,
     });
     if let Some(a) = answer {
         official["ground_truth"] = a.ground_truth.to_json();
@@ -189,7 +193,7 @@ fn query_text(question: &Question) -> String {
 }
 
 /// whatlang's reliable guess, else English.
-fn language_of(query: &str) -> String {
+pub fn language_of(query: &str) -> String {
     whatlang::detect(&strip_non_prose(query))
         .filter(whatlang::Info::is_reliable)
         .map_or("en", |info| iso639_1(info.lang()))
@@ -197,7 +201,7 @@ fn language_of(query: &str) -> String {
 }
 
 /// A function doc as a SPEC tool.
-fn tool_of(doc: &J) -> anyhow::Result<Tool> {
+pub fn tool_of(doc: &J) -> anyhow::Result<Tool> {
     let name = doc["name"]
         .as_str()
         .context("field `name`: missing or not a string")?;

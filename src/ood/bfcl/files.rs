@@ -5,13 +5,13 @@
 use std::path::Path;
 
 use anyhow::Context;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::ood::python::{PyValue, json_loads_str};
 use crate::spec::jsonl::{describe_error, for_each_line};
 
 /// One message of a question turn.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Message {
     /// `user`, `system` or `assistant`.
     pub role: String,
@@ -20,7 +20,7 @@ pub struct Message {
 }
 
 /// One question: its turns and the function docs offered.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Question {
     /// `simple_python_0`, `live_simple_30-8-0`.
     pub id: String,

@@ -22,6 +22,7 @@
 //!   Non-Live, Live, Irrelevance, Relevance) from per-category figures.
 
 pub mod arith;
+pub mod ask;
 pub mod check;
 pub mod check_values;
 pub mod convert;

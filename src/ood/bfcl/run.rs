@@ -11,8 +11,10 @@ use serde::Serialize;
 use super::Category;
 use super::check::ErrorType;
 use super::files::{PossibleAnswer, Question};
-use super::official::check_answer;
-use crate::ood::python::{PyValue, json_loads_str};
+use super::multi_turn::score::score_multi_turn;
+use super::multi_turn::tasks::{MultiTurnEntry, entry_of};
+use super::official::{ModelResult, ResultLine, check_answer};
+use crate::ood::python::{PyStr, PyValue, json_loads_str};
 use crate::spec::records::Task;
 
 /// One category's official score, as BFCL's score file header gives it.
@@ -87,13 +89,23 @@ pub fn official_of(task: &Task) -> anyhow::Result<(Category, Question, Option<Po
 }
 
 /// Checks each task's answer text; scores per category, in
-/// [`Category::ALL`]'s order, and the verdicts in the order given.
+/// [`Category::every`]'s order, and the verdicts in the order given (the
+/// multi-turn ones after the others). A multi-turn task's text is the JSON
+/// of its recorded turns, or an inference error's text.
 pub fn score_answers(
     answers: &[(&Task, String)],
 ) -> anyhow::Result<(Vec<CategoryScore>, Vec<ItemVerdict>)> {
     let mut counts: BTreeMap<Category, (usize, usize)> = BTreeMap::new();
     let mut items = Vec::with_capacity(answers.len());
+    let mut multi_turn: BTreeMap<Category, Vec<(MultiTurnEntry, String)>> = BTreeMap::new();
     for (task, text) in answers {
+        if let Some(entry) = entry_of(task)? {
+            multi_turn
+                .entry(entry.category)
+                .or_default()
+                .push((entry, text.clone()));
+            continue;
+        }
         let (category, question, possible) = official_of(task)?;
         let verdict = check_answer(category, &question, possible.as_ref(), text);
         let count = counts.entry(category).or_default();
@@ -106,6 +118,14 @@ pub fn score_answers(
             error_type: verdict.error_type,
             errors: verdict.errors,
         });
+    }
+    for (category, entries) in multi_turn {
+        for verdict in score_multi_turn_answers(category, &entries)? {
+            let count = counts.entry(category).or_default();
+            count.0 += usize::from(verdict.valid);
+            count.1 += 1;
+            items.push(verdict);
+        }
     }
     let scores = counts
         .into_iter()
@@ -121,4 +141,55 @@ pub fn score_answers(
         })
         .collect();
     Ok((scores, items))
+}
+
+/// The official verdicts on multi-turn answers of one category, in the
+/// order given; the entries' module-level objects shared as in one
+/// official scoring process.
+fn score_multi_turn_answers(
+    category: Category,
+    entries: &[(MultiTurnEntry, String)],
+) -> anyhow::Result<Vec<ItemVerdict>> {
+    let questions: Vec<_> = entries.iter().map(|(e, _)| e.question.clone()).collect();
+    let possible: Vec<PossibleAnswer> = entries
+        .iter()
+        .map(|(e, _)| PossibleAnswer {
+            id: e.question.id.clone(),
+            ground_truth: PyValue::List(
+                e.ground_truth
+                    .iter()
+                    .map(|turn| {
+                        PyValue::List(turn.iter().map(|c| PyValue::Str(PyStr::new(c))).collect())
+                    })
+                    .collect(),
+            ),
+        })
+        .collect();
+    let results: Vec<ResultLine> = entries
+        .iter()
+        .map(|(e, text)| ResultLine {
+            id: e.question.id.clone(),
+            result: match json_loads_str(text) {
+                Ok(PyValue::Str(s)) => ModelResult::Text(s.to_string_lossy()),
+                Ok(value) if !text.starts_with("Error during inference") => {
+                    ModelResult::NotText(value)
+                }
+                _ => ModelResult::Text(text.clone()),
+            },
+        })
+        .collect();
+    // Inference instances are named after the model; the checker's names
+    // never show in a verdict.
+    let score = score_multi_turn(category, &questions, &possible, &results, "itc")?;
+    Ok(score
+        .items
+        .into_iter()
+        .map(|item| ItemVerdict {
+            id: item.id,
+            category: category.as_str().into(),
+            valid: item.valid,
+            error_type: item.error_type,
+            errors: item.errors,
+        })
+        .collect())
 }

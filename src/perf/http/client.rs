@@ -47,6 +47,7 @@ pub(super) fn run_itc(
         resume: false,
         show_progress: false,
         steps: None,
+        asker: None,
         transport: Default::default(),
     };
     let report = block_on(

@@ -76,7 +76,7 @@ impl Output {
 }
 
 /// One of BFCL's stateful API classes, as one instance of it.
-pub trait ApiClass {
+pub trait ApiClass: Send {
     /// The class name (`GorillaFileSystem`).
     fn class_name(&self) -> &'static str;
 

@@ -314,6 +314,40 @@ fn parse_call(text: &str) -> Result<Target, String> {
     })
 }
 
+/// A plain call string (`sort('report.pdf', reverse=True)`, as the ground
+/// truth writes them) with every argument named as the method's signature
+/// names it, positional ones too, as a function-calling API gives calls;
+/// `None` when it is not a call with literal arguments of a method of one
+/// of `classes`. For scripted models that answer with the ground truth.
+pub fn named_call(text: &str, classes: &[String]) -> Option<(String, Vec<(String, PyValue)>)> {
+    let chars: Vec<char> = text.chars().collect();
+    if naive_depth(&chars) > MAX_BRACKET_DEPTH {
+        return None;
+    }
+    let expr = parse_eval(&chars).ok()?;
+    let Kind::Call(function, positional, keywords) = &expr.kind else {
+        return None;
+    };
+    let Kind::Name(method) = &function.kind else {
+        return None;
+    };
+    let globals = Globals::default();
+    let empty = PyValue::Dict(vec![]);
+    let signature = classes
+        .iter()
+        .filter_map(|class| new_instance(class, &empty, false, &globals))
+        .find_map(|api| api.methods().iter().find(|m| m.name == method.as_str()))?;
+    let mut arith = Arith::default();
+    let mut named = Vec::new();
+    for (param, arg) in signature.params.iter().zip(positional) {
+        named.push((param.name.to_string(), literal(arg, &mut arith).ok()?));
+    }
+    for (name, value) in keywords {
+        named.push((name.clone()?, literal(value, &mut arith).ok()?));
+    }
+    Some((method.clone(), named))
+}
+
 /// The value of an argument made of literals (and arithmetic on them).
 fn literal(expr: &Expr, arith: &mut Arith) -> Result<PyValue, String> {
     Ok(match &expr.kind {

@@ -25,3 +25,4 @@ pub mod files;
 pub mod random;
 pub mod score;
 pub mod state;
+pub mod tasks;

@@ -39,9 +39,11 @@ use num_integer::Integer;
 use super::decimal::Decimal;
 use super::mpf::{self, Mpf};
 use super::py_num::{
-    Cmp, ExcKind, INT_MAX_STR_DIGITS, Num, Op, PyExc, binop, compare, int_to_f64, iterate, num_of,
-    parse_float_literal, ratio_to_f64, str_limit_error, truthy, value_of,
+    Cmp, ExcKind, INT_MAX_STR_DIGITS, Num, Op, PyExc, abs, binop, compare, f64_to_int, int_to_f64,
+    iterate, num_of, parse_float_literal, parse_int_string, py_int, round_float, round_half_even,
+    str_limit_error, to_f64, value_of,
 };
+use crate::ood::bfcl::arith::{PowFail, float_pow, truthy};
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
 use crate::ood::bfcl::multi_turn::state::State;
 use crate::ood::python::value::py_eq;
@@ -175,61 +177,6 @@ fn sum(items: &[PyValue]) -> Result<PyValue, PyExc> {
 
 fn len_value(n: usize) -> PyValue {
     PyValue::Int(n.to_string())
-}
-
-/// `int(v)` as mpmath's `dps` setter applies it.
-fn py_int(v: &PyValue) -> Result<BigInt, PyExc> {
-    match v {
-        PyValue::Float(x) if x.is_nan() => Err(PyExc::new(
-            ExcKind::Value,
-            "cannot convert float NaN to integer",
-        )),
-        PyValue::Float(x) if x.is_infinite() => Err(PyExc::new(
-            ExcKind::Overflow,
-            "cannot convert float infinity to integer",
-        )),
-        PyValue::Float(x) => Ok(super::py_num::f64_to_int(x.trunc())),
-        PyValue::Str(text) => parse_int_string(&text.to_string_lossy()).ok_or_else(|| {
-            PyExc::new(
-                ExcKind::Value,
-                format!(
-                    "invalid literal for int() with base 10: {}",
-                    lossy(py_repr(v))
-                ),
-            )
-        }),
-        other => match num_of(other)? {
-            Some(Num::Int(i)) => Ok(i),
-            _ => Err(type_error(format!(
-                "int() argument must be a string, a bytes-like object or a real number, not '{}'",
-                other.type_name()
-            ))),
-        },
-    }
-}
-
-/// `int(text)`: surrounding whitespace, a sign, ASCII digits with single
-/// `_` between them.
-fn parse_int_string(text: &str) -> Option<BigInt> {
-    let t = text.trim();
-    let body = t.strip_prefix(['+', '-']).unwrap_or(t);
-    let b = body.as_bytes();
-    let ok = !b.is_empty()
-        && b.first().is_some_and(u8::is_ascii_digit)
-        && b.last().is_some_and(u8::is_ascii_digit)
-        && b.iter().all(|c| c.is_ascii_digit() || *c == b'_')
-        && !body.contains("__")
-        && body.len() <= INT_MAX_STR_DIGITS;
-    if !ok {
-        return None;
-    }
-    let digits: String = body.chars().filter(|&c| c != '_').collect();
-    let magnitude: BigInt = digits.parse().ok()?;
-    Some(if t.starts_with('-') {
-        -magnitude
-    } else {
-        magnitude
-    })
 }
 
 /// `mpmath.mp.dps = n`: the working precision in bits.
@@ -370,7 +317,7 @@ fn standard_deviation(numbers: &PyValue) -> Result<Output, String> {
                 .collect::<Result<Vec<_>, _>>()?;
             let variance = binop(Op::Div, &sum(&squares)?, &n)?;
             let variance = match num_of(&variance)? {
-                Some(n) => super::py_num::to_f64(&n)?,
+                Some(n) => to_f64(&n)?,
                 None => return Err(type_error("must be real number".into())),
             };
             if variance < 0.0 {
@@ -519,8 +466,13 @@ fn power(base: &PyValue, exponent: &PyValue) -> Result<Power, PyExc> {
     {
         return int_power(b, e).map(Power::Value);
     }
-    let (b, e) = (super::py_num::to_f64(&x)?, super::py_num::to_f64(&y)?);
-    float_pow(b, e)
+    let (b, e) = (to_f64(&x)?, to_f64(&y)?);
+    match float_pow(b, e) {
+        Ok(r) => Ok(Power::Value(PyValue::Float(r))),
+        Err(PowFail::Complex) => complex_pow(b, e),
+        Err(e @ PowFail::ZeroToNegative) => Err(PyExc::new(ExcKind::ZeroDivision, e.text())),
+        Err(e @ PowFail::Overflow) => Err(PyExc::new(ExcKind::Overflow, e.text())),
+    }
 }
 
 /// `int ** int` for a non-negative exponent; results beyond 4300 digits
@@ -544,73 +496,6 @@ fn int_power(b: &BigInt, e: &BigInt) -> Result<PyValue, PyExc> {
         _ => return Err(str_limit_error()),
     };
     value_of(Num::Int(b.pow(e as u32)))
-}
-
-fn odd_integer(w: f64) -> bool {
-    w.is_finite() && w.fract() == 0.0 && (w % 2.0).abs() == 1.0
-}
-
-/// CPython's `float_pow` (and its switch to `complex` pow).
-fn float_pow(iv: f64, iw: f64) -> Result<Power, PyExc> {
-    let real = |x: f64| Ok(Power::Value(PyValue::Float(x)));
-    if iw == 0.0 {
-        return real(1.0);
-    }
-    if iv.is_nan() {
-        return real(iv);
-    }
-    if iw.is_nan() {
-        return real(if iv == 1.0 { 1.0 } else { iw });
-    }
-    if iw.is_infinite() {
-        let a = iv.abs();
-        return real(if a == 1.0 {
-            1.0
-        } else if (iw > 0.0) == (a > 1.0) {
-            iw.abs()
-        } else {
-            0.0
-        });
-    }
-    if iv.is_infinite() {
-        let odd = odd_integer(iw);
-        return real(if iw > 0.0 {
-            if odd { iv } else { iv.abs() }
-        } else if odd {
-            0.0f64.copysign(iv)
-        } else {
-            0.0
-        });
-    }
-    if iv == 0.0 {
-        if iw < 0.0 {
-            return Err(PyExc::new(
-                ExcKind::ZeroDivision,
-                "0.0 cannot be raised to a negative power",
-            ));
-        }
-        return real(if odd_integer(iw) { iv } else { 0.0 });
-    }
-    let mut base = iv;
-    let mut negate = false;
-    if iv < 0.0 {
-        if iw != iw.floor() {
-            return complex_pow(iv, iw);
-        }
-        base = -iv;
-        negate = odd_integer(iw);
-    }
-    if base == 1.0 {
-        return real(if negate { -1.0 } else { 1.0 });
-    }
-    let r = base.powf(iw);
-    if r.is_infinite() {
-        return Err(PyExc::new(
-            ExcKind::Overflow,
-            "(34, 'Numerical result out of range')",
-        ));
-    }
-    real(if negate { -r } else { r })
 }
 
 /// CPython's `_Py_c_pow` of a negative real base and a fractional real
@@ -709,14 +594,10 @@ fn square_root(number: &PyValue, precision: &PyValue) -> Result<Output, String> 
 }
 
 fn absolute_value(number: &PyValue) -> Result<Output, String> {
-    Ok(match number {
-        PyValue::Float(x) => result(PyValue::Float(x.abs())),
-        PyValue::Bool(_) | PyValue::Int(_) => match num_of(number)? {
-            Some(Num::Int(i)) => result(PyValue::Int(i.magnitude().to_string())),
-            _ => error("Input must be a number"),
-        },
-        _ => error("Input must be a number"),
-    })
+    if !is_number(number) {
+        return Ok(error("Input must be a number"));
+    }
+    Ok(result(abs(number)?))
 }
 
 /// `round(number, ndigits)`.
@@ -744,10 +625,10 @@ fn round_number(number: &PyValue, ndigits: &PyValue) -> Result<Output, String> {
                 if x.is_infinite() {
                     return Err("cannot convert float infinity to integer".into());
                 }
-                let r = super::py_num::f64_to_int(x.round_ties_even());
+                let r = f64_to_int(x.round_ties_even());
                 Ok(result(value_of(Num::Int(r))?))
             }
-            Some(n) => round_float(x, &n).map(|x| result(PyValue::Float(x))),
+            Some(n) => Ok(result(PyValue::Float(round_float(x, &n)?))),
         },
         None => not_int(),
     }
@@ -766,60 +647,7 @@ fn round_int(i: &BigInt, n: Option<&BigInt>) -> BigInt {
         _ => return BigInt::from(0),
     };
     let unit = BigInt::from(10u8).pow(shift as u32);
-    let (q, r) = i.div_mod_floor(&unit);
-    let twice: BigInt = &r * 2;
-    let q = match twice.cmp(&unit) {
-        std::cmp::Ordering::Greater => q + 1,
-        std::cmp::Ordering::Equal if q.is_odd() => q + 1,
-        _ => q,
-    };
-    q * unit
-}
-
-/// CPython's `round(float, n)`: correctly rounded through the exact
-/// decimal value, ties to even.
-fn round_float(x: f64, n: &BigInt) -> Result<f64, String> {
-    const NDIGITS_MAX: i64 = 323;
-    const NDIGITS_MIN: i64 = -308;
-    if !x.is_finite() {
-        return Ok(x);
-    }
-    let n = match i64::try_from(n) {
-        Ok(n) => n,
-        Err(_) if n.sign() == Sign::Minus => i64::MIN,
-        Err(_) => i64::MAX,
-    };
-    if n > NDIGITS_MAX {
-        return Ok(x);
-    }
-    if n < NDIGITS_MIN {
-        return Ok(0.0 * x);
-    }
-    let exact = super::py_num::f64_to_int_scaled(x);
-    // x = num / 2^k; y = x * 10^n = num * 10^n / 2^k.
-    let (num, k) = exact;
-    let ten = BigInt::from(10u8).pow(n.unsigned_abs() as u32);
-    let (numerator, denominator) = if n >= 0 {
-        (num * &ten, BigInt::from(1u8) << k)
-    } else {
-        (num, (BigInt::from(1u8) << k) * &ten)
-    };
-    let (q, r) = numerator.div_mod_floor(&denominator);
-    let twice: BigInt = &r * 2;
-    let q = match twice.cmp(&denominator) {
-        std::cmp::Ordering::Greater => q + 1,
-        std::cmp::Ordering::Equal if q.is_odd() => q + 1,
-        _ => q,
-    };
-    if q.sign() == Sign::NoSign {
-        return Ok(0.0f64.copysign(x));
-    }
-    let value = if n >= 0 {
-        ratio_to_f64(&q, &ten)
-    } else {
-        ratio_to_f64(&(q * ten), &BigInt::from(1u8))
-    };
-    value.ok_or_else(|| "rounded value too large to represent".to_string())
+    round_half_even(i, &unit) * unit
 }
 
 fn percentage(part: &PyValue, whole: &PyValue) -> Result<Output, String> {

@@ -27,10 +27,9 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use super::py_arith;
+use super::py_num::{self, Op, augmented};
 use super::py_ops::{
-    self, Finder, Text, dict, dict_set, int, key_position, list_position, no_attribute, text,
-    truthy,
+    Finder, Text, dict, dict_set, int, key_position, list_position, no_attribute, text, truthy,
 };
 use crate::ood::bfcl::check_values::py_lower;
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
@@ -143,7 +142,7 @@ impl MessageApi {
         };
         let mut generated_ids = Vec::new();
         if let Some(ids) = config.get_str("generated_ids") {
-            for id in py_ops::iterate(ids).unwrap_or_default() {
+            for id in py_num::iterate(ids).unwrap_or_default() {
                 if let PyValue::Int(text) = id {
                     generated_ids.extend(text.parse::<i128>().ok());
                 }
@@ -279,7 +278,7 @@ impl MessageApi {
             return Err(no_attribute(&self.inbox, "append"));
         };
         inbox.push(PyValue::Dict(vec![(receiver_id.clone(), message.clone())]));
-        self.message_count = py_arith::add(&self.message_count, &int(1), false)?;
+        self.message_count = augmented(Op::Add, &self.message_count, &int(1))?;
         let status = Text::new()
             .text("Message sent to '")
             .v(receiver_id)
@@ -371,7 +370,7 @@ impl MessageApi {
                 .text("' already exists.");
             return Ok(dict([("error", error.value())]));
         }
-        self.user_count = py_arith::add(&self.user_count, &int(1), false)?;
+        self.user_count = augmented(Op::Add, &self.user_count, &int(1))?;
         let mut user_id = vec![u32::from('U'), u32::from('S'), u32::from('R')];
         user_id.extend(zfill(py_str(&self.user_count), 3));
         let user_id = PyValue::Str(crate::ood::python::PyStr(user_id));

@@ -4,9 +4,8 @@
 //! public methods and parameters, the same return values and error texts,
 //! the same public state.
 
-use std::cell::{OnceCell, RefCell};
-use std::rc::Rc;
-use std::sync::OnceLock;
+use std::sync::Arc;
+use std::sync::{Mutex, OnceLock};
 
 use super::api::ApiClass;
 use crate::ood::python::{PyStr, PyValue, json_loads_str};
@@ -17,11 +16,9 @@ pub mod math_api;
 pub mod message_api;
 pub mod mpf;
 pub mod posting_api;
-mod py_arith;
 mod py_hash;
 pub mod py_num;
 mod py_ops;
-mod py_semantics;
 mod strptime;
 pub mod ticket_api;
 pub mod trading_bot;
@@ -50,10 +47,10 @@ pub const CLASSES: &[(&str, &str)] = &[
 pub struct Globals {
     /// `TwitterAPI.post_tweet`'s default `mentions` list, one object that
     /// every call omitting `mentions` stores and `mention` may extend.
-    pub post_tweet_mentions: Rc<RefCell<Vec<PyValue>>>,
+    pub post_tweet_mentions: Arc<Mutex<Vec<PyValue>>>,
     /// `TravelAPI`'s long-context cards (`CREDIT_CARD_EXTENSION`'s dicts),
     /// which every long-context instance holds by reference.
-    pub travel_cards: OnceCell<Vec<(PyStr, travel_booking::Card)>>,
+    pub travel_cards: OnceLock<Vec<(PyStr, travel_booking::Card)>>,
     /// `vehicle_control.LONG_WEATHER_EXTENSION`, which
     /// `get_outside_temperature_from_google` writes in long-context mode.
     pub long_weather_extension: vehicle_control::SharedWeather,

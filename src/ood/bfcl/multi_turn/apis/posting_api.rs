@@ -23,13 +23,12 @@
 //! hashing or randomness. Every call costs time linear in the instance's
 //! state.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::{Mutex, PoisonError};
 
 use super::Globals;
-use super::py_ops::{
-    Finder, contains, dict, int, iterate, key_position, len, no_attribute, text, truthy,
-};
+use super::py_num::iterate;
+use super::py_ops::{Finder, contains, dict, int, key_position, len, no_attribute, text, truthy};
 use crate::ood::bfcl::check_values::py_lower;
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
 use crate::ood::bfcl::multi_turn::state::State;
@@ -127,7 +126,7 @@ pub struct TwitterApi {
     retweets: Vec<(PyValue, PyValue)>,
     following_list: PyValue,
     tweet_counter: PyValue,
-    shared_mentions: Rc<RefCell<Vec<PyValue>>>,
+    shared_mentions: Arc<Mutex<Vec<PyValue>>>,
 }
 
 fn not_authenticated(action: &str) -> Output {
@@ -199,7 +198,7 @@ impl TwitterApi {
                 PyValue::List(vec![text("alice"), text("bob")]),
             ),
             tweet_counter: get("tweet_counter", int(0)),
-            shared_mentions: Rc::clone(&globals.post_tweet_mentions),
+            shared_mentions: Arc::clone(&globals.post_tweet_mentions),
         }
     }
 
@@ -213,7 +212,12 @@ impl TwitterApi {
                         if py_eq(k, &text("mentions")) {
                             (
                                 k.clone(),
-                                PyValue::List(self.shared_mentions.borrow().clone()),
+                                PyValue::List(
+                                    self.shared_mentions
+                                        .lock()
+                                        .unwrap_or_else(PoisonError::into_inner)
+                                        .clone(),
+                                ),
                             )
                         } else {
                             (k.clone(), v.clone())
@@ -327,7 +331,10 @@ impl TwitterApi {
         let tweet = &mut self.tweets[at].1;
         if tweet.shares_default_mentions {
             let added = iterate(&names)?;
-            self.shared_mentions.borrow_mut().extend(added);
+            self.shared_mentions
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .extend(added);
         } else {
             let mentions = item_mut(&mut tweet.value, "mentions")?;
             match mentions {

@@ -1,7 +1,11 @@
 //! Python's numbers and operators on [`PyValue`]s, as CPython 3.11 computes
-//! them, for the API classes that do arithmetic on what a model passes:
-//! `int`s of any size (`bool` counting as `int`), `float`s, and the
-//! `TypeError` texts of the operand types Python refuses.
+//! them: the one implementation the API classes share (TradingBot,
+//! MessageAPI, TravelAPI, TicketAPI, VehicleControlAPI, MathAPI). `int`s of
+//! any size (`bool` counting as `int`), `float`s, `+ - * / %` and their
+//! augmented forms (`+=`), comparisons (exact across `int` and `float`),
+//! `float()`, `int()`, `abs()`, `round(x, n)`, `format(x, '.2f')`, and the
+//! texts of the exceptions Python raises. `float ** float` is the
+//! decoder's (`float_pow` in `src/ood/bfcl/arith.rs`).
 //!
 //! Bounds, each Python's own where it has one: an `int` written with more
 //! than [`INT_MAX_STR_DIGITS`] digits, or one that would be printed with more,
@@ -9,14 +13,17 @@
 //! 4300 by default), so no `int` here is larger than that and every
 //! operation on one is cheap. `int ** int` whose result would exceed that
 //! many digits fails with the same printing error without being computed
-//! (Python would compute it, then fail to print it).
+//! (Python would compute it, then fail to print it). Digits are ASCII
+//! digits: Python's `float()` and `int()` also read other Unicode decimal
+//! digits (a model practically never writes them).
 
 use std::cmp::Ordering;
 
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 
-use crate::ood::python::{PyStr, PyValue};
+use crate::ood::bfcl::arith::float_divmod;
+use crate::ood::python::{PyStr, PyValue, py_repr};
 
 pub use crate::ood::python::value::INT_MAX_STR_DIGITS;
 
@@ -131,22 +138,9 @@ pub fn value_of(n: Num) -> Result<PyValue, PyExc> {
     }
 }
 
-/// Python's truth value of `v`.
-pub fn truthy(v: &PyValue) -> bool {
-    match v {
-        PyValue::None => false,
-        PyValue::Bool(b) => *b,
-        PyValue::Int(t) => !t.trim_start_matches(['-', '+', '0']).is_empty(),
-        PyValue::Float(x) | PyValue::Complex(x) => *x != 0.0,
-        PyValue::Str(s) => !s.is_empty(),
-        PyValue::Bytes(b) => !b.is_empty(),
-        PyValue::List(v) | PyValue::Tuple(v) | PyValue::Set(v) => !v.is_empty(),
-        PyValue::Dict(v) => !v.is_empty(),
-    }
-}
-
-/// The items `for x in v` visits, or the `TypeError` text when `v` is not
-/// iterable (a `str` yields its characters, a `dict` its keys).
+/// The items `for x in v` visits, or the `TypeError` when `v` is not
+/// iterable (a `str` yields its characters, a `dict` its keys, `bytes` its
+/// `int`s).
 pub fn iterate(v: &PyValue) -> Result<Vec<PyValue>, PyExc> {
     match v {
         PyValue::List(items) | PyValue::Tuple(items) | PyValue::Set(items) => Ok(items.clone()),
@@ -311,11 +305,21 @@ fn is_sequence(v: &PyValue) -> bool {
     )
 }
 
-/// `a <op> b` with Python's semantics, or the text of the exception it
-/// raises. Concatenation of `str`, `list`, `tuple` is supported; sequence
+/// `a <op> b` with Python's semantics, or the exception it raises.
+/// Concatenation of `str`, `list`, `tuple` is supported; sequence
 /// repetition (`'ab' * 3`), which no ported method reaches, fails with a
 /// text of itc's own.
 pub fn binop(op: Op, a: &PyValue, b: &PyValue) -> Result<PyValue, PyExc> {
+    operate(op, a, b, false)
+}
+
+/// The augmented assignment `a <op>= b`: [`binop`] but for its error texts
+/// (`for +=`) and `list += iterable`, which extends the list.
+pub fn augmented(op: Op, a: &PyValue, b: &PyValue) -> Result<PyValue, PyExc> {
+    operate(op, a, b, true)
+}
+
+fn operate(op: Op, a: &PyValue, b: &PyValue, in_place: bool) -> Result<PyValue, PyExc> {
     if let (Some(x), Some(y)) = (num_of(a)?, num_of(b)?) {
         return value_of(num_op(op, x, y)?);
     }
@@ -325,6 +329,9 @@ pub fn binop(op: Op, a: &PyValue, b: &PyValue) -> Result<PyValue, PyExc> {
             s.extend_from_slice(&y.0);
             Ok(PyValue::Str(PyStr(s)))
         }
+        (Op::Add, PyValue::List(x), y) if in_place => Ok(PyValue::List(
+            x.iter().cloned().chain(iterate(y)?).collect(),
+        )),
         (Op::Add, PyValue::List(x), PyValue::List(y)) => {
             Ok(PyValue::List(x.iter().chain(y).cloned().collect()))
         }
@@ -353,7 +360,10 @@ pub fn binop(op: Op, a: &PyValue, b: &PyValue) -> Result<PyValue, PyExc> {
                 )))
             }
         }
-        _ => Err(type_error(unsupported(op.symbol(), a, b))),
+        _ => {
+            let symbol = format!("{}{}", op.symbol(), if in_place { "=" } else { "" });
+            Err(type_error(unsupported(&symbol, a, b)))
+        }
     }
 }
 
@@ -417,19 +427,9 @@ fn float_op(op: Op, a: f64, b: f64) -> Result<f64, PyExc> {
             if b == 0.0 {
                 return Err(PyExc::new(ExcKind::ZeroDivision, "float modulo"));
             }
-            float_mod(a, b)
+            float_divmod(a, b).1
         }
     })
-}
-
-/// CPython's `float % float` (the result takes the divisor's sign).
-pub fn float_mod(vx: f64, wx: f64) -> f64 {
-    let m = vx % wx;
-    if m != 0.0 {
-        if (wx < 0.0) != (m < 0.0) { m + wx } else { m }
-    } else {
-        0.0f64.copysign(wx)
-    }
 }
 
 /// A comparison operator.
@@ -505,24 +505,33 @@ pub fn num_cmp(x: &Num, y: &Num) -> Option<Ordering> {
     }
 }
 
-/// `float(v)`: numbers, and `str`s holding a Python float literal.
+/// `float(v)`: numbers, and `str`s and `bytes` holding a Python float
+/// literal.
 pub fn py_float(v: &PyValue) -> Result<f64, PyExc> {
     if let Some(n) = num_of(v)? {
         return to_f64(&n);
     }
-    match v {
-        PyValue::Str(s) => parse_float_literal(&s.to_string_lossy()).ok_or_else(|| {
-            let repr = PyStr(crate::ood::python::py_repr(v)).to_string_lossy();
-            PyExc::new(
-                ExcKind::Value,
-                format!("could not convert string to float: {repr}"),
-            )
-        }),
-        other => Err(type_error(format!(
-            "float() argument must be a string or a real number, not '{}'",
-            other.type_name()
-        ))),
-    }
+    let parsed = match v {
+        PyValue::Str(s) => parse_float_literal(&s.to_string_lossy()),
+        // Bytes are read as ASCII text (any other byte fails).
+        PyValue::Bytes(b) => std::str::from_utf8(b)
+            .ok()
+            .filter(|t| t.is_ascii())
+            .and_then(parse_float_literal),
+        other => {
+            return Err(type_error(format!(
+                "float() argument must be a string or a real number, not '{}'",
+                other.type_name()
+            )));
+        }
+    };
+    parsed.ok_or_else(|| {
+        let repr = PyStr(py_repr(v)).to_string_lossy();
+        PyExc::new(
+            ExcKind::Value,
+            format!("could not convert string to float: {repr}"),
+        )
+    })
 }
 
 /// A string as `float()` reads it: surrounding whitespace, `_` between
@@ -555,6 +564,153 @@ pub fn parse_float_literal(text: &str) -> Option<f64> {
         return None;
     }
     cleaned.parse::<f64>().ok()
+}
+
+/// `int(v)`: an `int` (`bool` as 0 or 1), a `float` truncated, a `str`
+/// of decimal digits; else Python's exception.
+pub fn py_int(v: &PyValue) -> Result<BigInt, PyExc> {
+    match v {
+        PyValue::Float(x) if x.is_nan() => Err(PyExc::new(
+            ExcKind::Value,
+            "cannot convert float NaN to integer",
+        )),
+        PyValue::Float(x) if x.is_infinite() => Err(PyExc::new(
+            ExcKind::Overflow,
+            "cannot convert float infinity to integer",
+        )),
+        PyValue::Float(x) => Ok(f64_to_int(x.trunc())),
+        PyValue::Str(text) => parse_int_string(&text.to_string_lossy()).ok_or_else(|| {
+            PyExc::new(
+                ExcKind::Value,
+                format!(
+                    "invalid literal for int() with base 10: {}",
+                    PyStr(py_repr(v)).to_string_lossy()
+                ),
+            )
+        }),
+        other => match num_of(other)? {
+            Some(Num::Int(i)) => Ok(i),
+            _ => Err(type_error(format!(
+                "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                other.type_name()
+            ))),
+        },
+    }
+}
+
+/// `int(text)`: surrounding whitespace, a sign, ASCII digits with single
+/// `_` between them, at most [`INT_MAX_STR_DIGITS`] characters.
+pub fn parse_int_string(text: &str) -> Option<BigInt> {
+    let t = text.trim();
+    let body = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let b = body.as_bytes();
+    let ok = !b.is_empty()
+        && b.first().is_some_and(u8::is_ascii_digit)
+        && b.last().is_some_and(u8::is_ascii_digit)
+        && b.iter().all(|c| c.is_ascii_digit() || *c == b'_')
+        && !body.contains("__")
+        && body.len() <= INT_MAX_STR_DIGITS;
+    if !ok {
+        return None;
+    }
+    let digits: String = body.chars().filter(|&c| c != '_').collect();
+    let magnitude: BigInt = digits.parse().ok()?;
+    Some(if t.starts_with('-') {
+        -magnitude
+    } else {
+        magnitude
+    })
+}
+
+/// `abs(v)` for a number, else `bad operand type for abs(): 'str'`.
+pub fn abs(v: &PyValue) -> Result<PyValue, PyExc> {
+    match num_of(v)? {
+        Some(Num::Float(x)) => Ok(PyValue::Float(x.abs())),
+        Some(Num::Int(i)) => Ok(PyValue::Int(i.magnitude().to_string())),
+        None => Err(type_error(format!(
+            "bad operand type for abs(): '{}'",
+            v.type_name()
+        ))),
+    }
+}
+
+/// `format(x, '.2f')` of a float: the exact binary value rounded to two
+/// decimals, ties to even (as Rust's `{:.2}` rounds too); `inf`, `-inf`,
+/// `nan`.
+pub fn fixed2(x: f64) -> String {
+    if x.is_nan() {
+        "nan".into()
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// `format(v, '.2f')` for a number, else Python's exception (a `str`
+/// knows no code `f`; other types take no format spec at all).
+pub fn format_fixed2(v: &PyValue) -> Result<String, PyExc> {
+    if let Some(n) = num_of(v)? {
+        return Ok(fixed2(to_f64(&n)?));
+    }
+    Err(match v {
+        PyValue::Str(_) => PyExc::new(
+            ExcKind::Value,
+            "Unknown format code 'f' for object of type 'str'",
+        ),
+        other => type_error(format!(
+            "unsupported format string passed to {}.__format__",
+            other.type_name()
+        )),
+    })
+}
+
+/// CPython's `round(float, n)`: correctly rounded through the exact
+/// decimal value, ties to even.
+pub fn round_float(x: f64, n: &BigInt) -> Result<f64, PyExc> {
+    const NDIGITS_MAX: i64 = 323;
+    const NDIGITS_MIN: i64 = -308;
+    if !x.is_finite() {
+        return Ok(x);
+    }
+    let n = match i64::try_from(n) {
+        Ok(n) => n,
+        Err(_) if n.sign() == Sign::Minus => i64::MIN,
+        Err(_) => i64::MAX,
+    };
+    if n > NDIGITS_MAX {
+        return Ok(x);
+    }
+    if n < NDIGITS_MIN {
+        return Ok(0.0 * x);
+    }
+    // x = num / 2^k; y = x * 10^n = num * 10^n / 2^k.
+    let (num, k) = f64_to_int_scaled(x);
+    let ten = BigInt::from(10u8).pow(n.unsigned_abs() as u32);
+    let (numerator, denominator) = if n >= 0 {
+        (num * &ten, BigInt::from(1u8) << k)
+    } else {
+        (num, (BigInt::from(1u8) << k) * &ten)
+    };
+    let q = round_half_even(&numerator, &denominator);
+    if q.sign() == Sign::NoSign {
+        return Ok(0.0f64.copysign(x));
+    }
+    let value = if n >= 0 {
+        ratio_to_f64(&q, &ten)
+    } else {
+        ratio_to_f64(&(q * ten), &BigInt::from(1u8))
+    };
+    value.ok_or_else(|| PyExc::new(ExcKind::Overflow, "rounded value too large to represent"))
+}
+
+/// `n / d` rounded to an integer, ties to even (`d > 0`).
+pub fn round_half_even(n: &BigInt, d: &BigInt) -> BigInt {
+    let (q, r) = n.div_mod_floor(d);
+    let twice: BigInt = &r * 2;
+    match twice.cmp(d) {
+        Ordering::Greater => q + 1,
+        Ordering::Equal if q.is_odd() => q + 1,
+        _ => q,
+    }
 }
 
 #[cfg(test)]
@@ -654,5 +810,208 @@ mod tests {
         );
         let a = PyValue::Int("9".repeat(3000));
         assert_eq!(binop(Op::Mul, &a, &a).unwrap_err(), str_limit_error());
+    }
+
+    fn lit(text: &str) -> PyValue {
+        crate::ood::python::literal_eval(text).unwrap()
+    }
+
+    // Each expected value below is CPython 3.11.7's; the comments name the
+    // copy (before the three modules became this one) that disagreed.
+    #[test]
+    fn augmented_assignment_reads_as_cpython() {
+        let aug = |op, a: &str, b: &str| augmented(op, &lit(a), &lit(b));
+        // py_arith: "can only concatenate list (not \"int\") to list".
+        for (op, a, b, text) in [
+            (Op::Add, "[1]", "1", "'int' object is not iterable"),
+            (
+                Op::Add,
+                "(1,)",
+                "1",
+                "can only concatenate tuple (not \"int\") to tuple",
+            ),
+            (
+                Op::Add,
+                "'a'",
+                "[1]",
+                "can only concatenate str (not \"list\") to str",
+            ),
+            (
+                Op::Add,
+                "1",
+                "'a'",
+                "unsupported operand type(s) for +=: 'int' and 'str'",
+            ),
+            (
+                Op::Sub,
+                "1.0",
+                "'a'",
+                "unsupported operand type(s) for -=: 'float' and 'str'",
+            ),
+        ] {
+            assert_eq!(aug(op, a, b).unwrap_err().text, text, "{a} {op:?}= {b}");
+        }
+        assert_eq!(aug(Op::Add, "[1]", "'ab'").unwrap(), lit("[1, 'a', 'b']"));
+        assert_eq!(aug(Op::Add, "[1]", "b'a'").unwrap(), lit("[1, 97]"));
+        assert_eq!(aug(Op::Add, "1", "True").unwrap(), lit("2"));
+        assert_eq!(
+            aug(Op::Add, "0.1", "0.2").unwrap(),
+            PyValue::Float(0.1 + 0.2)
+        );
+        // py_arith and py_semantics refused results beyond 128 bits.
+        let max = i128::MAX.to_string();
+        assert_eq!(
+            aug(Op::Add, &max, "1").unwrap(),
+            lit("170141183460469231731687303715884105728")
+        );
+        assert_eq!(
+            binop(Op::Mul, &lit(&max), &int(2)).unwrap(),
+            lit("340282366920938463463374607431768211454")
+        );
+    }
+
+    #[test]
+    fn float_reads_strings_and_bytes_as_cpython() {
+        let f = |v: PyValue| py_float(&v).map_err(|e| e.text);
+        let s = |t: &str| PyValue::Str(PyStr::new(t));
+        for (text, want) in [
+            ("1e3", 1000.0),
+            (" 12.5 ", 12.5),
+            ("1_000", 1000.0),
+            ("1e1_0", 1e10),
+            ("-Infinity", f64::NEG_INFINITY),
+            ("1.", 1.0),
+            (".5", 0.5),
+            ("5.e3", 5000.0),
+            ("\u{85}1.5\u{3000}", 1.5),
+        ] {
+            assert_eq!(f(s(text)), Ok(want), "{text:?}");
+        }
+        assert!(f(s("nan")).unwrap().is_nan());
+        // py_semantics took U+001C..U+001F for white space.
+        for text in [
+            "_1",
+            "1_",
+            "1__0",
+            "0x10",
+            "",
+            "1e",
+            ".",
+            "+-1",
+            "\u{1c}1.5",
+        ] {
+            assert!(
+                f(s(text)).unwrap_err().starts_with("could not convert"),
+                "{text:?}"
+            );
+        }
+        assert_eq!(
+            f(s("abc")).unwrap_err(),
+            "could not convert string to float: 'abc'"
+        );
+        // py_num refused bytes; py_semantics read byte 0x85 as white space.
+        assert_eq!(f(PyValue::Bytes(b" 1.5 ".to_vec())), Ok(1.5));
+        assert_eq!(
+            f(PyValue::Bytes(b"\x851.5".to_vec())).unwrap_err(),
+            "could not convert string to float: b'\\x851.5'"
+        );
+        assert_eq!(
+            f(lit(&"9".repeat(340))).unwrap_err(),
+            "int too large to convert to float"
+        );
+        assert_eq!(
+            f(lit("[1]")).unwrap_err(),
+            "float() argument must be a string or a real number, not 'list'"
+        );
+    }
+
+    #[test]
+    fn comparisons_order_strings_and_sequences_as_cpython() {
+        // py_arith refused every non-number.
+        assert!(compare(Cmp::Le, &lit("'a'"), &lit("'b'")).unwrap());
+        assert!(compare(Cmp::Lt, &lit("(1, 'a')"), &lit("(1, 'b')")).unwrap());
+        assert_eq!(
+            compare(Cmp::Lt, &lit("[1]"), &lit("['a']"))
+                .unwrap_err()
+                .text,
+            "'<' not supported between instances of 'int' and 'str'"
+        );
+        assert!(!compare(Cmp::Ge, &lit(&"9".repeat(400)), &lit("1e400")).unwrap());
+        assert!(compare(Cmp::Gt, &lit(&"9".repeat(400)), &lit("1e300")).unwrap());
+        assert!(!compare(Cmp::Ge, &lit("-1"), &lit("-0.5")).unwrap());
+    }
+
+    #[test]
+    fn integer_division_is_correctly_rounded() {
+        for (a, b, want) in [
+            ("100000000000000000001", "7", 1.4285714285714287e+19),
+            ("18446744073709551623", "110", 1.6769767339735955e+17),
+            (
+                "-1267650600228229401496703205377",
+                "3",
+                -4.2255020007607644e+29,
+            ),
+            ("1", "3458764513820540928", 2.8912057932946783e-19),
+            (
+                "170141183460469231731687303715884105727",
+                "170141183460469231731687303715884105725",
+                1.0,
+            ),
+        ] {
+            assert_eq!(
+                binop(Op::Div, &lit(a), &lit(b)).unwrap(),
+                PyValue::Float(want),
+                "{a} / {b}"
+            );
+        }
+        assert_eq!(
+            binop(Op::Div, &int(1), &lit("0.0")).unwrap_err().text,
+            "float division by zero"
+        );
+        assert_eq!(
+            binop(Op::Div, &int(1), &int(0)).unwrap_err().text,
+            "division by zero"
+        );
+    }
+
+    #[test]
+    fn int_abs_format_and_round_read_as_cpython() {
+        assert_eq!(py_int(&lit("' -1_0 '")).unwrap(), BigInt::from(-10));
+        assert_eq!(
+            py_int(&lit("'1__0'")).unwrap_err().text,
+            "invalid literal for int() with base 10: '1__0'"
+        );
+        assert_eq!(py_int(&lit("-2.9")).unwrap(), BigInt::from(-2));
+        assert_eq!(
+            abs(&lit("-1000000000000000000000000000000")).unwrap(),
+            lit("1000000000000000000000000000000")
+        );
+        assert_eq!(
+            abs(&lit("'a'")).unwrap_err().text,
+            "bad operand type for abs(): 'str'"
+        );
+        assert_eq!(fixed2(0.125), "0.12");
+        assert_eq!(fixed2(-2.675), "-2.67");
+        assert_eq!(fixed2(f64::INFINITY), "inf");
+        assert_eq!(fixed2(f64::NAN), "nan");
+        assert_eq!(format_fixed2(&lit("True")).unwrap(), "1.00");
+        assert_eq!(
+            format_fixed2(&lit(&format!("1{}", "0".repeat(30)))).unwrap(),
+            "1000000000000000019884624838656.00"
+        );
+        assert_eq!(
+            format_fixed2(&lit("'a'")).unwrap_err().text,
+            "Unknown format code 'f' for object of type 'str'"
+        );
+        // py_arith gave the `str` text for every type.
+        assert_eq!(
+            format_fixed2(&PyValue::None).unwrap_err().text,
+            "unsupported format string passed to NoneType.__format__"
+        );
+        let two = BigInt::from(2);
+        assert_eq!(round_float(2.675, &two).unwrap(), 2.67);
+        assert_eq!(round_float(0.125, &two).unwrap(), 0.12);
+        assert!(round_float(-0.001, &two).unwrap().is_sign_negative());
+        assert_eq!(round_float(1e300, &two).unwrap(), 1e300);
     }
 }

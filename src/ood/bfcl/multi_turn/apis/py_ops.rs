@@ -3,13 +3,23 @@
 //! `in`, iteration, hashing for dict keys, `d.get(k)`, `d[k]` and
 //! `d[k] = v` (with their `KeyError` / `TypeError` texts), `str.splitlines`,
 //! `str.split()`, a linear-time substring search, and f-string texts
-//! ([`Text`]). Numbers are in `py_arith` and `py_num`.
+//! ([`Text`]). Numbers (and iteration) are in `py_num`.
 
 use crate::ood::python::value::py_eq;
-use crate::ood::python::{PyStr, PyValue, py_str};
+use crate::ood::python::{PyStr, PyValue, py_repr, py_str};
 
 /// Python's truth value (`bool(v)`), the decoder's rule.
 pub(super) use crate::ood::bfcl::arith::truthy;
+
+/// `str(v)` as a Rust string (lone surrogates become U+FFFD).
+pub(super) fn str_text(v: &PyValue) -> String {
+    PyStr(py_str(v)).to_string_lossy()
+}
+
+/// `repr(v)` as a Rust string.
+pub(super) fn repr_text(v: &PyValue) -> String {
+    PyStr(py_repr(v)).to_string_lossy()
+}
 
 /// A `str` value.
 pub(super) fn text(s: &str) -> PyValue {
@@ -77,17 +87,6 @@ pub(super) fn contains(container: &PyValue, item: &PyValue) -> Result<bool, Stri
             "argument of type '{}' is not iterable",
             other.type_name()
         )),
-    }
-}
-
-/// The items `for x in v` yields (a dict's keys, a string's characters).
-pub(super) fn iterate(v: &PyValue) -> Result<Vec<PyValue>, String> {
-    match v {
-        PyValue::Str(s) => Ok(s.0.iter().map(|&c| PyValue::Str(PyStr(vec![c]))).collect()),
-        PyValue::List(items) | PyValue::Tuple(items) | PyValue::Set(items) => Ok(items.clone()),
-        PyValue::Dict(entries) => Ok(entries.iter().map(|(k, _)| k.clone()).collect()),
-        PyValue::Bytes(b) => Ok(b.iter().map(|&x| int(i128::from(x))).collect()),
-        other => Err(format!("'{}' object is not iterable", other.type_name())),
     }
 }
 
@@ -285,6 +284,12 @@ pub(super) fn get_item<'a>(value: &'a PyValue, key: &str) -> Result<&'a PyValue,
     }
 }
 
+/// `container[key] = value` for a string key (an existing key keeps its
+/// place), or Python's error for a container that is not a dict.
+pub(super) fn set_item(container: &mut PyValue, key: &str, value: PyValue) -> Result<(), String> {
+    dict_set(dict_entries_mut(container)?, text(key), value)
+}
+
 /// The mutable entries of a dict state value for `value[key] = ...`, or
 /// Python's error for another type.
 pub(super) fn dict_entries_mut(
@@ -346,6 +351,17 @@ pub(super) mod testing {
             Err(e) => format!("Error during execution: {e}"),
         }
     }
+
+    /// [`run`] with the arguments written as one tuple literal, such as
+    /// `"('tok', [1])"`.
+    pub fn run_tuple(api: &mut dyn ApiClass, method: &str, args: &str) -> String {
+        let crate::ood::python::PyValue::Tuple(items) = literal_eval(args).unwrap() else {
+            panic!("not a tuple: {args}")
+        };
+        let texts: Vec<String> = items.iter().map(super::repr_text).collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        run(api, method, &texts)
+    }
 }
 
 #[cfg(test)]
@@ -362,6 +378,15 @@ mod tests {
             .into_iter()
             .map(|l| PyStr(l.to_vec()).to_string_lossy())
             .collect()
+    }
+
+    #[test]
+    fn hashability_follows_python() {
+        assert_eq!(
+            hashable(&lit("(1, [2])")).unwrap_err(),
+            "unhashable type: 'list'"
+        );
+        assert!(hashable(&lit("(1, 'a')")).is_ok());
     }
 
     // Expected values are CPython 3.11's for the same calls.
@@ -423,10 +448,5 @@ mod tests {
             get_item(&lit("'Buy'"), "status").unwrap_err(),
             "string indices must be integers, not 'str'"
         );
-        assert_eq!(
-            iterate(&lit("5")).unwrap_err(),
-            "'int' object is not iterable"
-        );
-        assert_eq!(iterate(&lit("'ab'")).unwrap(), vec![lit("'a'"), lit("'b'")]);
     }
 }

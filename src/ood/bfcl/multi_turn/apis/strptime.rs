@@ -9,6 +9,7 @@
 //! digit, itc only ASCII ones; another directive is refused with a text of
 //! itc's own.
 
+use super::py_num::{ExcKind, PyExc};
 use crate::ood::python::{PyStr, PyValue, py_repr};
 
 /// A naive `datetime`, fields in comparison order.
@@ -80,8 +81,8 @@ impl Field {
     }
 }
 
-/// The fields of a format, or itc's text for a directive it does not know.
-fn fields(format: &str) -> Result<Vec<Field>, String> {
+/// The fields of a format, or itc's error for a directive it does not know.
+fn fields(format: &str) -> Result<Vec<Field>, PyExc> {
     let mut out = Vec::new();
     let mut chars = format.chars().peekable();
     while let Some(c) = chars.next() {
@@ -96,8 +97,9 @@ fn fields(format: &str) -> Result<Vec<Field>, String> {
                 Some('%') => Field::Literal(u32::from('%')),
                 other => {
                     let directive = other.map(String::from).unwrap_or_default();
-                    return Err(format!(
-                        "itc: strptime directive %{directive} is not supported"
+                    return Err(PyExc::new(
+                        ExcKind::Itc,
+                        format!("itc: strptime directive %{directive} is not supported"),
                     ));
                 }
             },
@@ -114,38 +116,46 @@ fn fields(format: &str) -> Result<Vec<Field>, String> {
     Ok(out)
 }
 
-/// `datetime.strptime(value, format)`.
-pub fn strptime(value: &PyValue, format: &str) -> Result<Moment, String> {
+/// `datetime.strptime(value, format)`, or its exception: a `TypeError`
+/// for a value that is not a `str`, a `ValueError` for one that does not
+/// match or names no date.
+pub fn strptime(value: &PyValue, format: &str) -> Result<Moment, PyExc> {
     let PyValue::Str(text) = value else {
-        return Err(format!(
-            "strptime() argument 1 must be str, not {}",
-            value.type_name()
+        // Argument Clinic names `None` itself, other values by their type.
+        let name = match value {
+            PyValue::None => "None",
+            other => other.type_name(),
+        };
+        return Err(PyExc::new(
+            ExcKind::Type,
+            format!("strptime() argument 1 must be str, not {name}"),
         ));
     };
     let fields = fields(format)?;
+    let value_error = |text: String| Err(PyExc::new(ExcKind::Value, text));
     let mut parsed = Parsed::default();
     let Some(end) = match_fields(&text.0, 0, &fields, &mut parsed) else {
-        return Err(format!(
+        return value_error(format!(
             "time data {} does not match format {}",
             PyStr(py_repr(value)).to_string_lossy(),
             PyStr(py_repr(&PyValue::Str(PyStr::new(format)))).to_string_lossy()
         ));
     };
     if end != text.len() {
-        return Err(format!(
+        return value_error(format!(
             "unconverted data remains: {}",
             PyStr(text.0[end..].to_vec()).to_string_lossy()
         ));
     }
     let (year, month, day) = (parsed.year, parsed.month, parsed.day);
     if year == 0 {
-        return Err("year 0 is out of range".into());
+        return value_error("year 0 is out of range".into());
     }
     if day > days_in_month(year, month) {
-        return Err("day is out of range for month".into());
+        return value_error("day is out of range for month".into());
     }
     if parsed.second > 59 {
-        return Err("second must be in 0..59".into());
+        return value_error("second must be in 0..59".into());
     }
     Ok(Moment {
         year,
@@ -155,6 +165,17 @@ pub fn strptime(value: &PyValue, format: &str) -> Result<Moment, String> {
         minute: parsed.minute,
         second: parsed.second,
     })
+}
+
+/// `datetime.strptime(value, format)` inside `try: ... except
+/// ValueError:`: `None` where Python raises `ValueError`, the text of any
+/// other exception.
+pub fn strptime_or_none(value: &PyValue, format: &str) -> Result<Option<Moment>, String> {
+    match strptime(value, format) {
+        Ok(moment) => Ok(Some(moment)),
+        Err(e) if e.kind == ExcKind::Value => Ok(None),
+        Err(e) => Err(e.text),
+    }
 }
 
 /// What the directives matched; `_strptime`'s defaults (1900-01-01 00:00:00).
@@ -277,7 +298,7 @@ mod tests {
     use crate::ood::python::literal_eval;
 
     fn parse(text: &str, format: &str) -> Result<Moment, String> {
-        strptime(&literal_eval(text).unwrap(), format)
+        strptime(&literal_eval(text).unwrap(), format).map_err(|e| e.text)
     }
 
     // Texts and values as CPython 3.11.7's `datetime.strptime` gives them.
@@ -319,6 +340,39 @@ mod tests {
             parse("'2024-09-02'", "%Y-%j")
                 .unwrap_err()
                 .starts_with("itc: ")
+        );
+    }
+
+    // Cases of the `%Y-%m-%d` parser TravelAPI had (now this one).
+    #[test]
+    fn travel_dates_parse_and_fail_as_cpython() {
+        let ymd = |text: &str| {
+            let m = parse(&format!("{text:?}"), "%Y-%m-%d").ok()?;
+            Some((m.year, m.month, m.day))
+        };
+        assert_eq!(ymd("2024-01- 5"), Some((2024, 1, 5)));
+        assert_eq!(ymd("2024-02-29"), Some((2024, 2, 29)));
+        assert_eq!(ymd("2024-10-5"), Some((2024, 10, 5)));
+        for text in [
+            "2024-12-3x",
+            " 2024-01-01",
+            "2023-02-29",
+            "2024-011-01",
+            "99999-01-01",
+            "2024-01-01\n",
+            "",
+        ] {
+            assert_eq!(ymd(text), None, "{text:?}");
+        }
+        let none = strptime_or_none(&PyValue::None, "%Y-%m-%d");
+        // This module said `NoneType` before it took TravelAPI's parser's.
+        assert_eq!(
+            none.unwrap_err(),
+            "strptime() argument 1 must be str, not None"
+        );
+        assert_eq!(
+            strptime_or_none(&literal_eval("'2024-02-30'").unwrap(), "%Y-%m-%d"),
+            Ok(None)
         );
     }
 }

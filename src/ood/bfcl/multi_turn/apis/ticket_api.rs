@@ -10,11 +10,11 @@
 //! - A `ticket_queue` in the configuration that is not a list loads as an
 //!   empty list (every question's is a list).
 //! - Python comparisons and arithmetic on model-given values follow
-//!   `py_semantics` (ints within 128 bits).
+//!   `py_num`.
 
 use super::py_hash::{py_hash, set_difference_order};
-use super::py_ops::{dict, int, text, truthy};
-use super::py_semantics::{Op, arith, is_str, less_than, set_item, subscript};
+use super::py_num::{Cmp, Op, augmented, compare};
+use super::py_ops::{dict, get_item, int, same_text, set_item, text, truthy};
 use crate::ood::bfcl::check_values::py_lower;
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
 use crate::ood::bfcl::multi_turn::state::State;
@@ -123,7 +123,7 @@ impl TicketApi {
     /// equals `id`, or the exception its subscript raises.
     fn find(&self, id: &PyValue) -> Result<Option<usize>, String> {
         for (at, ticket) in self.ticket_queue.iter().enumerate() {
-            if py_eq(subscript(ticket, "id")?, id) {
+            if py_eq(get_item(ticket, "id")?, id) {
                 return Ok(truthy(ticket).then_some(at));
             }
         }
@@ -142,7 +142,7 @@ impl TicketApi {
                 text("User not authenticated. Please log in to create a ticket."),
             )]));
         }
-        if less_than(&priority, &int(1))? || less_than(&int(5), &priority)? {
+        if compare(Cmp::Lt, &priority, &int(1))? || compare(Cmp::Lt, &int(5), &priority)? {
             return value(dict([(
                 "error",
                 text("Invalid priority. Priority must be between 1 and 5."),
@@ -157,7 +157,7 @@ impl TicketApi {
             ("created_by", self.current_user.clone()),
         ]);
         self.ticket_queue.push(ticket.clone());
-        self.ticket_counter = arith(Op::Add, &self.ticket_counter, &int(1), true)?.value();
+        self.ticket_counter = augmented(Op::Add, &self.ticket_counter, &int(1))?;
         value(ticket)
     }
 
@@ -176,7 +176,7 @@ impl TicketApi {
             "Closed" => (" is already closed.", " has been closed successfully."),
             _ => (" is already resolved.", " has been resolved successfully."),
         };
-        if is_str(subscript(ticket, "status")?, status) {
+        if same_text(get_item(ticket, "status")?, status) {
             return message("error", "Ticket with ID ", id, done);
         }
         set_item(ticket, "status", text(status))?;
@@ -196,7 +196,7 @@ impl TicketApi {
                 updates.type_name()
             ));
         };
-        let is_valid = |k: &PyValue| VALID_FIELDS.iter().any(|f| is_str(k, f));
+        let is_valid = |k: &PyValue| VALID_FIELDS.iter().any(|f| same_text(k, f));
         if entries.iter().any(|(k, _)| !is_valid(k)) {
             let hashes: Vec<i64> = entries
                 .iter()
@@ -239,14 +239,14 @@ impl TicketApi {
         }
         let mut mine = Vec::new();
         for ticket in &self.ticket_queue {
-            if py_eq(subscript(ticket, "created_by")?, &self.current_user) {
+            if py_eq(get_item(ticket, "created_by")?, &self.current_user) {
                 mine.push(ticket.clone());
             }
         }
         if truthy(status) {
             let mut kept = Vec::new();
             for ticket in mine {
-                let own = lowered(subscript(&ticket, "status")?)?;
+                let own = lowered(get_item(&ticket, "status")?)?;
                 if py_eq(&own, &lowered(status)?) {
                     kept.push(ticket);
                 }
@@ -329,7 +329,7 @@ impl ApiClass for TicketApi {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ood::bfcl::multi_turn::apis::py_semantics::testing::run;
+    use crate::ood::bfcl::multi_turn::apis::py_ops::testing::run_tuple as run;
     use crate::ood::python::testing::lit;
 
     // Each expected text is what the official class gave under CPython

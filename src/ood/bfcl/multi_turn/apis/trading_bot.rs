@@ -25,9 +25,6 @@
 //!
 //! Where itc differs from Python (no method loops on a model-given
 //! number, so no other bound is needed):
-//! - integer sums beyond 128 bits are refused with a text of itc's own
-//!   (`itc: integer arithmetic beyond 128 bits is not supported`); only an
-//!   `int` balance or order counter in the config could meet one;
 //! - a `random_seed` that is not an `int` (none in the data) seeds with the
 //!   default seed, and an `orders` config that is not a dict loads as an
 //!   empty dict;
@@ -38,10 +35,10 @@
 use std::sync::OnceLock;
 
 use super::long_context;
-use super::py_arith::{self, Cmp, add, compare};
+use super::py_num::{self, Cmp, Op, augmented, compare, iterate};
 use super::py_ops::{
-    self, Text, dict, dict_get, dict_set, get_item, int, iterate, key_position, list_position,
-    no_attribute, text, truthy,
+    self, Text, dict, dict_get, dict_set, get_item, int, key_position, list_position, no_attribute,
+    text, truthy,
 };
 use super::strptime::{Moment, strptime};
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
@@ -411,25 +408,28 @@ impl TradingBot {
             return Ok(dict([("error", error.value())]));
         }
         let zero = int(0);
-        if compare(price, Cmp::Le, &zero)? || compare(amount, Cmp::Le, &zero)? {
+        if compare(Cmp::Le, price, &zero)? || compare(Cmp::Le, amount, &zero)? {
             let error = "Price and amount must be positive values.";
             return Ok(dict([("error", text(error))]));
         }
         if is_buy(order_type)? {
-            let total_cost = py_arith::float_times_int(price, amount)?;
+            // float(price) * int(amount)
+            let price = PyValue::Float(py_num::py_float(price)?);
+            let amount = PyValue::Int(py_num::py_int(amount)?.to_string());
+            let total_cost = py_num::binop(Op::Mul, &price, &amount)?;
             let balance = dict_get(&self.account_info, &text("balance"))?
                 .cloned()
                 .unwrap_or(int(0));
-            if compare(&PyValue::Float(total_cost), Cmp::Gt, &balance)? {
+            if compare(Cmp::Gt, &total_cost, &balance)? {
                 let error = format!(
                     "Insufficient funds: required ${} but only ${} available.",
-                    py_arith::fixed2(total_cost),
-                    py_arith::format_fixed2(&balance)?
+                    py_num::format_fixed2(&total_cost)?,
+                    py_num::format_fixed2(&balance)?
                 );
                 return Ok(dict([("error", text(&error))]));
             }
         }
-        let price = PyValue::Float(py_arith::to_float(price).unwrap_or(Ok(0.0))?);
+        let price = PyValue::Float(py_num::py_float(price)?);
         let order_id = self.order_counter.clone();
         let order = dict([
             ("id", order_id.clone()),
@@ -440,7 +440,7 @@ impl TradingBot {
             ("status", text("Open")),
         ]);
         dict_set(&mut self.orders, order_id.clone(), order)?;
-        self.order_counter = add(&self.order_counter, &int(1), false)?;
+        self.order_counter = augmented(Op::Add, &self.order_counter, &int(1))?;
         Ok(dict([
             ("order_id", order_id),
             ("order_type", order_type.clone()),
@@ -464,7 +464,7 @@ impl TradingBot {
             let error = "Market is closed. Transactions are not allowed.";
             return Ok(dict([("error", text(error))]));
         }
-        if compare(amount, Cmp::Le, &int(0))? {
+        if compare(Cmp::Le, amount, &int(0))? {
             let error = if withdraw {
                 "Transaction amount must be positive."
             } else {
@@ -473,13 +473,14 @@ impl TradingBot {
             return Ok(dict([("error", text(error))]));
         }
         let balance = get_item(&self.account_info, "balance")?.clone();
-        if withdraw && compare(amount, Cmp::Gt, &balance)? {
+        if withdraw && compare(Cmp::Gt, amount, &balance)? {
             return Ok(dict([(
                 "error",
                 text("Insufficient funds for withdrawal."),
             )]));
         }
-        let new_balance = add(&balance, amount, withdraw)?;
+        let op = if withdraw { Op::Sub } else { Op::Add };
+        let new_balance = augmented(op, &balance, amount)?;
         dict_set(
             py_ops::dict_entries_mut(&mut self.account_info)?,
             text("balance"),
@@ -598,7 +599,7 @@ impl TradingBot {
         }
         let bound = |date: &PyValue| -> Result<Option<Moment>> {
             if truthy(date) {
-                strptime(date, "%Y-%m-%d").map(Some)
+                strptime(date, "%Y-%m-%d").map(Some).map_err(String::from)
             } else {
                 Ok(None)
             }
@@ -655,8 +656,8 @@ impl TradingBot {
                 let stock = bot.stocks_get(&symbol)?.unwrap_or(&empty);
                 Ok(dict_get(stock, &text("price"))?.cloned().unwrap_or(int(0)))
             };
-            if compare(&price(self)?, Cmp::Ge, min_price)?
-                && compare(&price(self)?, Cmp::Le, max_price)?
+            if compare(Cmp::Ge, &price(self)?, min_price)?
+                && compare(Cmp::Le, &price(self)?, max_price)?
             {
                 filtered.push(symbol);
             }
@@ -678,8 +679,8 @@ impl TradingBot {
             let Some(stock) = self.stocks_get(&symbol)? else {
                 continue;
             };
-            let change = py_arith::abs(get_item(stock, "percent_change")?)?;
-            if compare(&change, Cmp::Ge, threshold)? {
+            let change = py_num::abs(get_item(stock, "percent_change")?)?;
+            if compare(Cmp::Ge, &change, threshold)? {
                 changed.push(symbol);
             }
         }

@@ -22,17 +22,18 @@
 //! - A `random_seed` in the configuration that is not an `int` within 128
 //!   bits seeds with the default 141053 (no question has one); a
 //!   `credit_card_list` or `booking_record` that is not a dict loads empty.
-//! - Python arithmetic on model-given values follows `py_semantics` (ints
-//!   within 128 bits, ASCII digits).
+//! - Python arithmetic on model-given values follows `py_num` (ASCII
+//!   digits).
 
-use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::{Mutex, PoisonError};
 
-use super::py_ops::{contains, dict, hashable, int, text};
-use super::py_semantics::{
-    Op, arith, is_str, less_than, repr_text, set_item, str_text, strptime_ymd, subscript, to_float,
+use super::py_num::{Cmp, Op, augmented, compare, py_float};
+use super::py_ops::{
+    contains, dict, get_item, hashable, int, repr_text, same_text, set_item, str_text, text,
 };
+use super::strptime::strptime_or_none;
 use super::travel_booking_costs::{compute_exchange_rate, flight_costs};
 use super::{Globals, long_context};
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
@@ -47,7 +48,7 @@ pub const TODAY: (i64, u32, u32) = (2026, 3, 23);
 const DEFAULT_SEED: i128 = 141053;
 
 /// A credit card: a dict object that instances may share (long context).
-pub type Card = Rc<RefCell<PyValue>>;
+pub type Card = Arc<Mutex<PyValue>>;
 
 /// The long-context cards shared by the instances of one process.
 pub fn shared_cards() -> Vec<(PyStr, Card)> {
@@ -55,7 +56,7 @@ pub fn shared_cards() -> Vec<(PyStr, Card)> {
         PyValue::Dict(entries) => entries
             .iter()
             .filter_map(|(k, v)| match k {
-                PyValue::Str(k) => Some((k.clone(), Rc::new(RefCell::new(v.clone())))),
+                PyValue::Str(k) => Some((k.clone(), Arc::new(Mutex::new(v.clone())))),
                 _ => None,
             })
             .collect(),
@@ -161,7 +162,7 @@ impl TravelApi {
         };
         let mut credit_card_list = StrMap::new();
         for (k, v) in str_entries(config.get_str("credit_card_list")) {
-            credit_card_list.insert(k, Rc::new(RefCell::new(v)));
+            credit_card_list.insert(k, Arc::new(Mutex::new(v)));
         }
         let mut booking_record = StrMap::new();
         for (k, v) in str_entries(config.get_str("booking_record")) {
@@ -171,7 +172,7 @@ impl TravelApi {
             let shared = globals.travel_cards.get_or_init(shared_cards);
             for (k, card) in shared {
                 if !credit_card_list.contains(k) {
-                    credit_card_list.insert(k.clone(), Rc::clone(card));
+                    credit_card_list.insert(k.clone(), Arc::clone(card));
                 }
             }
             for (k, v) in str_entries(Some(super::long_context("BOOKING_RECORD_EXTENSION"))) {
@@ -207,7 +208,12 @@ impl TravelApi {
         PyValue::Dict(
             self.credit_card_list
                 .iter()
-                .map(|(k, card)| (PyValue::Str(k.clone()), card.borrow().clone()))
+                .map(|(k, card)| {
+                    (
+                        PyValue::Str(k.clone()),
+                        card.lock().unwrap_or_else(PoisonError::into_inner).clone(),
+                    )
+                })
                 .collect(),
         )
     }
@@ -470,7 +476,7 @@ impl ApiClass for TravelApi {
                 if let Some(problem) = self.check_token(&token) {
                     return error(problem);
                 }
-                let limit = to_float(&limit)?;
+                let limit = py_float(&limit)?;
                 self.budget_limit = PyValue::Float(limit);
                 value(dict([("budget_limit", PyValue::Float(limit))]))
             }
@@ -479,7 +485,7 @@ impl ApiClass for TravelApi {
                 hashable(&location)?;
                 let airport = CITY_AIRPORTS
                     .iter()
-                    .find(|(city, _)| is_str(&location, city))
+                    .find(|(city, _)| same_text(&location, city))
                     .map_or("Unknown", |(_, airport)| airport);
                 value(dict([("nearest_airport", text(airport))]))
             }
@@ -509,7 +515,7 @@ impl ApiClass for TravelApi {
                 .map(|(k, card)| {
                     (
                         State::Str(k.to_string_lossy()),
-                        State::from(&*card.borrow()),
+                        State::from(&*card.lock().unwrap_or_else(PoisonError::into_inner)),
                     )
                 })
                 .collect(),
@@ -584,7 +590,7 @@ impl TravelApi {
         ]);
         if let PyValue::Str(id) = &card_id {
             self.credit_card_list
-                .insert(id.clone(), Rc::new(RefCell::new(card)));
+                .insert(id.clone(), Arc::new(Mutex::new(card)));
         }
         value(dict([("card_id", card_id)]))
     }
@@ -605,7 +611,11 @@ impl TravelApi {
                 str_text(&ids)
             ));
         };
-        let balance = subscript(&card.borrow(), "balance")?.clone();
+        let balance = get_item(
+            &card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+        )?
+        .clone();
         value(dict([("card_balance", balance)]))
     }
 }
@@ -627,22 +637,25 @@ impl TravelApi {
         let Some(card) = self.credit_card_list.lookup(&card_id)?.cloned() else {
             return failed(STATUS, "Card not registered");
         };
-        if !contains(&card.borrow(), &text("balance"))? {
+        if !contains(
+            &card.lock().unwrap_or_else(PoisonError::into_inner),
+            &text("balance"),
+        )? {
             return failed(STATUS, "Balance not found");
         }
         for (airport, what) in [(&from, "departure"), (&to, "destination")] {
-            if !AIRPORTS.iter().any(|a| is_str(airport, a)) {
+            if !AIRPORTS.iter().any(|a| same_text(airport, a)) {
                 let message = with_str(&format!("Invalid {what} airport code: "), airport);
                 return value(dict([(STATUS, PyValue::Bool(false)), ("error", message)]));
             }
         }
-        if strptime_ymd(&date)?.is_none() {
+        if strptime_or_none(&date, "%Y-%m-%d")?.is_none() {
             return failed(STATUS, "Invalid date format. Use YYYY-MM-DD.");
         }
         hashable(&class)?;
         if !["economy", "business", "first"]
             .iter()
-            .any(|c| is_str(&class, c))
+            .any(|c| same_text(&class, c))
         {
             return failed(
                 STATUS,
@@ -654,15 +667,25 @@ impl TravelApi {
             Err(e) => return failed(STATUS, &e),
         };
         let cost_value = PyValue::Float(cost);
-        let balance = subscript(&card.borrow(), "balance")?.clone();
-        if less_than(&balance, &cost_value)? {
+        let balance = get_item(
+            &card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+        )?
+        .clone();
+        if compare(Cmp::Lt, &balance, &cost_value)? {
             return failed(STATUS, "Insufficient funds");
         }
-        if !matches!(self.budget_limit, PyValue::None) && less_than(&balance, &self.budget_limit)? {
+        if !matches!(self.budget_limit, PyValue::None)
+            && compare(Cmp::Lt, &balance, &self.budget_limit)?
+        {
             return failed(STATUS, "Balance is less than budget limit");
         }
-        let left = arith(Op::Sub, &balance, &cost_value, true)?;
-        set_item(&mut card.borrow_mut(), "balance", left.value())?;
+        let left = augmented(Op::Sub, &balance, &cost_value)?;
+        set_item(
+            &mut card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+            left,
+        )?;
         let booking_id = self.draw(1_000_000, 9_999_999);
         let transaction_id = self.draw(10_000_000, 99_999_999);
         let record = dict([
@@ -706,7 +729,7 @@ impl TravelApi {
             "travel_cost",
             "transaction_id",
         ] {
-            invoice.push((text(field), subscript(record, field)?.clone()));
+            invoice.push((text(field), get_item(record, field)?.clone()));
         }
         value(dict([("invoice", PyValue::Dict(invoice))]))
     }
@@ -719,16 +742,24 @@ impl TravelApi {
         let Some(record) = self.booking_record.lookup(booking_id)? else {
             return failed(STATUS, "Booking not found");
         };
-        let card_id = subscript(record, "card_id")?.clone();
-        let cost = subscript(record, "travel_cost")?.clone();
+        let card_id = get_item(record, "card_id")?.clone();
+        let cost = get_item(record, "travel_cost")?.clone();
         let card = self
             .credit_card_list
             .lookup(&card_id)?
             .cloned()
             .ok_or_else(|| repr_text(&card_id))?;
-        let balance = subscript(&card.borrow(), "balance")?.clone();
-        let refunded = arith(Op::Add, &balance, &cost, true)?;
-        set_item(&mut card.borrow_mut(), "balance", refunded.value())?;
+        let balance = get_item(
+            &card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+        )?
+        .clone();
+        let refunded = augmented(Op::Add, &balance, &cost)?;
+        set_item(
+            &mut card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+            refunded,
+        )?;
         if let PyValue::Str(id) = booking_id {
             self.booking_record.remove(id);
         }
@@ -756,10 +787,11 @@ impl TravelApi {
             }
             return refuse(PyValue::Str(PyStr(text)));
         }
-        let Some((year, month, day)) = strptime_ymd(&birth)? else {
+        let Some(born) = strptime_or_none(&birth, "%Y-%m-%d")? else {
             return refuse(text("Invalid date of birth format. Please use YYYY-MM-DD."));
         };
         let (today_year, today_month, today_day) = TODAY;
+        let (year, month, day) = (i64::from(born.year), born.month, born.day);
         let age = today_year - year - i64::from((today_month, today_day) < (month, day));
         if age < 18 {
             return refuse(text("Traveler must be at least 18 years old."));
@@ -776,7 +808,9 @@ impl TravelApi {
         if let Some(problem) = self.check_token(&token) {
             return failed(STATUS, problem);
         }
-        if !matches!(self.budget_limit, PyValue::None) && less_than(&self.budget_limit, &cost)? {
+        if !matches!(self.budget_limit, PyValue::None)
+            && compare(Cmp::Lt, &self.budget_limit, &cost)?
+        {
             return failed(STATUS, "Exceeded budget limit");
         }
         if self.booking_record.lookup(&booking_id)?.is_none() {
@@ -785,9 +819,17 @@ impl TravelApi {
         let Some(card) = self.credit_card_list.lookup(&card_id)?.cloned() else {
             return failed(STATUS, "Credit card not registered");
         };
-        let balance = subscript(&card.borrow(), "balance")?.clone();
-        let left = arith(Op::Sub, &balance, &cost, true)?;
-        set_item(&mut card.borrow_mut(), "balance", left.value())?;
+        let balance = get_item(
+            &card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+        )?
+        .clone();
+        let left = augmented(Op::Sub, &balance, &cost)?;
+        set_item(
+            &mut card.lock().unwrap_or_else(PoisonError::into_inner),
+            "balance",
+            left,
+        )?;
         let insurance_id = self.draw(100_000_000, 999_999_999);
         value(dict([
             ("insurance_id", insurance_id),
@@ -799,7 +841,7 @@ impl TravelApi {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ood::bfcl::multi_turn::apis::py_semantics::testing::run;
+    use crate::ood::bfcl::multi_turn::apis::py_ops::testing::run_tuple as run;
     use crate::ood::bfcl::multi_turn::state::state_id;
     use crate::ood::python::testing::lit;
 

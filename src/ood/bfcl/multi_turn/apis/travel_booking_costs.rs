@@ -2,8 +2,8 @@
 //! route table and prices, `compute_exchange_rate`'s rates (split from
 //! `travel_booking.rs` for its size).
 
-use super::py_ops::{dict, hashable, int};
-use super::py_semantics::{Op, arith, is_str, round2, to_float, true_divide};
+use super::py_num::{Op, binop, py_float, round_float};
+use super::py_ops::{dict, hashable, int, same_text};
 use crate::ood::bfcl::multi_turn::api::Output;
 use crate::ood::python::{PyStr, PyValue};
 
@@ -261,14 +261,14 @@ pub fn flight_costs(
     hashable(to)?;
     let base = BASE_COSTS
         .iter()
-        .find(|(f, t, _)| is_str(from, f) && is_str(to, t))
+        .find(|(f, t, _)| same_text(from, f) && same_text(to, t))
         .map(|(_, _, cost)| *cost)
         .ok_or("No available route for the given airports.")?;
-    let factor = if is_str(class, "economy") {
+    let factor = if same_text(class, "economy") {
         1
-    } else if is_str(class, "business") {
+    } else if same_text(class, "business") {
         2
-    } else if is_str(class, "first") {
+    } else if same_text(class, "first") {
         5
     } else {
         return Err("Invalid travel class. Options are: economy, business, first.".into());
@@ -294,19 +294,19 @@ fn exchange_forward(amount: &PyValue, rate: Rate) -> Result<f64, String> {
     );
     match (amount, rate) {
         (PyValue::Bool(_) | PyValue::Int(_) | PyValue::Float(_), _) => {
-            Ok(arith(Op::Mul, amount, &rate.value(), false)?.to_f64())
+            Ok(py_float(&binop(Op::Mul, amount, &rate.value())?)?)
         }
         (_, Rate::Float(_)) if sequence => {
             Err("can't multiply sequence by non-int of type 'float'".into())
         }
         (PyValue::Str(text), Rate::Int(n)) => {
             let repeated = text.0.repeat(n as usize);
-            to_float(&PyValue::Str(PyStr(repeated)))
+            Ok(py_float(&PyValue::Str(PyStr(repeated)))?)
         }
         (PyValue::Bytes(bytes), Rate::Int(n)) => {
-            to_float(&PyValue::Bytes(bytes.repeat(n as usize)))
+            Ok(py_float(&PyValue::Bytes(bytes.repeat(n as usize)))?)
         }
-        (PyValue::List(_) | PyValue::Tuple(_) | PyValue::Complex(_), _) => to_float(amount),
+        (PyValue::List(_) | PyValue::Tuple(_) | PyValue::Complex(_), _) => Ok(py_float(amount)?),
         (other, rate) => Err(format!(
             "unsupported operand type(s) for *: '{}' and '{}'",
             other.type_name(),
@@ -320,7 +320,8 @@ fn exchange_backward(amount: &PyValue, rate: Rate) -> Result<f64, String> {
     if let PyValue::Complex(_) = amount {
         return Err("type complex doesn't define __round__ method".into());
     }
-    Ok(round2(true_divide(amount, &rate.value())?))
+    let quotient = py_float(&binop(Op::Div, amount, &rate.value())?)?;
+    Ok(round_float(quotient, &2.into())?)
 }
 
 /// `compute_exchange_rate(base_currency, target_currency, value)`.
@@ -330,9 +331,9 @@ pub fn compute_exchange_rate(
     amount: &PyValue,
 ) -> Result<Output, String> {
     for (from, to, rate) in EXCHANGE_RATES {
-        let exchanged = if is_str(base, from) && is_str(target, to) {
+        let exchanged = if same_text(base, from) && same_text(target, to) {
             exchange_forward(amount, rate)?
-        } else if is_str(base, to) && is_str(target, from) {
+        } else if same_text(base, to) && same_text(target, from) {
             exchange_backward(amount, rate)?
         } else {
             continue;

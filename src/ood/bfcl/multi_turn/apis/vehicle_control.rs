@@ -28,11 +28,12 @@
 //! fails `startEngine` and `lockDoors` with `'dict' object expected for
 //! doorStatus`.
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::{Mutex, PoisonError};
 
 use super::long_context;
-use super::py_num::{Cmp, Op, binop, compare, iterate, py_float, truthy};
+use super::py_num::{Cmp, Op, binop, compare, iterate, py_float};
+use crate::ood::bfcl::arith::truthy;
 use crate::ood::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
 use crate::ood::bfcl::multi_turn::random::PyRandom;
 use crate::ood::bfcl::multi_turn::state::State;
@@ -43,7 +44,7 @@ const DEFAULT_SEED: i128 = 141_053;
 
 /// The module-level `LONG_WEATHER_EXTENSION` dict, shared by the instances
 /// of one run (`None` until first written: then a copy of the module value).
-pub type SharedWeather = Rc<RefCell<Option<PyValue>>>;
+pub type SharedWeather = Arc<Mutex<Option<PyValue>>>;
 
 const fn p(name: &'static str) -> Param {
     Param::required(name)
@@ -423,7 +424,7 @@ impl VehicleControlApi {
         if !self.long_context {
             return dict(vec![("outsideTemperature", reading)]);
         }
-        let mut shared = self.weather.borrow_mut();
+        let mut shared = self.weather.lock().unwrap_or_else(PoisonError::into_inner);
         let weather = shared.get_or_insert_with(|| long_context("LONG_WEATHER_EXTENSION").clone());
         if let PyValue::Dict(entries) = weather {
             let key = s("outsideTemperature");
@@ -804,7 +805,10 @@ mod tests {
         let (first, _) = run(&["get_outside_temperature_from_google()"], true, &globals);
         assert!(first[0].starts_with(r#"{"-1_day": {"windSpeed": 15.0"#));
         assert!(first[0].ends_with(r#""outsideTemperature": 36.63485703790535}"#));
-        let shared = globals.long_weather_extension.borrow();
+        let shared = globals
+            .long_weather_extension
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         let Some(PyValue::Dict(entries)) = shared.as_ref() else {
             panic!("the module dict was written")
         };

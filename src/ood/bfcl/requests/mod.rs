@@ -1,13 +1,19 @@
-//! The request bodies the official harness (`bfcl-eval`, gorilla commit
-//! `6ea5797`) sends for a single-turn question, so that a model run by itc
-//! is asked exactly what the leaderboard asks it.
+//! The requests the official harness (`bfcl-eval`, gorilla commit
+//! `6ea5797`) sends, so that a model run by itc is asked exactly what the
+//! leaderboard asks it.
 //!
-//! Today: OpenAI's Responses API (`POST /v1/responses`, the official
-//! OpenAI API) and Chat Completions (OpenAI-compatible servers), in prompt
-//! mode (BFCL's system prompt with the function docs) and in
-//! function-calling mode (the docs as `tools`). The protocol's texts
-//! (the system prompt, the notes added to descriptions) are benchmark data,
-//! read from `datasets/ood/bfcl/prompt/protocol.json`.
+//! Each API is a [`Handler`], the counterpart of one of bfcl-eval's model
+//! handlers: what a conversation starts with, the body of each request,
+//! what is read from a response and what goes back into the conversation
+//! (the model's answer, the results of its calls). [`openai`]: the
+//! Responses API (`POST /v1/responses`, the official OpenAI API) and Chat
+//! Completions (OpenAI-compatible servers), each in prompt mode (BFCL's
+//! system prompt with the function docs) and in function-calling mode (the
+//! docs as `tools`). The protocol's texts (the system prompt, the notes
+//! added to descriptions, the message that announces added functions) are
+//! benchmark data, read from `datasets/ood/bfcl/prompt/protocol.json`.
+
+pub mod openai;
 
 use std::sync::OnceLock;
 
@@ -40,9 +46,160 @@ pub struct Protocol {
     pub python_note: String,
     /// Appended to a `float` parameter's description in tools.
     pub float_note: String,
+    /// The user message of a `miss_func` turn that adds functions, in
+    /// function-calling mode (`DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_FC`).
+    pub added_functions_fc: String,
+    /// The same in prompt mode, `{functions}` where the added docs go.
+    pub added_functions_prompting: String,
 }
 
-const PROTOCOL_JSON: &str = include_str!("../../../datasets/ood/bfcl/prompt/protocol.json");
+/// Sampling as the request carries it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sampling {
+    /// The temperature ([`OFFICIAL_TEMPERATURE`] unless the user set one).
+    pub temperature: f64,
+    /// The output-length limit, when the user set one (bfcl-eval's OpenAI
+    /// handlers send none).
+    pub max_tokens: Option<u32>,
+}
+
+impl Default for Sampling {
+    fn default() -> Sampling {
+        Sampling {
+            temperature: OFFICIAL_TEMPERATURE,
+            max_tokens: None,
+        }
+    }
+}
+
+/// A conversation as a handler keeps it (bfcl-eval's `inference_data`):
+/// the messages in the API's own shape and the compiled tools.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Conversation {
+    /// The messages so far, as the API takes them.
+    pub messages: Vec<Value>,
+    /// The tools offered (function-calling mode).
+    pub tools: Vec<Value>,
+}
+
+/// What a model answered, as bfcl-eval keeps it (`model_responses`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Responses {
+    /// A text (prompt mode, or a function-calling answer without calls).
+    Text(String),
+    /// Function calls, `(name, arguments)` as the API returned them: the
+    /// name as sent (never mapped back), the arguments as given (a JSON
+    /// text for OpenAI, an object for Claude and Gemini).
+    Calls(Vec<(String, Value)>),
+}
+
+impl Responses {
+    /// As bfcl-eval's result files hold it: the text, or a list of
+    /// `{name: arguments}`.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Responses::Text(text) => Value::String(text.clone()),
+            Responses::Calls(calls) => Value::Array(
+                calls
+                    .iter()
+                    .map(|(name, arguments)| {
+                        let mut one = Map::new();
+                        one.insert(name.clone(), arguments.clone());
+                        Value::Object(one)
+                    })
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// One response read (`_parse_query_response_*`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// What the model answered.
+    pub responses: Responses,
+    /// What goes back into the conversation (`model_responses_message_for_chat_history`).
+    pub history: Vec<Value>,
+    /// The ids of the calls, in order, which their results name.
+    pub call_ids: Vec<String>,
+    /// Reasoning the response gave apart from the answer.
+    pub reasoning: String,
+    /// Tokens in the request and in the answer.
+    pub tokens: (u64, u64),
+}
+
+/// One API as one of bfcl-eval's model handlers speaks it.
+pub trait Handler: Send + Sync + std::fmt::Debug {
+    /// Prompt or function-calling mode.
+    fn mode(&self) -> CallMode;
+    /// The endpoint, after the base URL (`/responses`).
+    fn path(&self, model: &str) -> String;
+    /// A question's message as the API takes it (`_substitute_prompt_role`).
+    fn message(&self, role: &str, content: &str) -> Value;
+    /// The tools for `functions` (`_compile_tools`).
+    fn compile_tools(&self, protocol: &Protocol, functions: &[Value]) -> Vec<Value>;
+    /// Adds a turn's user messages (`add_first_turn_message`,
+    /// `_add_next_turn_user_message`).
+    fn add_user_messages(&self, conversation: &mut Conversation, messages: Vec<Value>) {
+        conversation.messages.extend(messages);
+    }
+    /// The request body (`_query_*`).
+    fn body(&self, conversation: &Conversation, model: &str, sampling: &Sampling) -> Value;
+    /// Reads a response body (`_parse_query_response_*`).
+    fn read_reply(&self, body: &Value) -> Result<Reply, String>;
+    /// Adds the model's answer to the conversation (`_add_assistant_message`).
+    fn add_reply(&self, conversation: &mut Conversation, reply: &Reply) {
+        conversation.messages.extend(reply.history.iter().cloned());
+    }
+    /// Adds the results of the calls of `reply` (`_add_execution_results`):
+    /// `results[i]` is the result of the call written `calls[i]`.
+    fn add_results(
+        &self,
+        conversation: &mut Conversation,
+        results: &[String],
+        calls: &[String],
+        reply: &Reply,
+    );
+}
+
+/// Prompt mode's execution results: one user message holding the Python
+/// `repr` of `[{'role': 'tool', 'name': <call>, 'content': <result>}, …]`
+/// (`format_execution_results_prompting`).
+pub fn results_for_prompt(results: &[String], calls: &[String]) -> String {
+    use crate::ood::python::{PyStr, PyValue, py_repr};
+    let text = |s: &str| PyValue::Str(PyStr::new(s));
+    let items = results
+        .iter()
+        .zip(calls)
+        .map(|(result, call)| {
+            PyValue::Dict(vec![
+                (text("role"), text("tool")),
+                (text("name"), text(call)),
+                (text("content"), text(result)),
+            ])
+        })
+        .collect();
+    PyStr(py_repr(&PyValue::List(items))).to_string_lossy()
+}
+
+/// The BFCL question a task was converted from, when its `gold.official`
+/// keeps one (`itc ood convert bfcl`, `--dataset bfcl:…`): its id, its
+/// turns as written and its function docs, from which the official
+/// requests are built.
+pub fn official_question(task: &crate::spec::records::Task) -> Option<Question> {
+    let official = task.gold.official.as_ref()?;
+    if official.get("benchmark").and_then(Value::as_str) != Some("bfcl") {
+        return None;
+    }
+    serde_json::from_value(json!({
+        "id": official.get("id")?,
+        "question": official.get("question")?,
+        "function": official.get("function")?,
+    }))
+    .ok()
+}
+
+const PROTOCOL_JSON: &str = include_str!("../../../../datasets/ood/bfcl/prompt/protocol.json");
 
 impl Protocol {
     /// The protocol built into itc.
@@ -93,7 +250,7 @@ impl Protocol {
     /// handlers send them, before any role is renamed: in prompt mode
     /// BFCL's system prompt first, a question's own system message
     /// appended to it after a blank line (`system_prompt_pre_processing_chat_model`).
-    fn messages(
+    pub fn messages(
         &self,
         question: &Question,
         mode: CallMode,
@@ -120,68 +277,66 @@ impl Protocol {
         messages
     }
 
-    /// The body bfcl-eval's `OpenAIResponsesHandler` sends (`POST
-    /// /v1/responses`, the official OpenAI API) for a single-turn
-    /// question: `system` becomes `developer`; `model` is the model id.
-    pub fn responses_body(&self, question: &Question, mode: CallMode, model: &str) -> Value {
+    /// A question's conversation before any request (bfcl-eval's
+    /// `_pre_query_processing_*` and `_compile_tools`): its turns with
+    /// BFCL's system prompt in the first one (prompt mode), every message
+    /// as `handler`'s API takes it, and the tools (function-calling mode).
+    /// The function docs get the Python note.
+    pub fn start(
+        &self,
+        handler: &dyn Handler,
+        question: &Question,
+    ) -> (Conversation, Vec<Vec<Value>>) {
         let functions = self.with_python_note(&question.function);
-        let input: Vec<Value> = self
-            .messages(question, mode, &functions)
-            .into_iter()
-            .map(|(role, content)| {
-                let role = if role == "system" {
-                    "developer".into()
-                } else {
-                    role
-                };
-                json!({"role": role, "content": content})
-            })
+        let first: Vec<Value> = self
+            .messages(question, handler.mode(), &functions)
+            .iter()
+            .map(|(role, content)| handler.message(role, content))
             .collect();
-        let mut body = json!({
-            "model": model,
-            "input": input,
-            "store": false,
-            "temperature": OFFICIAL_TEMPERATURE,
-        });
-        if mode == CallMode::FunctionCalling && !functions.is_empty() {
-            let tools = self
-                .openapi_functions(&functions)
-                .into_iter()
-                .map(|mut tool| {
-                    if let Value::Object(map) = &mut tool {
-                        map.insert("type".into(), json!("function"));
-                    }
-                    tool
-                });
-            body["tools"] = Value::Array(tools.collect());
-        }
-        body
+        let mut turns = vec![first];
+        turns.extend(question.question.iter().skip(1).map(|turn| {
+            turn.iter()
+                .map(|m| handler.message(&m.role, &m.content))
+                .collect()
+        }));
+        let tools = match handler.mode() {
+            CallMode::FunctionCalling => handler.compile_tools(self, &functions),
+            CallMode::Prompt => Vec::new(),
+        };
+        let conversation = Conversation {
+            messages: Vec::new(),
+            tools,
+        };
+        (conversation, turns)
     }
 
-    /// The body bfcl-eval's `OpenAICompletionsHandler` sends (`POST
-    /// /v1/chat/completions`, for OpenAI-compatible servers): the same
-    /// messages with their roles as written, tools as `{type, function}`.
-    pub fn chat_completions_body(&self, question: &Question, mode: CallMode, model: &str) -> Value {
-        let functions = self.with_python_note(&question.function);
-        let messages: Vec<Value> = self
-            .messages(question, mode, &functions)
-            .into_iter()
-            .map(|(role, content)| json!({"role": role, "content": content}))
-            .collect();
-        let mut body = json!({
-            "messages": messages,
-            "model": model,
-            "temperature": OFFICIAL_TEMPERATURE,
-            "store": false,
-        });
-        if mode == CallMode::FunctionCalling && !functions.is_empty() {
-            let tools = self
-                .openapi_functions(&functions)
-                .into_iter()
-                .map(|function| json!({"type": "function", "function": function}));
-            body["tools"] = Value::Array(tools.collect());
+    /// The request body of a single-turn question (`inference_single_turn_*`).
+    pub fn single_turn_body(
+        &self,
+        handler: &dyn Handler,
+        question: &Question,
+        model: &str,
+        sampling: &Sampling,
+    ) -> Value {
+        let (mut conversation, mut turns) = self.start(handler, question);
+        if !turns.is_empty() {
+            handler.add_user_messages(&mut conversation, turns.swap_remove(0));
         }
-        body
+        handler.body(&conversation, model, sampling)
+    }
+
+    /// The body bfcl-eval's `OpenAIResponsesHandler` sends for a
+    /// single-turn question, at the official temperature.
+    pub fn responses_body(&self, question: &Question, mode: CallMode, model: &str) -> Value {
+        let handler = openai::OpenAiResponses(mode);
+        self.single_turn_body(&handler, question, model, &Sampling::default())
+    }
+
+    /// The body bfcl-eval's `OpenAICompletionsHandler` sends for a
+    /// single-turn question, at the official temperature.
+    pub fn chat_completions_body(&self, question: &Question, mode: CallMode, model: &str) -> Value {
+        let handler = openai::OpenAiChat(mode);
+        self.single_turn_body(&handler, question, model, &Sampling::default())
     }
 
     /// Function docs as OpenAI's APIs take them (`convert_to_tool` with

@@ -1,0 +1,312 @@
+//! BFCL's multi-turn entries asked as bfcl-eval asks them
+//! (`base_handler.inference_multi_turn_FC` / `_prompting`): the user's
+//! turns one at a time; within a turn each answer's calls decoded,
+//! executed on the entry's API instances and their results sent back,
+//! until an answer with no decodable call; more than
+//! [`MAXIMUM_STEP_LIMIT`] executed steps in one turn force-terminate the
+//! entry (its remaining turns are not asked, and the official checker
+//! fails it). The held-out functions of `miss_func` join the tools (and,
+//! in prompt mode, the user message) at their turn.
+//!
+//! The result is recorded as bfcl-eval's result files hold it (per turn,
+//! per step, what the model answered) in the prediction's `official`.
+
+use serde_json::Value;
+
+use super::multi_turn::apis::Globals;
+use super::multi_turn::decode::{StepFormat, decode_step};
+use super::multi_turn::exec::Instances;
+use super::multi_turn::tasks::{MultiTurnEntry, entry_of};
+use super::requests::openai::{OpenAiChat, OpenAiResponses};
+use super::requests::{
+    CallMode, Conversation, Handler, OFFICIAL_TEMPERATURE, Protocol, Reply, Sampling,
+};
+use crate::models::backend::ApiRequest;
+use crate::models::config::{AD_HOC_MAX_TOKENS, Backend, DEFAULT_MAX_TOKENS, Mode, ModelConfig};
+use crate::models::tools::NameMap;
+use crate::ood::python::{PyStr, PyValue, json_loads_str, py_repr};
+use crate::run::dialogue::{Asker, Dialogue, DialogueEnd, Next};
+use crate::spec::records::{Task, Usage};
+
+/// `MAXIMUM_STEP_LIMIT`: executed steps one turn may take.
+pub const MAXIMUM_STEP_LIMIT: usize = 20;
+
+/// Which API an OpenAI-backend model is asked through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenAiApi {
+    /// `POST /v1/responses` (bfcl-eval's official OpenAI models).
+    Responses,
+    /// `POST /v1/chat/completions` (OpenAI-compatible servers).
+    ChatCompletions,
+}
+
+impl OpenAiApi {
+    /// The default for a base URL: the Responses API for OpenAI's own
+    /// API, Chat Completions for any other server.
+    pub fn for_base_url(base_url: &str) -> OpenAiApi {
+        if base_url.contains("://api.openai.com") {
+            OpenAiApi::Responses
+        } else {
+            OpenAiApi::ChatCompletions
+        }
+    }
+}
+
+/// The BFCL asker of a run: per model, the sampling the user set (the
+/// official values otherwise).
+#[derive(Debug, Clone, Default)]
+pub struct BfclAsker {
+    /// Per model name: the temperature and output-length limit the user
+    /// set, before itc's defaults were applied.
+    pub given: Vec<(String, Option<f64>, Option<u32>)>,
+}
+
+impl BfclAsker {
+    /// The asker of models configured as `models` (before itc's defaults
+    /// are applied: a temperature not set is `None`). An output-length
+    /// limit counts as set when it differs from itc's defaults (1024 from
+    /// a `models.toml`, 512 from flags): bfcl-eval's OpenAI handlers send
+    /// none.
+    pub fn for_models(models: &[ModelConfig]) -> BfclAsker {
+        let defaults = [DEFAULT_MAX_TOKENS, AD_HOC_MAX_TOKENS];
+        BfclAsker {
+            given: models
+                .iter()
+                .map(|m| {
+                    let max = (!defaults.contains(&m.max_tokens)).then_some(m.max_tokens);
+                    (m.name.clone(), m.temperature, max)
+                })
+                .collect(),
+        }
+    }
+
+    fn sampling(&self, config: &ModelConfig) -> Sampling {
+        let given = self.given.iter().find(|(name, ..)| *name == config.name);
+        Sampling {
+            temperature: given
+                .and_then(|(_, t, _)| *t)
+                .unwrap_or(OFFICIAL_TEMPERATURE),
+            max_tokens: given.and_then(|(.., m)| *m),
+        }
+    }
+}
+
+/// The handler of a model: `None` when itc does not yet ask its backend
+/// the official way (Anthropic, Gemini, the baseline).
+pub fn handler_for(config: &ModelConfig) -> Option<Box<dyn Handler>> {
+    let mode = match config.mode {
+        Mode::Native => CallMode::FunctionCalling,
+        _ => CallMode::Prompt,
+    };
+    match config.backend {
+        Backend::Openai => Some(
+            match OpenAiApi::for_base_url(&config.effective_base_url()) {
+                OpenAiApi::Responses => Box::new(OpenAiResponses(mode)),
+                OpenAiApi::ChatCompletions => Box::new(OpenAiChat(mode)),
+            },
+        ),
+        _ => None,
+    }
+}
+
+impl Asker for BfclAsker {
+    fn dialogue(
+        &self,
+        task: &Task,
+        config: &ModelConfig,
+    ) -> anyhow::Result<Option<Box<dyn Dialogue>>> {
+        let Some(entry) = entry_of(task)? else {
+            return Ok(None);
+        };
+        let handler = handler_for(config).ok_or_else(|| {
+            anyhow::anyhow!(
+                "BFCL multi-turn: the {} backend is not asked the official way yet (OpenAI \
+                 and OpenAI-compatible servers are)",
+                config.backend.as_str()
+            )
+        })?;
+        Ok(Some(Box::new(MultiTurnDialogue::new(
+            entry,
+            handler,
+            config,
+            self.sampling(config),
+        ))))
+    }
+}
+
+/// One multi-turn entry's conversation.
+pub struct MultiTurnDialogue {
+    entry: MultiTurnEntry,
+    handler: Box<dyn Handler>,
+    protocol: &'static Protocol,
+    url: String,
+    model: String,
+    sampling: Sampling,
+    conversation: Conversation,
+    /// The functions offered now (held-out ones join at their turn).
+    functions: Vec<Value>,
+    /// The question's turns as the API takes them.
+    turns: Vec<Vec<Value>>,
+    instances: Instances,
+    globals: Globals,
+    turn: usize,
+    steps: usize,
+    /// What the model answered: per turn, per step.
+    answered: Vec<Vec<Value>>,
+    tokens: (u64, u64),
+    reasoning: Vec<String>,
+}
+
+impl MultiTurnDialogue {
+    /// The dialogue of `entry` with the model `config` through `handler`.
+    pub fn new(
+        entry: MultiTurnEntry,
+        handler: Box<dyn Handler>,
+        config: &ModelConfig,
+        sampling: Sampling,
+    ) -> MultiTurnDialogue {
+        let protocol = Protocol::builtin();
+        let (conversation, turns) = protocol.start(handler.as_ref(), &entry.request_question());
+        let long_context = entry.category.as_str().contains("long_context");
+        // bfcl-eval names inference instances after the model, without `_eval`.
+        let instances = Instances::new(entry.question.setup(long_context), &config.name);
+        MultiTurnDialogue {
+            functions: protocol.with_python_note(&entry.functions),
+            entry,
+            protocol,
+            url: config.effective_base_url(),
+            model: config.model_id.clone().unwrap_or_default(),
+            sampling,
+            conversation,
+            turns,
+            instances,
+            globals: Globals::default(),
+            turn: 0,
+            steps: 0,
+            answered: Vec::new(),
+            tokens: (0, 0),
+            reasoning: Vec::new(),
+            handler,
+        }
+    }
+
+    fn request(&self) -> Next {
+        let body = self
+            .handler
+            .body(&self.conversation, &self.model, &self.sampling);
+        Next::Send(ApiRequest {
+            url: format!("{}{}", self.url, self.handler.path(&self.model)),
+            headers: Vec::new(),
+            body,
+            names: NameMap::default(),
+        })
+    }
+
+    /// Starts turn `self.turn`: its messages, or the announcement of the
+    /// functions held out until it.
+    fn begin_turn(&mut self) -> Next {
+        let mut messages = self.turns[self.turn].clone();
+        if let Some(added) = self.entry.held_out.get(&self.turn) {
+            self.functions.extend(added.iter().cloned());
+            let text = match self.handler.mode() {
+                CallMode::FunctionCalling => {
+                    self.conversation.tools =
+                        self.handler.compile_tools(self.protocol, &self.functions);
+                    self.protocol.added_functions_fc.clone()
+                }
+                CallMode::Prompt => {
+                    let docs = added
+                        .iter()
+                        .map(|d| json_loads_str(&d.to_string()).unwrap_or(PyValue::None))
+                        .collect();
+                    let docs = PyStr(py_repr(&PyValue::List(docs))).to_string_lossy();
+                    self.protocol
+                        .added_functions_prompting
+                        .replacen("{functions}", &docs, 1)
+                }
+            };
+            messages = vec![self.handler.message("user", &text)];
+        }
+        self.handler
+            .add_user_messages(&mut self.conversation, messages);
+        self.answered.push(Vec::new());
+        self.steps = 0;
+        self.request()
+    }
+
+    /// The next turn, or the end.
+    fn next_turn(&mut self) -> Next {
+        self.turn += 1;
+        if self.turn < self.turns.len() {
+            self.begin_turn()
+        } else {
+            self.end()
+        }
+    }
+
+    fn end(&mut self) -> Next {
+        let official = Value::Array(self.answered.iter().cloned().map(Value::Array).collect());
+        Next::Done(DialogueEnd {
+            output: None,
+            calls: None,
+            official: Some(official),
+            usage: Some(Usage {
+                prompt_tokens: self.tokens.0,
+                completion_tokens: self.tokens.1,
+            }),
+            reasoning: (!self.reasoning.is_empty()).then(|| self.reasoning.join("\n")),
+        })
+    }
+
+    /// One answer: recorded, decoded, its calls run and their results sent.
+    fn answer(&mut self, reply: Reply) -> Next {
+        self.handler.add_reply(&mut self.conversation, &reply);
+        self.tokens.0 += reply.tokens.0;
+        self.tokens.1 += reply.tokens.1;
+        if !reply.reasoning.is_empty() {
+            self.reasoning.push(reply.reasoning.clone());
+        }
+        let answer = reply.responses.to_json();
+        self.answered
+            .last_mut()
+            .expect("a turn has begun")
+            .push(answer.clone());
+        let format = match self.handler.mode() {
+            CallMode::FunctionCalling => StepFormat::FunctionCalling,
+            CallMode::Prompt => StepFormat::Prompt,
+        };
+        let step = json_loads_str(&answer.to_string()).unwrap_or(PyValue::None);
+        let calls = match decode_step(&step, format) {
+            Some(calls) if !calls.is_empty() => calls,
+            // Nothing to run (or nothing decodable): the turn is over.
+            _ => return self.next_turn(),
+        };
+        let results: Vec<String> = self
+            .instances
+            .execute(&calls, &self.globals)
+            .into_iter()
+            .map(|e| e.result.unwrap_or_default())
+            .collect();
+        self.handler
+            .add_results(&mut self.conversation, &results, &calls, &reply);
+        self.steps += 1;
+        if self.steps > MAXIMUM_STEP_LIMIT {
+            // Force-terminated: this turn is kept, the others are not asked.
+            return self.end();
+        }
+        self.request()
+    }
+}
+
+impl Dialogue for MultiTurnDialogue {
+    fn next(&mut self, reply: Option<&Value>) -> Result<Next, String> {
+        match reply {
+            None if self.turns.is_empty() => Ok(self.end()),
+            None => Ok(self.begin_turn()),
+            Some(body) => {
+                let reply = self.handler.read_reply(body)?;
+                Ok(self.answer(reply))
+            }
+        }
+    }
+}
