@@ -9,7 +9,9 @@
 //! The figures stay fractions (0–1) in `report.json` (`"unit": "fraction"`);
 //! every table shows them in percent with two decimals, as BFCL's
 //! leaderboard does ([`fraction_percent`]), and an aggregate resting on a
-//! category that was not run as `N/A`, without a number.
+//! category that was not run as `N/A`, without a number; a line per model
+//! ([`completeness`]) says which aggregates are complete and which
+//! categories the others miss (the `missing` of each column).
 
 use std::collections::HashMap;
 use std::path::Path;
