@@ -1,0 +1,175 @@
+//! `itc eval --dataset bfcl:multi_turn_…` runs the official multi-turn
+//! loop against a server: a scripted model that answers each turn with its
+//! ground-truth calls (then a closing text) scores 100% on all four
+//! categories, in prompt and in function-calling mode, by the official
+//! checker; the result files it writes score the same with `itc ood score
+//! bfcl`.
+
+mod support;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use itc::ood::bfcl::Category;
+use itc::ood::bfcl::convert::convert_category;
+use itc::ood::bfcl::multi_turn::exec::named_call;
+use itc::ood::bfcl::multi_turn::tasks::{MultiTurnEntry, entry_of};
+use itc::ood::python::{PyStr, py_repr};
+use serde_json::{Value, json};
+use support::bfcl::root;
+use support::server::{Reply, ScriptedServer, completion};
+use support::{itc, text};
+
+const CLOSING: &str = "I have completed the requested operations.";
+
+fn entries(category: Category) -> Vec<MultiTurnEntry> {
+    convert_category(
+        category,
+        &root().join(category.question_file()),
+        Some(&root().join(category.possible_answer_file())),
+    )
+    .unwrap()
+    .iter()
+    .map(|t| entry_of(t).unwrap().unwrap())
+    .collect()
+}
+
+/// Whether a user message carries call results (prompt mode) rather than
+/// a turn.
+fn is_results(message: &Value) -> bool {
+    message["content"]
+        .as_str()
+        .is_some_and(|c| c.starts_with("[{'role': 'tool'"))
+}
+
+/// The scripted model's answer to a Chat Completions request.
+fn answer(entries: &[MultiTurnEntry], body: &Value) -> Reply {
+    let messages = body["messages"].as_array().unwrap();
+    let last = messages.last().unwrap();
+    let native = body.get("tools").is_some();
+    // The turns asked so far: the user messages that are not call results.
+    let turns: Vec<&str> = messages
+        .iter()
+        .filter(|m| m["role"] == "user" && !is_results(m))
+        .map(|m| m["content"].as_str().unwrap())
+        .collect();
+    if turns.is_empty() || last["role"] != "user" || is_results(last) {
+        return Reply::Answer(CLOSING.into());
+    }
+    // The entry whose turns begin so (held-out turns say something else).
+    let entry = entries
+        .iter()
+        .find(|e| {
+            e.question
+                .turns
+                .iter()
+                .zip(&turns)
+                .all(|(turn, asked)| turn.is_empty() || turn[0].content == *asked)
+        })
+        .expect("the entry is known");
+    let truth = &entry.ground_truth[turns.len() - 1];
+    if truth.is_empty() {
+        return Reply::Answer(CLOSING.into());
+    }
+    let calls: Vec<(String, Vec<(String, itc::ood::python::PyValue)>)> = truth
+        .iter()
+        .map(|c| named_call(c, &entry.question.involved_classes).expect("a plain call"))
+        .collect();
+    if native {
+        let tool_calls: Vec<Value> = calls
+            .iter()
+            .enumerate()
+            .map(|(i, (name, args))| {
+                let args: serde_json::Map<String, Value> =
+                    args.iter().map(|(k, v)| (k.clone(), v.to_json())).collect();
+                json!({"id": format!("call_{i}"), "type": "function",
+                       "function": {"name": name, "arguments": Value::Object(args).to_string()}})
+            })
+            .collect();
+        let mut body = completion("");
+        body["choices"][0]["message"] =
+            json!({"role": "assistant", "content": null, "tool_calls": tool_calls});
+        return Reply::Json(body);
+    }
+    let written: Vec<String> = calls
+        .iter()
+        .map(|(name, args)| {
+            let args: Vec<String> = args
+                .iter()
+                .map(|(k, v)| format!("{k}={}", PyStr(py_repr(v))))
+                .collect();
+            format!("{name}({})", args.join(", "))
+        })
+        .collect();
+    Reply::Answer(format!("[{}]", written.join(", ")))
+}
+
+/// Runs the scripted model on all four categories in `mode`; returns the
+/// official counts per category and the run directory's parent.
+fn run_all(mode: &str, dir: &Path) -> HashMap<String, (u64, u64)> {
+    let mut counts = HashMap::new();
+    for category in Category::MULTI_TURN {
+        let known = Arc::new(entries(category));
+        let script = Arc::clone(&known);
+        let server = ScriptedServer::start(move |r| {
+            if r.body.get("max_tokens") == Some(&json!(1)) || r.body.get("messages").is_none() {
+                return Reply::Answer("ok".into());
+            }
+            answer(&script, &r.body)
+        });
+        let run = dir.join(format!("{mode}-{category}"));
+        let out = itc(
+            &[
+                "eval",
+                "--dataset",
+                &format!("bfcl:{category}"),
+                "--backend",
+                "openai",
+                "--base-url",
+                &server.base_url(),
+                "--model-id",
+                "scripted",
+                "--mode",
+                mode,
+                "--concurrency",
+                "4",
+                "--run-dir",
+                run.to_str().unwrap(),
+            ],
+            &[],
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let official: Value =
+            serde_json::from_str(&std::fs::read_to_string(run.join("official.json")).unwrap())
+                .unwrap();
+        for c in official["results"][0]["categories"].as_array().unwrap() {
+            counts.insert(
+                c["category"].as_str().unwrap().to_string(),
+                (
+                    c["correct_count"].as_u64().unwrap(),
+                    c["total_count"].as_u64().unwrap(),
+                ),
+            );
+        }
+    }
+    counts
+}
+
+#[test]
+fn the_ground_truth_scores_100_percent_in_prompt_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let counts = run_all("prompt", dir.path());
+    for category in Category::MULTI_TURN {
+        assert_eq!(counts[category.as_str()], (200, 200), "{category}");
+    }
+}
+
+#[test]
+fn the_ground_truth_scores_100_percent_in_function_calling_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let counts = run_all("native", dir.path());
+    for category in Category::MULTI_TURN {
+        assert_eq!(counts[category.as_str()], (200, 200), "{category}");
+    }
+}
