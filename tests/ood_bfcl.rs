@@ -466,6 +466,59 @@ fn a_bad_result_line_names_file_and_line() {
     );
 }
 
+/// A lone surrogate in a result (JSON `"\ud800"`): Python's `ast.parse`
+/// cannot encode the text, so bfcl-eval 2026.3.23 fails to decode it with
+/// the encoder's message (position in the bracketed text); a valid pair
+/// decodes.
+#[test]
+fn a_result_holding_a_lone_surrogate_does_not_decode() {
+    let data = load(Category::SimplePython);
+    let mut text = String::new();
+    for (k, q) in data.questions.iter().enumerate() {
+        let result = match k {
+            0 => r#"[f(a=\"\ud800\")]"#,
+            1 => r#"  ` [f(a=\"\udc00\ud800x\")]"#,
+            2 => r#"f(a=\"\ud83d\ude00\")"#,
+            _ => "",
+        };
+        text.push_str(&format!(
+            "{{\"id\": \"{}\", \"result\": \"{result}\"}}\n",
+            q.id
+        ));
+    }
+    let lines = parse_results(&text, "surrogates.json").unwrap();
+    let got = score_results(
+        Category::SimplePython,
+        &data.questions,
+        &data.possible,
+        &lines,
+    )
+    .unwrap();
+    let decoder_failed = |k: usize, message: &str| {
+        assert_eq!(
+            got.items[k].error_type,
+            Some(ErrorType::DecoderFailed),
+            "{k}"
+        );
+        assert_eq!(
+            got.items[k].errors,
+            [serde_json::json!(format!(
+                "Invalid syntax. Failed to decode AST. {message}"
+            ))]
+        );
+    };
+    decoder_failed(
+        0,
+        "'utf-8' codec can't encode character '\\ud800' in position 6: surrogates not allowed",
+    );
+    decoder_failed(
+        1,
+        "'utf-8' codec can't encode characters in position 6-7: surrogates not allowed",
+    );
+    // The pair is one character: decoded, and checked (a wrong function).
+    assert_eq!(got.items[2].error_type, Some(ErrorType::WrongFuncName));
+}
+
 /// The live categories with reference verdicts (`reference-live/`).
 const LIVE_CATEGORIES: [Category; 6] = [
     Category::LiveSimple,

@@ -19,7 +19,7 @@ use super::check_values::{
     list_str, repr,
 };
 use crate::ood::python::value::{KeyIndex, py_eq};
-use crate::ood::python::{PyStr, PyValue};
+use crate::ood::python::{PyStr, PyValue, py_str};
 
 pub use super::verdict::{ErrorType, Fail, Verdict};
 
@@ -147,27 +147,66 @@ fn check_parallel(
 }
 
 /// A decoded call as the official decoder's `{name: {param: value}}`,
-/// in the JSON the score file holds ([`dumps_json`]).
+/// as the score file holds it (`model_output_item`): bfcl's
+/// `make_json_serializable` (dicts and lists item by item, any other value
+/// kept where `json.dumps` takes it, else its `str()`: `"b'ab'"`,
+/// `"(-0-2j)"`, `"(1, b'a')"`), then [`dumps_json`].
 pub fn call_json(call: &Call) -> Value {
     let mut out = serde_json::Map::new();
-    out.insert(call.name.clone(), dict_json(&call.args));
+    out.insert(call.name.clone(), dict_json(&call.args, serializable_json));
     Value::Object(out)
 }
 
+/// bfcl's `make_json_serializable(v)` as `json.dumps` writes it.
+fn serializable_json(v: &PyValue) -> Value {
+    match v {
+        PyValue::Dict(entries) => dict_json(entries, serializable_json),
+        PyValue::List(items) => Value::Array(items.iter().map(serializable_json).collect()),
+        other if dumps_takes(other) => dumps_json(other),
+        other => Value::String(PyStr(py_str(other)).to_string_lossy()),
+    }
+}
+
+/// Whether `json.dumps` takes `v` (no bytes, complex or set inside, dict
+/// keys `str`, `int`, `float`, `bool` or `None`).
+fn dumps_takes(v: &PyValue) -> bool {
+    match v {
+        PyValue::Bytes(_) | PyValue::Complex(_) | PyValue::Set(_) => false,
+        PyValue::List(items) | PyValue::Tuple(items) => items.iter().all(dumps_takes),
+        PyValue::Dict(entries) => entries.iter().all(|(k, v)| {
+            matches!(
+                k,
+                PyValue::Str(_)
+                    | PyValue::Int(_)
+                    | PyValue::Float(_)
+                    | PyValue::Bool(_)
+                    | PyValue::None
+            ) && dumps_takes(v)
+        }),
+        _ => true,
+    }
+}
+
 /// A value as Python's `json.dumps` writes it (and the score file holds
-/// it): tuples as lists, dict keys `None`/`True`/`False` as `null`/`true`/
-/// `false`, other non-string keys as their `repr()`.
+/// it): tuples as lists, dict keys as `json.dumps` writes them (`None`,
+/// `True`, `False` as `null`, `true`, `false`, floats as `1.5`, `NaN`,
+/// `Infinity`). What JSON numbers cannot hold here is written as
+/// [`PyValue::to_json`] writes it: ints beyond 64 bits as strings of their
+/// digits, NaN and ±inf as `{"__float__": "nan"}` (the score file has the
+/// bare number, `NaN`, `Infinity`).
 pub fn dumps_json(v: &PyValue) -> Value {
     match v {
         PyValue::List(items) | PyValue::Tuple(items) => {
             Value::Array(items.iter().map(dumps_json).collect())
         }
-        PyValue::Dict(entries) => dict_json(entries),
+        PyValue::Dict(entries) => dict_json(entries, dumps_json),
         other => other.to_json(),
     }
 }
 
-fn dict_json(entries: &[(PyValue, PyValue)]) -> Value {
+/// A dict with its keys as `json.dumps` writes them (other keys, which
+/// `json.dumps` refuses, as their `repr()`) and its values through `value`.
+fn dict_json(entries: &[(PyValue, PyValue)], value: fn(&PyValue) -> Value) -> Value {
     let mut map = serde_json::Map::new();
     for (k, v) in entries {
         let key = match k {
@@ -175,9 +214,13 @@ fn dict_json(entries: &[(PyValue, PyValue)]) -> Value {
             PyValue::None => "null".into(),
             PyValue::Bool(true) => "true".into(),
             PyValue::Bool(false) => "false".into(),
+            PyValue::Float(x) if x.is_nan() => "NaN".into(),
+            PyValue::Float(x) if x.is_infinite() => {
+                if *x > 0.0 { "Infinity" } else { "-Infinity" }.into()
+            }
             other => repr(other),
         };
-        map.insert(key, dumps_json(v));
+        map.insert(key, value(v));
     }
     Value::Object(map)
 }
@@ -830,6 +873,89 @@ mod tests {
         let calls = [call("f", "{'x': 'a'}")];
         let err = check(CheckerKind::ParallelNoOrder, &[f], &calls, &truth).unwrap_err();
         assert_eq!(err.kind, ErrorType::ParallelWrongCount);
+    }
+
+    /// The `error` of bfcl-eval 2026.3.23's parallel checker on these
+    /// answers as its score file writes it (`make_json_serializable`, then
+    /// `json.dumps`), read back with Python's `json.loads` and written as
+    /// itc writes Python values ([`PyValue::to_json`]: ints beyond 64 bits
+    /// and non-finite floats are the only values written differently).
+    #[test]
+    fn parallel_messages_hold_the_score_files_model_output_items() {
+        let f = doc(
+            "f",
+            json!({"a": {"type": "string", "description": "x"}}),
+            &["a"],
+        );
+        let truth = gt(r#"[{"f": {"a": ["x"]}}, {"f": {"a": ["y"]}}]"#);
+        let item = |index: usize, sub_error: &str, kind: &str, model_output_item: &str| {
+            format!(
+                r#"{{"Model Result Index {index}": {{"sub_error": ["Incorrect type for parameter 'a'. Expected type string, got {kind}. Parameter value: {sub_error}."], "sub_error_type": "type_error:simple", "model_output_item": {{"f": {{"a": {model_output_item}}}}}, "possible_answer_item": {{"f": {{"a": ["x"]}}}}}}}}"#
+            )
+        };
+        let cases = [
+            (
+                "[f(a=b'ab'), f(a=-2j)]",
+                [
+                    item(0, "b'ab'", "bytes", r#""b'ab'""#),
+                    item(1, "(-0-2j)", "complex", r#""(-0-2j)""#),
+                ],
+            ),
+            (
+                "[f(a=2**70), f(a=2**63)]",
+                [
+                    item(0, "1180591620717411303424", "int", "1180591620717411303424"),
+                    item(1, "9223372036854775808", "int", "9223372036854775808"),
+                ],
+            ),
+            (
+                "[f(a=1e309), f(a=1e309-1e309)]",
+                [
+                    item(0, "inf", "float", "Infinity"),
+                    item(1, "nan", "float", "NaN"),
+                ],
+            ),
+            (
+                "[f(a=(1, b'a')), f(a=[b'a', (2, 3), {1.5: 2, 1e309: 3, None: 1, True: 2}])]",
+                [
+                    item(0, "(1, b'a')", "tuple", r#""(1, b'a')""#),
+                    item(
+                        1,
+                        "[b'a', (2, 3), {1.5: 2, inf: 3, None: 1, True: 2}]",
+                        "list",
+                        r#"["b'a'", [2, 3], {"1.5": 2, "Infinity": 3, "null": 1, "true": 2}]"#,
+                    ),
+                ],
+            ),
+            (
+                "[f(a=2j), f(a=(2**70, 1e309))]",
+                [
+                    item(0, "2j", "complex", r#""2j""#),
+                    item(
+                        1,
+                        "(1180591620717411303424, inf)",
+                        "tuple",
+                        "[1180591620717411303424, Infinity]",
+                    ),
+                ],
+            ),
+        ];
+        for (answer, items) in cases {
+            let calls = crate::ood::bfcl::decode::decode_ast_prompting(answer).unwrap();
+            let err = check(
+                CheckerKind::ParallelNoOrder,
+                std::slice::from_ref(&f),
+                &calls,
+                &truth,
+            )
+            .unwrap_err();
+            let official = format!(
+                r#"["Could not find a matching function among index [0, 1] of model output for index 0 of possible answers.", {}, {}]"#,
+                items[0], items[1]
+            );
+            let want = json_loads_str(&official).unwrap().to_json();
+            assert_eq!(Value::Array(err.errors), want, "{answer}");
+        }
     }
 
     #[test]

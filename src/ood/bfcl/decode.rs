@@ -14,8 +14,8 @@
 //! - a text longer than [`MAX_ANSWER_BYTES`];
 //! - an expression nested deeper than [`PY_EXPR_MAX_DEPTH`] levels outside
 //!   brackets (Python: about 2,900);
-//! - `ast.unparse` of a comprehension, f-string, `await` or
-//!   `yield` inside a call without keywords or a subscript (see
+//! - `ast.unparse` of a comprehension or an f-string inside a call
+//!   without keywords or a subscript (see
 //!   [`super::unparse`]);
 //! - hexadecimal, octal and binary integer literals beyond 128 bits, and
 //!   `\N{…}` escapes in strings.
@@ -38,6 +38,33 @@ pub struct DecodeError(pub String);
 /// calls in order, each with its dotted name and its keyword arguments.
 pub fn decode_ast_prompting(text: &str) -> Result<Vec<Call>, DecodeError> {
     decode(text).map_err(DecodeError)
+}
+
+/// [`decode_ast_prompting`] on a Python string, which may hold lone
+/// surrogates (JSON's `"\ud800"`): Python's `ast.parse` cannot encode such
+/// a text as UTF-8 and the official decoder fails with the encoder's
+/// message, its position counted in the prepared text.
+pub fn decode_ast_prompting_str(text: &PyStr) -> Result<Vec<Call>, DecodeError> {
+    let Some(first) = text.first_surrogate() else {
+        return decode_ast_prompting(&text.to_string_lossy());
+    };
+    // `wrap_text`'s strip: a surrogate is never among the stripped ends.
+    let strip = |c: &u32| [u32::from('`'), u32::from('\n'), u32::from(' ')].contains(c);
+    let start = text.0.iter().position(|c| !strip(c)).unwrap_or(0);
+    let opened = usize::from(text.0[start] != u32::from('['));
+    let run = text.0[first..]
+        .iter()
+        .take_while(|c| (0xd800..=0xdfff).contains(*c))
+        .count();
+    let at = first - start + opened;
+    let what = if run == 1 {
+        format!("character '\\u{:04x}' in position {at}", text.0[first])
+    } else {
+        format!("characters in position {at}-{}", at + run - 1)
+    };
+    Err(DecodeError(format!(
+        "'utf-8' codec can't encode {what}: surrogates not allowed"
+    )))
 }
 
 /// The official decoder's text preparation: strip backticks, `\n` and
@@ -131,11 +158,11 @@ fn decode_chars(chars: &[char]) -> Result<Vec<Call>, String> {
     let body = parse_eval(chars).map_err(|e| format!("SyntaxError: {e}"))?;
     let mut arith = Arith::default();
     match &body.kind {
-        Kind::Call(..) => Ok(vec![resolve_call(&body, &mut arith)?]),
+        Kind::Call(..) => Ok(vec![resolve_call(&body, &mut arith, 0)?]),
         Kind::List(elts) | Kind::Tuple(elts) | Kind::Set(elts) => elts
             .iter()
             .map(|e| match e.kind {
-                Kind::Call(..) => resolve_call(e, &mut arith),
+                Kind::Call(..) => resolve_call(e, &mut arith, 0),
                 _ => Err("AssertionError: an element of the list is not a call".to_string()),
             })
             .collect(),
@@ -144,8 +171,10 @@ fn decode_chars(chars: &[char]) -> Result<Vec<Call>, String> {
 }
 
 /// `resolve_ast_call`: the dotted name (attribute names up to a root name;
-/// another root is dropped) and the keyword arguments.
-fn resolve_call(e: &Expr, arith: &mut Arith) -> Result<Call, String> {
+/// another root is dropped) and the keyword arguments. `frames`: the
+/// Python frames the official decoder stacks above a top-level call's
+/// (see [`UNPARSE_MAX_FRAMES`]).
+fn resolve_call(e: &Expr, arith: &mut Arith, frames: usize) -> Result<Call, String> {
     let Kind::Call(func, _, keywords) = &e.kind else {
         unreachable!("resolve_call takes a call")
     };
@@ -161,7 +190,7 @@ fn resolve_call(e: &Expr, arith: &mut Arith) -> Result<Call, String> {
     parts.reverse();
     let mut args = DictBuilder::new();
     for (name, value) in keywords {
-        let v = resolve(value, arith)?;
+        let v = resolve(value, arith, frames)?;
         let key = match name {
             Some(n) => PyValue::Str(PyStr::new(n)),
             None => PyValue::None,
@@ -178,8 +207,12 @@ fn text_value(cps: Vec<u32>) -> PyValue {
     PyValue::Str(PyStr(cps))
 }
 
-/// `resolve_ast_by_type`.
-fn resolve(e: &Expr, arith: &mut Arith) -> Result<PyValue, String> {
+/// `resolve_ast_by_type`; `frames` as for [`resolve_call`].
+fn resolve(e: &Expr, arith: &mut Arith, frames: usize) -> Result<PyValue, String> {
+    // An element of a display, or a keyword of a nested call, is resolved
+    // two Python frames deeper (a comprehension's or `resolve_ast_call`'s,
+    // and `resolve_ast_by_type`'s).
+    let inner = frames + 2;
     Ok(match &e.kind {
         Kind::Const(v, _) => v.clone(),
         Kind::Ellipsis => PyValue::Str(PyStr::new("...")),
@@ -187,7 +220,7 @@ fn resolve(e: &Expr, arith: &mut Arith) -> Result<PyValue, String> {
         Kind::List(items) => PyValue::List(
             items
                 .iter()
-                .map(|x| resolve(x, arith))
+                .map(|x| resolve(x, arith, inner))
                 .collect::<Result<_, _>>()?,
         ),
         Kind::Dict(entries) => {
@@ -196,18 +229,21 @@ fn resolve(e: &Expr, arith: &mut Arith) -> Result<PyValue, String> {
                 let Some(k) = k else {
                     return Err("Exception: Unsupported AST type: <class 'NoneType'>".into());
                 };
-                let k = resolve(k, arith)?;
-                let v = resolve(v, arith)?;
+                let k = resolve(k, arith, inner)?;
+                let v = resolve(v, arith, inner)?;
                 check_hashable(&k)?;
                 out.insert(k, v);
             }
             PyValue::Dict(out.finish())
         }
-        Kind::Bin(..) => arith.eval(e)?,
+        Kind::Bin(..) => {
+            check_unparse_frames(e, frames)?;
+            arith.eval(e)?
+        }
         Kind::Name(n) => PyValue::Str(PyStr::new(n)),
         Kind::Call(_, _, keywords) if keywords.is_empty() => text_value(unparse(e)?),
         Kind::Call(..) => {
-            let call = resolve_call(e, arith)?;
+            let call = resolve_call(e, arith, inner)?;
             PyValue::Dict(vec![(
                 PyValue::Str(PyStr::new(&call.name)),
                 PyValue::Dict(call.args),
@@ -216,7 +252,7 @@ fn resolve(e: &Expr, arith: &mut Arith) -> Result<PyValue, String> {
         Kind::Tuple(items) => PyValue::Tuple(
             items
                 .iter()
-                .map(|x| resolve(x, arith))
+                .map(|x| resolve(x, arith, inner))
                 .collect::<Result<_, _>>()?,
         ),
         Kind::Subscript(value, slice) => {
@@ -234,6 +270,49 @@ fn resolve(e: &Expr, arith: &mut Arith) -> Result<PyValue, String> {
             ));
         }
     })
+}
+
+/// The official decoder evaluates a binary operation as
+/// `eval(ast.unparse(node))`, and `ast.unparse` recurses in Python: an
+/// operation nested deeply enough exceeds CPython's recursion limit (1,000
+/// frames), a `RecursionError` the runner reports as a decode failure. The
+/// frames an operation needs beyond a top-level keyword's, as measured on
+/// CPython 3.11.7 (`scripts/bfcl/recursion_frames.py`): 3 per unary or
+/// binary operator on the deepest path, for a display of literals inside
+/// the operation 4 (a list, a tuple of one item), 5 (a tuple of more), 6
+/// (a dict) plus its deepest item, 2 for `()` and 1 for `[]` and `{}`; and
+/// 2 per display or nested call around the operation in the call. With
+/// `bfcl evaluate`'s stack (bfcl-eval 2026.3.23) an operation decodes when
+/// these come to at most this many: `1 + 1 + … + 1` decodes up to 324 terms.
+pub const UNPARSE_MAX_FRAMES: usize = 970;
+
+/// Refuses the binary operation `e` where the official decoder's
+/// `ast.unparse` exceeds Python's recursion limit ([`UNPARSE_MAX_FRAMES`]).
+fn check_unparse_frames(e: &Expr, frames: usize) -> Result<(), String> {
+    let need = frames + unparse_frames(e);
+    if need > UNPARSE_MAX_FRAMES {
+        return Err(format!(
+            "RecursionError: maximum recursion depth exceeded (ast.unparse of this operation needs {need} Python frames, more than the {UNPARSE_MAX_FRAMES} that bfcl evaluate leaves on CPython 3.11)"
+        ));
+    }
+    Ok(())
+}
+
+/// The frames `ast.unparse` stacks for `e` below the operation's own (see
+/// [`UNPARSE_MAX_FRAMES`]; other nodes are refused by the arithmetic).
+fn unparse_frames(e: &Expr) -> usize {
+    let deepest = |es: &mut dyn Iterator<Item = &Expr>| es.map(unparse_frames).max();
+    match &e.kind {
+        Kind::Unary(_, v) => 3 + unparse_frames(v),
+        Kind::Bin(l, _, r) => 3 + unparse_frames(l).max(unparse_frames(r)),
+        Kind::List(items) => deepest(&mut items.iter()).map_or(1, |d| 4 + d),
+        Kind::Tuple(items) if items.is_empty() => 2,
+        Kind::Tuple(items) => deepest(&mut items.iter()).unwrap_or(0) + 3 + items.len().min(2),
+        Kind::Dict(entries) => {
+            deepest(&mut entries.iter().flat_map(|(k, v)| k.iter().chain([v]))).map_or(1, |d| 6 + d)
+        }
+        _ => 0,
+    }
 }
 
 /// `-operand.value`: any unary operator negates a constant operand
@@ -532,6 +611,100 @@ mod tests {
             repr("lookup(name='NYC', n=g(1))"),
             "{'lookup': {'name': 'NYC', 'n': 'g(1)'}}"
         );
+    }
+
+    /// Python 3.11's `ast.unparse` texts (issue 50): `await` binds as
+    /// `_Precedence.AWAIT`, `yield` as `YIELD`, each operand as an atom.
+    #[test]
+    fn await_and_yield_inside_a_call_are_unparsed() {
+        let cases = [
+            ("g(await x)", "g(await x)"),
+            ("g(await (a+b))", "g(await (a + b))"),
+            ("g(await f(x))", "g(await f(x))"),
+            ("g(await x.y, await x[0])", "g(await x.y, await x[0])"),
+            ("g(-(await x))", "g(-await x)"),
+            ("g((await x) ** 2)", "g(await x ** 2)"),
+            ("g(await (yield))", "g(await (yield))"),
+            ("g((yield))", "g((yield))"),
+            ("g((yield x))", "g((yield x))"),
+            ("g((yield from x))", "g((yield from x))"),
+            ("x[await y]", "x[await y]"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(value(text), s(want), "{text}");
+        }
+        let c = calls("[f(type=g(await x))]");
+        assert_eq!(c[0].args, vec![(s("type"), s("g(await x)"))]);
+    }
+
+    /// `[f(a=<text>)]` with `<text>` the term joined by `op` `n` times.
+    fn chained(wrap: &str, term: &str, op: &str, n: usize) -> String {
+        wrap.replace("{}", &vec![term; n].join(op))
+    }
+
+    /// The first failing lengths measured with `bfcl evaluate` (bfcl-eval
+    /// 2026.3.23, CPython 3.11.7; `scripts/bfcl/recursion_frames.py`).
+    #[test]
+    fn arithmetic_too_deep_for_pythons_unparse_fails_as_in_bfcl_evaluate() {
+        for (wrap, term, op, first_failing) in [
+            ("[f(a={})]", "1", "+", 325),
+            ("[f(a={})]", "'a'", "+", 325),
+            ("[f(a={})]", "1", "**", 325),
+            ("[f(a={})]", "b'a'", "+", 325),
+            ("[f(a=[{}])]", "1", "+", 324),
+            ("[f(a=g(b={}))]", "1", "+", 324),
+            ("[f(a={'k': {}})]", "1", "+", 324),
+            ("[f(a=(0, {}))]", "1", "+", 324),
+            ("[f(a=-{})]", "1", "+", 324),
+            ("[f(a=g(b=h(c={})))]", "1", "+", 324),
+            ("[f(a={})]", "(1,)", "+", 324),
+            ("[f(x=1), f(a={})]", "1", "+", 325),
+        ] {
+            let ok = chained(wrap, term, op, first_failing - 1);
+            assert!(
+                decode_ast_prompting(&ok).is_ok(),
+                "{wrap} {term} {}",
+                first_failing - 1
+            );
+            let bad = chained(wrap, term, op, first_failing);
+            let err = decode_ast_prompting(&bad).unwrap_err().0;
+            assert!(err.starts_with("RecursionError"), "{wrap} {term}: {err}");
+        }
+    }
+
+    /// The messages of bfcl-eval 2026.3.23's decoder on these texts
+    /// (CPython 3.11.7's `UnicodeEncodeError`).
+    #[test]
+    fn a_lone_surrogate_fails_with_pythons_encoder_message() {
+        let fails_with = |cps: &[u32], want: &str| {
+            let got = decode_ast_prompting_str(&PyStr(cps.to_vec())).unwrap_err();
+            assert_eq!(got.0, want);
+        };
+        let with = |before: &str, middle: &[u32], after: &str| {
+            let mut cps = PyStr::new(before).0;
+            cps.extend_from_slice(middle);
+            cps.extend(PyStr::new(after).0);
+            cps
+        };
+        let one = "'utf-8' codec can't encode character";
+        fails_with(
+            &with("[f(a='", &[0xd800], "')]"),
+            &format!("{one} '\\ud800' in position 6: surrogates not allowed"),
+        );
+        fails_with(
+            &with("f(a='", &[0xd800], "')"),
+            &format!("{one} '\\ud800' in position 6: surrogates not allowed"),
+        );
+        fails_with(
+            &with("  ` [f(a='", &[0xdc00, 0xd800], "x')]"),
+            "'utf-8' codec can't encode characters in position 6-7: surrogates not allowed",
+        );
+        fails_with(
+            &with("\n", &[0xdfff, 0xdfff, 0xdfff], ""),
+            "'utf-8' codec can't encode characters in position 1-3: surrogates not allowed",
+        );
+        let text = PyStr::new("[f(a='\u{1F600}')]");
+        assert_eq!(decode_ast_prompting_str(&text).unwrap()[0].name, "f");
     }
 
     #[test]

@@ -32,7 +32,9 @@
 //!
 //! A `result` that is not a string makes the official decoder raise
 //! (`'list' object has no attribute 'strip'`): `ast_decoder:decoder_failed`
-//! in AST categories, "no call" in relevance ones. A line without `id` or
+//! in AST categories, "no call" in relevance ones; so does a string holding
+//! a lone surrogate (JSON's `"\ud800"`), which Python's `ast.parse` cannot
+//! encode as UTF-8. A line without `id` or
 //! `result`, or that is not a JSON object, stops the official runner; here
 //! it is an error naming file and line. Lines are split as Python's
 //! universal newlines do (`\n`, `\r\n`, `\r`), and a blank line is not
@@ -49,7 +51,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::check::{CheckerKind, ErrorType, Verdict, check, validate_entry};
-use super::decode::{DecodeError, decode_ast_prompting};
+use super::decode::{DecodeError, decode_ast_prompting, decode_ast_prompting_str};
 use super::files::{PossibleAnswer, Question};
 use super::{Call, Category};
 use crate::ood::python::{PyValue, json_loads_str};
@@ -62,7 +64,9 @@ use crate::spec::limits::BFCL_RESULT_LINE_MAX_BYTES;
 pub enum ModelResult {
     /// A string: the model's text.
     Text(String),
-    /// Not a string (`list`, `dict`, `int`, `float`, `bool`, `None`).
+    /// Not a string (`list`, `dict`, `int`, `float`, `bool`, `None`), or a
+    /// string that is not Unicode text (a `str` holding lone surrogates,
+    /// JSON's `"\ud800"`).
     NotText(PyValue),
 }
 
@@ -246,6 +250,9 @@ fn result_line(source: &str, number: usize, line: &[u8]) -> anyhow::Result<Resul
         None => bail!("{source}:{number}: field `id` is missing"),
     };
     let result = match value.get_str("result") {
+        Some(PyValue::Str(s)) if s.first_surrogate().is_some() => {
+            ModelResult::NotText(PyValue::Str(s.clone()))
+        }
         Some(PyValue::Str(s)) => ModelResult::Text(s.to_string_lossy()),
         Some(other) => ModelResult::NotText(other.clone()),
         None => bail!("{source}:{number}: field `result` is missing"),
@@ -348,6 +355,7 @@ pub fn score_results(
         }
         let decoded = match &results[line_index].result {
             ModelResult::Text(text) => decode_ast_prompting(text),
+            ModelResult::NotText(PyValue::Str(text)) => decode_ast_prompting_str(text),
             ModelResult::NotText(value) => Err(DecodeError(format!(
                 "'{}' object has no attribute 'strip'",
                 value.type_name()

@@ -1,9 +1,8 @@
 //! Python 3.11's `ast.unparse`, for the nodes the BFCL decoder turns into
 //! text (a call without keyword arguments, a subscript): the same spacing,
 //! parentheses (by `ast._Precedence`, quirks included) and constant reprs
-//! (`inf` as `1e309`). Comprehensions, f-strings, `await` and `yield`
-//! are not reproduced: a text that would need them fails to decode
-//! (Python would print them).
+//! (`inf` as `1e309`). Comprehensions and f-strings are not reproduced: a
+//! text that would need them fails to decode (Python would print them).
 
 use super::pyexpr::{Expr, Kind, UnOp};
 use crate::ood::python::{PyValue, float_repr, py_repr};
@@ -12,6 +11,7 @@ use crate::ood::python::{PyValue, float_repr, py_repr};
 mod prec {
     pub const NAMED_EXPR: u8 = 0;
     pub const TUPLE: u8 = 1;
+    pub const YIELD: u8 = 2;
     pub const TEST: u8 = 3;
     pub const OR: u8 = 4;
     pub const AND: u8 = 5;
@@ -26,6 +26,7 @@ mod prec {
     pub const TERM: u8 = 13;
     pub const FACTOR: u8 = 14;
     pub const POWER: u8 = 15;
+    pub const AWAIT: u8 = 16;
     pub const ATOM: u8 = 17;
 
     /// `_Precedence.next()`: one higher, capped at `ATOM`.
@@ -204,6 +205,7 @@ fn write(e: &Expr, p: u8, out: &mut Vec<u32>) -> Result<(), String> {
         | Kind::IfExp(..)
         | Kind::Named(..)
         | Kind::Lambda(..) => write_operation(e, p, out)?,
+        Kind::Other("Await" | "Yield" | "YieldFrom", _) => write_await_or_yield(e, p, out)?,
         Kind::FString => return Err(not_reproduced("an f-string")),
         Kind::Other(kind, _) => return Err(not_reproduced(kind)),
     }
@@ -308,6 +310,28 @@ fn write_operation(e: &Expr, p: u8, out: &mut Vec<u32>) -> Result<(), String> {
         }
         _ => unreachable!("write_operation takes an operation"),
     }
+    Ok(())
+}
+
+/// `visit_Await`, `visit_Yield`, `visit_YieldFrom`: the keyword, then the
+/// operand (if any) as an atom; parenthesised below the context's `p`.
+fn write_await_or_yield(e: &Expr, p: u8, out: &mut Vec<u32>) -> Result<(), String> {
+    let Kind::Other(kind, operands) = &e.kind else {
+        unreachable!("write_await_or_yield takes an await or a yield")
+    };
+    let (keyword, own) = match *kind {
+        "Await" => ("await", prec::AWAIT),
+        "Yield" => ("yield", prec::YIELD),
+        _ => ("yield from", prec::YIELD),
+    };
+    let paren = p > own;
+    push(out, if paren { "(" } else { "" });
+    push(out, keyword);
+    if let Some(v) = operands.first() {
+        push(out, " ");
+        write(v, prec::ATOM, out)?;
+    }
+    push(out, if paren { ")" } else { "" });
     Ok(())
 }
 

@@ -32,12 +32,7 @@ fn repr_into(v: &PyValue, out: &mut Vec<u32>) {
         PyValue::Bool(false) => push_ascii(out, "False"),
         PyValue::Int(text) => push_ascii(out, text),
         PyValue::Float(x) => push_ascii(out, &float_repr(*x)),
-        PyValue::Complex(x) => {
-            // Python prints an integral imaginary part without ".0": `1j`, `1.5j`.
-            let r = float_repr(*x);
-            push_ascii(out, r.strip_suffix(".0").unwrap_or(&r));
-            out.push(u32::from('j'));
-        }
+        PyValue::Complex(x) => push_ascii(out, &complex_repr(*x)),
         PyValue::Str(s) => str_repr_into(&s.0, out),
         PyValue::Bytes(b) => bytes_repr_into(b, out),
         PyValue::List(items) => seq_repr(items, "[", "]", false, out),
@@ -145,7 +140,8 @@ fn bytes_repr_into(bytes: &[u8], out: &mut Vec<u32>) {
 // key that is not a string and the `repr()` of a float JSON cannot hold.
 impl PyValue {
     /// Converts to a `serde_json` value (for reports): tuples become lists,
-    /// non-finite floats become `{"__float__": "nan"}`-style objects.
+    /// ints beyond 64 bits strings of their digits, non-finite floats
+    /// `{"__float__": "nan"}`-style objects.
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::Value as J;
         match self {
@@ -154,6 +150,7 @@ impl PyValue {
             PyValue::Int(text) => text
                 .parse::<i64>()
                 .map(J::from)
+                .or_else(|_| text.parse::<u64>().map(J::from))
                 .unwrap_or_else(|_| J::String(text.clone())),
             PyValue::Float(x) => serde_json::Number::from_f64(*x)
                 .map(J::Number)
@@ -175,8 +172,21 @@ impl PyValue {
                     .collect(),
             ),
             PyValue::Bytes(b) => J::String(String::from_utf8_lossy(b).into()),
-            PyValue::Complex(x) => J::String(format!("{}j", float_repr(*x))),
+            PyValue::Complex(x) => J::String(complex_repr(*x)),
         }
+    }
+}
+
+/// Python's `repr(complex)` of [`PyValue::Complex`]: `2j` (the real part
+/// +0), `(-0-2j)` (the real part -0, as a negated literal has it). An
+/// integral part is written without `.0`.
+fn complex_repr(imag: f64) -> String {
+    let r = float_repr(imag);
+    let r = r.strip_suffix(".0").unwrap_or(&r);
+    if imag.is_sign_negative() && !imag.is_nan() {
+        format!("(-0{r}j)")
+    } else {
+        format!("{r}j")
     }
 }
 
@@ -250,6 +260,31 @@ mod tests {
         ];
         for (x, want) in cases {
             assert_eq!(float_repr(x), want, "{x:e}");
+        }
+    }
+
+    /// CPython 3.11's `repr` of `2j`, `1e16j`, `1e309j` and the negations
+    /// `-(1j)`, `-(0j)`, `-(1.5j)`, `-(1e16j)`, `-(1e-5j)`, `-(1e309j)`.
+    #[test]
+    fn complex_repr_matches_python() {
+        let cases = [
+            (2.0, "2j"),
+            (1e16, "1e+16j"),
+            (f64::INFINITY, "infj"),
+            (-1.0, "(-0-1j)"),
+            (-0.0, "(-0-0j)"),
+            (-1.5, "(-0-1.5j)"),
+            (-1e16, "(-0-1e+16j)"),
+            (-1e-5, "(-0-1e-05j)"),
+            (f64::NEG_INFINITY, "(-0-infj)"),
+        ];
+        for (imag, want) in cases {
+            let v = PyValue::Complex(imag);
+            assert_eq!(
+                String::from_iter(py_repr(&v).iter().map(|&c| char::from_u32(c).unwrap())),
+                want
+            );
+            assert_eq!(v.to_json(), serde_json::json!(want));
         }
     }
 

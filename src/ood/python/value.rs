@@ -33,6 +33,12 @@ impl PyStr {
             .collect()
     }
 
+    /// The index of the first lone surrogate (U+D800..U+DFFF, which JSON's
+    /// `"\ud800"` gives Python and which UTF-8 cannot encode), if any.
+    pub fn first_surrogate(&self) -> Option<usize> {
+        self.0.iter().position(|c| (0xd800..=0xdfff).contains(c))
+    }
+
     /// Python's `needle in self` for strings.
     pub fn contains(&self, needle: &[u32]) -> bool {
         find(&self.0, needle, 0).is_some()
@@ -94,7 +100,10 @@ pub enum PyValue {
     Set(Vec<PyValue>),
     /// A `bytes` literal (only from Python literals; not JSON-serialisable).
     Bytes(Vec<u8>),
-    /// A `complex` literal such as `1j` (not JSON-serialisable).
+    /// A `complex` literal such as `1j` (not JSON-serialisable), or its
+    /// negation: the imaginary part; the real part is a zero of the same
+    /// sign (`-(1j)` is `(-0-1j)` in Python), all that literals and unary
+    /// signs make.
     Complex(f64),
 }
 
