@@ -143,6 +143,28 @@ fn run_all(mode: &str, dir: &Path) -> HashMap<String, (u64, u64)> {
         let official: Value =
             serde_json::from_str(&std::fs::read_to_string(run.join("official.json")).unwrap())
                 .unwrap();
+        // The leaderboard: the category's own column shown, with its
+        // accuracy; Multi Turn Acc N/A, naming the three not run.
+        let columns = official["results"][0]["leaderboard"].as_array().unwrap();
+        let column = |name: &str| columns.iter().find(|c| c["name"] == name).unwrap();
+        let words: Vec<String> = category
+            .as_str()
+            .split('_')
+            .map(|w| w[..1].to_uppercase() + &w[1..])
+            .collect();
+        let own = column(&words.join(" "));
+        assert_eq!((&own["shown"], &own["value"]), (&json!(true), &json!(1.0)));
+        let others: Vec<&str> = Category::MULTI_TURN
+            .iter()
+            .filter(|c| **c != category)
+            .map(|c| c.as_str())
+            .collect();
+        let all = column("Multi Turn Acc");
+        assert_eq!(
+            (&all["shown"], &all["missing"]),
+            (&json!(false), &json!(others))
+        );
+        assert_eq!(all["value"], 0.25, "{all}");
         for c in official["results"][0]["categories"].as_array().unwrap() {
             counts.insert(
                 c["category"].as_str().unwrap().to_string(),

@@ -259,3 +259,90 @@ fn ood_score_gives_the_official_accuracy_and_verdicts_of_result_files() {
         }
     }
 }
+
+/// The cells of the first box-drawing table row whose first cell is `label`.
+fn row<'a>(table: &'a str, label: &str) -> Vec<&'a str> {
+    table
+        .lines()
+        .map(|l| {
+            l.split('│')
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .collect::<Vec<_>>()
+        })
+        .find(|cells| cells.first() == Some(&label))
+        .unwrap_or_else(|| panic!("no row {label} in\n{table}"))
+}
+
+/// `itc ood score bfcl` on round 1 of the four multi-turn categories:
+/// the leaderboard's Multi Turn columns from the official accuracies
+/// (Multi Turn Acc their plain mean, in BFCL's order), said complete; one
+/// category fewer and Multi Turn Acc is N/A, naming it.
+#[test]
+fn the_four_multi_turn_categories_fill_the_leaderboards_multi_turn_columns() {
+    let summary: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("reference-multi-turn/summary.json")).unwrap(),
+    )
+    .unwrap();
+    let reference = root().join("reference-multi-turn");
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join(format!("{MODEL}/multi_turn"));
+    std::fs::create_dir_all(&folder).unwrap();
+    let columns = [
+        ("multi_turn_base", "Multi Turn Base"),
+        ("multi_turn_miss_func", "Multi Turn Miss Func"),
+        ("multi_turn_miss_param", "Multi Turn Miss Param"),
+        ("multi_turn_long_context", "Multi Turn Long Context"),
+    ];
+    let mut sum = 0.0;
+    for (category, _) in columns {
+        let lines: Vec<String> = gz_lines(&reference.join(format!("answers/{category}.jsonl.gz")))
+            .iter()
+            .filter(|a| a["round"] == 1)
+            .map(|a| serde_json::json!({"id": a["id"], "result": a["raw"]}).to_string())
+            .collect();
+        let file = folder.join(format!("BFCL_v4_{category}_result.json"));
+        std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+        sum += summary["categories"][category]["rounds"]["1"]["accuracy"]
+            .as_f64()
+            .unwrap();
+    }
+    let score = |dir: &Path| {
+        let out = support::itc(
+            &["ood", "score", "bfcl", "--results", dir.to_str().unwrap()],
+            &[],
+        );
+        assert!(out.status.success(), "{}", support::text(&out.stderr));
+        support::text(&out.stdout)
+    };
+    let shown = score(dir.path());
+    let board = shown.split("The leaderboard's columns").nth(1).unwrap();
+    let percent = itc::util::table::fraction_percent;
+    for (category, column) in columns {
+        let official = summary["categories"][category]["rounds"]["1"]["accuracy"]
+            .as_f64()
+            .unwrap();
+        assert_eq!(row(board, column)[1], percent(official), "{column}");
+    }
+    assert_eq!(
+        row(board, "Multi Turn Acc")[1],
+        percent(sum / 4.0),
+        "{board}"
+    );
+    assert_eq!(row(board, "Overall Acc")[1], "N/A", "{board}");
+    assert!(
+        board.contains(
+            "Complete columns: Multi Turn Acc, Multi Turn Base, Multi Turn Miss Func, \
+             Multi Turn Miss Param, Multi Turn Long Context. N/A, not all run:"
+        ),
+        "{board}"
+    );
+    std::fs::remove_file(folder.join("BFCL_v4_multi_turn_miss_param_result.json")).unwrap();
+    let shown = score(dir.path());
+    let board = shown.split("The leaderboard's columns").nth(1).unwrap();
+    assert_eq!(row(board, "Multi Turn Acc")[1], "N/A", "{board}");
+    assert!(
+        board.contains("Multi Turn Acc (missing multi_turn_miss_param);"),
+        "{board}"
+    );
+}

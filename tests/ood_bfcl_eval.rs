@@ -178,6 +178,13 @@ fn prompt_mode_gold_answers_pass_the_official_checker_and_wrong_ones_do_not() {
         shown.contains("live_relevance") && shown.contains("Overall Acc"),
         "{shown}"
     );
+    // live_relevance run in full: its column is complete, the others say what they miss.
+    assert!(
+        shown.contains(
+            "\ngold: Complete columns: Relevance Detection. N/A, not all run: Non-Live AST Acc (missing simple_python,"
+        ),
+        "{shown}"
+    );
     let json = read_json(&report_dir.join("report.json"));
     let official = json["official"].as_array().unwrap();
     assert!(
@@ -206,15 +213,30 @@ fn row(table: &str, labels: &[&str]) -> Vec<String> {
 
 /// The aggregate columns, every one of which rests on a category besides
 /// simple_python.
-const AGGREGATES: [&str; 7] = [
+const AGGREGATES: [&str; 12] = [
     "Non-Live AST Acc",
     "Non-Live Overall Acc",
     "Live AST Acc",
     "Live Acc",
+    "Multi Turn Acc",
+    "Multi Turn Base",
+    "Multi Turn Miss Func",
+    "Multi Turn Miss Param",
+    "Multi Turn Long Context",
     "Irrelevance Detection",
     "Relevance Detection",
     "Overall Acc",
 ];
+
+/// What every output says of a run of simple_python alone: no column is
+/// complete, and each N/A one names the categories it misses (the start).
+const SIMPLE_PYTHON_ALONE: &str = "Complete columns: none. N/A, not all run: Non-Live AST Acc \
+(missing multiple, parallel, parallel_multiple, simple_java, simple_javascript); Non-Live Overall \
+Acc (missing multiple, parallel, parallel_multiple); Live AST Acc (missing live_simple, \
+live_multiple, live_parallel, live_parallel_multiple); Live Acc (missing live_simple, \
+live_multiple, live_parallel, live_parallel_multiple); Multi Turn Acc (missing multi_turn_base, \
+multi_turn_miss_func, multi_turn_miss_param, multi_turn_long_context); Multi Turn Base (missing \
+multi_turn_base);";
 
 /// Issue 49 item 5: a run of simple_python alone shows its accuracy in
 /// percent with two decimals and every aggregate as N/A (no number beside
@@ -266,23 +288,44 @@ fn a_partial_run_shows_percent_and_its_aggregates_as_na_everywhere() {
         assert_eq!(row(&eval, &["gold", "bfcl", name])[5], "N/A", "{eval}");
     }
     assert!(!eval.contains("N/A (") && !eval.contains("(N/A)"), "{eval}");
+    assert!(
+        eval.contains(&format!("\ngold (bfcl): {SIMPLE_PYTHON_ALONE}")),
+        "{eval}"
+    );
 
     // official.json: fractions, said so.
     let official = read_json(&run.join("official.json"));
     assert_eq!(official["unit"], "fraction");
     let gold = &official["results"][0];
     assert_eq!(gold["categories"][0]["accuracy"], 1.0);
-    let overall = &gold["leaderboard"][6];
+    let overall = &gold["leaderboard"][11];
     assert_eq!(
         (&overall["name"], &overall["shown"]),
         (&json!("Overall Acc"), &json!(false))
     );
     assert!(overall["value"].as_f64().unwrap() < 0.05, "{overall}");
+    // Each column names the categories it misses: all of Overall's 14 but simple_python.
+    let missing = overall["missing"].as_array().unwrap();
+    assert_eq!(missing.len(), 13, "{overall}");
+    assert!(!missing.contains(&json!("simple_python")), "{overall}");
+    assert!(
+        missing.contains(&json!("multi_turn_long_context")),
+        "{overall}"
+    );
 
     // `itc ood score bfcl`: the table in percent, the JSON in fractions.
     let scored = ok(&["ood", "score", "bfcl", "--results", run_s, "--partial"]);
     assert_eq!(row(&scored, &["gold", "simple_python"])[4], "100.00");
     assert_eq!(row(&scored, &["prose", "simple_python"])[4], "0.00");
+    // Then the leaderboard's columns, per model, and what they miss.
+    let columns = scored.split("The leaderboard's columns").nth(1).unwrap();
+    for name in AGGREGATES {
+        assert_eq!(row(columns, &["gold", name])[2], "N/A", "{scored}");
+    }
+    assert!(
+        scored.contains(&format!("\ngold: {SIMPLE_PYTHON_ALONE}")),
+        "{scored}"
+    );
     let scored = ok(&[
         "ood",
         "score",
@@ -303,9 +346,10 @@ fn a_partial_run_shows_percent_and_its_aggregates_as_na_everywhere() {
     let reported = ok(&["ood", "report", "--run", run_s, "--wide"]);
     let bfcl = reported.split("BFCL, official").nth(1).unwrap();
     let gold = row(bfcl, &["gold (bfcl prompt)"]);
-    assert_eq!(
-        gold[1..],
-        ["100.00", "N/A", "N/A", "N/A", "N/A", "N/A", "N/A", "N/A"],
+    assert_eq!(gold[1], "100.00", "{reported}");
+    assert_eq!(gold[2..], ["N/A"; 12], "{reported}");
+    assert!(
+        reported.contains(&format!("\ngold (bfcl prompt): {SIMPLE_PYTHON_ALONE}")),
         "{reported}"
     );
     let lines = ok(&["ood", "report", "--run", run_s, "--format", "json"]);
@@ -314,7 +358,7 @@ fn a_partial_run_shows_percent_and_its_aggregates_as_na_everywhere() {
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .filter(|v| v["table"] == "bfcl")
         .collect();
-    assert_eq!(bfcl.len(), 2 * 8, "{lines}");
+    assert_eq!(bfcl.len(), 2 * 13, "{lines}");
     for v in bfcl {
         assert_eq!(v["unit"], "fraction", "{v}");
         assert!(v["value"].as_f64().unwrap() <= 1.0, "{v}");
@@ -354,6 +398,38 @@ fn a_partial_run_shows_percent_and_its_aggregates_as_na_everywhere() {
         );
     }
     assert!(!md.contains("(N/A)") && !html.contains("(N/A)"));
+    // Which columns are complete: under the table in every form.
+    assert!(
+        shown.contains(&format!("\ngold: {SIMPLE_PYTHON_ALONE}")),
+        "{shown}"
+    );
+    assert!(
+        md.contains(&format!("\n- gold: {SIMPLE_PYTHON_ALONE}")),
+        "{md}"
+    );
+    if let Some(browser) = support::browser::chromium_or_skip() {
+        let url = format!("file://{}", out.join("report.html").display());
+        let profile = dir.path().join("profile");
+        let (dom, _) = support::browser::browse(&browser, &profile, &url, "--dump-dom");
+        let list = dom.split("<ul id=\"official-complete\">").nth(1).unwrap();
+        let items: Vec<&str> = list
+            .split("</ul>")
+            .next()
+            .unwrap()
+            .split("<li>")
+            .skip(1)
+            .map(|i| i.split("</li>").next().unwrap())
+            .collect();
+        assert_eq!(items.len(), 2, "{list}");
+        assert!(
+            items[0].starts_with(&format!("gold: {SIMPLE_PYTHON_ALONE}")),
+            "{list}"
+        );
+        assert!(
+            items[1].starts_with(&format!("prose: {SIMPLE_PYTHON_ALONE}")),
+            "{list}"
+        );
+    }
     let json = read_json(&out.join("report.json"));
     for f in json["official"].as_array().unwrap() {
         assert_eq!(f["unit"], "fraction", "{f}");

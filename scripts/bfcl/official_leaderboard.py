@@ -8,10 +8,16 @@ official code does with missing ones), then calls, unmodified:
   eval_runner_helper.update_leaderboard_table_with_local_score_file(table, score_dir)
   eval_runner_helper.generate_leaderboard_csv(table, out_dir)
 and prints the data_overall / data_non_live / data_live CSV rows as JSON (column name -> cell text),
-plus the raw accuracies it was given. Used to make the test vectors in scripts/bfcl/LEADERBOARD.md.
+and data_multi_turn CSV rows as JSON (column name -> cell text), plus the raw accuracies it was
+given. Used to make the test vectors in scripts/bfcl/LEADERBOARD.md.
+
+With --synthetic FILE instead of --scores, the score files are made up from FILE, a JSON object
+{"<category>": [correct, total], ...}: one score file per category holding only the header line
+({"accuracy", "correct_count", "total_count"}), which is all the aggregation reads.
 
 Usage:
   /tmp/venv-bfcl/bin/python scripts/bfcl/official_leaderboard.py --scores OUT/scores/r0 [--only cat,cat]
+  /tmp/venv-bfcl/bin/python scripts/bfcl/official_leaderboard.py --synthetic figures.json
 """
 
 import argparse
@@ -23,9 +29,25 @@ import tempfile
 from pathlib import Path
 
 
+def synthetic_scores(path):
+    """Score headers for the figures in `path`, in a folder of one registered model."""
+    figures = json.loads(path.read_text())
+    root = Path(tempfile.mkdtemp(prefix="bfcl-lb-synthetic-"))
+    model = root / "gpt-4.1-2025-04-14"
+    for category, (correct, total) in figures.items():
+        group = "multi_turn" if category.startswith("multi_turn") else "non_live"
+        folder = model / group
+        folder.mkdir(parents=True, exist_ok=True)
+        header = {"accuracy": correct / total, "correct_count": correct, "total_count": total}
+        (folder / f"BFCL_v4_{category}_score.json").write_text(json.dumps(header) + "\n")
+    return root
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--scores", required=True, help="a score dir holding <model>/<group>/BFCL_v4_<cat>_score.json")
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--scores", help="a score dir holding <model>/<group>/BFCL_v4_<cat>_score.json")
+    src.add_argument("--synthetic", help='a JSON file {"<category>": [correct, total], ...}')
     ap.add_argument("--only", default=None, help="comma-separated categories to keep (others treated as missing)")
     args = ap.parse_args()
 
@@ -35,6 +57,8 @@ def main():
 
     work = Path(tempfile.mkdtemp(prefix="bfcl-lb-scores-"))
     keep = set(args.only.split(",")) if args.only else None
+    if args.synthetic:
+        args.scores = synthetic_scores(Path(args.synthetic))
     for f in Path(args.scores).rglob("BFCL_v4_*_score.json"):
         if keep is not None and extract_test_category(f) not in keep:
             continue
@@ -48,7 +72,7 @@ def main():
     out = Path(tempfile.mkdtemp(prefix="bfcl-lb-out-"))
     h.generate_leaderboard_csv(table, out)
     res = {"inputs": inputs}
-    for name in ("data_overall", "data_non_live", "data_live"):
+    for name in ("data_overall", "data_non_live", "data_live", "data_multi_turn"):
         with open(out / f"{name}.csv", newline="") as f:
             rows = list(csv.reader(f))
         res[name] = [dict(zip(rows[0], r)) for r in rows[1:]]

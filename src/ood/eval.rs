@@ -512,7 +512,7 @@ fn official_bfcl(
         .collect();
     let columns: Vec<serde_json::Value> = bfcl::leaderboard::leaderboard(&figures)
             .iter()
-            .map(|c| serde_json::json!({"name": c.name, "value": c.value, "shown": c.shown, "cell": c.cell()}))
+            .map(|c| serde_json::json!({"name": c.name, "value": c.value, "shown": c.shown, "missing": c.missing, "cell": c.cell()}))
             .collect();
     Ok(serde_json::json!({
         "model": model,
@@ -586,6 +586,25 @@ fn ratio(v: &serde_json::Value, key: &str) -> String {
     num_or_absent(v[key].as_f64())
 }
 
+/// The line saying which leaderboard columns of a model's official result
+/// are complete and which categories the others miss.
+fn completeness(result: &serde_json::Value) -> String {
+    let columns: Vec<(String, Vec<String>)> = result["leaderboard"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            let missing = c["missing"].as_array().into_iter().flatten();
+            let missing = missing.filter_map(|m| m.as_str().map(str::to_string));
+            (
+                c["name"].as_str().unwrap_or_default().to_string(),
+                missing.collect(),
+            )
+        })
+        .collect();
+    crate::util::table::completeness(&columns)
+}
+
 /// The official numbers of a run, as a table that fits 100 columns (BFCL's
 /// in percent with two decimals, the others' fractions to 4 significant
 /// digits; `official.json` has every digit, as fractions).
@@ -628,11 +647,22 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
                 }
             }
             let title = format!(
-                "BFCL, official AST checker: accuracy per category, then the leaderboard's columns\n{}\n{}",
+                "BFCL, official checker: accuracy per category, then the leaderboard's columns\n{}\n{}",
                 bfcl::leaderboard::NOTE,
                 bfcl::leaderboard::PERCENT
             );
-            return format!("{title}\n\n{}\n", t.render(false));
+            let complete: String = results
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} ({}): {}\n",
+                        text(r, "model"),
+                        style_cell(r),
+                        completeness(r)
+                    )
+                })
+                .collect();
+            return format!("{title}\n\n{}\n{complete}", t.render(false));
         }
         OodDataset::Apibench(hub) => {
             let mut t = Table::new([

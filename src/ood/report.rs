@@ -109,6 +109,9 @@ pub struct BfclRow {
     pub total: Option<u64>,
     /// Whether it is shown (false: N/A, a category it rests on was not run).
     pub shown: bool,
+    /// A leaderboard column's categories that were not run (empty when
+    /// shown, and for categories).
+    pub missing: Vec<String>,
 }
 
 /// Everything a report shows.
@@ -248,6 +251,7 @@ impl OodReport {
                 unit: super::bfcl::leaderboard::UNIT,
                 total: c["total_count"].as_u64(),
                 shown: true,
+                missing: Vec::new(),
             });
         }
         for c in result["leaderboard"].as_array().into_iter().flatten() {
@@ -258,6 +262,12 @@ impl OodReport {
                 unit: super::bfcl::leaderboard::UNIT,
                 total: None,
                 shown: c["shown"].as_bool().unwrap_or(true),
+                missing: c["missing"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|m| m.as_str().map(str::to_string))
+                    .collect(),
             });
         }
     }
@@ -416,7 +426,26 @@ pub fn bfcl_table(rows: &[BfclRow], wide: bool) -> String {
         }
         t.push(line);
     }
-    t.render(wide)
+    let mut out = t.render(wide);
+    for m in models_in_order(rows.iter().map(|r| r.model.as_str())) {
+        let columns: Vec<(&str, Vec<&str>)> = rows
+            .iter()
+            .filter(|r| r.model == m && r.total.is_none())
+            .map(|r| {
+                (
+                    r.column.as_str(),
+                    r.missing.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        if !columns.is_empty() {
+            out.push_str(&format!(
+                "\n{m}: {}",
+                crate::util::table::completeness(&columns)
+            ));
+        }
+    }
+    out
 }
 
 /// A data frame with one column per `"name" => |row| value` over the rows.
@@ -471,6 +500,7 @@ pub fn write_csvs(report: &OodReport, dir: &Path) -> anyhow::Result<Vec<String>>
             "unit" => |x: &BfclRow| x.unit,
             "total" => |x: &BfclRow| x.total,
             "shown" => |x: &BfclRow| x.shown,
+            "missing" => |x: &BfclRow| x.missing.join(" "),
         )?;
         tables.push(("bfcl.csv", frame));
     }
@@ -547,7 +577,8 @@ pub fn run(
             if !report.bfcl.is_empty() {
                 writeln!(
                     out,
-                    "BFCL, official AST checker: accuracy per category and the leaderboard's columns (%)\n{}\n\n{}\n",
+                    "BFCL, official checker: accuracy per category and the leaderboard's columns (%)\n{}\n{}\n\n{}\n",
+                    super::bfcl::leaderboard::NOTE,
                     super::bfcl::leaderboard::PERCENT,
                     bfcl_table(&report.bfcl, options.wide)
                 )?;

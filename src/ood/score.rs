@@ -30,7 +30,7 @@ use super::fetch;
 use super::seal_tools::{self, Subset};
 use super::{Hub, apibench};
 use crate::score::files::OutputFormat;
-use crate::util::table::{Table, fraction_percent, num, num_or_absent};
+use crate::util::table::{Table, fraction_percent, fraction_percent_or_na, num, num_or_absent};
 
 /// Scoring rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -599,7 +599,104 @@ pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Re
                 super::bfcl::leaderboard::PERCENT,
                 t.render(options.wide)
             )?;
+            writeln!(out, "\n{}", leaderboard_table(&scores, options.wide))?;
         }
     }
     Ok(())
+}
+
+/// The leaderboard's columns of each model's scores (one model when the
+/// results are no run directory), then the line saying which are complete.
+/// A model with two result files of one category gets no columns, only a
+/// line saying so: BFCL's leaderboard takes one score per category.
+fn leaderboard_table(scores: &[FileScore], wide: bool) -> String {
+    use super::bfcl::leaderboard::{self, CategoryFigure};
+    let by_model = scores.iter().any(|s| s.model.is_some());
+    let mut models: Vec<Option<&str>> = Vec::new();
+    for s in scores {
+        if !models.contains(&s.model.as_deref()) {
+            models.push(s.model.as_deref());
+        }
+    }
+    let header = ["Model", "Column", "Value (%)"];
+    let skip = usize::from(!by_model);
+    let mut t = Table::new(header.into_iter().skip(skip)).with_labels(2 - skip);
+    let mut lines = Vec::new();
+    for model in models {
+        let label = model.map_or(String::new(), |m| format!("{m}: "));
+        let mut figures = std::collections::BTreeMap::new();
+        let mut repeated = None;
+        for s in scores.iter().filter(|s| s.model.as_deref() == model) {
+            let Ok(category) = s.category.parse::<Category>() else {
+                continue;
+            };
+            let figure = CategoryFigure {
+                accuracy: s.accuracy,
+                total_count: s.total_count,
+            };
+            if figures.insert(category, figure).is_some() {
+                repeated = Some(category);
+            }
+        }
+        if let Some(c) = repeated {
+            lines.push(format!(
+                "{label}no leaderboard columns: several result files of {c}"
+            ));
+            continue;
+        }
+        let columns = leaderboard::leaderboard(&figures);
+        for c in &columns {
+            let value = fraction_percent_or_na(c.shown.then_some(c.value));
+            let row = [
+                model.unwrap_or_default().to_string(),
+                c.name.to_string(),
+                value,
+            ];
+            t.push(row.into_iter().skip(skip));
+        }
+        lines.push(format!("{label}{}", leaderboard::completeness(&columns)));
+    }
+    format!(
+        "The leaderboard's columns\n{}\n\n{}\n{}",
+        leaderboard::NOTE,
+        t.render(wide),
+        lines.join("\n")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file_score(model: Option<&str>, category: &str, correct: usize) -> FileScore {
+        FileScore {
+            model: model.map(str::to_string),
+            category: category.into(),
+            accuracy: correct as f64 / 200.0,
+            unit: super::super::bfcl::leaderboard::UNIT,
+            correct_count: correct,
+            total_count: 200,
+            results: format!("BFCL_v4_{category}_result.json"),
+        }
+    }
+
+    #[test]
+    fn the_leaderboard_table_is_per_model_and_none_for_a_repeated_category() {
+        let scores = [
+            file_score(Some("a"), "multi_turn_base", 100),
+            file_score(Some("b"), "multi_turn_base", 50),
+            file_score(Some("b"), "multi_turn_base", 60),
+        ];
+        let shown = leaderboard_table(&scores, true);
+        assert!(shown.contains("│ a     │ Multi Turn Base "), "{shown}");
+        assert!(!shown.contains("│ b "), "{shown}");
+        assert!(
+            shown.contains("\na: Complete columns: Multi Turn Base. N/A"),
+            "{shown}"
+        );
+        assert!(
+            shown.ends_with("\nb: no leaderboard columns: several result files of multi_turn_base"),
+            "{shown}"
+        );
+    }
 }

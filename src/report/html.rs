@@ -267,6 +267,11 @@ fn official_section(page: &mut String, report: &Report) {
     );
     let rows = super::official::rows(&report.official);
     table(page, "official", &super::official::HEADER, 3, &rows);
+    page.push_str("<ul id=\"official-complete\">\n");
+    for line in super::official::completeness(&report.official) {
+        let _ = writeln!(page, "<li>{}</li>", escape(&line));
+    }
+    page.push_str("</ul>\n");
 }
 
 /// The judged figures (SPEC §8), apart from §3's: judge, spread, samples.

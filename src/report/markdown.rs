@@ -172,6 +172,13 @@ fn official(out: &mut String, report: &Report) {
         .map(|row| row.iter().map(|cell| escape(cell)).collect())
         .collect();
     table(out, 3, &super::official::HEADER, &rows);
+    let lines = super::official::completeness(&report.official);
+    for line in &lines {
+        let _ = writeln!(out, "- {}", escape(line));
+    }
+    if !lines.is_empty() {
+        out.push('\n');
+    }
 }
 
 fn inputs(out: &mut String, report: &Report) {

@@ -9,7 +9,9 @@
 //! The figures stay fractions (0–1) in `report.json` (`"unit": "fraction"`);
 //! every table shows them in percent with two decimals, as BFCL's
 //! leaderboard does ([`fraction_percent`]), and an aggregate resting on a
-//! category that was not run as `N/A`, without a number.
+//! category that was not run as `N/A`, without a number; a line per model
+//! ([`completeness`]) says which aggregates are complete and which
+//! categories the others miss (the `missing` of each column).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -40,6 +42,9 @@ pub struct OfficialFigure {
     pub interval: Option<(f64, f64)>,
     /// Whether it is shown (false: "N/A", a category it rests on was not run).
     pub shown: bool,
+    /// An aggregate's categories that were not run (empty for categories
+    /// and for complete aggregates).
+    pub missing: Vec<String>,
 }
 
 /// Every official figure of the inputs; `rename` gives each input's model
@@ -96,12 +101,24 @@ fn bfcl_figures(official: &Value, rename: &HashMap<String, String>) -> Vec<Offic
                 total: Some(total),
                 interval: wilson(correct, total),
                 shown: true,
+                missing: Vec::new(),
             });
         }
         for column in r["leaderboard"].as_array().into_iter().flatten() {
             let Some(value) = column["value"].as_f64() else {
                 continue;
             };
+            let shown = column["shown"].as_bool().unwrap_or(true);
+            let mut missing: Vec<String> = column["missing"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|m| m.as_str().map(str::to_string))
+                .collect();
+            if !shown && missing.is_empty() {
+                // An official.json written before the columns named them.
+                missing.push(NOT_RECORDED.to_string());
+            }
             out.push(OfficialFigure {
                 model: model.clone(),
                 benchmark: "bfcl".into(),
@@ -111,11 +128,43 @@ fn bfcl_figures(official: &Value, rename: &HashMap<String, String>) -> Vec<Offic
                 correct: None,
                 total: None,
                 interval: None,
-                shown: column["shown"].as_bool().unwrap_or(true),
+                shown,
+                missing,
             });
         }
     }
     out
+}
+
+/// What an N/A aggregate misses when its `official.json` does not say.
+const NOT_RECORDED: &str = "categories not recorded";
+
+/// One line per model with aggregates: `<model>: Complete columns: …; N/A,
+/// not all run: <column> (missing <categories>); …`.
+pub fn completeness(figures: &[OfficialFigure]) -> Vec<String> {
+    let mut models: Vec<&str> = Vec::new();
+    for f in figures {
+        if !models.contains(&f.model.as_str()) {
+            models.push(&f.model);
+        }
+    }
+    models
+        .into_iter()
+        .filter_map(|model| {
+            let columns: Vec<(&str, Vec<&str>)> = figures
+                .iter()
+                .filter(|f| f.model == model && f.total.is_none())
+                .map(|f| {
+                    (
+                        f.name.as_str(),
+                        f.missing.iter().map(String::as_str).collect(),
+                    )
+                })
+                .collect();
+            (!columns.is_empty())
+                .then(|| format!("{model}: {}", crate::util::table::completeness(&columns)))
+        })
+        .collect()
 }
 
 /// The 95% Wilson score interval of `correct` out of `total`, fractions.
@@ -175,7 +224,12 @@ pub fn table(figures: &[OfficialFigure], wide: bool) -> String {
     for row in rows(figures) {
         t.push(row);
     }
-    t.render(wide)
+    let mut out = t.render(wide);
+    for line in completeness(figures) {
+        out.push('\n');
+        out.push_str(&line);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -209,5 +263,30 @@ mod tests {
         assert_eq!(rows[1][3], "N/A", "{:?}", rows[1]);
         assert_eq!(rows[0][3], "50.00", "{:?}", rows[0]);
         assert_eq!(rows[0][5], "1 / 2");
+        // Written before the columns named their missing categories.
+        assert_eq!(
+            completeness(&f),
+            [
+                "m (run 1): Complete columns: none. N/A, not all run: Non-Live AST Acc (missing categories not recorded)."
+            ]
+        );
+    }
+
+    #[test]
+    fn each_model_says_which_columns_are_complete_and_what_the_others_miss() {
+        let column = |name: &str, shown: bool, missing: &[&str]| serde_json::json!({"name": name, "value": 0.5, "shown": shown, "missing": missing});
+        let official = serde_json::json!({"benchmark": "bfcl", "results": [
+            {"model": "a", "categories": [], "leaderboard": [
+                column("Live Acc", true, &[]),
+                column("Multi Turn Acc", false, &["multi_turn_base", "multi_turn_miss_func"])]},
+            {"model": "b", "categories": [], "leaderboard": [column("Live Acc", true, &[])]}]});
+        let f = bfcl_figures(&official, &HashMap::new());
+        assert_eq!(f[1].missing, ["multi_turn_base", "multi_turn_miss_func"]);
+        let lines = [
+            "a: Complete columns: Live Acc. N/A, not all run: Multi Turn Acc (missing multi_turn_base, multi_turn_miss_func).",
+            "b: Complete columns: Live Acc.",
+        ];
+        assert_eq!(completeness(&f), lines);
+        assert!(table(&f, true).ends_with(&lines.join("\n")));
     }
 }

@@ -76,6 +76,42 @@ pub fn fraction_percent_or_na(x: Option<f64>) -> String {
     x.map_or_else(|| NOT_AVAILABLE.to_string(), fraction_percent)
 }
 
+/// Which aggregate columns are complete (every category they rest on was
+/// run) and which are [`NOT_AVAILABLE`], with the categories they miss, as
+/// one line: `Complete columns: A, B. N/A, not all run: C (missing x, y);
+/// D (missing z).` Columns come as (name, missing categories).
+pub fn completeness<N: AsRef<str>, M: AsRef<str>>(columns: &[(N, Vec<M>)]) -> String {
+    let names = |complete: bool| {
+        columns
+            .iter()
+            .filter(|(_, missing)| missing.is_empty() == complete)
+            .map(|(name, missing)| {
+                let missing: Vec<&str> = missing.iter().map(AsRef::as_ref).collect();
+                match complete {
+                    true => name.as_ref().to_string(),
+                    false => format!("{} (missing {})", name.as_ref(), missing.join(", ")),
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let complete = names(true);
+    let mut line = format!(
+        "Complete columns: {}.",
+        match complete.is_empty() {
+            true => "none".to_string(),
+            false => complete.join(", "),
+        }
+    );
+    let incomplete = names(false);
+    if !incomplete.is_empty() {
+        line.push_str(&format!(
+            " {NOT_AVAILABLE}, not all run: {}.",
+            incomplete.join("; ")
+        ));
+    }
+    line
+}
+
 /// `part` of `whole` in percent, with [`num`] (0 when `whole` is 0).
 pub fn percent(part: usize, whole: usize) -> String {
     if whole == 0 {
@@ -305,6 +341,20 @@ fn shorten(text: &str, limit: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn completeness_names_complete_columns_then_what_the_others_miss() {
+        let none: Vec<&str> = Vec::new();
+        assert_eq!(
+            completeness(&[("A", vec!["x", "y"]), ("B", none.clone())]),
+            "Complete columns: B. N/A, not all run: A (missing x, y)."
+        );
+        assert_eq!(
+            completeness(&[("A", vec!["x"])]),
+            "Complete columns: none. N/A, not all run: A (missing x)."
+        );
+        assert_eq!(completeness(&[("A", none)]), "Complete columns: A.");
+    }
 
     #[test]
     fn numbers_have_four_significant_digits() {
