@@ -27,8 +27,10 @@
 #                          read its <tool_call> blocks back as `tool_calls`;
 #                          `model`: the template in the GGUF file, which drops tools)
 #   ITC_LLM_THREADS        CPU threads (default: 2)
-#   ITC_LLM_CTX            context size in tokens (default: 4096; ITC prompts
-#                          with ~5 tools take ~800-1500 tokens)
+#   ITC_LLM_CTX            context size in tokens (default: 16384; ITC prompts
+#                          with ~5 tools take ~800-1500 tokens, BFCL's
+#                          multi-turn prompts up to ~8,000 and they grow
+#                          with the conversation)
 #   ITC_LLM_N_PREDICT      answer tokens of a request that sets no length
 #                          (default: 256); not a cap: llama.cpp gives a
 #                          request's own `max_tokens` priority (`itc eval`
@@ -47,7 +49,7 @@ PORT="${ITC_LLM_PORT:-$DEFAULT_PORT}"
 SLOTS="${ITC_LLM_SLOTS:-1}"
 CHAT_TEMPLATE="${ITC_LLM_CHAT_TEMPLATE:-$ROOT/prompts/chatml_tools.jinja}"
 THREADS="${ITC_LLM_THREADS:-2}"
-CTX="${ITC_LLM_CTX:-4096}"
+CTX="${ITC_LLM_CTX:-16384}"
 N_PREDICT="${ITC_LLM_N_PREDICT:-256}"
 START_TIMEOUT="${ITC_LLM_START_TIMEOUT:-180}"
 

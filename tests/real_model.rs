@@ -1066,3 +1066,81 @@ fn bfcl_prompt_and_native_against_a_real_model() {
         "{shown}"
     );
 }
+
+/// BFCL's multi-turn loop on the real model (plumbing only): three
+/// `multi_turn_base` entries in prompt mode, then in native mode (one run
+/// after the other, so that the server's prompt cache serves each
+/// conversation's growing history). Every entry is asked turn by turn and
+/// recorded in bfcl-eval's shape, and the official checker scores it.
+#[test]
+fn bfcl_multi_turn_against_a_real_model() {
+    let Some(url) = server_url("bfcl_multi_turn_against_a_real_model") else {
+        return;
+    };
+    let _turn = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    for mode in ["prompt", "native"] {
+        let name = format!("smollm2-mt-{mode}");
+        let config = dir.path().join(format!("{mode}.toml"));
+        fs::write(
+            &config,
+            format!(
+                "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"smollm2\"\nmode = \"{mode}\"\nmax_tokens = 32\nconcurrency = 1\ntimeout_ms = 120000\nmax_attempts = 2\n"
+            ),
+        )
+        .unwrap();
+        let run_dir = dir.path().join(mode);
+        let started = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_itc"))
+            .args([
+                "eval",
+                "--config",
+                config.to_str().unwrap(),
+                "--dataset",
+                "bfcl:multi_turn_base",
+                "--limit",
+                "3",
+                "--run-dir",
+                run_dir.to_str().unwrap(),
+                "--cache",
+                dir.path().join(format!("cache-{mode}")).to_str().unwrap(),
+                "--no-progress",
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() || out.status.code() == Some(3),
+            "{stderr}"
+        );
+        eprintln!(
+            "bfcl multi-turn, {mode}: 3 entries in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        let predictions: Vec<Prediction> = read_lines(&run_dir.join("predictions.jsonl"));
+        assert_eq!(predictions.len(), 3);
+        for p in &predictions {
+            let Some(turns) = &p.official else {
+                panic!("{mode}: no recorded turns: {:?}", p.error);
+            };
+            // At least the first turn was asked and answered.
+            let turns = turns.as_array().unwrap();
+            assert!(
+                !turns.is_empty() && !turns[0].as_array().unwrap().is_empty(),
+                "{turns:?}"
+            );
+            assert!(p.attempts.unwrap_or(0) as usize >= turns.len(), "{p:?}");
+        }
+        let official = read_json(&run_dir.join("official.json"));
+        let category = &official["results"][0]["categories"][0];
+        assert_eq!(category["category"], "multi_turn_base");
+        assert_eq!(category["total_count"], 3, "{official}");
+        let file = run_dir.join(format!(
+            "official/{name}/BFCL_v4_multi_turn_base_result.json"
+        ));
+        for line in fs::read_to_string(file).unwrap().lines() {
+            let line: Value = serde_json::from_str(line).unwrap();
+            assert!(line["result"].is_array(), "{line}");
+        }
+    }
+}

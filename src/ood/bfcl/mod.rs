@@ -11,11 +11,13 @@
 //! - [`check_values`]: string normalisation (Python's `lower()`), and the
 //!   string, list, dict and list-of-dict value rules.
 //! - [`verdict`]: the official error types, verdicts and checker failures.
-//! - [`convert`]: questions to SPEC tasks, the possible answer kept on each.
+//! - [`convert`]: questions to SPEC tasks, the possible answer kept on each
+//!   ([`task_fields`]: a task's language and tools, single- or multi-turn).
 //! - [`run`]: an itc run's answers scored by the official rules from the task file.
 //! - [`official`]: the runner: dispatch by category name, relevance rules,
 //!   accuracy as the score file's header states it.
-//! - [`requests`]: the request bodies bfcl-eval sends a model for a question.
+//! - [`requests`]: the requests bfcl-eval sends a model, per API (its
+//!   model handlers); [`ask`]: the multi-turn loop that sends them in `itc eval`.
 //! - [`multi_turn`]: the multi-turn categories: the stateful API classes,
 //!   the executor, result decoding and the official checker.
 //! - [`leaderboard`]: the official leaderboard's aggregate columns (Overall,
@@ -37,6 +39,7 @@ pub mod official;
 pub mod pyexpr;
 pub mod requests;
 pub mod run;
+pub mod task_fields;
 pub mod unparse;
 pub mod verdict;
 
