@@ -70,13 +70,18 @@ pub fn names() -> Vec<String> {
 /// them.
 pub fn families() -> String {
     let list = |names: Vec<&str>| names.join(", ");
-    let sets = [CategorySet::ALL, CategorySet::NON_LIVE, CategorySet::LIVE];
+    let sets = [
+        CategorySet::ALL,
+        CategorySet::NON_LIVE,
+        CategorySet::LIVE,
+        CategorySet::MULTI_TURN,
+    ];
     format!(
         "apibench:<hub> ({}); seal-tools; toolalpaca; nexusraven; stabletoolbench:<group> ({}); \
          bfcl:<category> ({}; several separated by commas) or bfcl:{}",
         list(Hub::ALL.iter().map(|h| h.as_str()).collect()),
         list(Group::ALL.iter().map(|g| g.as_str()).collect()),
-        list(bfcl::Category::ALL.iter().map(|c| c.as_str()).collect()),
+        list(bfcl::Category::every().map(|c| c.as_str()).collect()),
         sets.map(|s| s.to_string()).join("|"),
     )
 }

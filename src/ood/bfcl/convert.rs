@@ -316,6 +316,7 @@ pub fn to_spec_value(v: &PyValue) -> Value {
 mod tests {
     use super::*;
     use crate::ood::python::json_loads_str;
+    use crate::spec::records::Parameter;
 
     fn question(line: &str) -> Question {
         serde_json::from_str(line).unwrap()
