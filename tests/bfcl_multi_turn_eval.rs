@@ -195,3 +195,46 @@ fn the_ground_truth_scores_100_percent_in_function_calling_mode() {
         assert_eq!(counts[category.as_str()], (200, 200), "{category}");
     }
 }
+
+#[test]
+fn what_the_loop_cannot_do_is_refused_before_any_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let base = [
+        "eval",
+        "--dataset",
+        "bfcl:multi_turn_base",
+        "--run-dir",
+        run.to_str().unwrap(),
+    ];
+    // A backend whose official requests are not built yet.
+    let mut args = base.to_vec();
+    args.extend(["--backend", "anthropic", "--model-id", "claude"]);
+    let out = itc(&args, &[("ANTHROPIC_API_KEY", "x")]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("not the anthropic backend"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Step-by-step runs and batch files do not apply to the loop.
+    let mut args = base.to_vec();
+    args.extend([
+        "--backend",
+        "openai",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--model-id",
+        "m",
+        "--steps",
+        "replay",
+    ]);
+    let out = itc(&args, &[]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--steps, --emit-batch and --import-batch do not apply"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!run.join("predictions.jsonl").exists());
+}

@@ -59,6 +59,36 @@ pub fn check_styles(dataset: Option<OodDataset>, models: &[ModelConfig]) -> anyh
     Ok(())
 }
 
+/// The asker of a BFCL dataset with multi-turn categories (their entries
+/// go through the official loop); an error for a model whose backend it
+/// cannot ask yet.
+fn bfcl_asker(
+    dataset: OodDataset,
+    models: &[ModelConfig],
+) -> anyhow::Result<Option<std::sync::Arc<bfcl::ask::BfclAsker>>> {
+    let OodDataset::Bfcl(set) = dataset else {
+        return Ok(None);
+    };
+    if !set.categories().iter().any(|c| c.is_multi_turn()) {
+        return Ok(None);
+    }
+    for m in models {
+        if m.backend != crate::models::config::Backend::Baseline
+            && bfcl::ask::handler_for(m).is_none()
+        {
+            bail!(
+                "model `{}`: BFCL's multi-turn categories are asked as bfcl-eval asks them, which \
+                 itc does for OpenAI and OpenAI-compatible servers only so far, not the {} backend",
+                m.name,
+                m.backend.as_str()
+            );
+        }
+    }
+    Ok(Some(std::sync::Arc::new(bfcl::ask::BfclAsker::for_models(
+        models,
+    ))))
+}
+
 /// An OOD dataset ready to run.
 #[derive(Debug, Clone)]
 pub struct OodRun {
@@ -139,8 +169,7 @@ impl OodRun {
                 files,
                 tasks: tasks.len(),
             },
-            asker: matches!(dataset, OodDataset::Bfcl(_))
-                .then(|| std::sync::Arc::new(bfcl::ask::BfclAsker::for_models(models))),
+            asker: bfcl_asker(dataset, models)?,
             tasks,
             task_warnings,
         })

@@ -112,6 +112,13 @@ pub fn eval_models(
             .finish
             .resolve(benchmark.is_some_and(|b| b.finish_protocol()));
     }
+    let asker = benchmark.and_then(Benchmark::asker);
+    anyhow::ensure!(
+        asker.is_none() || (step_run.is_none() && matches!(options.batch, BatchMode::Off)),
+        "{}: its tasks are asked by the benchmark's own loop (BFCL's multi-turn categories): \
+         --steps, --emit-batch and --import-batch do not apply",
+        chosen.label
+    );
     let transport = match &options.batch {
         BatchMode::Emit(dir) => {
             return batch::emit_batch(dir, chosen.tasks, &specs, cache_dir, step_run, err);
@@ -139,7 +146,7 @@ pub fn eval_models(
         resume: options.resume,
         show_progress: options.show_progress,
         steps: step_run.map(Arc::new),
-        asker: benchmark.and_then(Benchmark::asker),
+        asker,
         transport: transport.clone(),
     };
     let report = block_on(
