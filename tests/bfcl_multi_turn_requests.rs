@@ -155,32 +155,30 @@ fn check(file: &str, mode: CallMode) -> (usize, Vec<String>) {
     (compared, differ)
 }
 
-#[test]
-fn prompt_mode_multi_turn_requests_equal_bfcl_evals() {
-    let (compared, differ) = check(
-        "multi_turn.gpt-4.1-2025-04-14.prompt.delta.jsonl.gz",
-        CallMode::Prompt,
-    );
+/// Every request of `file` equal to itc's.
+fn assert_all_equal(file: &str, mode: CallMode) {
+    let (compared, differ) = check(file, mode);
+    let first = &differ[..differ.len().min(5)];
     assert!(
         differ.is_empty(),
-        "{} differ, first: {:#?}",
-        differ.len(),
-        &differ[..differ.len().min(5)]
+        "{} differ, first: {first:#?}",
+        differ.len()
     );
     assert_eq!(compared, 6_260);
 }
 
 #[test]
+fn prompt_mode_multi_turn_requests_equal_bfcl_evals() {
+    assert_all_equal(
+        "multi_turn.gpt-4.1-2025-04-14.prompt.delta.jsonl.gz",
+        CallMode::Prompt,
+    );
+}
+
+#[test]
 fn function_calling_multi_turn_requests_equal_bfcl_evals() {
-    let (compared, differ) = check(
+    assert_all_equal(
         "multi_turn.gpt-4.1-2025-04-14-FC.delta.jsonl.gz",
         CallMode::FunctionCalling,
     );
-    assert!(
-        differ.is_empty(),
-        "{} differ, first: {:#?}",
-        differ.len(),
-        &differ[..differ.len().min(5)]
-    );
-    assert_eq!(compared, 6_260);
 }

@@ -87,14 +87,7 @@ pub async fn answer_in_dialogue(
             }
             Err(message) => {
                 let failure = Failure::new(ErrorKind::InvalidResponse, message);
-                let prediction = error_prediction(
-                    &context.config,
-                    task,
-                    &failure,
-                    timing.requests,
-                    context.key.as_ref(),
-                );
-                return dialogue_outcome(prediction, false, timing, None, served);
+                return failed(context, task, &failure, timing, served);
             }
         };
         let label = RequestLabel {
@@ -114,20 +107,25 @@ pub async fn answer_in_dialogue(
                 served = answer.served;
                 reply = answer.raw;
             }
-            Err(failure) => {
-                let prediction = error_prediction(
-                    &context.config,
-                    task,
-                    &failure,
-                    timing.requests,
-                    context.key.as_ref(),
-                );
-                let stop = stop_for_unreachable(&context.config, &failure, context.key.as_ref());
-                return dialogue_outcome(prediction, false, timing, stop, served);
-            }
+            Err(failure) => return failed(context, task, &failure, timing, served),
         }
     }
     unreachable!("the loop returns")
+}
+
+/// The task ends with `failure` (the run stops when it says the server
+/// was never reached).
+fn failed(
+    context: &ModelContext,
+    task: &Task,
+    failure: &Failure,
+    timing: TaskTiming,
+    served: Served,
+) -> Outcome {
+    let key = context.key.as_ref();
+    let prediction = error_prediction(&context.config, task, failure, timing.requests, key);
+    let stop = stop_for_unreachable(&context.config, failure, key);
+    dialogue_outcome(prediction, false, timing, stop, served)
 }
 
 fn end_prediction(

@@ -30,10 +30,10 @@ use anyhow::Context;
 use serde_json::{Value as J, json};
 
 use super::files::{PossibleAnswer, Question, read_possible_answers, read_questions};
-use super::task_fields::{language_of, tool_of};
+use super::task_fields::{bfcl_task, tool_of};
 use super::{Category, CategorySet};
 use crate::ood::python::PyValue;
-use crate::spec::records::{Call, Gold, Task, TaskKind, Tool, Value};
+use crate::spec::records::{Call, Task, TaskKind, Tool, Value};
 
 /// The tasks of a set of categories from BFCL's files (see [`category_files`]).
 pub fn convert_files(set: CategorySet, files: &[PathBuf]) -> anyhow::Result<Vec<Task>> {
@@ -155,21 +155,15 @@ pub fn question_task(
     if let Some(a) = answer {
         official["ground_truth"] = a.ground_truth.to_json();
     }
-    Ok(Task {
-        id: question.id.clone(),
+    Ok(bfcl_task(
+        &question.id,
+        category,
         kind,
-        language: language_of(&query),
-        country: "GLOBAL".into(),
-        category: category.as_str().into(),
         query,
         tools,
-        gold: Gold {
-            thought: String::new(),
-            calls,
-            official: Some(official),
-        },
-        turns: Vec::new(),
-    })
+        calls,
+        official,
+    ))
 }
 
 /// The messages of every turn, as one query.

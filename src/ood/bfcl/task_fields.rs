@@ -1,11 +1,13 @@
-//! What a converted BFCL task (single- or multi-turn) takes from the
-//! question: its language, and each function doc as a SPEC tool.
+//! A converted BFCL task (single- or multi-turn): what it takes from the
+//! question (its language, each function doc as a SPEC tool) and the
+//! task itself.
 
 use anyhow::Context;
 use serde_json::Value as J;
 
+use super::Category;
 use crate::spec::language::{iso639_1, strip_non_prose};
-use crate::spec::records::{Parameter, Tool};
+use crate::spec::records::{Call, Gold, Parameter, Task, TaskKind, Tool};
 
 /// whatlang's reliable guess, else English.
 pub fn language_of(query: &str) -> String {
@@ -54,5 +56,34 @@ fn parameter_of(name: &str, schema: &J) -> Parameter {
         allowed: schema["enum"].as_array().cloned(),
         items: schema.get("items").cloned(),
         properties: schema.get("properties").cloned(),
+    }
+}
+
+/// A converted task: the question's id, its query (language guessed from
+/// it), tools and gold calls, and what the official scorer needs in
+/// `gold.official`.
+pub fn bfcl_task(
+    id: &str,
+    category: Category,
+    kind: TaskKind,
+    query: String,
+    tools: Vec<Tool>,
+    calls: Vec<Call>,
+    official: J,
+) -> Task {
+    Task {
+        id: id.to_string(),
+        kind,
+        language: language_of(&query),
+        country: "GLOBAL".into(),
+        category: category.as_str().into(),
+        query,
+        tools,
+        gold: Gold {
+            thought: String::new(),
+            calls,
+            official: Some(official),
+        },
+        turns: Vec::new(),
     }
 }

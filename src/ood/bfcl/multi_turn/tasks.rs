@@ -18,10 +18,10 @@ use super::apis::CLASSES;
 use super::files::{MultiTurnQuestion, TurnMessage, ground_truth_turns, read_multi_turn_questions};
 use crate::ood::bfcl::Category;
 use crate::ood::bfcl::files::{Message, Question, read_possible_answers};
-use crate::ood::bfcl::task_fields::{language_of, tool_of};
+use crate::ood::bfcl::task_fields::{bfcl_task, tool_of};
 use crate::ood::python::{PyValue, json_loads_str};
 use crate::spec::action::{Mode, parse_actions};
-use crate::spec::records::{Call, Gold, Task, TaskKind};
+use crate::spec::records::{Call, Task, TaskKind};
 use crate::util::embedded;
 
 /// What the official loop needs of one entry.
@@ -189,21 +189,16 @@ fn task_of(
         "missed_function": missed,
         "ground_truth": ground_truth,
     });
-    Ok(Task {
-        id: question.id.clone(),
-        kind: TaskKind::of_calls(&calls),
-        language: language_of(&query),
-        country: "GLOBAL".into(),
-        category: category.as_str().into(),
+    let kind = TaskKind::of_calls(&calls);
+    Ok(bfcl_task(
+        &question.id,
+        category,
+        kind,
         query,
         tools,
-        gold: Gold {
-            thought: String::new(),
-            calls,
-            official: Some(official),
-        },
-        turns: Vec::new(),
-    })
+        calls,
+        official,
+    ))
 }
 
 /// The entry a converted multi-turn task carries; `None` for other tasks.

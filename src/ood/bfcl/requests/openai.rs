@@ -136,21 +136,14 @@ impl Handler for OpenAiResponses {
         calls: &[String],
         reply: &Reply,
     ) {
-        match self.0 {
-            CallMode::FunctionCalling => {
-                for (result, id) in results.iter().zip(&reply.call_ids) {
-                    conversation.messages.push(json!({
-                        "type": "function_call_output",
-                        "call_id": id,
-                        "output": result,
-                    }));
-                }
-            }
-            CallMode::Prompt => conversation.messages.push(json!({
-                "role": "user",
-                "content": results_for_prompt(results, calls),
-            })),
-        }
+        add_results_as(
+            self.0,
+            conversation,
+            results,
+            calls,
+            reply,
+            |result, id| json!({"type": "function_call_output", "call_id": id, "output": result}),
+        );
     }
 }
 
@@ -256,21 +249,38 @@ impl Handler for OpenAiChat {
         calls: &[String],
         reply: &Reply,
     ) {
-        match self.0 {
-            CallMode::FunctionCalling => {
-                for (result, id) in results.iter().zip(&reply.call_ids) {
-                    conversation.messages.push(json!({
-                        "role": "tool",
-                        "content": result,
-                        "tool_call_id": id,
-                    }));
-                }
+        add_results_as(
+            self.0,
+            conversation,
+            results,
+            calls,
+            reply,
+            |result, id| json!({"role": "tool", "content": result, "tool_call_id": id}),
+        );
+    }
+}
+
+/// The results of a step: in function-calling mode one `item(result,
+/// call id)` per call, in call order; in prompt mode one user message
+/// ([`results_for_prompt`]).
+fn add_results_as(
+    mode: CallMode,
+    conversation: &mut Conversation,
+    results: &[String],
+    calls: &[String],
+    reply: &Reply,
+    item: impl Fn(&str, &str) -> Value,
+) {
+    match mode {
+        CallMode::FunctionCalling => {
+            for (result, id) in results.iter().zip(&reply.call_ids) {
+                conversation.messages.push(item(result, id));
             }
-            CallMode::Prompt => conversation.messages.push(json!({
-                "role": "user",
-                "content": results_for_prompt(results, calls),
-            })),
         }
+        CallMode::Prompt => conversation.messages.push(json!({
+            "role": "user",
+            "content": results_for_prompt(results, calls),
+        })),
     }
 }
 
