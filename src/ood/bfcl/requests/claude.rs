@@ -249,3 +249,138 @@ fn mark_for_caching(system: &mut Option<Value>, messages: &mut [Value], tools: &
         last["cache_control"] = ephemeral();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn functions() -> Vec<Value> {
+        json!([
+            {"name": "fs.cd", "description": "Cd.", "parameters": {"type": "dict",
+                "properties": {"folder": {"type": "string", "description": "F."}}, "required": ["folder"]}},
+            {"name": "ls", "description": "Ls.", "parameters": {"type": "dict", "properties": {}},
+                "response": {"type": "dict", "properties": {"files": {"type": "array"}}}}
+        ])
+        .as_array()
+        .unwrap()
+        .clone()
+    }
+
+    /// The body claude.py builds for a multi-turn entry after one call and
+    /// its result and the next turn's message (read from `_query_FC` with
+    /// the same steps).
+    #[test]
+    fn a_multi_turn_conversation_carries_claudes_cache_markers() {
+        let handler = Claude(CallMode::FunctionCalling);
+        let mut conversation = Conversation {
+            tools: handler.compile_tools(Protocol::builtin(), &functions()),
+            multi_turn: true,
+            ..Conversation::default()
+        };
+        let first = [("system", "Sys."), ("user", "A"), ("user", "B")];
+        let first = first.iter().map(|(r, c)| handler.message(r, c)).collect();
+        handler.add_user_messages(&mut conversation, first);
+        let sampling = Sampling::default();
+        let body = handler.body(&conversation, "claude-sonnet-4-5-20250929", &sampling);
+        assert_eq!(
+            body["messages"],
+            json!([{"role": "user", "content": [{"type": "text", "text": "A\n\nB",
+                "cache_control": {"type": "ephemeral"}}]}])
+        );
+        let reply = handler
+            .read_reply(&json!({"content": [
+                {"type": "text", "text": "ok"},
+                {"type": "tool_use", "id": "tu_1", "name": "fs_cd", "input": {"folder": "x"}}],
+                "usage": {"input_tokens": 7, "output_tokens": 3}}))
+            .unwrap();
+        assert_eq!(
+            reply.responses,
+            Responses::Calls(vec![("fs_cd".into(), json!({"folder": "x"}))])
+        );
+        assert_eq!(
+            (reply.call_ids.clone(), reply.tokens),
+            (vec!["tu_1".into()], (7, 3))
+        );
+        handler.add_reply(&mut conversation, &reply);
+        handler.add_results(
+            &mut conversation,
+            &["done".into()],
+            &["cd(folder='x')".into()],
+            &reply,
+        );
+        handler.add_user_messages(&mut conversation, vec![handler.message("user", "C")]);
+        let body = handler.body(&conversation, "claude-sonnet-4-5-20250929", &sampling);
+        let cache = json!({"type": "ephemeral"});
+        assert_eq!(
+            body,
+            json!({
+                "model": "claude-sonnet-4-5-20250929", "max_tokens": 64000, "temperature": 0.001,
+                "tools": [
+                    {"name": "fs_cd", "description": "Cd.", "input_schema": {"type": "object",
+                        "properties": {"folder": {"type": "string", "description": "F."}}, "required": ["folder"]}},
+                    {"name": "ls", "description": "Ls. The response field has the following schema: {\"type\": \"dict\", \"properties\": {\"files\": {\"type\": \"array\"}}}",
+                        "input_schema": {"type": "object", "properties": {}}, "cache_control": cache}],
+                "messages": [
+                    {"role": "user", "content": [{"type": "text", "text": "A\n\nB"}]},
+                    {"role": "assistant", "content": [{"type": "text", "text": "ok"},
+                        {"type": "tool_use", "id": "tu_1", "name": "fs_cd", "input": {"folder": "x"}}]},
+                    {"role": "user", "content": [{"type": "tool_result", "content": "done",
+                        "tool_use_id": "tu_1", "cache_control": cache}]},
+                    {"role": "user", "content": [{"type": "text", "text": "C", "cache_control": cache}]}],
+                "system": [{"type": "text", "text": "Sys.", "cache_control": cache}]
+            })
+        );
+    }
+
+    #[test]
+    fn a_single_turn_body_has_no_markers_and_fc_sends_empty_tools() {
+        let handler = Claude(CallMode::FunctionCalling);
+        let mut conversation = Conversation::default();
+        handler.add_user_messages(&mut conversation, vec![handler.message("user", "Hi")]);
+        let sampling = Sampling {
+            temperature: 0.5,
+            max_tokens: Some(100),
+        };
+        assert_eq!(
+            handler.body(&conversation, "m", &sampling),
+            json!({"model": "m", "max_tokens": 100, "temperature": 0.5, "tools": [],
+                "messages": [{"role": "user", "content": [{"type": "text", "text": "Hi"}]}]})
+        );
+        let prompt = Claude(CallMode::Prompt).body(&conversation, "m", &sampling);
+        assert!(prompt.get("tools").is_none() && prompt.get("system").is_none());
+    }
+
+    #[test]
+    fn prompt_mode_reads_the_first_text_and_sends_results_as_text() {
+        let handler = Claude(CallMode::Prompt);
+        let reply = handler
+            .read_reply(
+                &json!({"content": [{"type": "text", "text": "[cd(folder='x')]"},
+                {"type": "text", "text": "more"}]}),
+            )
+            .unwrap();
+        assert_eq!(reply.responses, Responses::Text("[cd(folder='x')]".into()));
+        assert_eq!(
+            reply.history,
+            [json!({"role": "assistant", "content": "[cd(folder='x')]"})]
+        );
+        let mut conversation = Conversation::default();
+        handler.add_results(
+            &mut conversation,
+            &["ok".into()],
+            &["cd(folder='x')".into()],
+            &reply,
+        );
+        assert_eq!(
+            conversation.messages,
+            [json!({"role": "user", "content": [{"type": "text",
+                "text": "[{'role': 'tool', 'name': \"cd(folder='x')\", 'content': 'ok'}]"}]})]
+        );
+        // A function-calling answer without calls is its text.
+        let fc = Claude(CallMode::FunctionCalling)
+            .read_reply(&json!({"content": [{"type": "text", "text": "No."}]}))
+            .unwrap();
+        assert_eq!(fc.responses, Responses::Text("No.".into()));
+        assert!(handler.read_reply(&json!({"id": "x"})).is_err());
+    }
+}

@@ -272,3 +272,119 @@ fn sdk_schema(schema: &Value) -> Value {
     }
     Value::Object(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tools and contents gemini.py builds (`_compile_tools`, then the
+    /// SDK's `Schema`; the messages after one call and its result).
+    #[test]
+    fn tools_and_a_multi_turn_conversation_as_gemini_py_builds_them() {
+        let handler = Gemini(CallMode::FunctionCalling);
+        let functions = json!([{"name": "fs.cd", "description": "Cd.", "parameters": {"type": "dict",
+            "properties": {
+                "folder": {"type": "string", "description": "F.", "default": "/", "enum": ["a", "b"]},
+                "n": {"type": "integer", "description": "N.", "enum": [1, 2], "maximum": 5},
+                "tags": {"type": "array", "items": {"type": "string", "minItems": 1}}},
+            "required": ["folder"]}}]);
+        let tools = handler.compile_tools(Protocol::builtin(), functions.as_array().unwrap());
+        assert_eq!(
+            tools,
+            [
+                json!({"name": "fs_cd", "description": "Cd.", "parameters": {"type": "OBJECT",
+                "properties": {
+                    "folder": {"type": "STRING", "description": "F. Default is: /.", "enum": ["a", "b"]},
+                    "n": {"type": "INTEGER", "description": "N. Maximum value: 5. Enum values: [1, 2]."},
+                    "tags": {"type": "ARRAY", "items": {"type": "STRING", "min_items": 1}, "description": ""}},
+                "required": ["folder"]}})
+            ]
+        );
+        let mut conversation = Conversation {
+            tools,
+            multi_turn: true,
+            ..Conversation::default()
+        };
+        let first = [
+            ("system", "Sys."),
+            ("user", "A"),
+            ("assistant", "Hm"),
+            ("user", "B"),
+        ];
+        let first = first.iter().map(|(r, c)| handler.message(r, c)).collect();
+        handler.add_user_messages(&mut conversation, first);
+        let reply = handler
+            .read_reply(
+                &json!({"candidates": [{"content": {"role": "model", "parts": [
+                {"text": "Let me see.", "thought": true},
+                {"functionCall": {"name": "fs_cd", "args": {"folder": "x"}}}]}}],
+                "usageMetadata": {"promptTokenCount": 9, "candidatesTokenCount": 4}}),
+            )
+            .unwrap();
+        assert_eq!(
+            reply.responses,
+            Responses::Calls(vec![("fs_cd".into(), json!({"folder": "x"}))])
+        );
+        assert_eq!(
+            (reply.reasoning.as_str(), reply.tokens),
+            ("Let me see.", (9, 4))
+        );
+        handler.add_reply(&mut conversation, &reply);
+        handler.add_results(
+            &mut conversation,
+            &["done".into()],
+            &["cd(folder='x')".into()],
+            &reply,
+        );
+        let body = handler.body(&conversation, "gemini-2.5-flash", &Sampling::default());
+        assert_eq!(
+            body["contents"],
+            json!([{"parts": [{"text": "A"}], "role": "user"}, {"parts": [{"text": "Hm"}], "role": "model"},
+                {"parts": [{"text": "B"}], "role": "user"},
+                {"role": "model", "parts": [{"text": "Let me see.", "thought": true},
+                    {"functionCall": {"name": "fs_cd", "args": {"folder": "x"}}}]},
+                {"parts": [{"functionResponse": {"name": "fs_cd", "response": {"result": "done"}}}], "role": "user"}])
+        );
+        assert_eq!(
+            body["systemInstruction"],
+            json!({"parts": [{"text": "Sys."}], "role": "user"})
+        );
+        assert_eq!(body["tools"][0]["functionDeclarations"][0]["name"], "fs_cd");
+        assert_eq!(
+            body["generationConfig"],
+            json!({"temperature": 0.001, "thinkingConfig": {"include_thoughts": true}})
+        );
+    }
+
+    #[test]
+    fn prompt_mode_reads_the_last_text_and_stands_in_for_no_answer() {
+        let handler = Gemini(CallMode::Prompt);
+        let reply = handler
+            .read_reply(&json!({"candidates": [{"content": {"parts": [
+                {"text": "hmm", "thought": true}, {"text": "[f(a=1)]"}]}}]}))
+            .unwrap();
+        assert_eq!(reply.responses, Responses::Text("[f(a=1)]".into()));
+        assert_eq!(
+            reply.history,
+            [json!({"role": "model", "parts": [{"text": "[f(a=1)]"}]})]
+        );
+        let empty = handler.read_reply(&json!({"candidates": []})).unwrap();
+        assert_eq!(empty.responses, Responses::Text(NO_RESPONSE.into()));
+        // An empty system message gives no systemInstruction; no tools key
+        // without tools; the model is in the path.
+        let mut conversation = Conversation::default();
+        let messages = vec![handler.message("system", ""), handler.message("user", "Q")];
+        handler.add_user_messages(&mut conversation, messages);
+        let fc = Gemini(CallMode::FunctionCalling);
+        let body = fc.body(&conversation, "m", &Sampling::default());
+        assert!(body.get("systemInstruction").is_none() && body.get("tools").is_none());
+        assert_eq!(
+            body["contents"],
+            json!([{"role": "user", "parts": [{"text": "Q"}]}])
+        );
+        assert_eq!(
+            fc.path("gemini-2.5-flash"),
+            "/models/gemini-2.5-flash:generateContent"
+        );
+    }
+}
