@@ -24,7 +24,8 @@ fn text_block(text: &str) -> Value {
     json!({"type": "text", "text": text})
 }
 
-fn role(message: &Value) -> Option<&str> {
+/// A message's role.
+pub(super) fn role(message: &Value) -> Option<&str> {
     message.get("role").and_then(Value::as_str)
 }
 

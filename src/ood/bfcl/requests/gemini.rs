@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::claude::describe_response;
+use super::claude::{describe_response, role};
 use super::{CallMode, Conversation, Handler, Protocol, Reply, Responses, Sampling};
 use super::{results_for_prompt, usage_tokens};
 use crate::ood::python::{PyStr, json_loads_str, py_str};
@@ -15,10 +15,6 @@ const NO_RESPONSE: &str = "The model did not return any response.";
 /// `GeminiHandler`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Gemini(pub CallMode);
-
-fn role(message: &Value) -> Option<&str> {
-    message.get("role").and_then(Value::as_str)
-}
 
 impl Handler for Gemini {
     fn mode(&self) -> CallMode {
