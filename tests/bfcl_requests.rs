@@ -10,7 +10,10 @@ use std::path::Path;
 use flate2::read::GzDecoder;
 use itc::ood::bfcl::Category;
 use itc::ood::bfcl::files::{Question, read_questions};
-use itc::ood::bfcl::requests::{CallMode, Protocol};
+use itc::ood::bfcl::requests::claude::Claude;
+use itc::ood::bfcl::requests::gemini::Gemini;
+use itc::ood::bfcl::requests::openai::OpenAiResponses;
+use itc::ood::bfcl::requests::{CallMode, Handler, Protocol, Sampling};
 use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -48,19 +51,24 @@ fn vectors(file: &str) -> Vec<(String, String, Value)> {
         .collect()
 }
 
-/// Compares every recorded request of `file` with itc's; fails naming the
-/// first few that differ and the first place they differ.
-fn check(file: &str, mode: CallMode) {
+/// Compares every recorded request of `file` (its path and body) with the
+/// one `handler` builds; fails naming the first few that differ.
+fn check(file: &str, handler: &dyn Handler) {
     let questions = questions();
     let protocol = Protocol::builtin();
     let mut differ = Vec::new();
     let vectors = vectors(file);
     assert_eq!(vectors.len(), 3_491, "{file}");
     for (id, path, mut official) in vectors {
-        assert_eq!(path, "/v1/responses", "{id}");
         let question = &questions[&id];
-        let model = official["model"].as_str().unwrap().to_string();
-        let ours = protocol.responses_body(question, mode, &model);
+        // Gemini names the model in the path, the others in the body.
+        let model = official["model"]
+            .as_str()
+            .or_else(|| path.strip_prefix("/v1/models/")?.split(':').next())
+            .unwrap()
+            .to_string();
+        assert_eq!(path, format!("/v1{}", handler.path(&model)), "{id}");
+        let ours = protocol.single_turn_body(handler, question, &model, &Sampling::default());
         official.as_object_mut().unwrap().remove("model");
         let mut ours_without = ours.clone();
         ours_without.as_object_mut().unwrap().remove("model");
@@ -86,12 +94,50 @@ fn clip(v: &Value) -> String {
 
 #[test]
 fn prompt_mode_requests_equal_bfcl_evals() {
-    check("gpt-4.1-2025-04-14.prompt.jsonl.gz", CallMode::Prompt);
+    check(
+        "gpt-4.1-2025-04-14.prompt.jsonl.gz",
+        &OpenAiResponses(CallMode::Prompt),
+    );
 }
 
 #[test]
 fn function_calling_requests_equal_bfcl_evals() {
-    check("gpt-4.1-2025-04-14-FC.jsonl.gz", CallMode::FunctionCalling);
+    check(
+        "gpt-4.1-2025-04-14-FC.jsonl.gz",
+        &OpenAiResponses(CallMode::FunctionCalling),
+    );
+}
+
+#[test]
+fn claude_prompt_mode_requests_equal_bfcl_evals() {
+    check(
+        "claude-sonnet-4-5-20250929.prompt.jsonl.gz",
+        &Claude(CallMode::Prompt),
+    );
+}
+
+#[test]
+fn claude_function_calling_requests_equal_bfcl_evals() {
+    check(
+        "claude-sonnet-4-5-20250929-FC.jsonl.gz",
+        &Claude(CallMode::FunctionCalling),
+    );
+}
+
+#[test]
+fn gemini_prompt_mode_requests_equal_bfcl_evals() {
+    check(
+        "gemini-2.5-flash.prompt.jsonl.gz",
+        &Gemini(CallMode::Prompt),
+    );
+}
+
+#[test]
+fn gemini_function_calling_requests_equal_bfcl_evals() {
+    check(
+        "gemini-2.5-flash-FC.jsonl.gz",
+        &Gemini(CallMode::FunctionCalling),
+    );
 }
 
 /// A task converted from a question keeps the question's turns and docs,

@@ -13,6 +13,8 @@
 //! added to descriptions, the message that announces added functions) are
 //! benchmark data, read from `datasets/ood/bfcl/prompt/protocol.json`.
 
+pub mod claude;
+pub mod gemini;
 pub mod openai;
 
 use std::sync::OnceLock;
@@ -80,6 +82,9 @@ pub struct Conversation {
     pub messages: Vec<Value>,
     /// The tools offered (function-calling mode).
     pub tools: Vec<Value>,
+    /// A multi-turn question's (bfcl-eval's `caching_enabled`, on which
+    /// Claude's cache markers depend).
+    pub multi_turn: bool,
 }
 
 /// What a model answered, as bfcl-eval keeps it (`model_responses`).
@@ -180,6 +185,12 @@ pub fn results_for_prompt(results: &[String], calls: &[String]) -> String {
         })
         .collect();
     PyStr(py_repr(&PyValue::List(items))).to_string_lossy()
+}
+
+/// A response's two token counts from its usage object (0 when absent).
+pub(crate) fn usage_tokens(usage: Option<&Value>, input: &str, output: &str) -> (u64, u64) {
+    let count = |field: &str| usage.and_then(|u| u.get(field)).and_then(Value::as_u64);
+    (count(input).unwrap_or(0), count(output).unwrap_or(0))
 }
 
 /// The BFCL question a task was converted from, when its `gold.official`
@@ -303,9 +314,12 @@ impl Protocol {
             CallMode::FunctionCalling => handler.compile_tools(self, &functions),
             CallMode::Prompt => Vec::new(),
         };
+        // `contain_multi_turn_interaction` of the id's category.
+        let category = question.id.rsplit_once('_').map_or("", |(c, _)| c);
         let conversation = Conversation {
             messages: Vec::new(),
             tools,
+            multi_turn: category.contains("multi_turn"),
         };
         (conversation, turns)
     }
