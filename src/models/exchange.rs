@@ -203,16 +203,9 @@ pub async fn exchange(
         .then(|| sampled_key(cache_key(api.kind(), request), sample));
     if let (Some(cache), Some(key)) = (&context.cache, &key)
         && let Some(hit) = cache.get_within(key, entry_cap(context.max_reply_bytes))
-        && let Ok(mut answer) = api.parse(&hit.body, &request.names)
+        && let Ok(answer) = api.parse(&hit.body, &request.names)
     {
-        answer.raw = Some(hit.body);
-        return Exchange {
-            result: Ok((answer, hit.latency_ms)),
-            requests: 0,
-            cache_hit: true,
-            server: Duration::ZERO,
-            throttle: Duration::ZERO,
-        };
+        return cache_hit(answer, hit);
     }
     if let Some(key) = key.as_deref().filter(|_| batch) {
         return batch_exchange(context, api, request, key, label);
@@ -310,6 +303,18 @@ pub async fn exchange(
         let pausing = Instant::now();
         tokio::time::sleep(context.retry.delay(attempt, failure.retry_after, &mut rng)).await;
         throttle += pausing.elapsed();
+    }
+}
+
+/// The exchange of a request the cache answered with `hit`.
+fn cache_hit(mut answer: Answer, hit: CachedResponse) -> Exchange {
+    answer.raw = Some(hit.body);
+    Exchange {
+        result: Ok((answer, hit.latency_ms)),
+        requests: 0,
+        cache_hit: true,
+        server: Duration::ZERO,
+        throttle: Duration::ZERO,
     }
 }
 
