@@ -43,7 +43,8 @@ value_enum!(PromptStyle {
     Itc => "itc": "ITC's `{\"Thought\": …, \"Action\": \"[…]\"}` (`prompts/system.jinja`)",
     Gorilla => "gorilla": "Gorilla's labelled fields `<<<domain>>>`, `<<<api_call>>>`, `<<<api_provider>>>`, `<<<explanation>>>` (`prompts/gorilla.jinja`)",
     SealTools => "seal-tools": "Seal-Tools' JSON call list (`prompts/seal_tools.jinja`)",
-    Bfcl => "bfcl": "BFCL's Python call list `[f(a=1)]` (`prompts/bfcl.jinja`); the default of prompt-mode models on `--dataset bfcl:…`",
+    Bfcl => "bfcl": "BFCL's own requests, as bfcl-eval sends them for the model's kind (prompt or function-calling mode); the default on `--dataset bfcl:…`",
+    BfclItc => "bfcl-itc": "ITC's wording of a BFCL prompt asking for `[f(a=1)]` (`prompts/bfcl.jinja`); not leaderboard-comparable",
 });
 
 value_enum!(FinishProtocol {

@@ -10,6 +10,7 @@ use clap::{Args, Subcommand};
 
 use super::flags::{OodCacheFlags, TableFlags};
 use crate::ood::bfcl::CategorySet;
+use crate::ood::bfcl::result_decoder::ResultDecoder;
 use crate::ood::convert::{self, ConvertOptions, Source};
 use crate::ood::fetch::{self, FetchOptions};
 use crate::ood::report::{self, ReportOptions};
@@ -243,6 +244,11 @@ pub struct BfclScoreArgs {
     /// model folder (`<model>/multi_turn/…` in bfcl-eval's layout), else its folder.
     #[arg(long)]
     pub model_name: Option<String>,
+    /// How the model's handler reads each single-turn result (bfcl-eval's
+    /// `decode_ast`). Default: in a run directory, what each model was asked
+    /// through (`official.json`); else prompt.
+    #[arg(long, value_enum)]
+    pub decoder: Option<ResultDecoder>,
     /// Output on stdout (json: one `{"category", "accuracy", "correct_count", "total_count"}` per file).
     #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
     pub format: OutputFormat,
@@ -263,11 +269,19 @@ impl BfclScoreArgs {
             partial: self.partial,
             per_item: self.per_item.clone(),
             model_name: self.model_name.clone(),
+            decoder: self.decoder,
             format: self.format,
             wide: self.table.wide,
         }
     }
 }
+
+value_enum!(ResultDecoder {
+    Prompt => "prompt": "A prompt-mode model's text, decoded as a Python list of calls",
+    GeminiPrompt => "gemini-prompt": "The same, after removing Gemini's `tool_code` fences",
+    FunctionCalling => "fc": "OpenAI's and Anthropic's function calling: `[{name: \"<JSON arguments>\"}]`; expected names with `.` written `_`",
+    GeminiFunctionCalling => "gemini-fc": "Gemini's function calling: `[{name: {arguments}}]`; expected names with `.` written `_`",
+});
 
 /// Arguments of `itc ood score toolalpaca`.
 #[derive(Debug, Clone, Args)]

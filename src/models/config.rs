@@ -48,9 +48,12 @@ pub enum PromptStyle {
     Gorilla,
     /// Seal-Tools' JSON call list (`prompts/seal_tools.jinja`).
     SealTools,
-    /// BFCL's Python call list `[f(a=1)]`, function docs as BFCL writes
-    /// them (`prompts/bfcl.jinja`).
+    /// BFCL's own requests, as bfcl-eval sends them for the model's kind
+    /// (`--dataset bfcl:…` only; prompt or function-calling mode).
     Bfcl,
+    /// ITC's wording of a BFCL prompt: the Python call list `[f(a=1)]`,
+    /// function docs as BFCL writes them (`prompts/bfcl.jinja`).
+    BfclItc,
 }
 
 impl PromptStyle {
@@ -61,6 +64,7 @@ impl PromptStyle {
             PromptStyle::Gorilla => "gorilla",
             PromptStyle::SealTools => "seal-tools",
             PromptStyle::Bfcl => "bfcl",
+            PromptStyle::BfclItc => "bfcl-itc",
         }
     }
 

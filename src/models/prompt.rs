@@ -195,11 +195,11 @@ pub fn render_styled(task: &Task, mode: Mode, schema_enforced: bool, style: Prom
     let name = match (style, mode) {
         (PromptStyle::Gorilla, Mode::Prompt) => "gorilla",
         (PromptStyle::SealTools, Mode::Prompt) => "seal_tools",
-        (PromptStyle::Bfcl, Mode::Prompt) => "bfcl",
+        (PromptStyle::BfclItc, Mode::Prompt) => "bfcl",
         _ => return render(task, mode, schema_enforced),
     };
     let tools = match style {
-        PromptStyle::Bfcl => function_docs_json(task),
+        PromptStyle::BfclItc => function_docs_json(task),
         _ => tools_json(task),
     };
     let system = environment()

@@ -168,7 +168,7 @@ pub fn calls_of(
             gorilla_calls(text, task, hub.unwrap_or(Hub::Huggingface))
         }
         (PromptStyle::SealTools, Some(text), None) => seal_tools_calls(text),
-        (PromptStyle::Bfcl, Some(text), None) => bfcl_calls(text),
+        (PromptStyle::Bfcl | PromptStyle::BfclItc, Some(text), None) => bfcl_calls(text),
         _ => {
             let candidates: Vec<&str> = task.tools.iter().map(|t| t.name.as_str()).collect();
             read_prediction(output, native, &candidates).calls

@@ -35,12 +35,13 @@ impl Default for DatasetOptions {
     }
 }
 
-/// On BFCL, prompt-mode models answer in BFCL's own format unless
-/// `--prompt-style` says otherwise (a model with its own system template
-/// keeps it).
+/// On BFCL, models are asked as bfcl-eval asks them (prompt-mode models
+/// with BFCL's system prompt, native ones with its tools) unless
+/// `--prompt-style` says otherwise; a model with its own system template,
+/// a structured-mode model and the baseline keep ITC's requests.
 fn bfcl_prompt_style(configs: &mut [ModelConfig], err: &mut dyn Write) -> anyhow::Result<()> {
     for m in configs.iter_mut() {
-        if m.mode == Mode::Prompt
+        if matches!(m.mode, Mode::Prompt | Mode::Native)
             && m.prompt_style == PromptStyle::Itc
             && m.system_prompt.is_none()
             && m.backend != Backend::Baseline
@@ -48,8 +49,9 @@ fn bfcl_prompt_style(configs: &mut [ModelConfig], err: &mut dyn Write) -> anyhow
             m.prompt_style = PromptStyle::Bfcl;
             writeln!(
                 err,
-                "model `{}`: prompt style bfcl (BFCL's `[f(a=1)]` answers; --prompt-style itc keeps ITC's)",
-                m.name
+                "model `{}`: asked as bfcl-eval asks it ({} mode; --prompt-style itc sends ITC's requests)",
+                m.name,
+                m.mode
             )?;
         }
     }

@@ -47,46 +47,32 @@ pub fn check_styles(dataset: Option<OodDataset>, models: &[ModelConfig]) -> anyh
                 m.prompt_style.as_str()
             );
         }
-        if let (PromptStyle::Bfcl, Some(d)) = (m.prompt_style, dataset)
+        if let (PromptStyle::Bfcl | PromptStyle::BfclItc, Some(d)) = (m.prompt_style, dataset)
             && !matches!(d, OodDataset::Bfcl(_))
         {
             bail!(
-                "model `{}`: prompt_style bfcl: the BFCL format is for --dataset bfcl:…, not {d}",
-                m.name
+                "model `{}`: prompt_style {}: BFCL's requests are for --dataset bfcl:…, not {d}",
+                m.name,
+                m.prompt_style.as_str()
             );
         }
     }
     Ok(())
 }
 
-/// The asker of a BFCL dataset with multi-turn categories (their entries
-/// go through the official loop); an error for a model whose backend it
-/// cannot ask yet.
+/// The asker of a BFCL dataset: its multi-turn entries always go through
+/// the official loop, its single-turn ones through the official requests
+/// for models in BFCL's prompt style. `None` when it would ask nothing.
 fn bfcl_asker(
     dataset: OodDataset,
     models: &[ModelConfig],
-) -> anyhow::Result<Option<std::sync::Arc<bfcl::ask::BfclAsker>>> {
+) -> Option<std::sync::Arc<bfcl::ask::BfclAsker>> {
     let OodDataset::Bfcl(set) = dataset else {
-        return Ok(None);
+        return None;
     };
-    if !set.categories().iter().any(|c| c.is_multi_turn()) {
-        return Ok(None);
-    }
-    for m in models {
-        if m.backend != crate::models::config::Backend::Baseline
-            && bfcl::ask::handler_for(m).is_none()
-        {
-            bail!(
-                "model `{}`: BFCL's multi-turn categories are asked as bfcl-eval asks them, which \
-                 itc does for OpenAI and OpenAI-compatible servers only so far, not the {} backend",
-                m.name,
-                m.backend.as_str()
-            );
-        }
-    }
-    Ok(Some(std::sync::Arc::new(bfcl::ask::BfclAsker::for_models(
-        models,
-    ))))
+    let multi_turn = set.categories().iter().any(|c| c.is_multi_turn());
+    let official = models.iter().any(|m| m.prompt_style == PromptStyle::Bfcl);
+    (multi_turn || official).then(|| std::sync::Arc::new(bfcl::ask::BfclAsker::for_models(models)))
 }
 
 /// An OOD dataset ready to run.
@@ -169,7 +155,7 @@ impl OodRun {
                 files,
                 tasks: tasks.len(),
             },
-            asker: bfcl_asker(dataset, models)?,
+            asker: bfcl_asker(dataset, models),
             tasks,
             task_warnings,
         })
@@ -201,7 +187,9 @@ impl OodRun {
     ) -> String {
         let native_ok = native.filter(|_| style.is_itc());
         match (self.info.dataset, style) {
-            (OodDataset::Bfcl(_), PromptStyle::Bfcl) => output.unwrap_or("").to_string(),
+            (OodDataset::Bfcl(_), PromptStyle::Bfcl | PromptStyle::BfclItc) => {
+                output.unwrap_or("").to_string()
+            }
             (OodDataset::Bfcl(_), _) => {
                 answers::bfcl_text(&answers::calls_of(style, output, native_ok, task, None))
             }
@@ -225,12 +213,13 @@ impl OodRun {
         &self,
         model: &str,
         style: PromptStyle,
-        texts: &[(&Task, Option<String>)],
+        decoder: bfcl::result_decoder::ResultDecoder,
+        texts: &[(&Task, Option<serde_json::Value>)],
         dir: &Path,
     ) -> anyhow::Result<serde_json::Value> {
         let stem = file_stem(model);
         match self.info.dataset {
-            OodDataset::Bfcl(_) => official_bfcl(model, style, texts, dir, &stem),
+            OodDataset::Bfcl(_) => official_bfcl(model, style, decoder, texts, dir, &stem),
             OodDataset::Apibench(hub) => {
                 let (db_path, eval) = split_apibench_files(&self.info.files)?;
                 let db = apibench::ApiDatabase::read(&db_path, hub)?;
@@ -240,7 +229,7 @@ impl OodRun {
                 for (task, text) in texts {
                     let qid = question_id(&task.id)?;
                     // An errored or missing answer is an empty response.
-                    let text = text.clone().unwrap_or_default();
+                    let text = text_of(text).unwrap_or_default();
                     lines.push(ResponseLine {
                         question_id: qid,
                         text: text.clone(),
@@ -269,6 +258,7 @@ impl OodRun {
                 let mut lines = Vec::new();
                 let mut predictions = Vec::new();
                 for (task, text) in texts {
+                    let text = text_of(text);
                     lines.push(OutputLine {
                         id: task.id.clone(),
                         output: text.clone(),
@@ -420,33 +410,42 @@ impl Benchmark for OodRun {
         let dir = run_dir.join("official");
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         // Models asked through function calling: their prompt style is unused.
-        let native: HashSet<String> = crate::run::resume::recorded_models(run_dir)?
-            .into_iter()
+        let recorded = crate::run::resume::recorded_models(run_dir)?;
+        let native: HashSet<&str> = recorded
+            .iter()
             .filter(|m| m.mode == Mode::Native)
-            .map(|m| m.name)
+            .map(|m| m.name.as_str())
             .collect();
+        // Answers to BFCL's own requests are read as bfcl-eval reads the
+        // model's; every other answer is written as a prompt-mode text.
+        let decoder = |model: &str, style: PromptStyle| {
+            recorded
+                .iter()
+                .find(|m| m.name == model && style == PromptStyle::Bfcl)
+                .map_or(bfcl::result_decoder::ResultDecoder::Prompt, |m| {
+                    bfcl::result_decoder::ResultDecoder::for_model(m.backend, m.mode)
+                })
+        };
         let mut results = Vec::new();
         for model in &models {
             let style = self.style_of(model);
-            // The text the official scorer reads for each task, in task order.
-            let texts: Vec<(&Task, Option<String>)> = tasks
+            // What the official scorer reads for each task, in task order.
+            let texts: Vec<(&Task, Option<serde_json::Value>)> = tasks
                 .iter()
                 .map(|t| {
                     let p = first.get(&(model.as_str(), t.id.as_str()));
                     let text = p.and_then(|p| match &p.error {
                         // BFCL scores a failed inference by its error text.
                         Some(e) if matches!(self.info.dataset, OodDataset::Bfcl(_)) => {
-                            Some(format!("Error during inference: {e}"))
+                            Some(format!("Error during inference: {e}").into())
                         }
                         Some(_) => None,
-                        // What bfcl-eval's loop recorded (multi-turn).
-                        None if p.official.is_some() => p.official.as_ref().map(|o| o.to_string()),
-                        None => Some(self.official_text(
-                            style,
-                            p.output.as_deref(),
-                            p.calls.as_deref(),
-                            t,
-                        )),
+                        // What the official requests' answer recorded.
+                        None if p.official.is_some() => p.official.clone(),
+                        None => Some(
+                            self.official_text(style, p.output.as_deref(), p.calls.as_deref(), t)
+                                .into(),
+                        ),
                     });
                     (t, text)
                 })
@@ -454,8 +453,8 @@ impl Benchmark for OodRun {
             if texts.iter().all(|(_, t)| t.is_none()) && !first.keys().any(|(m, _)| m == model) {
                 continue;
             }
-            let mut result = self.official_model(model, style, &texts, &dir)?;
-            if native.contains(model) {
+            let mut result = self.official_model(model, style, decoder(model, style), &texts, &dir)?;
+            if native.contains(model.as_str()) {
                 result["mode"] = Mode::Native.as_str().into();
             }
             results.push(result);
@@ -496,31 +495,26 @@ impl Benchmark for OodRun {
 fn official_bfcl(
     model: &str,
     style: PromptStyle,
-    texts: &[(&Task, Option<String>)],
+    decoder: bfcl::result_decoder::ResultDecoder,
+    texts: &[(&Task, Option<serde_json::Value>)],
     dir: &Path,
     stem: &str,
 ) -> anyhow::Result<serde_json::Value> {
-    let answered: Vec<(&Task, String)> = texts
+    let answered: Vec<(&Task, serde_json::Value)> = texts
         .iter()
         .filter_map(|(t, text)| text.clone().map(|text| (*t, text)))
         .collect();
     let results_dir = dir.join(stem);
     std::fs::create_dir_all(&results_dir)
         .with_context(|| format!("creating {}", results_dir.display()))?;
-    let (scores, items) = bfcl::run::score_answers(&answered)?;
+    let (scores, items) = bfcl::run::score_answers(&answered, decoder)?;
     for score in &scores {
         let lines: Vec<BfclResultLine> = answered
             .iter()
             .filter(|(t, _)| t.category == score.category)
-            .map(|(t, text)| BfclResultLine {
+            .map(|(t, result)| BfclResultLine {
                 id: t.id.clone(),
-                // A multi-turn entry's turns, as bfcl-eval writes them.
-                result: t
-                    .category
-                    .starts_with("multi_turn_")
-                    .then(|| serde_json::from_str(text).ok())
-                    .flatten()
-                    .unwrap_or_else(|| serde_json::Value::String(text.clone())),
+                result: result.clone(),
             })
             .collect();
         let path = results_dir.join(format!("BFCL_v4_{}_result.json", score.category));
@@ -545,12 +539,25 @@ fn official_bfcl(
             .collect();
     Ok(serde_json::json!({
         "model": model,
+        "folder": stem,
         "prompt_style": style.as_str(),
         "categories": scores,
         "leaderboard": columns,
-        "errored": answered.iter().filter(|(_, t)| t.starts_with("Error during inference: ")).count(),
+        "decoder": decoder.as_str(),
+        "errored": answered
+            .iter()
+            .filter(|(_, t)| t.as_str().is_some_and(|t| t.starts_with("Error during inference: ")))
+            .count(),
         "unanswered": texts.len() - answered.len(),
     }))
+}
+
+/// An answer's text (APIBench's and Seal-Tools' answers are texts).
+fn text_of(answer: &Option<serde_json::Value>) -> Option<String> {
+    answer.as_ref().map(|a| match a {
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    })
 }
 
 /// A line of a BFCL result file.

@@ -23,7 +23,10 @@ use super::bfcl::files::{
 };
 use super::bfcl::multi_turn::files::{MultiTurnQuestion, read_multi_turn_questions};
 use super::bfcl::multi_turn::score::score_multi_turn;
-use super::bfcl::official::{ItemVerdict, OfficialScore, ResultLine, read_results, score_results};
+use super::bfcl::official::{
+    ItemVerdict, OfficialScore, ResultLine, read_results, score_results_with,
+};
+use super::bfcl::result_decoder::ResultDecoder;
 use super::bfcl::{Category, CategorySet};
 use super::dataset::OodDataset;
 use super::fetch;
@@ -265,6 +268,9 @@ pub struct BfclScoreOptions {
     /// Multi-turn categories: the model name that names the API instances
     /// (`None`: from the result file's folders, see [`multi_turn_model_name`]).
     pub model_name: Option<String>,
+    /// How single-turn results are decoded; `None`: in a run directory,
+    /// what `official.json` says of each model, else prompt-mode.
+    pub decoder: Option<ResultDecoder>,
     /// Output on stdout.
     pub format: OutputFormat,
     /// The table in one piece, however wide.
@@ -469,6 +475,7 @@ impl CategoryData {
         model: Option<&str>,
         results: &[ResultLine],
         options: &BfclScoreOptions,
+        decoder: ResultDecoder,
     ) -> anyhow::Result<OfficialScore> {
         if category.is_multi_turn() {
             if let Entry::Vacant(slot) = self.multi_turn.entry(category) {
@@ -516,8 +523,30 @@ impl CategoryData {
         } else {
             (questions, answers)
         };
-        score_results(category, questions, answers, results)
+        score_results_with(category, questions, answers, results, decoder)
     }
+}
+
+/// The decoder of each model folder of a run directory, as `official.json`
+/// records it (`folder`, `decoder`); empty when it records none.
+fn recorded_decoders(run_dir: &Path) -> anyhow::Result<HashMap<String, ResultDecoder>> {
+    let path = run_dir.join("official.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(HashMap::new());
+    };
+    let official: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    let mut decoders = HashMap::new();
+    for result in official["results"].as_array().into_iter().flatten() {
+        if let (Some(folder), Some(decoder)) = (result["folder"].as_str(), result["decoder"].as_str())
+        {
+            let decoder = decoder
+                .parse()
+                .with_context(|| format!("{}: results[].decoder", path.display()))?;
+            decoders.insert(folder.to_string(), decoder);
+        }
+    }
+    Ok(decoders)
 }
 
 /// The model name of a multi-turn result file: its model folder in
@@ -544,10 +573,15 @@ pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Re
     let mut items: Vec<ItemVerdict> = Vec::new();
     // Each category's data is read once, however many result files it has.
     let mut data = CategoryData::default();
+    let recorded = recorded_decoders(&options.results)?;
     for (model, category, file) in result_files(options)? {
         let results = read_results(&file)?;
+        let decoder = options
+            .decoder
+            .or_else(|| model.as_ref().and_then(|m| recorded.get(m).copied()))
+            .unwrap_or_default();
         let score = data
-            .score(category, &file, model.as_deref(), &results, options)
+            .score(category, &file, model.as_deref(), &results, options, decoder)
             .with_context(|| {
                 format!(
                     "scoring {} as {category} (--partial: only the questions it answers)",

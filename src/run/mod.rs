@@ -115,8 +115,9 @@ pub fn eval_models(
     let asker = benchmark.and_then(Benchmark::asker);
     anyhow::ensure!(
         asker.is_none() || (step_run.is_none() && matches!(options.batch, BatchMode::Off)),
-        "{}: its tasks are asked by the benchmark's own loop (BFCL's multi-turn categories): \
-         --steps, --emit-batch and --import-batch do not apply",
+        "{}: its tasks are asked by the benchmark's own requests (BFCL's, and its multi-turn \
+         loop): --steps, --emit-batch and --import-batch do not apply (on single-turn BFCL \
+         categories, --prompt-style itc or bfcl-itc sends ITC's requests, which they take)",
         chosen.label
     );
     let transport = match &options.batch {

@@ -245,7 +245,9 @@ pub fn check_prompt_styles(models: &[ModelConfig], with_benchmark: bool) -> anyh
         if m.backend == Backend::Baseline {
             bail!("{place}: the offline baseline answers in the ITC format only");
         }
-        if m.mode != Mode::Prompt {
+        // BFCL's style also asks native models: BFCL's function-calling requests.
+        let native_ok = style == PromptStyle::Bfcl && m.mode == Mode::Native;
+        if m.mode != Mode::Prompt && !native_ok {
             bail!(
                 "{place}: needs mode prompt (mode {} asks for its own format)",
                 m.mode

@@ -17,16 +17,23 @@ use super::multi_turn::apis::Globals;
 use super::multi_turn::decode::{StepFormat, decode_step};
 use super::multi_turn::exec::Instances;
 use super::multi_turn::tasks::{MultiTurnEntry, entry_of};
+use super::files::Question;
+use super::requests::claude::Claude;
+use super::requests::gemini::Gemini;
 use super::requests::openai::{OpenAiChat, OpenAiResponses};
 use super::requests::{
-    CallMode, Conversation, Handler, OFFICIAL_TEMPERATURE, Protocol, Reply, Sampling,
+    CallMode, Conversation, Handler, OFFICIAL_TEMPERATURE, Protocol, Reply, Responses, Sampling,
+    official_question,
 };
 use crate::models::backend::ApiRequest;
-use crate::models::config::{AD_HOC_MAX_TOKENS, Backend, DEFAULT_MAX_TOKENS, Mode, ModelConfig};
+use crate::models::config::{
+    AD_HOC_MAX_TOKENS, Backend, DEFAULT_MAX_TOKENS, Mode, ModelConfig, PromptStyle,
+};
 use crate::models::tools::NameMap;
-use crate::ood::python::{PyStr, PyValue, json_loads_str, py_repr};
+use super::convert::to_spec_value;
+use crate::ood::python::{PyStr, PyValue, json_loads_str, py_repr, py_str};
 use crate::run::dialogue::{Asker, Dialogue, DialogueEnd, Next};
-use crate::spec::records::{Task, Usage};
+use crate::spec::records::{Call, Task, Usage};
 
 /// `MAXIMUM_STEP_LIMIT`: executed steps one turn may take.
 pub const MAXIMUM_STEP_LIMIT: usize = 20;
@@ -91,8 +98,10 @@ impl BfclAsker {
     }
 }
 
-/// The handler of a model: `None` when itc does not yet ask its backend
-/// the official way (Anthropic, Gemini, the baseline).
+/// The handler of a model, as bfcl-eval's handler for its kind: OpenAI's
+/// Responses API or Chat Completions ([`OpenAiApi::for_base_url`]),
+/// Claude, Gemini; in function-calling mode for a `native` model, else in
+/// prompt mode. `None` for the baseline, which sends nothing.
 pub fn handler_for(config: &ModelConfig) -> Option<Box<dyn Handler>> {
     let mode = match config.mode {
         Mode::Native => CallMode::FunctionCalling,
@@ -105,8 +114,16 @@ pub fn handler_for(config: &ModelConfig) -> Option<Box<dyn Handler>> {
                 OpenAiApi::ChatCompletions => Box::new(OpenAiChat(mode)),
             },
         ),
-        _ => None,
+        Backend::Anthropic => Some(Box::new(Claude(mode))),
+        Backend::Gemini => Some(Box::new(Gemini(mode))),
+        Backend::Baseline => None,
     }
+}
+
+/// Whether single-turn tasks are asked BFCL's way of `config`: its prompt
+/// style is BFCL's.
+fn asks_single_turn(config: &ModelConfig) -> bool {
+    config.prompt_style == PromptStyle::Bfcl
 }
 
 impl Asker for BfclAsker {
@@ -115,23 +132,113 @@ impl Asker for BfclAsker {
         task: &Task,
         config: &ModelConfig,
     ) -> anyhow::Result<Option<Box<dyn Dialogue>>> {
-        let Some(entry) = entry_of(task)? else {
+        let entry = entry_of(task)?;
+        if entry.is_none() && !asks_single_turn(config) {
             return Ok(None);
-        };
+        }
         let handler = handler_for(config).ok_or_else(|| {
             anyhow::anyhow!(
-                "BFCL multi-turn: the {} backend is not asked the official way yet (OpenAI \
-                 and OpenAI-compatible servers are)",
+                "BFCL: the {} backend cannot be asked the official way",
                 config.backend.as_str()
             )
         })?;
-        Ok(Some(Box::new(MultiTurnDialogue::new(
-            entry,
+        let sampling = self.sampling(config);
+        if let Some(entry) = entry {
+            return Ok(Some(Box::new(MultiTurnDialogue::new(
+                entry, handler, config, sampling,
+            ))));
+        }
+        let question = official_question(task).ok_or_else(|| {
+            anyhow::anyhow!(
+                "task {}: gold.official holds no BFCL question to ask (convert it again with \
+                 `itc ood convert bfcl`)",
+                task.id
+            )
+        })?;
+        Ok(Some(Box::new(SingleTurnDialogue {
+            request: single_turn_request(handler.as_ref(), &question, config, &sampling),
             handler,
-            config,
-            self.sampling(config),
-        ))))
+            functions: question.function,
+        })))
     }
+}
+
+/// The request of a single-turn question (`inference_single_turn_*`).
+fn single_turn_request(
+    handler: &dyn Handler,
+    question: &Question,
+    config: &ModelConfig,
+    sampling: &Sampling,
+) -> ApiRequest {
+    let model = config.model_id.clone().unwrap_or_default();
+    let body = Protocol::builtin().single_turn_body(handler, question, &model, sampling);
+    ApiRequest {
+        url: format!("{}{}", config.effective_base_url(), handler.path(&model)),
+        headers: handler.headers(),
+        body,
+        names: NameMap::default(),
+    }
+}
+
+/// A single-turn question: one request, its answer recorded as bfcl-eval
+/// records it.
+pub struct SingleTurnDialogue {
+    request: ApiRequest,
+    handler: Box<dyn Handler>,
+    /// The question's function docs (their dotted names, for itc's scores).
+    functions: Vec<Value>,
+}
+
+impl Dialogue for SingleTurnDialogue {
+    fn next(&mut self, reply: Option<&Value>) -> Result<Next, String> {
+        let Some(body) = reply else {
+            return Ok(Next::Send(self.request.clone()));
+        };
+        let reply = self.handler.read_reply(body)?;
+        let (output, calls) = match &reply.responses {
+            Responses::Text(text) => (Some(text.clone()), None),
+            Responses::Calls(calls) => (None, Some(spec_calls(calls, &self.functions))),
+        };
+        Ok(Next::Done(DialogueEnd {
+            output,
+            calls,
+            official: Some(reply.responses.to_json()),
+            usage: Some(Usage {
+                prompt_tokens: reply.tokens.0,
+                completion_tokens: reply.tokens.1,
+            }),
+            reasoning: (!reply.reasoning.is_empty()).then_some(reply.reasoning),
+        }))
+    }
+}
+
+/// Function calls as SPEC calls, for itc's own scores: each name mapped
+/// back to the doc it was sent for (`math_factorial` → `math.factorial`),
+/// the arguments read as JSON (an argument text that is not a JSON object
+/// gives a call without arguments).
+fn spec_calls(calls: &[(String, Value)], functions: &[Value]) -> Vec<Call> {
+    calls
+        .iter()
+        .map(|(name, arguments)| {
+            let dotted = functions
+                .iter()
+                .filter_map(|f| f.get("name").and_then(Value::as_str))
+                .find(|doc| doc.replace('.', "_") == *name)
+                .unwrap_or(name.as_str());
+            let text = match arguments {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            let arguments = match json_loads_str(&text) {
+                Ok(PyValue::Dict(entries)) => entries
+                    .iter()
+                    .map(|(k, v)| (PyStr(py_str(k)).to_string_lossy(), to_spec_value(v)))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            Call::new(dotted.to_string(), arguments)
+        })
+        .collect()
 }
 
 /// One multi-turn entry's conversation.
@@ -196,7 +303,7 @@ impl MultiTurnDialogue {
             .body(&self.conversation, &self.model, &self.sampling);
         Next::Send(ApiRequest {
             url: format!("{}{}", self.url, self.handler.path(&self.model)),
-            headers: Vec::new(),
+            headers: self.handler.headers(),
             body,
             names: NameMap::default(),
         })

@@ -47,6 +47,29 @@ impl CheckerKind {
     }
 }
 
+/// How the checker writes a function's name before looking for it among
+/// the calls (`convert_func_name`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExpectedNames {
+    /// As the doc writes it (prompt-mode models).
+    #[default]
+    AsWritten,
+    /// Every `.` written `_` (bfcl-eval's `underscore_to_dot` models: the
+    /// function-calling models of OpenAI, Anthropic and Google, whose APIs
+    /// refuse a `.` in a tool name).
+    Underscored,
+}
+
+impl ExpectedNames {
+    /// `name` as the checker expects it.
+    pub fn expected(self, name: &str) -> std::borrow::Cow<'_, str> {
+        match self {
+            ExpectedNames::Underscored if name.contains('.') => name.replace('.', "_").into(),
+            _ => name.into(),
+        }
+    }
+}
+
 /// Runs the checker of `kind` on decoded calls. `functions` are the
 /// question's docs, `ground_truth` the possible answer's list of
 /// `{function_name: {param: [allowed]}}`. The entry must pass
@@ -56,6 +79,7 @@ pub fn check(
     functions: &[Value],
     calls: &[Call],
     ground_truth: &[PyValue],
+    names: ExpectedNames,
 ) -> Result<(), Fail> {
     match kind {
         CheckerKind::Simple => {
@@ -67,7 +91,7 @@ pub fn check(
             }
             let doc = functions.first().unwrap_or(&Value::Null);
             let (_, expected) = gt_entry(ground_truth.first());
-            check_call(doc, &calls[0], expected)
+            check_call(doc, &calls[0], expected, names)
         }
         CheckerKind::Multiple => {
             if calls.len() != ground_truth.len() {
@@ -79,11 +103,11 @@ pub fn check(
             let (name, expected) = gt_entry(ground_truth.first());
             let doc = find_doc(functions, name).unwrap_or(&Value::Null);
             match calls.first() {
-                Some(call) => check_call(doc, call, expected),
+                Some(call) => check_call(doc, call, expected, names),
                 None => Ok(()),
             }
         }
-        CheckerKind::ParallelNoOrder => check_parallel(functions, calls, ground_truth),
+        CheckerKind::ParallelNoOrder => check_parallel(functions, calls, ground_truth, names),
     }
 }
 
@@ -93,6 +117,7 @@ fn check_parallel(
     functions: &[Value],
     calls: &[Call],
     ground_truth: &[PyValue],
+    names: ExpectedNames,
 ) -> Result<(), Fail> {
     if calls.len() != ground_truth.len() {
         return Err(Fail::one(
@@ -111,7 +136,7 @@ fn check_parallel(
             if matched[index] {
                 continue;
             }
-            match check_call(doc, call, expected) {
+            match check_call(doc, call, expected, names) {
                 Ok(()) => {
                     matched[index] = true;
                     found = true;
@@ -272,14 +297,20 @@ fn allowed_of(v: &PyValue) -> &[PyValue] {
 
 /// `simple_function_checker` for one call against one doc and one
 /// possible-answer parameter map.
-pub fn check_call(doc: &Value, call: &Call, expected: &[(PyValue, PyValue)]) -> Result<(), Fail> {
-    let name = doc.get("name").and_then(Value::as_str).unwrap_or_default();
+pub fn check_call(
+    doc: &Value,
+    call: &Call,
+    expected: &[(PyValue, PyValue)],
+    names: ExpectedNames,
+) -> Result<(), Fail> {
+    let written = doc.get("name").and_then(Value::as_str).unwrap_or_default();
+    let name = names.expected(written);
     if call.name != name {
         return Err(Fail::one(
             ErrorType::WrongFuncName,
             format!(
                 "Function name {} not found in model output.",
-                repr(&PyValue::Str(PyStr::new(name)))
+                repr(&PyValue::Str(PyStr::new(&name)))
             ),
         ));
     }
@@ -584,7 +615,7 @@ mod tests {
     fn weather_check(expected: &str, args: &str) -> Option<ErrorType> {
         let truth = gt(&format!("[{{\"get_weather\": {expected}}}]"));
         let calls = [call("get_weather", args)];
-        check(CheckerKind::Simple, &[weather()], &calls, &truth)
+        check(CheckerKind::Simple, &[weather()], &calls, &truth, ExpectedNames::AsWritten)
             .err()
             .map(|f| f.kind)
     }
@@ -620,14 +651,14 @@ mod tests {
         let truth = gt(r#"[{"other_name": {"city": ["NYC"]}}]"#);
         let one = [call("get_weather", "{'city': 'nyc'}")];
         // The possible answer's function name is ignored.
-        assert!(check(CheckerKind::Simple, &[weather()], &one, &truth).is_ok());
+        assert!(check(CheckerKind::Simple, &[weather()], &one, &truth, ExpectedNames::AsWritten).is_ok());
         let two = [one[0].clone(), one[0].clone()];
-        let err = check(CheckerKind::Simple, &[weather()], &two, &truth).unwrap_err();
+        let err = check(CheckerKind::Simple, &[weather()], &two, &truth, ExpectedNames::AsWritten).unwrap_err();
         assert_eq!(err.kind, ErrorType::WrongCount);
-        let err = check(CheckerKind::Simple, &[weather()], &[], &truth).unwrap_err();
+        let err = check(CheckerKind::Simple, &[weather()], &[], &truth, ExpectedNames::AsWritten).unwrap_err();
         assert_eq!(err.kind, ErrorType::WrongCount);
         let wrong = [call("get.weather", "{'city': 'nyc'}")];
-        let err = check(CheckerKind::Simple, &[weather()], &wrong, &truth).unwrap_err();
+        let err = check(CheckerKind::Simple, &[weather()], &wrong, &truth, ExpectedNames::AsWritten).unwrap_err();
         assert_eq!(err.kind, ErrorType::WrongFuncName);
     }
 
@@ -637,11 +668,11 @@ mod tests {
         let docs = [weather(), other];
         let truth = gt(r#"[{"book": {"seats": [2]}}]"#);
         let ok = [call("book", "{'seats': 2}")];
-        assert!(check(CheckerKind::Multiple, &docs, &ok, &truth).is_ok());
-        let err = check(CheckerKind::Multiple, &docs, &[], &truth).unwrap_err();
+        assert!(check(CheckerKind::Multiple, &docs, &ok, &truth, ExpectedNames::AsWritten).is_ok());
+        let err = check(CheckerKind::Multiple, &docs, &[], &truth, ExpectedNames::AsWritten).unwrap_err();
         assert_eq!(err.kind, ErrorType::MultipleWrongCount);
         let wrong = [call("get_weather", "{'city': 'x'}")];
-        let err = check(CheckerKind::Multiple, &docs, &wrong, &truth).unwrap_err();
+        let err = check(CheckerKind::Multiple, &docs, &wrong, &truth, ExpectedNames::AsWritten).unwrap_err();
         assert_eq!(err.kind, ErrorType::WrongFuncName);
     }
 
@@ -705,6 +736,7 @@ mod tests {
             &[weather()],
             &[call("get_weather", "{'city': 'NYC', 'tags': [1]}")],
             &gt(&format!("[{{\"get_weather\": {g3}}}]")),
+            ExpectedNames::AsWritten,
         )
         .unwrap_err();
         assert_eq!(err.kind, E::TypeSimple);
@@ -801,7 +833,7 @@ mod tests {
             "get_weather",
             "{'city': 'NYC', 'options': {'lang': 'de'}}",
         )];
-        let err = check(CheckerKind::Simple, &[weather()], &calls, &truth).unwrap_err();
+        let err = check(CheckerKind::Simple, &[weather()], &calls, &truth, ExpectedNames::AsWritten).unwrap_err();
         assert_eq!(err.kind, E::ValueDictKey);
         assert_eq!(err.errors.len(), 2);
         // The last alternative's error is the one reported.
@@ -859,6 +891,7 @@ mod tests {
                 std::slice::from_ref(&f),
                 &calls,
                 &truth,
+                ExpectedNames::AsWritten,
             )
         };
         let err = run(["a", "b"]).unwrap_err();
@@ -871,7 +904,7 @@ mod tests {
         );
         assert!(run(["b", "a"]).is_ok());
         let calls = [call("f", "{'x': 'a'}")];
-        let err = check(CheckerKind::ParallelNoOrder, &[f], &calls, &truth).unwrap_err();
+        let err = check(CheckerKind::ParallelNoOrder, &[f], &calls, &truth, ExpectedNames::AsWritten).unwrap_err();
         assert_eq!(err.kind, ErrorType::ParallelWrongCount);
     }
 
@@ -947,6 +980,7 @@ mod tests {
                 std::slice::from_ref(&f),
                 &calls,
                 &truth,
+                ExpectedNames::AsWritten,
             )
             .unwrap_err();
             let official = format!(

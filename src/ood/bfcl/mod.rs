@@ -38,6 +38,7 @@ pub mod multi_turn;
 pub mod official;
 pub mod pyexpr;
 pub mod requests;
+pub mod result_decoder;
 pub mod run;
 pub mod task_fields;
 pub mod unparse;

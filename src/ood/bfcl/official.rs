@@ -50,25 +50,14 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::check::{CheckerKind, ErrorType, Verdict, check, validate_entry};
-use super::decode::{DecodeError, decode_ast_prompting, decode_ast_prompting_str};
+use super::check::{CheckerKind, ErrorType, ExpectedNames, Verdict, check, validate_entry};
+pub use super::result_decoder::ModelResult;
+use super::result_decoder::{Decoded, ResultDecoder};
 use super::files::{PossibleAnswer, Question};
 use super::{Call, Category};
 use crate::ood::python::{PyValue, json_loads_str};
 use crate::spec::limits::BFCL_RESULT_LINE_MAX_BYTES;
 
-/// A model's result for one question: the text of a prompt-mode model, or
-/// something else JSON holds (a multi-turn result's turns, or what makes
-/// the single-turn decoder fail).
-#[derive(Debug, Clone, PartialEq)]
-pub enum ModelResult {
-    /// A string: the model's text.
-    Text(String),
-    /// Not a string (`list`, `dict`, `int`, `float`, `bool`, `None`), or a
-    /// string that is not Unicode text (a `str` holding lone surrogates,
-    /// JSON's `"\ud800"`).
-    NotText(PyValue),
-}
 
 /// One line of a BFCL result file (`{"id", "result", …}`; other fields
 /// are ignored).
@@ -127,18 +116,38 @@ pub fn check_answer(
     possible: Option<&PossibleAnswer>,
     text: &str,
 ) -> Verdict {
-    verdict_of_decoded(category, question, possible, decode_ast_prompting(text))
+    check_result(
+        category,
+        question,
+        possible,
+        &ModelResult::Text(text.to_string()),
+        ResultDecoder::Prompt,
+    )
 }
 
-/// The verdict once the decoder has run (or raised).
-fn verdict_of_decoded(
+/// The verdict on one result: decoded by `decoder`, then checked as the
+/// official runner checks it.
+pub fn check_result(
     category: Category,
     question: &Question,
     possible: Option<&PossibleAnswer>,
-    decoded: Result<Vec<Call>, DecodeError>,
+    result: &ModelResult,
+    decoder: ResultDecoder,
 ) -> Verdict {
-    match decoded {
-        Ok(calls) => check_calls(category, question, possible, &calls),
+    let names = decoder.expected_names();
+    match decoder.decode(result) {
+        Ok(Decoded::Calls(calls)) => check_calls_named(category, question, possible, &calls, names),
+        Ok(Decoded::WrongFormat) if is_relevance(category) => {
+            relevance_verdict(category, false, None)
+        }
+        Ok(Decoded::WrongFormat) => Verdict::invalid(
+            ErrorType::DecoderWrongOutputFormat,
+            vec![Value::String(
+                "Did not output in the specified format. Note: the model_result is wrapped in a \
+                 string to ensure json serializability."
+                    .into(),
+            )],
+        ),
         Err(e) if is_relevance(category) => relevance_verdict(category, false, Some(&e.0)),
         Err(e) => Verdict::invalid(
             ErrorType::DecoderFailed,
@@ -184,6 +193,17 @@ pub fn check_calls(
     possible: Option<&PossibleAnswer>,
     calls: &[Call],
 ) -> Verdict {
+    check_calls_named(category, question, possible, calls, ExpectedNames::AsWritten)
+}
+
+/// [`check_calls`] with the expected names written as `names` says.
+fn check_calls_named(
+    category: Category,
+    question: &Question,
+    possible: Option<&PossibleAnswer>,
+    calls: &[Call],
+    names: ExpectedNames,
+) -> Verdict {
     if is_relevance(category) {
         return relevance_verdict(category, !calls.is_empty(), None);
     }
@@ -202,7 +222,7 @@ pub fn check_calls(
         _ => &[],
     };
     let kind = CheckerKind::for_category_name(category.as_str());
-    Verdict::from_check(check(kind, &question.function, calls, ground_truth))
+    Verdict::from_check(check(kind, &question.function, calls, ground_truth, names))
 }
 
 /// Reads a BFCL result file (JSON Lines; see the module doc for what each
@@ -337,6 +357,18 @@ pub fn score_results(
     possible: &[PossibleAnswer],
     results: &[ResultLine],
 ) -> anyhow::Result<OfficialScore> {
+    score_results_with(category, questions, possible, results, ResultDecoder::Prompt)
+}
+
+/// [`score_results`] on the results of a model whose handler decodes them
+/// with `decoder`.
+pub fn score_results_with(
+    category: Category,
+    questions: &[Question],
+    possible: &[PossibleAnswer],
+    results: &[ResultLine],
+    decoder: ResultDecoder,
+) -> anyhow::Result<OfficialScore> {
     let ids: Vec<&str> = questions.iter().map(|q| q.id.as_str()).collect();
     let order = pair_results(category, &ids, possible.len(), results)?;
     let relevance = is_relevance(category);
@@ -353,15 +385,8 @@ pub fn score_results(
                 )
             })?;
         }
-        let decoded = match &results[line_index].result {
-            ModelResult::Text(text) => decode_ast_prompting(text),
-            ModelResult::NotText(PyValue::Str(text)) => decode_ast_prompting_str(text),
-            ModelResult::NotText(value) => Err(DecodeError(format!(
-                "'{}' object has no attribute 'strip'",
-                value.type_name()
-            ))),
-        };
-        verdicts[line_index] = Some(verdict_of_decoded(category, question, answer, decoded));
+        let result = &results[line_index].result;
+        verdicts[line_index] = Some(check_result(category, question, answer, result, decoder));
     }
     let mut items = Vec::with_capacity(results.len());
     let mut correct = 0;
@@ -451,6 +476,68 @@ mod tests {
             Ok(())
         })?;
         Ok(lines)
+    }
+
+    fn fc_verdict(category: Category, result: &str) -> Verdict {
+        let question = Question {
+            id: format!("{category}_0"),
+            question: Vec::new(),
+            function: serde_json::from_str(
+                r#"[{"name": "math.factorial", "description": "F.", "parameters": {"type": "dict",
+                "properties": {"number": {"type": "integer", "description": "N."}}, "required": ["number"]}}]"#,
+            )
+            .unwrap(),
+        };
+        let possible = PossibleAnswer {
+            id: question.id.clone(),
+            ground_truth: json_loads_str(r#"[{"math.factorial": {"number": [5]}}]"#).unwrap(),
+        };
+        let result = match json_loads_str(result).unwrap() {
+            PyValue::Str(s) => ModelResult::Text(s.to_string_lossy()),
+            other => ModelResult::NotText(other),
+        };
+        check_result(
+            category,
+            &question,
+            Some(&possible),
+            &result,
+            ResultDecoder::FunctionCalling,
+        )
+    }
+
+    #[test]
+    fn function_calling_results_are_checked_as_bfcl_evals_fc_path_checks_them() {
+        let simple = Category::SimplePython;
+        // The name as sent (`.` written `_`) is right; the dotted one is not.
+        assert!(fc_verdict(simple, r#"[{"math_factorial": "{\"number\": 5}"}]"#).valid);
+        let dotted = fc_verdict(simple, r#"[{"math.factorial": "{\"number\": 5}"}]"#);
+        assert_eq!(dotted.error_type, Some(ErrorType::WrongFuncName));
+        assert_eq!(
+            dotted.errors,
+            [Value::String("Function name 'math_factorial' not found in model output.".into())]
+        );
+        // JSON types are kept: 5.0 is a float, which an integer parameter refuses.
+        let float = fc_verdict(simple, r#"[{"math_factorial": "{\"number\": 5.0}"}]"#);
+        assert_eq!(float.error_type, Some(ErrorType::TypeSimple));
+        // Invalid JSON fails the whole answer, with Python's message.
+        let broken = fc_verdict(simple, r#"[{"math_factorial": "{\"number\": 5"}]"#);
+        assert_eq!(broken.error_type, Some(ErrorType::DecoderFailed));
+        assert_eq!(
+            broken.errors,
+            [Value::String(
+                "Invalid syntax. Failed to decode AST. Expecting ',' delimiter: line 1 column 13 (char 12)"
+                    .into()
+            )]
+        );
+        // A text answer to a function-calling model stays text, and fails.
+        let text = fc_verdict(simple, r#""[math_factorial(number=5)]""#);
+        assert_eq!(text.error_type, Some(ErrorType::DecoderFailed));
+        let wrong = fc_verdict(simple, r#"[{"math_factorial": "[5]"}]"#);
+        assert_eq!(wrong.error_type, Some(ErrorType::DecoderWrongOutputFormat));
+        // Relevance: a text answer is no call; a call is one.
+        assert!(!fc_verdict(Category::LiveRelevance, r#""no""#).valid);
+        assert!(fc_verdict(Category::Irrelevance, r#""no""#).valid);
+        assert!(!fc_verdict(Category::Irrelevance, r#"[{"f": "{}"}]"#).valid);
     }
 
     #[test]

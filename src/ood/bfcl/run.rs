@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::Context;
+use serde_json::Value;
 use serde::Serialize;
 
 use super::Category;
@@ -13,7 +14,8 @@ use super::check::ErrorType;
 use super::files::{PossibleAnswer, Question};
 use super::multi_turn::score::score_multi_turn;
 use super::multi_turn::tasks::{MultiTurnEntry, entry_of};
-use super::official::{ModelResult, ResultLine, check_answer};
+use super::official::{ModelResult, ResultLine, check_result};
+use super::result_decoder::ResultDecoder;
 use crate::ood::python::{PyStr, PyValue, json_loads_str};
 use crate::spec::records::Task;
 
@@ -88,26 +90,29 @@ pub fn official_of(task: &Task) -> anyhow::Result<(Category, Question, Option<Po
     Ok((category, question, possible))
 }
 
-/// Checks each task's answer text; scores per category, in
+/// Checks each task's result (as bfcl-eval's result file holds it: a
+/// text, or what a function-calling model or the multi-turn loop
+/// recorded), decoded by `decoder`; scores per category, in
 /// [`Category::every`]'s order, and the verdicts in the order given (the
-/// multi-turn ones after the others). A multi-turn task's text is the JSON
-/// of its recorded turns, or an inference error's text.
+/// multi-turn ones after the others).
 pub fn score_answers(
-    answers: &[(&Task, String)],
+    answers: &[(&Task, Value)],
+    decoder: ResultDecoder,
 ) -> anyhow::Result<(Vec<CategoryScore>, Vec<ItemVerdict>)> {
     let mut counts: BTreeMap<Category, (usize, usize)> = BTreeMap::new();
     let mut items = Vec::with_capacity(answers.len());
-    let mut multi_turn: BTreeMap<Category, Vec<(MultiTurnEntry, String)>> = BTreeMap::new();
-    for (task, text) in answers {
+    let mut multi_turn: BTreeMap<Category, Vec<(MultiTurnEntry, ModelResult)>> = BTreeMap::new();
+    for (task, answer) in answers {
+        let result = model_result(answer);
         if let Some(entry) = entry_of(task)? {
             multi_turn
                 .entry(entry.category)
                 .or_default()
-                .push((entry, text.clone()));
+                .push((entry, result));
             continue;
         }
         let (category, question, possible) = official_of(task)?;
-        let verdict = check_answer(category, &question, possible.as_ref(), text);
+        let verdict = check_result(category, &question, possible.as_ref(), &result, decoder);
         let count = counts.entry(category).or_default();
         count.0 += usize::from(verdict.valid);
         count.1 += 1;
@@ -143,12 +148,20 @@ pub fn score_answers(
     Ok((scores, items))
 }
 
+/// A result as the official runner reads it from its file.
+fn model_result(answer: &Value) -> ModelResult {
+    match answer {
+        Value::String(text) => ModelResult::Text(text.clone()),
+        other => ModelResult::NotText(json_loads_str(&other.to_string()).unwrap_or(PyValue::None)),
+    }
+}
+
 /// The official verdicts on multi-turn answers of one category, in the
 /// order given; the entries' module-level objects shared as in one
 /// official scoring process.
 fn score_multi_turn_answers(
     category: Category,
-    entries: &[(MultiTurnEntry, String)],
+    entries: &[(MultiTurnEntry, ModelResult)],
 ) -> anyhow::Result<Vec<ItemVerdict>> {
     let questions: Vec<_> = entries.iter().map(|(e, _)| e.question.clone()).collect();
     let possible: Vec<PossibleAnswer> = entries
@@ -167,15 +180,9 @@ fn score_multi_turn_answers(
         .collect();
     let results: Vec<ResultLine> = entries
         .iter()
-        .map(|(e, text)| ResultLine {
+        .map(|(e, result)| ResultLine {
             id: e.question.id.clone(),
-            result: match json_loads_str(text) {
-                Ok(PyValue::Str(s)) => ModelResult::Text(s.to_string_lossy()),
-                Ok(value) if !text.starts_with("Error during inference") => {
-                    ModelResult::NotText(value)
-                }
-                _ => ModelResult::Text(text.clone()),
-            },
+            result: result.clone(),
         })
         .collect();
     // Inference instances are named after the model; the checker's names

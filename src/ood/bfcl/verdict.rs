@@ -13,6 +13,9 @@ use serde_json::Value;
 pub enum ErrorType {
     /// `ast_decoder:decoder_failed`: the text did not decode.
     DecoderFailed,
+    /// `ast_decoder:decoder_wrong_output_format`: decoded, but not a list
+    /// of `{name: {arguments}}` (function-calling models).
+    DecoderWrongOutputFormat,
     /// `simple_function_checker:wrong_count`: simple, not exactly one call.
     WrongCount,
     /// `simple_function_checker:wrong_func_name`.
@@ -72,8 +75,9 @@ pub enum ErrorType {
 
 impl ErrorType {
     /// Every error type.
-    pub const ALL: [ErrorType; 26] = [
+    pub const ALL: [ErrorType; 27] = [
         ErrorType::DecoderFailed,
+        ErrorType::DecoderWrongOutputFormat,
         ErrorType::WrongCount,
         ErrorType::WrongFuncName,
         ErrorType::MissingRequired,
@@ -105,6 +109,7 @@ impl ErrorType {
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorType::DecoderFailed => "ast_decoder:decoder_failed",
+            ErrorType::DecoderWrongOutputFormat => "ast_decoder:decoder_wrong_output_format",
             ErrorType::WrongCount => "simple_function_checker:wrong_count",
             ErrorType::WrongFuncName => "simple_function_checker:wrong_func_name",
             ErrorType::MissingRequired => "simple_function_checker:missing_required",

@@ -5,10 +5,20 @@ use serde_json::{Value, json};
 
 use super::{CallMode, Conversation, Handler, Protocol, Reply, Responses, Sampling};
 use super::{results_for_prompt, usage_tokens};
+use crate::ood::python::dumps::json_dumps;
+use crate::ood::python::json_loads_str;
 
 /// The `max_tokens` the handler sends for the Claude 4.5 models
 /// (`_get_max_tokens`); the API requires the field.
 pub const CLAUDE_MAX_TOKENS: u32 = 64_000;
+
+/// Python's `json.dumps` of a JSON value (`, ` and `: `, ASCII escapes).
+fn python_dumps(value: &Value) -> String {
+    json_loads_str(&value.to_string())
+        .ok()
+        .and_then(|v| json_dumps(&v).ok())
+        .unwrap_or_else(|| value.to_string())
+}
 
 /// `ClaudeHandler`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,6 +46,11 @@ impl Handler for Claude {
 
     fn path(&self, _model: &str) -> String {
         "/messages".into()
+    }
+
+    fn headers(&self) -> Vec<(&'static str, String)> {
+        let version = crate::models::providers::anthropic::API_VERSION;
+        vec![("anthropic-version", version.to_string())]
     }
 
     /// The content as one text block; a system message keeps its role
@@ -164,8 +179,9 @@ impl Handler for Claude {
                         .get("name")
                         .and_then(Value::as_str)
                         .unwrap_or_default();
-                    let input = block.get("input").cloned().unwrap_or(Value::Null);
-                    calls.push((name.to_string(), input));
+                    // `json.dumps(content.input)`: the checker reads it back.
+                    let input = block.get("input").unwrap_or(&Value::Null);
+                    calls.push((name.to_string(), Value::String(python_dumps(input))));
                     let id = block.get("id").and_then(Value::as_str).unwrap_or_default();
                     call_ids.push(id.to_string());
                 }
@@ -296,7 +312,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             reply.responses,
-            Responses::Calls(vec![("fs_cd".into(), json!({"folder": "x"}))])
+            Responses::Calls(vec![("fs_cd".into(), json!("{\"folder\": \"x\"}"))])
         );
         assert_eq!(
             (reply.call_ids.clone(), reply.tokens),

@@ -139,6 +139,10 @@ pub trait Handler: Send + Sync + std::fmt::Debug {
     fn mode(&self) -> CallMode;
     /// The endpoint, after the base URL (`/responses`).
     fn path(&self, model: &str) -> String;
+    /// Headers the API wants besides authentication.
+    fn headers(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
     /// A question's message as the API takes it (`_substitute_prompt_role`).
     fn message(&self, role: &str, content: &str) -> Value;
     /// The tools for `functions` (`_compile_tools`).
