@@ -1,8 +1,10 @@
 //! `itc eval --dataset bfcl:…` against the scripted OpenAI-compatible server
-//! on loopback, in prompt and native modes: BFCL's own prompt (or function
-//! declarations) reach the server, answers are read by BFCL's decoder into
-//! SPEC calls, the official checker scores the same answers from the task
-//! file alone, and `itc ood score bfcl` and `itc report` show the results.
+//! on loopback, in prompt and native modes: bfcl-eval's own requests (its
+//! system prompt, or its tools) reach the server, answers are read by BFCL's
+//! decoder into SPEC calls, the official checker scores the same answers
+//! from the task file alone (function-calling answers as bfcl-eval's FC
+//! path reads them), and `itc ood score bfcl` and `itc report` show the
+//! results.
 
 mod support;
 
@@ -21,13 +23,32 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// The converted tasks of some categories, by query.
+/// The converted tasks of some categories, by the text of the question's
+/// last user message.
 fn tasks_by_query(set: &str) -> HashMap<String, Task> {
     let dataset = OodDataset::Bfcl(set.parse::<CategorySet>().unwrap());
     let (tasks, _) = dataset
         .convert(&dataset.shipped_files().unwrap(), 4)
         .unwrap();
-    tasks.into_iter().map(|t| (t.query.clone(), t)).collect()
+    tasks
+        .into_iter()
+        .map(|t| {
+            let messages = t.gold.official.as_ref().unwrap()["question"][0].clone();
+            (last_user(&messages).to_string(), t)
+        })
+        .collect()
+}
+
+/// The content of the last user message among `messages`.
+fn last_user(messages: &Value) -> &str {
+    messages
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "user")
+        .and_then(|m| m["content"].as_str())
+        .unwrap()
 }
 
 fn models_toml(dir: &Path, base_url: &str, models: &[(&str, &str)]) -> String {
@@ -76,10 +97,15 @@ fn prompt_mode_gold_answers_pass_the_official_checker_and_wrong_ones_do_not() {
     let for_server = by_query.clone();
     let server = ScriptedServer::start(move |r| {
         let system = r.body["messages"][0]["content"].as_str().unwrap();
-        let query = r.body["messages"][1]["content"].as_str().unwrap();
-        // BFCL's format and its function docs, not ITC's Thought/Action.
-        assert!(system.contains("[func_name1(param1=value1"), "{system}");
+        let query = last_user(&r.body["messages"]);
+        // bfcl-eval's system prompt and function docs, not ITC's Thought/Action.
+        assert_eq!(r.body["messages"][0]["role"], "system");
+        assert!(
+            system.starts_with("You are an expert in composing functions."),
+            "{system}"
+        );
         assert!(system.contains("\"type\": \"dict\"") && !system.contains("\"Thought\""));
+        assert_eq!(r.body["store"], false);
         let task = &for_server[query];
         let answer = match (r.body["model"].as_str().unwrap(), task.category.as_str()) {
             // Any call is right on live_relevance: the first function, no arguments.
@@ -111,7 +137,7 @@ fn prompt_mode_gold_answers_pass_the_official_checker_and_wrong_ones_do_not() {
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("model `gold`: prompt style bfcl"),
+        stderr.contains("model `gold`: asked as bfcl-eval asks it (prompt mode"),
         "{stderr}"
     );
     assert!(stdout.contains("Live AST Acc"), "{stdout}");
@@ -247,8 +273,7 @@ multi_turn_base);";
 fn a_partial_run_shows_percent_and_its_aggregates_as_na_everywhere() {
     let by_query = tasks_by_query("simple_python");
     let server = ScriptedServer::start(move |r| {
-        let query = r.body["messages"][1]["content"].as_str().unwrap();
-        let task = &by_query[query];
+        let task = &by_query[last_user(&r.body["messages"])];
         Reply::Answer(match r.body["model"].as_str().unwrap() {
             "gold" => bfcl_text(&task.gold.calls),
             _ => "I would call nothing_at_all(x=1) here.".to_string(),
@@ -460,17 +485,21 @@ fn a_partial_run_shows_percent_and_its_aggregates_as_na_everywhere() {
 }
 
 #[test]
-fn native_mode_maps_dotted_names_and_back() {
+fn native_mode_sends_bfcl_evals_tools_and_scores_its_fc_answers() {
     let by_query = tasks_by_query("simple_python");
     let server = ScriptedServer::start(move |r| {
-        let query = r.body["messages"][1]["content"].as_str().unwrap();
-        let task = &by_query[query];
+        // No harness prompt in function-calling mode: the question alone.
+        let messages = r.body["messages"].as_array().unwrap();
+        assert!(
+            messages.iter().all(|m| m["role"] != "system"),
+            "{messages:?}"
+        );
+        let task = &by_query[last_user(&r.body["messages"])];
         let tools = r.body["tools"]
             .as_array()
             .expect("native requests declare tools");
         let declared = tools[0]["function"]["name"].as_str().unwrap().to_string();
         // Providers refuse dots in names: `math.factorial` is declared as `math_factorial`.
-        assert!(!declared.contains('.'));
         assert_eq!(declared, task.tools[0].name.replace('.', "_"));
         let call = &task.gold.calls[0];
         let arguments: serde_json::Map<String, Value> = call
@@ -478,14 +507,23 @@ fn native_mode_maps_dotted_names_and_back() {
             .iter()
             .map(|(k, v)| (k.clone(), serde_json::to_value(v).unwrap()))
             .collect();
+        // "dotted" writes the name as the docs do, which the leaderboard fails.
+        let name = match r.body["model"].as_str().unwrap() {
+            "dotted" => task.tools[0].name.clone(),
+            _ => declared,
+        };
         Reply::Json(
             json!({"choices": [{"message": {"role": "assistant", "content": null,
-            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": declared, "arguments": Value::Object(arguments).to_string()}}]}}],
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": name, "arguments": Value::Object(arguments).to_string()}}]}}],
             "usage": {"prompt_tokens": 10, "completion_tokens": 5}}),
         )
     });
     let dir = tempfile::tempdir().unwrap();
-    let config = models_toml(dir.path(), &server.base_url(), &[("native", "native")]);
+    let config = models_toml(
+        dir.path(),
+        &server.base_url(),
+        &[("native", "native"), ("dotted", "native")],
+    );
     let run = dir.path().join("run");
     let out = itc(
         &[
@@ -504,11 +542,67 @@ fn native_mode_maps_dotted_names_and_back() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let counts = official_counts(&run);
     assert_eq!(counts["native"]["simple_python"], (12, 12));
-    // The result file the official checker read has the dotted name back.
+    let (correct, total) = counts["dotted"]["simple_python"];
+    assert!(correct < total, "{correct}/{total}");
+    // The result file holds what the API returned: the name as sent, the
+    // arguments as a JSON text.
     let results =
         std::fs::read_to_string(run.join("official/native/BFCL_v4_simple_python_result.json"))
             .unwrap();
-    assert!(results.contains("[math.factorial(number=5)]"), "{results}");
+    assert!(
+        results.contains(r#"[{"math_factorial":"{\"number\":5}"}]"#),
+        "{results}"
+    );
+    let official = read_json(&run.join("official.json"));
+    assert_eq!(official["results"][0]["decoder"], "fc");
+    // SPEC §3 read the calls with their dotted names back.
+    let summary = read_json(&run.join("summary.json"));
+    let native = summary
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["model"] == "native")
+        .unwrap();
+    assert_eq!(native["summary"]["selection"]["f1"], 100.0, "{native}");
+    // `itc ood score bfcl` on the run reads each model as it was asked…
+    let scored = itc(
+        &[
+            "ood",
+            "score",
+            "bfcl",
+            "--results",
+            run.to_str().unwrap(),
+            "--partial",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert!(scored.status.success(), "{}", text(&scored.stderr));
+    let line: Value = serde_json::from_str(text(&scored.stdout).lines().nth(1).unwrap()).unwrap();
+    assert_eq!(
+        (&line["model"], &line["correct_count"]),
+        (&json!("native"), &json!(12))
+    );
+    // …and as a prompt-mode text when told so, which fails every answer.
+    let file = run.join("official/native/BFCL_v4_simple_python_result.json");
+    let scored = itc(
+        &[
+            "ood",
+            "score",
+            "bfcl",
+            "--results",
+            file.to_str().unwrap(),
+            "--partial",
+            "--decoder",
+            "prompt",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    let line: Value = serde_json::from_str(text(&scored.stdout).trim()).unwrap();
+    assert_eq!(line["correct_count"], 0, "{line}");
 }
 
 #[test]

@@ -13,7 +13,7 @@ use super::with_default;
 use crate::models::cache::CacheSetting;
 use crate::models::config::{
     AD_HOC_MAX_TOKENS, Backend, DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE,
-    DEFAULT_TIMEOUT_MS, Mode, PromptStyle,
+    DEFAULT_TIMEOUT_MS, Mode, OpenAiApi, PromptStyle,
 };
 use crate::models::retry::RetryPolicy;
 use crate::ood::{self, apibench};
@@ -45,6 +45,11 @@ value_enum!(PromptStyle {
     SealTools => "seal-tools": "Seal-Tools' JSON call list (`prompts/seal_tools.jinja`)",
     Bfcl => "bfcl": "BFCL's own requests, as bfcl-eval sends them for the model's kind (prompt or function-calling mode); the default on `--dataset bfcl:…`",
     BfclItc => "bfcl-itc": "ITC's wording of a BFCL prompt asking for `[f(a=1)]` (`prompts/bfcl.jinja`); not leaderboard-comparable",
+});
+
+value_enum!(OpenAiApi {
+    Responses => "responses": "`POST /responses`, as bfcl-eval asks OpenAI's own models",
+    ChatCompletions => "chat-completions": "`POST /chat/completions`, as bfcl-eval asks OpenAI-compatible servers",
 });
 
 value_enum!(FinishProtocol {
@@ -309,11 +314,16 @@ pub struct EvalArgs {
     #[arg(long, value_enum, help_heading = MODELS, help = with_default(
         "Answer mode (overrides the configuration's)", Mode::default().as_str()))]
     pub mode: Option<Mode>,
-    /// Answer format asked for in the prompt mode (overrides the
-    /// configuration's): itc, or a benchmark's own: gorilla (APIBench),
-    /// seal-tools, bfcl (the default on `--dataset bfcl:…`).
+    /// Answer format asked for (overrides the configuration's): itc, or a
+    /// benchmark's own: gorilla (APIBench), seal-tools, bfcl (BFCL's own
+    /// requests, the default on `--dataset bfcl:…`), bfcl-itc.
     #[arg(long, value_enum, help_heading = MODELS)]
     pub prompt_style: Option<PromptStyle>,
+    /// The OpenAI API that BFCL's own requests go to (overrides the
+    /// configuration's). Default: responses for https://api.openai.com,
+    /// chat-completions for any other server.
+    #[arg(long, value_enum, help_heading = MODELS)]
+    pub openai_api: Option<OpenAiApi>,
     /// Your own system prompt: a minijinja template file replacing
     /// `prompts/system.jinja` (prompt and structured modes, ITC style).
     #[arg(long, help_heading = MODELS)]
@@ -576,6 +586,7 @@ impl EvalArgs {
         ModelOverrides {
             mode: self.mode,
             prompt_style: self.prompt_style,
+            openai_api: self.openai_api,
             system_prompt: self.system_prompt.clone(),
             temperature: self.temperature,
             max_tokens: self.max_tokens,

@@ -100,6 +100,9 @@ pub struct ApiRequest {
     pub body: Value,
     /// Tool names as sent, for mapping native calls back.
     pub names: NameMap,
+    /// The sender reads the response body itself (a benchmark's own
+    /// requests, `crate::run::dialogue`): the provider does not parse it.
+    pub read_by_caller: bool,
 }
 
 /// What one response said.

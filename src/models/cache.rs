@@ -187,6 +187,7 @@ mod tests {
             headers: Vec::new(),
             body,
             names: NameMap::default(),
+            read_by_caller: false,
         }
     }
 

@@ -74,6 +74,38 @@ impl PromptStyle {
     }
 }
 
+/// Which of OpenAI's APIs BFCL's official requests go to (an `openai`
+/// backend only; itc's own requests always use Chat Completions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OpenAiApi {
+    /// `POST /responses`, as bfcl-eval asks OpenAI's own models.
+    Responses,
+    /// `POST /chat/completions`, as bfcl-eval asks OpenAI-compatible servers
+    /// (vLLM, SGLang, llama.cpp, Ollama).
+    ChatCompletions,
+}
+
+impl OpenAiApi {
+    /// The name used on the command line and in files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OpenAiApi::Responses => "responses",
+            OpenAiApi::ChatCompletions => "chat-completions",
+        }
+    }
+
+    /// The default for a base URL: the Responses API for OpenAI's own API
+    /// (`https://api.openai.com`), Chat Completions for any other server.
+    pub fn for_base_url(base_url: &str) -> OpenAiApi {
+        if base_url.contains("://api.openai.com") {
+            OpenAiApi::Responses
+        } else {
+            OpenAiApi::ChatCompletions
+        }
+    }
+}
+
 /// Which service answers a model's requests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -213,6 +245,11 @@ pub struct ModelConfig {
     /// `gorilla` or `seal-tools` (OOD benchmarks' own formats).
     #[serde(default, skip_serializing_if = "PromptStyle::is_itc")]
     pub prompt_style: PromptStyle,
+    /// The OpenAI API BFCL's official requests go to; `None`: by the base
+    /// URL ([`OpenAiApi::for_base_url`]). Read it through
+    /// [`ModelConfig::openai_api`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openai_api: Option<OpenAiApi>,
     /// A minijinja template replacing the system prompt of the *prompt* and
     /// *structured* modes in the ITC style (see docs/running-models.md for its variables).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -290,6 +327,7 @@ impl ModelConfig {
             api_key_env: None,
             mode: Mode::default(),
             prompt_style: PromptStyle::default(),
+            openai_api: None,
             system_prompt: None,
             system_prompt_text: None,
             system_prompt_sha256: None,
@@ -316,6 +354,13 @@ impl ModelConfig {
             .unwrap_or("")
             .trim_end_matches('/')
             .to_string()
+    }
+
+    /// The OpenAI API BFCL's official requests go to: as configured, else
+    /// by the base URL.
+    pub fn openai_api(&self) -> OpenAiApi {
+        self.openai_api
+            .unwrap_or_else(|| OpenAiApi::for_base_url(&self.effective_base_url()))
     }
 
     /// The key variable actually used, if any.
@@ -681,6 +726,7 @@ backend = "baseline"
         m.model_id = Some("x".into());
         m.api_key_env = Some("K".into());
         m.prompt_style = PromptStyle::Gorilla;
+        m.openai_api = Some(OpenAiApi::Responses);
         m.system_prompt = Some("p.jinja".into());
         m.system_prompt_sha256 = Some("00".into());
         m.temperature = Some(0.0);

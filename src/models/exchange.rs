@@ -203,7 +203,7 @@ pub async fn exchange(
         .then(|| sampled_key(cache_key(api.kind(), request), sample));
     if let (Some(cache), Some(key)) = (&context.cache, &key)
         && let Some(hit) = cache.get_within(key, entry_cap(context.max_reply_bytes))
-        && let Ok(answer) = api.parse(&hit.body, &request.names)
+        && let Ok(answer) = read_reply(api, request, &hit.body)
     {
         return cache_hit(answer, hit);
     }
@@ -257,7 +257,7 @@ pub async fn exchange(
         server += took;
         let latency_ms = took.as_millis() as u64;
         let failure = match result {
-            Ok(body) => match api.parse(&body, &request.names) {
+            Ok(body) => match read_reply(api, request, &body) {
                 Ok(mut answer) => {
                     let used = answer.usage.map_or(estimate, |u| {
                         u.prompt_tokens.saturating_add(u.completion_tokens)
@@ -303,6 +303,20 @@ pub async fn exchange(
         let pausing = Instant::now();
         tokio::time::sleep(context.retry.delay(attempt, failure.retry_after, &mut rng)).await;
         throttle += pausing.elapsed();
+    }
+}
+
+/// The answer in a response body: parsed by the provider, unless the
+/// sender reads the body itself (it gets it in [`Answer::raw`]).
+fn read_reply(
+    api: &dyn BackendApi,
+    request: &ApiRequest,
+    body: &serde_json::Value,
+) -> Result<Answer, String> {
+    if request.read_by_caller {
+        Ok(Answer::default())
+    } else {
+        api.parse(body, &request.names)
     }
 }
 
@@ -382,7 +396,7 @@ fn batch_exchange(
                     if let Some(k) = &context.key {
                         k.redact_value(&mut body);
                     }
-                    match api.parse(&body, &request.names) {
+                    match read_reply(api, request, &body) {
                         Ok(answer) => {
                             if let Some(cache) = &context.cache {
                                 // A cache that cannot be written only costs a later run requests.

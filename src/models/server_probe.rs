@@ -12,7 +12,8 @@
 //! - **Tools.** A server can accept `tools` and still not show them to the
 //!   model (llama.cpp with a chat template that drops them), and native mode
 //!   then benchmarks a model that never sees a tool. For a native-mode model
-//!   on an OpenAI-compatible backend, the first task's request is sent twice
+//!   on an OpenAI-compatible server (never OpenAI's own API, nor a model
+//!   asked through the Responses API), the first task's request is sent twice
 //!   with a length limit of one token, with and without its tools; the same
 //!   `prompt_tokens` for both means the tools were ignored: a warning. Both
 //!   answers go through the response cache, so a re-run sends nothing.
@@ -29,7 +30,7 @@ use serde_json::Value;
 use super::api::api_for;
 use super::backend::ApiRequest;
 use super::cache::{Cache, CachedResponse, cache_key};
-use super::config::{Backend, Mode};
+use super::config::{Backend, Mode, OpenAiApi};
 use super::exchange::ModelSpec;
 use super::http::{is_loopback, send};
 use super::providers::openai::length_field;
@@ -240,7 +241,11 @@ pub fn slot_note(url: &str, slots: usize, load: &ServerLoad) -> (String, Option<
 /// the first task that has some.
 async fn tools_ignored(spec: &ModelSpec, tasks: &[Task], cache: Option<&Cache>) -> Option<String> {
     let config = &spec.config;
-    if config.mode != Mode::Native || config.backend != Backend::Openai {
+    // Never against a paid API: OpenAI's own, or one asked through the
+    // Responses API (BFCL's official requests), which this check cannot read.
+    let paid = config.effective_base_url().contains("://api.openai.com")
+        || config.openai_api() == OpenAiApi::Responses;
+    if config.mode != Mode::Native || config.backend != Backend::Openai || paid {
         return None;
     }
     let task = tasks.iter().find(|t| !t.tools.is_empty())?;
@@ -436,6 +441,7 @@ mod tests {
             headers: Vec::new(),
             body: json!({"model": "m", "messages": [], "max_tokens": 256, "tools": [{"type": "function"}], "tool_choice": "auto"}),
             names: Default::default(),
+            read_by_caller: false,
         };
         let (with, without) = probe_pair(request, "http://127.0.0.1:1/v1");
         assert_eq!(

@@ -50,8 +50,7 @@ fn bfcl_prompt_style(configs: &mut [ModelConfig], err: &mut dyn Write) -> anyhow
             writeln!(
                 err,
                 "model `{}`: asked as bfcl-eval asks it ({} mode; --prompt-style itc sends ITC's requests)",
-                m.name,
-                m.mode
+                m.name, m.mode
             )?;
         }
     }

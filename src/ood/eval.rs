@@ -453,7 +453,8 @@ impl Benchmark for OodRun {
             if texts.iter().all(|(_, t)| t.is_none()) && !first.keys().any(|(m, _)| m == model) {
                 continue;
             }
-            let mut result = self.official_model(model, style, decoder(model, style), &texts, &dir)?;
+            let mut result =
+                self.official_model(model, style, decoder(model, style), &texts, &dir)?;
             if native.contains(model.as_str()) {
                 result["mode"] = Mode::Native.as_str().into();
             }

@@ -538,7 +538,8 @@ fn recorded_decoders(run_dir: &Path) -> anyhow::Result<HashMap<String, ResultDec
         serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
     let mut decoders = HashMap::new();
     for result in official["results"].as_array().into_iter().flatten() {
-        if let (Some(folder), Some(decoder)) = (result["folder"].as_str(), result["decoder"].as_str())
+        if let (Some(folder), Some(decoder)) =
+            (result["folder"].as_str(), result["decoder"].as_str())
         {
             let decoder = decoder
                 .parse()
@@ -581,7 +582,14 @@ pub fn score_bfcl(options: &BfclScoreOptions, out: &mut dyn Write) -> anyhow::Re
             .or_else(|| model.as_ref().and_then(|m| recorded.get(m).copied()))
             .unwrap_or_default();
         let score = data
-            .score(category, &file, model.as_deref(), &results, options, decoder)
+            .score(
+                category,
+                &file,
+                model.as_deref(),
+                &results,
+                options,
+                decoder,
+            )
             .with_context(|| {
                 format!(
                     "scoring {} as {category} (--partial: only the questions it answers)",

@@ -11,7 +11,7 @@ use super::shard::Shard;
 use super::steps::StepOptions;
 use crate::models::cache::CacheSetting;
 use crate::models::config::{
-    AD_HOC_MAX_TOKENS, Backend, ConfigFile, Mode, ModelConfig, PromptStyle,
+    AD_HOC_MAX_TOKENS, Backend, ConfigFile, Mode, ModelConfig, OpenAiApi, PromptStyle,
 };
 use crate::score::files::ScoringOptions;
 
@@ -55,6 +55,8 @@ pub struct ModelOverrides {
     pub mode: Option<Mode>,
     /// Answer format asked for in the prompt mode.
     pub prompt_style: Option<PromptStyle>,
+    /// The OpenAI API BFCL's official requests go to.
+    pub openai_api: Option<OpenAiApi>,
     /// A minijinja template replacing `prompts/system.jinja`.
     pub system_prompt: Option<PathBuf>,
     /// Sampling temperature.
@@ -114,6 +116,9 @@ impl ModelOverrides {
         }
         if let Some(v) = self.prompt_style {
             m.prompt_style = v;
+        }
+        if let Some(v) = self.openai_api {
+            m.openai_api = Some(v);
         }
         if let Some(v) = &self.system_prompt {
             m.system_prompt = Some(v.clone());

@@ -76,6 +76,7 @@ impl BackendApi for Anthropic {
             headers: vec![("anthropic-version", API_VERSION.to_string())],
             body: s.finish_body(body),
             names,
+            read_by_caller: false,
         }
     }
 
@@ -87,6 +88,7 @@ impl BackendApi for Anthropic {
             headers: vec![("anthropic-version", API_VERSION.to_string())],
             body: s.finish_body(body),
             names: NameMap::default(),
+            read_by_caller: false,
         }
     }
 

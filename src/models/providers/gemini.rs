@@ -80,6 +80,7 @@ impl BackendApi for Gemini {
             headers: Vec::new(),
             body: s.finish_body(body),
             names,
+            read_by_caller: false,
         }
     }
 
@@ -104,6 +105,7 @@ impl BackendApi for Gemini {
             headers: Vec::new(),
             body: s.finish_body(body),
             names: NameMap::default(),
+            read_by_caller: false,
         }
     }
 

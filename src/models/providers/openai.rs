@@ -84,6 +84,7 @@ impl BackendApi for OpenAi {
             headers: Vec::new(),
             body: s.finish_body(body),
             names,
+            read_by_caller: false,
         }
     }
 
@@ -101,6 +102,7 @@ impl BackendApi for OpenAi {
             headers: Vec::new(),
             body: s.finish_body(body),
             names: NameMap::default(),
+            read_by_caller: false,
         }
     }
 

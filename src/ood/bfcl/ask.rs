@@ -13,11 +13,12 @@
 
 use serde_json::Value;
 
+use super::convert::to_spec_value;
+use super::files::Question;
 use super::multi_turn::apis::Globals;
 use super::multi_turn::decode::{StepFormat, decode_step};
 use super::multi_turn::exec::Instances;
 use super::multi_turn::tasks::{MultiTurnEntry, entry_of};
-use super::files::Question;
 use super::requests::claude::Claude;
 use super::requests::gemini::Gemini;
 use super::requests::openai::{OpenAiChat, OpenAiResponses};
@@ -27,37 +28,15 @@ use super::requests::{
 };
 use crate::models::backend::ApiRequest;
 use crate::models::config::{
-    AD_HOC_MAX_TOKENS, Backend, DEFAULT_MAX_TOKENS, Mode, ModelConfig, PromptStyle,
+    AD_HOC_MAX_TOKENS, Backend, DEFAULT_MAX_TOKENS, Mode, ModelConfig, OpenAiApi, PromptStyle,
 };
 use crate::models::tools::NameMap;
-use super::convert::to_spec_value;
 use crate::ood::python::{PyStr, PyValue, json_loads_str, py_repr, py_str};
 use crate::run::dialogue::{Asker, Dialogue, DialogueEnd, Next};
 use crate::spec::records::{Call, Task, Usage};
 
 /// `MAXIMUM_STEP_LIMIT`: executed steps one turn may take.
 pub const MAXIMUM_STEP_LIMIT: usize = 20;
-
-/// Which API an OpenAI-backend model is asked through.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OpenAiApi {
-    /// `POST /v1/responses` (bfcl-eval's official OpenAI models).
-    Responses,
-    /// `POST /v1/chat/completions` (OpenAI-compatible servers).
-    ChatCompletions,
-}
-
-impl OpenAiApi {
-    /// The default for a base URL: the Responses API for OpenAI's own
-    /// API, Chat Completions for any other server.
-    pub fn for_base_url(base_url: &str) -> OpenAiApi {
-        if base_url.contains("://api.openai.com") {
-            OpenAiApi::Responses
-        } else {
-            OpenAiApi::ChatCompletions
-        }
-    }
-}
 
 /// The BFCL asker of a run: per model, the sampling the user set (the
 /// official values otherwise).
@@ -99,7 +78,7 @@ impl BfclAsker {
 }
 
 /// The handler of a model, as bfcl-eval's handler for its kind: OpenAI's
-/// Responses API or Chat Completions ([`OpenAiApi::for_base_url`]),
+/// Responses API or Chat Completions ([`ModelConfig::openai_api`]),
 /// Claude, Gemini; in function-calling mode for a `native` model, else in
 /// prompt mode. `None` for the baseline, which sends nothing.
 pub fn handler_for(config: &ModelConfig) -> Option<Box<dyn Handler>> {
@@ -108,12 +87,10 @@ pub fn handler_for(config: &ModelConfig) -> Option<Box<dyn Handler>> {
         _ => CallMode::Prompt,
     };
     match config.backend {
-        Backend::Openai => Some(
-            match OpenAiApi::for_base_url(&config.effective_base_url()) {
-                OpenAiApi::Responses => Box::new(OpenAiResponses(mode)),
-                OpenAiApi::ChatCompletions => Box::new(OpenAiChat(mode)),
-            },
-        ),
+        Backend::Openai => Some(match config.openai_api() {
+            OpenAiApi::Responses => Box::new(OpenAiResponses(mode)),
+            OpenAiApi::ChatCompletions => Box::new(OpenAiChat(mode)),
+        }),
         Backend::Anthropic => Some(Box::new(Claude(mode))),
         Backend::Gemini => Some(Box::new(Gemini(mode))),
         Backend::Baseline => None,
@@ -177,6 +154,7 @@ fn single_turn_request(
         headers: handler.headers(),
         body,
         names: NameMap::default(),
+        read_by_caller: true,
     }
 }
 
@@ -306,6 +284,7 @@ impl MultiTurnDialogue {
             headers: self.handler.headers(),
             body,
             names: NameMap::default(),
+            read_by_caller: true,
         })
     }
 

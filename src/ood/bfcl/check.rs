@@ -615,9 +615,15 @@ mod tests {
     fn weather_check(expected: &str, args: &str) -> Option<ErrorType> {
         let truth = gt(&format!("[{{\"get_weather\": {expected}}}]"));
         let calls = [call("get_weather", args)];
-        check(CheckerKind::Simple, &[weather()], &calls, &truth, ExpectedNames::AsWritten)
-            .err()
-            .map(|f| f.kind)
+        check(
+            CheckerKind::Simple,
+            &[weather()],
+            &calls,
+            &truth,
+            ExpectedNames::AsWritten,
+        )
+        .err()
+        .map(|f| f.kind)
     }
 
     #[test]
@@ -651,14 +657,44 @@ mod tests {
         let truth = gt(r#"[{"other_name": {"city": ["NYC"]}}]"#);
         let one = [call("get_weather", "{'city': 'nyc'}")];
         // The possible answer's function name is ignored.
-        assert!(check(CheckerKind::Simple, &[weather()], &one, &truth, ExpectedNames::AsWritten).is_ok());
+        assert!(
+            check(
+                CheckerKind::Simple,
+                &[weather()],
+                &one,
+                &truth,
+                ExpectedNames::AsWritten
+            )
+            .is_ok()
+        );
         let two = [one[0].clone(), one[0].clone()];
-        let err = check(CheckerKind::Simple, &[weather()], &two, &truth, ExpectedNames::AsWritten).unwrap_err();
+        let err = check(
+            CheckerKind::Simple,
+            &[weather()],
+            &two,
+            &truth,
+            ExpectedNames::AsWritten,
+        )
+        .unwrap_err();
         assert_eq!(err.kind, ErrorType::WrongCount);
-        let err = check(CheckerKind::Simple, &[weather()], &[], &truth, ExpectedNames::AsWritten).unwrap_err();
+        let err = check(
+            CheckerKind::Simple,
+            &[weather()],
+            &[],
+            &truth,
+            ExpectedNames::AsWritten,
+        )
+        .unwrap_err();
         assert_eq!(err.kind, ErrorType::WrongCount);
         let wrong = [call("get.weather", "{'city': 'nyc'}")];
-        let err = check(CheckerKind::Simple, &[weather()], &wrong, &truth, ExpectedNames::AsWritten).unwrap_err();
+        let err = check(
+            CheckerKind::Simple,
+            &[weather()],
+            &wrong,
+            &truth,
+            ExpectedNames::AsWritten,
+        )
+        .unwrap_err();
         assert_eq!(err.kind, ErrorType::WrongFuncName);
     }
 
@@ -668,11 +704,34 @@ mod tests {
         let docs = [weather(), other];
         let truth = gt(r#"[{"book": {"seats": [2]}}]"#);
         let ok = [call("book", "{'seats': 2}")];
-        assert!(check(CheckerKind::Multiple, &docs, &ok, &truth, ExpectedNames::AsWritten).is_ok());
-        let err = check(CheckerKind::Multiple, &docs, &[], &truth, ExpectedNames::AsWritten).unwrap_err();
+        assert!(
+            check(
+                CheckerKind::Multiple,
+                &docs,
+                &ok,
+                &truth,
+                ExpectedNames::AsWritten
+            )
+            .is_ok()
+        );
+        let err = check(
+            CheckerKind::Multiple,
+            &docs,
+            &[],
+            &truth,
+            ExpectedNames::AsWritten,
+        )
+        .unwrap_err();
         assert_eq!(err.kind, ErrorType::MultipleWrongCount);
         let wrong = [call("get_weather", "{'city': 'x'}")];
-        let err = check(CheckerKind::Multiple, &docs, &wrong, &truth, ExpectedNames::AsWritten).unwrap_err();
+        let err = check(
+            CheckerKind::Multiple,
+            &docs,
+            &wrong,
+            &truth,
+            ExpectedNames::AsWritten,
+        )
+        .unwrap_err();
         assert_eq!(err.kind, ErrorType::WrongFuncName);
     }
 
@@ -833,7 +892,14 @@ mod tests {
             "get_weather",
             "{'city': 'NYC', 'options': {'lang': 'de'}}",
         )];
-        let err = check(CheckerKind::Simple, &[weather()], &calls, &truth, ExpectedNames::AsWritten).unwrap_err();
+        let err = check(
+            CheckerKind::Simple,
+            &[weather()],
+            &calls,
+            &truth,
+            ExpectedNames::AsWritten,
+        )
+        .unwrap_err();
         assert_eq!(err.kind, E::ValueDictKey);
         assert_eq!(err.errors.len(), 2);
         // The last alternative's error is the one reported.
@@ -904,7 +970,14 @@ mod tests {
         );
         assert!(run(["b", "a"]).is_ok());
         let calls = [call("f", "{'x': 'a'}")];
-        let err = check(CheckerKind::ParallelNoOrder, &[f], &calls, &truth, ExpectedNames::AsWritten).unwrap_err();
+        let err = check(
+            CheckerKind::ParallelNoOrder,
+            &[f],
+            &calls,
+            &truth,
+            ExpectedNames::AsWritten,
+        )
+        .unwrap_err();
         assert_eq!(err.kind, ErrorType::ParallelWrongCount);
     }
 

@@ -51,13 +51,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::check::{CheckerKind, ErrorType, ExpectedNames, Verdict, check, validate_entry};
+use super::files::{PossibleAnswer, Question};
 pub use super::result_decoder::ModelResult;
 use super::result_decoder::{Decoded, ResultDecoder};
-use super::files::{PossibleAnswer, Question};
 use super::{Call, Category};
 use crate::ood::python::{PyValue, json_loads_str};
 use crate::spec::limits::BFCL_RESULT_LINE_MAX_BYTES;
-
 
 /// One line of a BFCL result file (`{"id", "result", …}`; other fields
 /// are ignored).
@@ -193,7 +192,13 @@ pub fn check_calls(
     possible: Option<&PossibleAnswer>,
     calls: &[Call],
 ) -> Verdict {
-    check_calls_named(category, question, possible, calls, ExpectedNames::AsWritten)
+    check_calls_named(
+        category,
+        question,
+        possible,
+        calls,
+        ExpectedNames::AsWritten,
+    )
 }
 
 /// [`check_calls`] with the expected names written as `names` says.
@@ -357,7 +362,13 @@ pub fn score_results(
     possible: &[PossibleAnswer],
     results: &[ResultLine],
 ) -> anyhow::Result<OfficialScore> {
-    score_results_with(category, questions, possible, results, ResultDecoder::Prompt)
+    score_results_with(
+        category,
+        questions,
+        possible,
+        results,
+        ResultDecoder::Prompt,
+    )
 }
 
 /// [`score_results`] on the results of a model whose handler decodes them
@@ -514,7 +525,9 @@ mod tests {
         assert_eq!(dotted.error_type, Some(ErrorType::WrongFuncName));
         assert_eq!(
             dotted.errors,
-            [Value::String("Function name 'math_factorial' not found in model output.".into())]
+            [Value::String(
+                "Function name 'math_factorial' not found in model output.".into()
+            )]
         );
         // JSON types are kept: 5.0 is a float, which an integer parameter refuses.
         let float = fc_verdict(simple, r#"[{"math_factorial": "{\"number\": 5.0}"}]"#);

@@ -289,7 +289,10 @@ mod tests {
             error(fc, r#"[{"f": "{\n\"a\" 1}"}]"#),
             "Expecting ':' delimiter: line 2 column 5 (char 6)"
         );
-        assert_eq!(error(fc, r#"[{"f": ""}]"#), "Expecting value: line 1 column 1 (char 0)");
+        assert_eq!(
+            error(fc, r#"[{"f": ""}]"#),
+            "Expecting value: line 1 column 1 (char 0)"
+        );
         assert_eq!(
             error(fc, r#""I cannot help.""#),
             "'str' object has no attribute 'keys'"
@@ -322,7 +325,9 @@ mod tests {
         );
         let prompt = ResultDecoder::GeminiPrompt;
         let fenced = r#""```tool_code\n[f(a=1)]\n```""#;
-        assert!(matches!(prompt.decode(&result(fenced)).unwrap(), Decoded::Calls(c) if c.len() == 1));
+        assert!(
+            matches!(prompt.decode(&result(fenced)).unwrap(), Decoded::Calls(c) if c.len() == 1)
+        );
         assert_eq!(
             error(prompt, "[1]"),
             "'list' object has no attribute 'replace'"
@@ -348,7 +353,9 @@ mod tests {
             ExpectedNames::AsWritten
         );
         assert_eq!(
-            ResultDecoder::FunctionCalling.expected_names().expected("a.b.c"),
+            ResultDecoder::FunctionCalling
+                .expected_names()
+                .expected("a.b.c"),
             "a_b_c"
         );
     }

@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 
 use anyhow::Context;
-use serde_json::Value;
 use serde::Serialize;
+use serde_json::Value;
 
 use super::Category;
 use super::check::ErrorType;
