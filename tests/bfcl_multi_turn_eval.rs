@@ -207,16 +207,6 @@ fn what_the_loop_cannot_do_is_refused_before_any_request() {
         "--run-dir",
         run.to_str().unwrap(),
     ];
-    // A backend whose official requests are not built yet.
-    let mut args = base.to_vec();
-    args.extend(["--backend", "anthropic", "--model-id", "claude"]);
-    let out = itc(&args, &[("ANTHROPIC_API_KEY", "x")]);
-    assert!(!out.status.success());
-    assert!(
-        text(&out.stderr).contains("not the anthropic backend"),
-        "{}",
-        text(&out.stderr)
-    );
     // Step-by-step runs and batch files do not apply to the loop.
     let mut args = base.to_vec();
     args.extend([
@@ -237,4 +227,15 @@ fn what_the_loop_cannot_do_is_refused_before_any_request() {
         text(&out.stderr)
     );
     assert!(!run.join("predictions.jsonl").exists());
+    // Nor to the official single-turn requests, which itc's own styles leave.
+    for category in ["bfcl:simple_python", "bfcl:simple_python,multi_turn_base"] {
+        let mut single = args.clone();
+        single[2] = category;
+        let out = itc(&single, &[]);
+        assert!(
+            text(&out.stderr).contains("--prompt-style itc or bfcl-itc sends ITC's requests"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
 }

@@ -23,7 +23,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// Every question of the 11 categories, by id.
 fn questions() -> HashMap<String, Question> {
     let mut all = HashMap::new();
-    for category in Category::ALL {
+    for category in Category::SINGLE_TURN {
         let path = Path::new(ROOT)
             .join("datasets/ood/bfcl")
             .join(category.question_file());
@@ -150,7 +150,7 @@ fn a_converted_task_gives_back_its_question() {
     use itc::ood::bfcl::requests::official_question;
     let questions = questions();
     let mut seen = 0;
-    for category in Category::ALL {
+    for category in Category::SINGLE_TURN {
         let path = Path::new(ROOT)
             .join("datasets/ood/bfcl")
             .join(category.question_file());
@@ -198,7 +198,7 @@ fn recorded_bodies(file: &str) -> HashMap<String, usize> {
     bodies
 }
 
-/// Item 1 end to end: `itc eval --dataset bfcl:all` sends every question
+/// Item 1 end to end: `itc eval --dataset bfcl:single-turn` sends every question
 /// to each kind of model exactly as bfcl-eval does (OpenAI's Responses API,
 /// Claude, Gemini; prompt and function-calling modes), at the official
 /// temperature and output length, with Claude's version header: the bodies
@@ -283,7 +283,7 @@ fn itc_eval_sends_the_recorded_requests_to_every_kind_of_model() {
         &[
             "eval",
             "--dataset",
-            "bfcl:all",
+            "bfcl:single-turn",
             "--config",
             config.to_str().unwrap(),
             "--run-dir",

@@ -968,10 +968,11 @@ fn dfsdt_on_stabletoolbench_against_a_real_model() {
     );
 }
 
-/// BFCL on the real model, in prompt mode (BFCL's own answer format) and
-/// native mode (declared functions, dotted names mapped) at once: the run
-/// ends, the official checker scores every answer from the task file, and
-/// `itc report` shows the official figures beside the SPEC scores.
+/// BFCL on the real model, asked as bfcl-eval asks an OpenAI-compatible
+/// server, in prompt mode and in function-calling mode at once: the run
+/// ends, the official checker scores every answer from the task file (each
+/// read as its handler reads it), and `itc report` shows the official
+/// figures beside the SPEC scores.
 #[test]
 fn bfcl_prompt_and_native_against_a_real_model() {
     let Some(url) = server_url("bfcl_prompt_and_native_against_a_real_model") else {
@@ -1022,7 +1023,7 @@ fn bfcl_prompt_and_native_against_a_real_model() {
         started.elapsed().as_secs_f64()
     );
     assert!(
-        stderr.contains("model `smollm2-bfcl`: prompt style bfcl"),
+        stderr.contains("model `smollm2-bfcl`: asked as bfcl-eval asks it (prompt mode"),
         "{stderr}"
     );
     let official = read_json(&run_dir.join("official.json"));
@@ -1045,6 +1046,12 @@ fn bfcl_prompt_and_native_against_a_real_model() {
         .find(|r| r["model"] == "smollm2-bfcl")
         .unwrap();
     assert_eq!(prompt_style["prompt_style"], "bfcl");
+    assert_eq!(prompt_style["decoder"], "prompt");
+    let native = results
+        .iter()
+        .find(|r| r["model"] == "smollm2-bfcl-native")
+        .unwrap();
+    assert_eq!(native["decoder"], "fc", "{native}");
     let report_dir = dir.path().join("report");
     let report = Command::new(env!("CARGO_BIN_EXE_itc"))
         .args([

@@ -40,8 +40,8 @@ pub enum OodDataset {
 
 /// Every dataset `--dataset` names on its own, in the order `itc datasets`
 /// lists them: the APIBench hubs, Seal-Tools, ToolAlpaca, NexusRaven, the
-/// StableToolBench groups, then BFCL (all, non-live, live, then each
-/// category). BFCL also takes categories separated by commas
+/// StableToolBench groups, then BFCL (all, single-turn, non-live, live,
+/// multi-turn, then each category). BFCL also takes categories separated by commas
 /// (`bfcl:simple_python,multiple`).
 pub fn all() -> Vec<OodDataset> {
     let mut all: Vec<OodDataset> = Hub::ALL.into_iter().map(OodDataset::Apibench).collect();
@@ -52,10 +52,16 @@ pub fn all() -> Vec<OodDataset> {
     ]);
     all.extend(Group::ALL.into_iter().map(OodDataset::StableToolBench));
     all.extend(
-        [CategorySet::ALL, CategorySet::NON_LIVE, CategorySet::LIVE]
-            .into_iter()
-            .chain(bfcl::Category::ALL.into_iter().map(CategorySet::one))
-            .map(OodDataset::Bfcl),
+        [
+            CategorySet::ALL,
+            CategorySet::SINGLE_TURN,
+            CategorySet::NON_LIVE,
+            CategorySet::LIVE,
+            CategorySet::MULTI_TURN,
+        ]
+        .into_iter()
+        .chain(bfcl::Category::every().map(CategorySet::one))
+        .map(OodDataset::Bfcl),
     );
     all
 }
@@ -72,6 +78,7 @@ pub fn families() -> String {
     let list = |names: Vec<&str>| names.join(", ");
     let sets = [
         CategorySet::ALL,
+        CategorySet::SINGLE_TURN,
         CategorySet::NON_LIVE,
         CategorySet::LIVE,
         CategorySet::MULTI_TURN,

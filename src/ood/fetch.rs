@@ -221,7 +221,7 @@ const STB: [ManifestFile; 6] = [
     ),
 ];
 
-/// BFCL v4's Python AST categories, in [`Category::ALL`]'s order, then its
+/// BFCL v4's Python AST categories, in [`Category::SINGLE_TURN`]'s order, then its
 /// multi-turn ones ([`Category::MULTI_TURN`]): each question file, then its
 /// possible-answer file when it has one.
 const BFCL: [ManifestFile; 27] = [
@@ -872,13 +872,9 @@ mod tests {
         // pinned upstream bytes, file for file in the manifest's order.
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut checked = 0;
-        // The multi-turn categories are not in `--dataset`'s list yet.
-        let multi_turn =
-            crate::ood::dataset::OodDataset::Bfcl(crate::ood::bfcl::CategorySet::MULTI_TURN);
         let datasets = crate::ood::dataset::names()
             .into_iter()
-            .map(|name| name.parse().unwrap())
-            .chain([multi_turn]);
+            .map(|name| name.parse().unwrap());
         for dataset in datasets {
             let dataset: crate::ood::dataset::OodDataset = dataset;
             let name = dataset.to_string();
@@ -902,10 +898,10 @@ mod tests {
         }
         assert_eq!(
             checked,
-            14 + 19 + 9 + 10 + 19 + 8,
+            14 + 27 + 19 + 9 + 10 + 8 + 27,
             "three hubs × 2, Seal-Tools, ToolAlpaca, six StableToolBench groups; \
-             BFCL's 19 files for bfcl:all, 9 for non-live, 10 for live, 19 for the categories one by one, \
-             8 for the multi-turn ones"
+             BFCL's 27 files for bfcl:all, 19 for single-turn, 9 for non-live, 10 for live, \
+             8 for multi-turn, 27 for the categories one by one"
         );
         assert_eq!(
             sha256_hex(b"abc"),

@@ -554,7 +554,7 @@ mod tests {
     #[test]
     fn round_1_non_live_only() {
         let r1 = round_1_of_the_doc();
-        let figures = only(&r1, &Category::ALL[..5]);
+        let figures = only(&r1, &Category::SINGLE_TURN[..5]);
         // BFCL's CSV: "N/A", "32.12%", "N/A", "0.00%", "N/A", "N/A", "5.36%";
         // itc shows no aggregate over the live categories that were not run.
         assert_eq!(
@@ -703,7 +703,7 @@ mod tests {
     #[test]
     fn an_aggregate_shows_only_when_every_category_it_rests_on_was_run() {
         let r0 = round(0);
-        let non_live = only(&r0, &Category::ALL[..4]);
+        let non_live = only(&r0, &Category::SINGLE_TURN[..4]);
         let shown = |f: &BTreeMap<Category, CategoryFigure>| -> Vec<bool> {
             leaderboard(f).iter().map(|c| c.shown).collect()
         };
@@ -713,13 +713,13 @@ mod tests {
         expected[1] = true;
         assert_eq!(shown(&non_live), expected);
         // Three of them: not even that.
-        let three = only(&r0, &Category::ALL[..3]);
+        let three = only(&r0, &Category::SINGLE_TURN[..3]);
         assert!(shown(&three).iter().all(|s| !s));
         // All 11 but no multi-turn: no Multi Turn, no Overall.
         let all = [f, true, true, true, f, f, f, f, f, true, true, f];
         assert_eq!(shown(&r0), all);
         // The 14 of Overall (all but live_relevance): Overall shows.
-        let mut fourteen = only(&r0, &Category::ALL[..10]);
+        let mut fourteen = only(&r0, &Category::SINGLE_TURN[..10]);
         for c in Category::MULTI_TURN {
             fourteen.insert(c, fig(100, 200));
         }

@@ -85,8 +85,9 @@ pub enum Category {
 }
 
 impl Category {
-    /// The eleven Python AST categories, non-live first, in BFCL's order.
-    pub const ALL: [Category; 11] = [
+    /// The eleven single-turn (Python AST) categories, non-live first, in
+    /// BFCL's order.
+    pub const SINGLE_TURN: [Category; 11] = [
         Category::SimplePython,
         Category::Multiple,
         Category::Parallel,
@@ -108,10 +109,12 @@ impl Category {
         Category::MultiTurnLongContext,
     ];
 
-    /// Every category itc knows: [`Category::ALL`], then
+    /// Every category itc knows: [`Category::SINGLE_TURN`], then
     /// [`Category::MULTI_TURN`].
     pub fn every() -> impl Iterator<Item = Category> {
-        Category::ALL.into_iter().chain(Category::MULTI_TURN)
+        Category::SINGLE_TURN
+            .into_iter()
+            .chain(Category::MULTI_TURN)
     }
 
     /// The name in BFCL's file names (`BFCL_v4_<name>.json`).
@@ -186,14 +189,17 @@ impl FromStr for Category {
 }
 
 /// A set of categories, as `--dataset bfcl:<category>[,<category>…]`
-/// names it (also `all`, `non-live`, `live` for the Python AST categories,
-/// and `multi-turn`).
+/// names it (also `all`, the 15; `single-turn`, `non-live`, `live` for the
+/// Python AST categories; `multi-turn`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CategorySet(u16);
 
 impl CategorySet {
-    /// The eleven Python AST categories.
-    pub const ALL: CategorySet = CategorySet((1 << 11) - 1);
+    /// Every category itc knows: the eleven single-turn ones and the four
+    /// multi-turn ones.
+    pub const ALL: CategorySet = CategorySet((1 << 15) - 1);
+    /// The eleven single-turn (Python AST) categories.
+    pub const SINGLE_TURN: CategorySet = CategorySet((1 << 11) - 1);
     /// The four multi-turn categories.
     pub const MULTI_TURN: CategorySet = CategorySet(0b1111 << 11);
     /// The five non-live categories.
@@ -221,6 +227,7 @@ impl fmt::Display for CategorySet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             CategorySet::ALL => f.write_str("all"),
+            CategorySet::SINGLE_TURN => f.write_str("single-turn"),
             CategorySet::NON_LIVE => f.write_str("non-live"),
             CategorySet::LIVE => f.write_str("live"),
             CategorySet::MULTI_TURN => f.write_str("multi-turn"),
@@ -235,12 +242,14 @@ impl fmt::Display for CategorySet {
 impl FromStr for CategorySet {
     type Err = anyhow::Error;
 
-    /// `all`, `non-live`, `live`, or categories separated by commas.
+    /// `all`, `single-turn`, `non-live`, `live`, `multi-turn`, or
+    /// categories separated by commas.
     fn from_str(s: &str) -> anyhow::Result<CategorySet> {
         let mut set = CategorySet(0);
         for part in s.split(',').map(str::trim) {
             set.0 |= match part {
                 "all" => CategorySet::ALL.0,
+                "single-turn" | "single_turn" => CategorySet::SINGLE_TURN.0,
                 "non-live" | "non_live" => CategorySet::NON_LIVE.0,
                 "live" => CategorySet::LIVE.0,
                 "multi-turn" | "multi_turn" => CategorySet::MULTI_TURN.0,
