@@ -320,7 +320,7 @@ pub struct EvalArgs {
     #[arg(long, value_enum, help_heading = MODELS)]
     pub prompt_style: Option<PromptStyle>,
     /// The OpenAI API that BFCL's own requests go to (overrides the
-    /// configuration's). Default: responses for https://api.openai.com,
+    /// configuration's). Default: responses for `https://api.openai.com`,
     /// chat-completions for any other server.
     #[arg(long, value_enum, help_heading = MODELS)]
     pub openai_api: Option<OpenAiApi>,

@@ -209,6 +209,29 @@ impl OodRun {
         }
     }
 
+    /// One prediction as the official scorer reads it: what the official
+    /// requests' answer recorded, else its text (see
+    /// [`OodRun::official_text`]); a failed one is BFCL's error text, and
+    /// nothing for the other benchmarks.
+    fn official_answer(
+        &self,
+        style: PromptStyle,
+        p: &Prediction,
+        task: &Task,
+    ) -> Option<serde_json::Value> {
+        match &p.error {
+            Some(e) if matches!(self.info.dataset, OodDataset::Bfcl(_)) => {
+                Some(format!("Error during inference: {e}").into())
+            }
+            Some(_) => None,
+            None if p.official.is_some() => p.official.clone(),
+            None => Some(
+                self.official_text(style, p.output.as_deref(), p.calls.as_deref(), task)
+                    .into(),
+            ),
+        }
+    }
+
     fn official_model(
         &self,
         model: &str,
@@ -434,20 +457,7 @@ impl Benchmark for OodRun {
                 .iter()
                 .map(|t| {
                     let p = first.get(&(model.as_str(), t.id.as_str()));
-                    let text = p.and_then(|p| match &p.error {
-                        // BFCL scores a failed inference by its error text.
-                        Some(e) if matches!(self.info.dataset, OodDataset::Bfcl(_)) => {
-                            Some(format!("Error during inference: {e}").into())
-                        }
-                        Some(_) => None,
-                        // What the official requests' answer recorded.
-                        None if p.official.is_some() => p.official.clone(),
-                        None => Some(
-                            self.official_text(style, p.output.as_deref(), p.calls.as_deref(), t)
-                                .into(),
-                        ),
-                    });
-                    (t, text)
+                    (t, p.and_then(|p| self.official_answer(style, p, t)))
                 })
                 .collect();
             if texts.iter().all(|(_, t)| t.is_none()) && !first.keys().any(|(m, _)| m == model) {
