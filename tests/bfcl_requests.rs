@@ -189,6 +189,12 @@ fn body_key(mut body: Value) -> String {
     body.to_string()
 }
 
+/// The last 400 characters of `text`.
+fn tail(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    chars[chars.len().saturating_sub(400)..].iter().collect()
+}
+
 /// The bodies of a vector file, the model name removed, as a multiset.
 fn recorded_bodies(file: &str) -> HashMap<String, usize> {
     let mut bodies = HashMap::new();
@@ -327,29 +333,13 @@ fn itc_eval_sends_the_recorded_requests_to_every_kind_of_model() {
             .collect();
         assert!(
             missing.is_empty(),
-            "{name}: {} of {} official bodies not sent as often by itc ({:?} vs {:?}); the first:\n{}\nitc sent, e.g.:\n{}",
+            "{name}: {} of {} official bodies not sent as often by itc ({:?} vs {:?}); the \
+             first ends:\n{}",
             missing.len(),
             official.len(),
             official.get(missing[0]),
             ours.get(missing[0]),
-            missing[0]
-                .chars()
-                .rev()
-                .take(400)
-                .collect::<String>()
-                .chars()
-                .rev()
-                .collect::<String>(),
-            ours.keys()
-                .next()
-                .unwrap()
-                .chars()
-                .rev()
-                .take(400)
-                .collect::<String>()
-                .chars()
-                .rev()
-                .collect::<String>()
+            tail(missing[0])
         );
         assert_eq!(ours.values().sum::<usize>(), 3_491, "{name}");
     }

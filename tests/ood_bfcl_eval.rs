@@ -63,6 +63,17 @@ fn models_toml(dir: &Path, base_url: &str, models: &[(&str, &str)]) -> String {
     path.display().to_string()
 }
 
+/// A model's entry in the run's `summary.json`.
+fn model_summary(run: &Path, model: &str) -> Value {
+    let summary = read_json(&run.join("summary.json"));
+    let found = summary
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["model"] == model);
+    found.unwrap().clone()
+}
+
 /// `official.json`: model → category → (correct, total).
 fn official_counts(run: &Path) -> HashMap<String, HashMap<String, (u64, u64)>> {
     let official = read_json(&run.join("official.json"));
@@ -148,13 +159,7 @@ fn prompt_mode_gold_answers_pass_the_official_checker_and_wrong_ones_do_not() {
     assert_eq!(counts["prose"]["live_parallel"], (0, 16));
     assert_eq!(counts["prose"]["live_relevance"], (0, 16));
     // SPEC §3 read the same answers through BFCL's decoder.
-    let summary = read_json(&run.join("summary.json"));
-    let gold = summary
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["model"] == "gold")
-        .unwrap();
+    let gold = model_summary(&run, "gold");
     assert!(gold["summary"]["selection"]["f1"].as_f64().unwrap() > 40.0);
 
     // The run's result files score the same with `itc ood score bfcl`.
@@ -556,13 +561,7 @@ fn native_mode_sends_bfcl_evals_tools_and_scores_its_fc_answers() {
     let official = read_json(&run.join("official.json"));
     assert_eq!(official["results"][0]["decoder"], "fc");
     // SPEC §3 read the calls with their dotted names back.
-    let summary = read_json(&run.join("summary.json"));
-    let native = summary
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["model"] == "native")
-        .unwrap();
+    let native = model_summary(&run, "native");
     assert_eq!(native["summary"]["selection"]["f1"], 100.0, "{native}");
     // `itc ood score bfcl` on the run reads each model as it was asked…
     let scored = itc(
