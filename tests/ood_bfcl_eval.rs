@@ -74,6 +74,19 @@ fn model_summary(run: &Path, model: &str) -> Value {
     found.unwrap().clone()
 }
 
+/// `itc ood score bfcl ARGS --format json`, which must succeed: its lines.
+fn score_json(args: &[&str]) -> Vec<Value> {
+    let mut all = vec!["ood", "score", "bfcl"];
+    all.extend(args);
+    all.extend(["--format", "json"]);
+    let out = itc(&all, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 /// `official.json`: model → category → (correct, total).
 fn official_counts(run: &Path) -> HashMap<String, HashMap<String, (u64, u64)>> {
     let official = read_json(&run.join("official.json"));
@@ -163,23 +176,7 @@ fn prompt_mode_gold_answers_pass_the_official_checker_and_wrong_ones_do_not() {
     assert!(gold["summary"]["selection"]["f1"].as_f64().unwrap() > 40.0);
 
     // The run's result files score the same with `itc ood score bfcl`.
-    let scored = itc(
-        &[
-            "ood",
-            "score",
-            "bfcl",
-            "--results",
-            run.to_str().unwrap(),
-            "--format",
-            "json",
-        ],
-        &[],
-    );
-    assert!(scored.status.success(), "{}", text(&scored.stderr));
-    let lines: Vec<Value> = text(&scored.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = score_json(&["--results", run.to_str().unwrap()]);
     assert_eq!(lines.len(), 4, "{lines:?}");
     for l in &lines {
         let model = l["model"].as_str().unwrap();
@@ -564,43 +561,22 @@ fn native_mode_sends_bfcl_evals_tools_and_scores_its_fc_answers() {
     let native = model_summary(&run, "native");
     assert_eq!(native["summary"]["selection"]["f1"], 100.0, "{native}");
     // `itc ood score bfcl` on the run reads each model as it was asked…
-    let scored = itc(
-        &[
-            "ood",
-            "score",
-            "bfcl",
-            "--results",
-            run.to_str().unwrap(),
-            "--partial",
-            "--format",
-            "json",
-        ],
-        &[],
-    );
-    assert!(scored.status.success(), "{}", text(&scored.stderr));
-    let line: Value = serde_json::from_str(text(&scored.stdout).lines().nth(1).unwrap()).unwrap();
+    let lines = score_json(&["--results", run.to_str().unwrap(), "--partial"]);
+    let line = &lines[1];
     assert_eq!(
         (&line["model"], &line["correct_count"]),
         (&json!("native"), &json!(12))
     );
     // …and as a prompt-mode text when told so, which fails every answer.
     let file = run.join("official/native/BFCL_v4_simple_python_result.json");
-    let scored = itc(
-        &[
-            "ood",
-            "score",
-            "bfcl",
-            "--results",
-            file.to_str().unwrap(),
-            "--partial",
-            "--decoder",
-            "prompt",
-            "--format",
-            "json",
-        ],
-        &[],
-    );
-    let line: Value = serde_json::from_str(text(&scored.stdout).trim()).unwrap();
+    let lines = score_json(&[
+        "--results",
+        file.to_str().unwrap(),
+        "--partial",
+        "--decoder",
+        "prompt",
+    ]);
+    let line = &lines[0];
     assert_eq!(line["correct_count"], 0, "{line}");
 }
 
