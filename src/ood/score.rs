@@ -500,7 +500,7 @@ impl CategoryData {
                 .clone()
                 .or_else(|| model.map(str::to_string))
                 .unwrap_or_else(|| multi_turn_model_name(file));
-            return score_multi_turn(category, questions, answers, results, &model_name);
+            return score_multi_turn(category, questions, answers, results, &model_name, decoder);
         }
         if let Entry::Vacant(slot) = self.ast.entry(category) {
             let (question_file, answer_file) = data_files(category, options)?;

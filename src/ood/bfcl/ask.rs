@@ -26,6 +26,7 @@ use super::requests::{
     CallMode, Conversation, Handler, OFFICIAL_TEMPERATURE, Protocol, Reply, Responses, Sampling,
     official_question,
 };
+use super::result_decoder::ResultDecoder;
 use crate::models::backend::ApiRequest;
 use crate::models::config::{
     AD_HOC_MAX_TOKENS, Backend, DEFAULT_MAX_TOKENS, Mode, ModelConfig, OpenAiApi, PromptStyle,
@@ -226,6 +227,9 @@ pub struct MultiTurnDialogue {
     protocol: &'static Protocol,
     url: String,
     model: String,
+    /// The model's kind, which decides how its answers are decoded.
+    backend: Backend,
+    mode: Mode,
     sampling: Sampling,
     conversation: Conversation,
     /// The functions offered now (held-out ones join at their turn).
@@ -261,6 +265,8 @@ impl MultiTurnDialogue {
             protocol,
             url: config.effective_base_url(),
             model: config.model_id.clone().unwrap_or_default(),
+            backend: config.backend,
+            mode: config.mode,
             sampling,
             conversation,
             turns,
@@ -357,10 +363,7 @@ impl MultiTurnDialogue {
             .last_mut()
             .expect("a turn has begun")
             .push(answer.clone());
-        let format = match self.handler.mode() {
-            CallMode::FunctionCalling => StepFormat::FunctionCalling,
-            CallMode::Prompt => StepFormat::Prompt,
-        };
+        let format = StepFormat::of_model(ResultDecoder::for_model(self.backend, self.mode));
         let step = json_loads_str(&answer.to_string()).unwrap_or(PyValue::None);
         let calls = match decode_step(&step, format) {
             Some(calls) if !calls.is_empty() => calls,

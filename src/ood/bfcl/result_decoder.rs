@@ -111,8 +111,7 @@ impl ResultDecoder {
             ResultDecoder::Prompt => prompt(result).map(Decoded::Calls),
             ResultDecoder::GeminiPrompt => match result {
                 ModelResult::Text(text) => {
-                    let text = text.replace("```tool_code\n", "").replace("\n```", "");
-                    decode_ast_prompting(&text).map(Decoded::Calls)
+                    decode_ast_prompting(&without_tool_code_fences(text)).map(Decoded::Calls)
                 }
                 ModelResult::NotText(PyValue::Str(_)) => prompt(result).map(Decoded::Calls),
                 ModelResult::NotText(value) => Err(no_attribute(value, "replace")),
@@ -153,6 +152,14 @@ impl FromStr for ResultDecoder {
                 anyhow::anyhow!("unknown decoder {s:?} (one of: {})", names.join(", "))
             })
     }
+}
+
+/// Gemini's text with its `tool_code` fences removed, as `GeminiHandler`'s
+/// `decode_ast` and `decode_execute` remove them: every opening fence
+/// with its line break and every line break before a closing one, wherever
+/// they are.
+pub fn without_tool_code_fences(text: &str) -> String {
+    text.replace("```tool_code\n", "").replace("\n```", "")
 }
 
 /// `default_decode_ast_prompting` on any result.

@@ -125,7 +125,7 @@ pub fn score_answers(
         });
     }
     for (category, entries) in multi_turn {
-        for verdict in score_multi_turn_answers(category, &entries)? {
+        for verdict in score_multi_turn_answers(category, &entries, decoder)? {
             let count = counts.entry(category).or_default();
             count.0 += usize::from(verdict.valid);
             count.1 += 1;
@@ -162,6 +162,7 @@ fn model_result(answer: &Value) -> ModelResult {
 fn score_multi_turn_answers(
     category: Category,
     entries: &[(MultiTurnEntry, ModelResult)],
+    decoder: ResultDecoder,
 ) -> anyhow::Result<Vec<ItemVerdict>> {
     let questions: Vec<_> = entries.iter().map(|(e, _)| e.question.clone()).collect();
     let possible: Vec<PossibleAnswer> = entries
@@ -187,7 +188,7 @@ fn score_multi_turn_answers(
         .collect();
     // Inference instances are named after the model; the checker's names
     // never show in a verdict.
-    let score = score_multi_turn(category, &questions, &possible, &results, "itc")?;
+    let score = score_multi_turn(category, &questions, &possible, &results, "itc", decoder)?;
     Ok(score
         .items
         .into_iter()

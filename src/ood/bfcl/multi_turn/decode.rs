@@ -19,6 +19,7 @@
 //! called a function is then decoded as prompt-mode text.
 
 use crate::ood::bfcl::decode::decode_ast_prompting;
+use crate::ood::bfcl::result_decoder::{ResultDecoder, without_tool_code_fences};
 use crate::ood::bfcl::verdict::ErrorType;
 use crate::ood::python::{PyStr, PyValue, json_loads_str, py_repr, py_str};
 
@@ -29,6 +30,38 @@ pub enum StepFormat {
     FunctionCalling,
     /// Texts (prompt-mode models).
     Prompt,
+    /// Gemini's texts: its `tool_code` fences removed before decoding.
+    GeminiPrompt,
+}
+
+impl StepFormat {
+    /// The format of a model whose results `decoder` reads, when its steps
+    /// are texts.
+    pub fn of_texts(decoder: ResultDecoder) -> StepFormat {
+        match decoder {
+            ResultDecoder::GeminiPrompt => StepFormat::GeminiPrompt,
+            _ => StepFormat::Prompt,
+        }
+    }
+
+    /// The format of a model asked through `decoder`'s handler.
+    pub fn of_model(decoder: ResultDecoder) -> StepFormat {
+        match decoder {
+            ResultDecoder::FunctionCalling | ResultDecoder::GeminiFunctionCalling => {
+                StepFormat::FunctionCalling
+            }
+            _ => StepFormat::of_texts(decoder),
+        }
+    }
+}
+
+/// The format of a result: function-calling when any step is not a text,
+/// else texts as `decoder` reads them.
+pub fn step_format_for(turns: &PyValue, decoder: ResultDecoder) -> StepFormat {
+    match step_format(turns) {
+        StepFormat::FunctionCalling => StepFormat::FunctionCalling,
+        _ => StepFormat::of_texts(decoder),
+    }
 }
 
 /// The format of a result: function-calling when any step is not a text.
@@ -77,7 +110,10 @@ pub fn decode_step(step: &PyValue, format: StepFormat) -> Option<Vec<String>> {
     match (format, step) {
         (StepFormat::FunctionCalling, _) => function_calls(step),
         (StepFormat::Prompt, PyValue::Str(text)) => prompt_calls(&text.to_string_lossy()),
-        (StepFormat::Prompt, _) => None,
+        (StepFormat::GeminiPrompt, PyValue::Str(text)) => {
+            prompt_calls(&without_tool_code_fences(&text.to_string_lossy()))
+        }
+        (StepFormat::Prompt | StepFormat::GeminiPrompt, _) => None,
     }
 }
 
@@ -200,6 +236,36 @@ mod tests {
         assert_eq!(
             decode_step(&json(r#""I cannot help.""#), StepFormat::Prompt),
             None
+        );
+    }
+
+    #[test]
+    fn geminis_texts_lose_their_tool_code_fences_first() {
+        let fenced = json(r#""```tool_code\n[cd(folder='doc')]\n```""#);
+        assert_eq!(
+            decode_step(&fenced, StepFormat::GeminiPrompt).unwrap(),
+            vec!["cd(folder='doc')"]
+        );
+        // Any other prompt-mode model's text keeps them, and does not decode.
+        assert_eq!(decode_step(&fenced, StepFormat::Prompt), None);
+        let texts = json(r#"[["```tool_code\n[cd(folder='doc')]\n```"]]"#);
+        assert_eq!(
+            step_format_for(&texts, ResultDecoder::GeminiPrompt),
+            StepFormat::GeminiPrompt
+        );
+        assert_eq!(
+            step_format_for(&texts, ResultDecoder::Prompt),
+            StepFormat::Prompt
+        );
+        // Structured steps are function calls whatever the decoder.
+        let calls = json(r#"[[[{"cd": {"folder": "doc"}}]]]"#);
+        assert_eq!(
+            step_format_for(&calls, ResultDecoder::GeminiPrompt),
+            StepFormat::FunctionCalling
+        );
+        assert_eq!(
+            StepFormat::of_model(ResultDecoder::GeminiFunctionCalling),
+            StepFormat::FunctionCalling
         );
     }
 

@@ -9,13 +9,14 @@ use serde_json::Value;
 
 use super::apis::Globals;
 use super::checker::check_entry;
-use super::decode::{decode_turns, step_format};
+use super::decode::{decode_turns, step_format_for};
 use super::files::{MultiTurnQuestion, ground_truth_turns};
 use crate::ood::bfcl::Category;
 use crate::ood::bfcl::files::PossibleAnswer;
 use crate::ood::bfcl::official::{
     ItemVerdict, ModelResult, OfficialScore, ResultLine, pair_results,
 };
+use crate::ood::bfcl::result_decoder::ResultDecoder;
 use crate::ood::bfcl::verdict::ErrorType;
 use crate::ood::python::{PyStr, PyValue};
 
@@ -32,11 +33,16 @@ pub fn score_multi_turn(
     possible: &[PossibleAnswer],
     results: &[ResultLine],
     model_name: &str,
+    decoder: ResultDecoder,
 ) -> anyhow::Result<OfficialScore> {
     let ids: Vec<&str> = questions.iter().map(|q| q.id.as_str()).collect();
     let order = pair_results(category, &ids, possible.len(), results)?;
-    let long_context = category.as_str().contains("long_context");
-    let globals = Globals::default();
+    let run = EntryRun {
+        long_context: category.as_str().contains("long_context"),
+        model_name,
+        globals: Globals::default(),
+        decoder,
+    };
     let mut items: Vec<Option<ItemVerdict>> = vec![None; results.len()];
     for (k, &line_index) in order.iter().enumerate() {
         let question = &questions[k];
@@ -47,9 +53,7 @@ pub fn score_multi_turn(
             &line.result,
             question,
             &ground_truth,
-            long_context,
-            model_name,
-            &globals,
+            &run,
         ));
     }
     let items: Vec<ItemVerdict> = items
@@ -66,20 +70,30 @@ pub fn score_multi_turn(
     })
 }
 
+/// What the entries of one scored file share.
+struct EntryRun<'a> {
+    /// A long-context category (its entries' setup differs).
+    long_context: bool,
+    /// Names the API instances.
+    model_name: &'a str,
+    /// The module-level objects of one official scoring process.
+    globals: Globals,
+    /// How the model's texts are read.
+    decoder: ResultDecoder,
+}
+
 fn score_entry(
     id: &str,
     result: &ModelResult,
     question: &MultiTurnQuestion,
     ground_truth: &[Vec<String>],
-    long_context: bool,
-    model_name: &str,
-    globals: &Globals,
+    run: &EntryRun,
 ) -> ItemVerdict {
     let raw = match result {
         ModelResult::Text(text) => PyValue::Str(PyStr::new(text)),
         ModelResult::NotText(value) => value.clone(),
     };
-    let Ok(turns) = decode_turns(&raw, step_format(&raw)) else {
+    let Ok(turns) = decode_turns(&raw, step_format_for(&raw, run.decoder)) else {
         return ItemVerdict {
             id: id.to_string(),
             valid: false,
@@ -87,8 +101,8 @@ fn score_entry(
             errors: vec![Value::String(NOT_A_LIST.into())],
         };
     };
-    let setup = question.setup(long_context);
-    let verdict = check_entry(&turns, ground_truth, &setup, model_name, globals);
+    let setup = question.setup(run.long_context);
+    let verdict = check_entry(&turns, ground_truth, &setup, run.model_name, &run.globals);
     match verdict.failure {
         None => ItemVerdict {
             id: id.to_string(),
