@@ -176,6 +176,7 @@ impl Dialogue for SingleTurnDialogue {
         let reply = self.handler.read_reply(body)?;
         let (output, calls) = match &reply.responses {
             Responses::Text(text) => (Some(text.clone()), None),
+            Responses::Texts(texts) => (Some(texts.concat()), None),
             Responses::Calls(calls) => (None, Some(spec_calls(calls, &self.functions))),
         };
         Ok(Next::Done(DialogueEnd {

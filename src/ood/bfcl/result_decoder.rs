@@ -304,6 +304,12 @@ mod tests {
             error(fc, r#""I cannot help.""#),
             "'str' object has no attribute 'keys'"
         );
+        // Claude's answer without calls: the list of its texts.
+        assert_eq!(
+            error(fc, r#"["No.", "Sorry."]"#),
+            "'str' object has no attribute 'keys'"
+        );
+        assert_eq!(fc.decode(&result("[]")).unwrap(), Decoded::Calls(vec![]));
         assert_eq!(error(fc, "[{}]"), "list index out of range");
         assert_eq!(
             error(fc, r#"[{"f": {"a": 1}}]"#),

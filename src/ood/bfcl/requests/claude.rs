@@ -142,7 +142,7 @@ impl Handler for Claude {
     }
 
     /// FC: the `tool_use` blocks as calls (`input` as arguments), else the
-    /// text blocks; the content goes back as an assistant message. Prompt:
+    /// list of the text blocks; the content goes back as an assistant message. Prompt:
     /// the first block's text, which goes back as the message's content.
     fn read_reply(&self, body: &Value) -> Result<Reply, String> {
         let content = body
@@ -165,14 +165,15 @@ impl Handler for Claude {
                 tokens,
             });
         }
-        let (mut text, mut calls, mut call_ids) = (String::new(), Vec::new(), Vec::new());
+        let (mut texts, mut calls, mut call_ids) = (Vec::new(), Vec::new(), Vec::new());
         for block in content {
             match block.get("type").and_then(Value::as_str) {
-                Some("text") => text.push_str(
+                Some("text") => texts.push(
                     block
                         .get("text")
                         .and_then(Value::as_str)
-                        .unwrap_or_default(),
+                        .unwrap_or_default()
+                        .to_string(),
                 ),
                 Some("tool_use") => {
                     let name = block
@@ -190,7 +191,7 @@ impl Handler for Claude {
         }
         Ok(Reply {
             responses: if calls.is_empty() {
-                Responses::Text(text)
+                Responses::Texts(texts)
             } else {
                 Responses::Calls(calls)
             },
@@ -393,11 +394,20 @@ mod tests {
             [json!({"role": "user", "content": [{"type": "text",
                 "text": "[{'role': 'tool', 'name': \"cd(folder='x')\", 'content': 'ok'}]"}]})]
         );
-        // A function-calling answer without calls is its text.
-        let fc = Claude(CallMode::FunctionCalling)
-            .read_reply(&json!({"content": [{"type": "text", "text": "No."}]}))
+        // A function-calling answer without calls is the list of its texts,
+        // an empty list when it has no content.
+        let fc = Claude(CallMode::FunctionCalling);
+        let texts = fc
+            .read_reply(&json!({"content": [{"type": "text", "text": "No."},
+                {"type": "text", "text": "Sorry."}]}))
             .unwrap();
-        assert_eq!(fc.responses, Responses::Text("No.".into()));
+        assert_eq!(
+            texts.responses,
+            Responses::Texts(vec!["No.".into(), "Sorry.".into()])
+        );
+        assert_eq!(texts.responses.to_json(), json!(["No.", "Sorry."]));
+        let empty = fc.read_reply(&json!({"content": []})).unwrap();
+        assert_eq!(empty.responses.to_json(), json!([]));
         assert!(handler.read_reply(&json!({"id": "x"})).is_err());
     }
 }

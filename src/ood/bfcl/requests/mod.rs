@@ -96,14 +96,20 @@ pub enum Responses {
     /// name as sent (never mapped back), the arguments as given (a JSON
     /// text for OpenAI, an object for Claude and Gemini).
     Calls(Vec<(String, Value)>),
+    /// Claude's function-calling answer without calls: the list of its
+    /// text blocks (empty when the content is), as `claude.py` keeps it.
+    Texts(Vec<String>),
 }
 
 impl Responses {
-    /// As bfcl-eval's result files hold it: the text, or a list of
-    /// `{name: arguments}`.
+    /// As bfcl-eval's result files hold it: the text, a list of texts, or
+    /// a list of `{name: arguments}`.
     pub fn to_json(&self) -> Value {
         match self {
             Responses::Text(text) => Value::String(text.clone()),
+            Responses::Texts(texts) => {
+                Value::Array(texts.iter().cloned().map(Value::String).collect())
+            }
             Responses::Calls(calls) => Value::Array(
                 calls
                     .iter()
