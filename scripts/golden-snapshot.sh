@@ -10,8 +10,9 @@
 # (the offline baseline on the sample set), a step-by-step replay run, two
 # shards and their merge, a report over runs, batch files emitted for an
 # OpenAI-compatible and an Anthropic model, the OOD sets run with the
-# baseline, and the official Seal-Tools and APIBench scorers. Everything is
-# offline; nothing needs ../shared.
+# baseline, every benchmark's converter and official scorer (Seal-Tools,
+# APIBench, NexusRaven, ToolAlpaca, StableToolBench, BFCL single- and
+# multi-turn). Everything is offline; nothing needs ../shared.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 itc="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
@@ -79,6 +80,34 @@ case_ ood-apibench ood score apibench --hub huggingface \
     --gold "$root/datasets/ood/gorilla/apibench/huggingface_eval.json" \
     --responses "$root/datasets/ood/gorilla/responses/huggingface/response_huggingface_Gorilla_FT_0_shot.jsonl"
 case_ bad-tasks eval --tasks /nonexistent.jsonl --run-dir runs/bad --no-progress
+# Every other benchmark: converters, official scorers, runs of the baseline.
+case_ datasets datasets
+case_ ood-convert-th ood convert apibench --hub torchhub --api-db "$root/datasets/ood/gorilla/api/torchhub_api.jsonl" \
+    --input "$root/datasets/ood/gorilla/apibench/torchhub_eval.json" --candidates 4 -o th.jsonl
+case_ ood-convert-raven ood convert nexusraven --input "$root/tests/fixtures/ood/nexusraven/raw_queries.json" \
+    "$root/tests/fixtures/ood/nexusraven/raw_functions.py" -o raven.jsonl
+case_ ood-convert-alpaca ood convert toolalpaca --input "$root/datasets/ood/toolalpaca/eval_simulated.json" -o alpaca.jsonl
+case_ ood-convert-stb ood convert stabletoolbench \
+    --input "$root/datasets/ood/stabletoolbench/solvable_queries/test_instruction/G1_instruction.json" -o stb.jsonl
+case_ ood-convert-bfcl ood convert bfcl --category simple_python,multiple -o bfcl.jsonl
+case_ ood-alpaca ood score toolalpaca --compat official \
+    --evaluations "$root/datasets/ood/toolalpaca/evaluations/ToolAlpaca7b.json" --format json
+stb="$root/datasets/ood/stabletoolbench/data_example"
+case_ ood-stb ood score stabletoolbench --compat official --evaluate-times 3 --format json \
+    --pass-rate-results "$stb/pass_rate_results/virtual_chatgpt_cot/G1_instruction_virtual_chatgpt_cot.json" \
+    "$stb/pass_rate_results/virtual_chatgpt_dfs/G1_instruction_virtual_chatgpt_dfs.csv" \
+    --preference-results "$stb/preference_results/G1_instruction_virtual_chatgpt_cot_virtual_chatgpt_dfs.csv"
+case_ ood-bfcl ood score bfcl --compat official --results "$root/tests/fixtures/bfcl" --format json
+case_ ood-bfcl-items ood score bfcl --compat official --category simple_python \
+    --results "$root/tests/fixtures/bfcl/BFCL_v4_simple_python_result.json" --per-item bfcl-verdicts.jsonl
+case_ ood-bfcl-mt ood score bfcl --results "$root/tests/fixtures/bfcl-multi-turn" --category multi-turn \
+    --per-item bfcl-mt-verdicts.jsonl
+for set in bfcl:live_parallel,live_relevance bfcl:multi_turn_base stabletoolbench:G1_tool; do
+    name="ood-${set//[:,]/-}"
+    case_ "$name" eval --dataset "$set" --backend baseline --limit 20 --run-dir "runs/$name" --no-progress
+done
+case_ ood-bfcl-run ood score bfcl --results runs/ood-bfcl-live_parallel-live_relevance --partial
+case_ ood-report ood report --run runs/ood-bfcl-live_parallel-live_relevance
 
 # Files written, with the work folder, timings and dates masked.
 find . -type f ! -name '*.lock' ! -path './runs/*/cache/*' | sort | while read -r f; do
