@@ -19,25 +19,26 @@
 //!   offline baseline), HTTP, retries, rate limits, the response cache.
 //! - [`build`]: building task sets: catalog, sampling, confusion, generation,
 //!   filtering, answers, split, pipeline (ITC §3).
-//! - [`ood`]: out-of-distribution sets: converters to SPEC tasks and the
-//!   official scorers of Seal-Tools and APIBench (`itc ood`, SPEC §5).
+//! - [`benchmarks`]: other benchmarks, a folder each (APIBench, Seal-Tools,
+//!   NexusRaven, ToolAlpaca, StableToolBench, BFCL): their data, converters to
+//!   SPEC tasks, requests and official scorers (`itc benchmarks`, alias `itc ood`; SPEC §5).
 //! - [`judge`]: judged task success (`itc judge`, SPEC §8): judge models give
 //!   pass rate, SoPR, win rate and ToolAlpaca's correctness of run directories.
 //! - [`perf`]: synthetic inputs and the benchmarks (`itc bench scoring`, `itc bench http`,
 //!   `itc bench soak`).
 //! - [`util`]: SHA-256 in hex, the async runtime.
 //!
-//! Dependencies run one way: `cli` → `ood` and `perf` → `run` → `models` → `score` → `spec`,
+//! Dependencies run one way: `cli` → `benchmarks` and `perf` → `run` → `models` → `score` → `spec`,
 //! `cli` → `build` → `models` (the chats of the model stages), and
-//! `cli` → `judge` → `ood`, `build` (the chat helpers, agreement), `models`, `spec`,
+//! `cli` → `judge` → `benchmarks`, `build` (the chat helpers, agreement), `models`, `spec`,
 //! `cli` → `report` → `score` (`build` → `report` for the catalog's chart);
 //! every folder may use `util`, which uses nothing of the crate.
 
+pub mod benchmarks;
 pub mod build;
 pub mod cli;
 pub mod judge;
 pub mod models;
-pub mod ood;
 pub mod perf;
 pub mod report;
 pub mod run;

@@ -11,11 +11,11 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use itc::ood::bfcl::Category;
-use itc::ood::bfcl::convert::convert_category;
-use itc::ood::bfcl::multi_turn::exec::named_call;
-use itc::ood::bfcl::multi_turn::tasks::{MultiTurnEntry, entry_of};
-use itc::ood::python::{PyStr, py_repr};
+use itc::benchmarks::bfcl::Category;
+use itc::benchmarks::bfcl::convert::convert_category;
+use itc::benchmarks::bfcl::multi_turn::exec::named_call;
+use itc::benchmarks::bfcl::multi_turn::tasks::{MultiTurnEntry, entry_of};
+use itc::benchmarks::python::{PyStr, py_repr};
 use serde_json::{Value, json};
 use support::bfcl::root;
 use support::server::{Reply, ScriptedServer, completion};
@@ -72,7 +72,7 @@ fn answer(entries: &[MultiTurnEntry], body: &Value) -> Reply {
     if truth.is_empty() {
         return Reply::Answer(CLOSING.into());
     }
-    let calls: Vec<(String, Vec<(String, itc::ood::python::PyValue)>)> = truth
+    let calls: Vec<(String, Vec<(String, itc::benchmarks::python::PyValue)>)> = truth
         .iter()
         .map(|c| named_call(c, &entry.question.involved_classes).expect("a plain call"))
         .collect();

@@ -10,13 +10,13 @@ mod support;
 
 use std::collections::BTreeMap;
 
+use itc::benchmarks::bfcl::Category;
+use itc::benchmarks::bfcl::ask::MultiTurnDialogue;
+use itc::benchmarks::bfcl::convert::convert_category;
+use itc::benchmarks::bfcl::multi_turn::tasks::{MultiTurnEntry, entry_of};
+use itc::benchmarks::bfcl::requests::openai::OpenAiResponses;
+use itc::benchmarks::bfcl::requests::{CallMode, Sampling};
 use itc::models::config::{Backend, ModelConfig};
-use itc::ood::bfcl::Category;
-use itc::ood::bfcl::ask::MultiTurnDialogue;
-use itc::ood::bfcl::convert::convert_category;
-use itc::ood::bfcl::multi_turn::tasks::{MultiTurnEntry, entry_of};
-use itc::ood::bfcl::requests::openai::OpenAiResponses;
-use itc::ood::bfcl::requests::{CallMode, Sampling};
 use itc::run::dialogue::{Dialogue, Next};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};

@@ -12,10 +12,10 @@ mod support;
 
 use std::collections::{BTreeMap, HashMap};
 
-use itc::ood::bfcl::multi_turn::apis::{CLASSES, Globals, new_instance};
-use itc::ood::bfcl::multi_turn::exec::{EntrySetup, Executed, Instances};
-use itc::ood::bfcl::multi_turn::state::{differences, state_id};
-use itc::ood::python::{PyValue, json_loads_str};
+use itc::benchmarks::bfcl::multi_turn::apis::{CLASSES, Globals, new_instance};
+use itc::benchmarks::bfcl::multi_turn::exec::{EntrySetup, Executed, Instances};
+use itc::benchmarks::bfcl::multi_turn::state::{differences, state_id};
+use itc::benchmarks::python::{PyValue, json_loads_str};
 use serde_json::Value;
 use support::bfcl::{gz_lines, root};
 

@@ -11,11 +11,11 @@ mod support;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use itc::ood::bfcl::multi_turn::apis::{Globals, new_instance};
-use itc::ood::bfcl::multi_turn::checker::check_entry;
-use itc::ood::bfcl::multi_turn::decode::{decode_turns, step_format};
-use itc::ood::bfcl::multi_turn::exec::EntrySetup;
-use itc::ood::python::{PyValue, json_loads_str};
+use itc::benchmarks::bfcl::multi_turn::apis::{Globals, new_instance};
+use itc::benchmarks::bfcl::multi_turn::checker::check_entry;
+use itc::benchmarks::bfcl::multi_turn::decode::{decode_turns, step_format};
+use itc::benchmarks::bfcl::multi_turn::exec::EntrySetup;
+use itc::benchmarks::python::{PyValue, json_loads_str};
 use serde_json::Value;
 use support::bfcl::{gz_lines, root};
 

@@ -8,12 +8,12 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use flate2::read::GzDecoder;
-use itc::ood::bfcl::Category;
-use itc::ood::bfcl::files::{Question, read_questions};
-use itc::ood::bfcl::requests::claude::Claude;
-use itc::ood::bfcl::requests::gemini::Gemini;
-use itc::ood::bfcl::requests::openai::OpenAiResponses;
-use itc::ood::bfcl::requests::{CallMode, Handler, Protocol, Sampling};
+use itc::benchmarks::bfcl::Category;
+use itc::benchmarks::bfcl::files::{Question, read_questions};
+use itc::benchmarks::bfcl::requests::claude::Claude;
+use itc::benchmarks::bfcl::requests::gemini::Gemini;
+use itc::benchmarks::bfcl::requests::openai::OpenAiResponses;
+use itc::benchmarks::bfcl::requests::{CallMode, Handler, Protocol, Sampling};
 use serde_json::Value;
 
 mod support;
@@ -146,8 +146,8 @@ fn gemini_function_calling_requests_equal_bfcl_evals() {
 /// so the official request is built from the task as from the question.
 #[test]
 fn a_converted_task_gives_back_its_question() {
-    use itc::ood::bfcl::convert::question_task;
-    use itc::ood::bfcl::requests::official_question;
+    use itc::benchmarks::bfcl::convert::question_task;
+    use itc::benchmarks::bfcl::requests::official_question;
     let questions = questions();
     let mut seen = 0;
     for category in Category::SINGLE_TURN {

@@ -55,7 +55,7 @@ fn lists_every_eval_dataset_with_its_command() {
     let names = eval_dataset_names();
     assert_eq!(
         names,
-        itc::ood::dataset::names(),
+        itc::benchmarks::dataset::names(),
         "the error lists the code's names"
     );
     let cache = tempfile::tempdir().unwrap();
@@ -84,9 +84,12 @@ fn lists_every_eval_dataset_with_its_command() {
         let fetch = d["fetch"].as_str().unwrap().to_string();
         // The fetch command names a set `itc ood fetch` knows.
         let set = fetch.strip_prefix("itc ood fetch ").unwrap();
-        assert!(itc::ood::fetch::dataset_files(set).is_ok(), "{fetch}");
+        assert!(
+            itc::benchmarks::fetch::dataset_files(set).is_ok(),
+            "{fetch}"
+        );
         // Built in exactly when a run without files or cache works from the binary.
-        let dataset: itc::ood::dataset::OodDataset = name.parse().unwrap();
+        let dataset: itc::benchmarks::dataset::OodDataset = name.parse().unwrap();
         assert_eq!(d["built_in"], dataset.shipped_files().is_some(), "{d}");
         let reads_from = if dataset.shipped_files().is_some() {
             "built_in"
@@ -142,7 +145,7 @@ fn cached_follows_the_fetch_cache() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cache_root = tempfile::tempdir().unwrap();
     let cache = cache_root.path().join("ood");
-    let manifest = itc::ood::fetch::dataset_files("toolalpaca").unwrap();
+    let manifest = itc::benchmarks::fetch::dataset_files("toolalpaca").unwrap();
     let target = manifest[0].cached_path(&cache);
     std::fs::create_dir_all(target.parent().unwrap()).unwrap();
     std::fs::write(&target, b"[]").unwrap();
@@ -198,7 +201,7 @@ fn one_left_aligned_table_with_every_bfcl_category() {
             );
         }
     }
-    for category in itc::ood::bfcl::Category::SINGLE_TURN {
+    for category in itc::benchmarks::bfcl::Category::SINGLE_TURN {
         assert!(
             rows.iter()
                 .any(|r| r.starts_with(&format!("│ bfcl:{category} "))),

@@ -168,7 +168,7 @@ fn the_built_in_data_table_names_every_family_and_the_embedded_bytes() {
         .unwrap();
     let start = doc.find("## Built-in data").unwrap();
     let section = &doc[start..start + doc[start..].find("\n## ").unwrap()];
-    for dataset in itc::ood::dataset::all() {
+    for dataset in itc::benchmarks::dataset::all() {
         if dataset.shipped_files().is_none() {
             continue;
         }

@@ -8,7 +8,7 @@
 
 use proptest::prelude::*;
 
-use itc::ood::python::{json_loads_str, literal_eval, parse::parse};
+use itc::benchmarks::python::{json_loads_str, literal_eval, parse::parse};
 use itc::spec::action::{
     Cause, Mode, parse_actions, parse_call_arguments, parse_value, print_actions,
 };

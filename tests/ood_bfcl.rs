@@ -15,13 +15,15 @@ mod support;
 use std::collections::HashMap;
 use std::path::Path;
 
-use itc::ood::bfcl::check::{ErrorType, Verdict};
-use itc::ood::bfcl::files::{PossibleAnswer, Question, read_possible_answers, read_questions};
-use itc::ood::bfcl::official::{
+use itc::benchmarks::bfcl::check::{ErrorType, Verdict};
+use itc::benchmarks::bfcl::files::{
+    PossibleAnswer, Question, read_possible_answers, read_questions,
+};
+use itc::benchmarks::bfcl::official::{
     ModelResult, ResultLine, check_answer, check_calls, parse_results, score_results,
 };
-use itc::ood::bfcl::{Call, Category};
-use itc::ood::python::{PyValue, json_loads_str};
+use itc::benchmarks::bfcl::{Call, Category};
+use itc::benchmarks::python::{PyValue, json_loads_str};
 use support::bfcl::{assert_none_differ, field, read_jsonl, root};
 
 /// The non-live categories with reference verdicts.
@@ -399,7 +401,7 @@ fn end_to_end_score_files_of_every_round() {
 fn not_text(id: &str) -> ResultLine {
     ResultLine {
         id: id.into(),
-        result: ModelResult::NotText(itc::ood::python::PyValue::None),
+        result: ModelResult::NotText(itc::benchmarks::python::PyValue::None),
     }
 }
 

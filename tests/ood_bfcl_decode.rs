@@ -1,4 +1,4 @@
-//! `ood::bfcl::decode::decode_ast_prompting` against the official decoder:
+//! `benchmarks::bfcl::decode::decode_ast_prompting` against the official decoder:
 //! every reference answer (datasets/ood/bfcl/reference/answers, paired line
 //! by line with verdicts/) and every hand-made probe (probes.jsonl) decodes
 //! when the official `default_decode_ast_prompting` did, and to exactly its
@@ -9,9 +9,9 @@ mod support;
 
 use std::path::PathBuf;
 
-use itc::ood::bfcl::Call;
-use itc::ood::bfcl::decode::decode_ast_prompting;
-use itc::ood::python::{PyStr, PyValue, py_repr};
+use itc::benchmarks::bfcl::Call;
+use itc::benchmarks::bfcl::decode::decode_ast_prompting;
+use itc::benchmarks::python::{PyStr, PyValue, py_repr};
 use support::bfcl::{assert_none_differ, field, read_jsonl, root};
 
 fn reference() -> PathBuf {

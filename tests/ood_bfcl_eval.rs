@@ -11,9 +11,9 @@ mod support;
 use std::collections::HashMap;
 use std::path::Path;
 
-use itc::ood::answers::bfcl_text;
-use itc::ood::bfcl::CategorySet;
-use itc::ood::dataset::OodDataset;
+use itc::benchmarks::answers::bfcl_text;
+use itc::benchmarks::bfcl::CategorySet;
+use itc::benchmarks::dataset::OodDataset;
 use itc::spec::records::Task;
 use serde_json::{Value, json};
 use support::server::{Reply, ScriptedServer};

@@ -10,8 +10,8 @@ mod support;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use itc::ood::Hub;
-use itc::ood::dataset::OodDataset;
+use itc::benchmarks::apibench::Hub;
+use itc::benchmarks::dataset::OodDataset;
 use serde_json::Value;
 use support::server::{Reply, ScriptedServer};
 use support::{itc, text};

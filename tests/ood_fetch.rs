@@ -160,7 +160,7 @@ fn downloads_checks_and_then_serves_from_the_cache() {
     );
     // The files can be found by the library for `itc eval --dataset`.
     assert!(
-        itc::ood::fetch::locate("apibench-torchhub", cache.path())
+        itc::benchmarks::fetch::locate("apibench-torchhub", cache.path())
             .unwrap()
             .is_some()
     );

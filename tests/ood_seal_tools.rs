@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use itc::ood::python::{PyValue, cps, json_loads, json_roundtrip, literal_eval};
-use itc::ood::seal_tools::{OfficialCounts, count_record, official_parse};
+use itc::benchmarks::python::{PyValue, cps, json_loads, json_roundtrip, literal_eval};
+use itc::benchmarks::seal_tools::{OfficialCounts, count_record, official_parse};
 use serde_json::{Value as J, json};
 
 fn data() -> PathBuf {

@@ -156,7 +156,8 @@ fn eval_dataset_group_runs_offline_and_scores_selection() {
 #[test]
 fn relevant_apis_get_full_selection_marks_and_other_tools_none() {
     const N: usize = 8;
-    let dataset: itc::ood::dataset::OodDataset = "stabletoolbench:G3_instruction".parse().unwrap();
+    let dataset: itc::benchmarks::dataset::OodDataset =
+        "stabletoolbench:G3_instruction".parse().unwrap();
     let (tasks, _) = dataset
         .convert(&dataset.shipped_files().unwrap(), 0)
         .unwrap();

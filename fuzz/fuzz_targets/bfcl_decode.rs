@@ -1,4 +1,4 @@
-//! The BFCL prompt-mode decoder (`ood::bfcl::decode`): Python's expression
+//! The BFCL prompt-mode decoder (`benchmarks::bfcl::decode`): Python's expression
 //! grammar, `ast.unparse` and bounded arithmetic on literals, on any text.
 //!
 //! Invariants: decoding never panics and is deterministic (the same text
@@ -9,9 +9,9 @@
 //! same calls.
 #![no_main]
 
-use itc::ood::bfcl::decode::{decode_ast_prompting, wrap_text};
-use itc::ood::python::PyValue;
-use itc::ood::python::value::py_eq;
+use itc::benchmarks::bfcl::decode::{decode_ast_prompting, wrap_text};
+use itc::benchmarks::python::PyValue;
+use itc::benchmarks::python::value::py_eq;
 use itc_fuzz::text;
 use libfuzzer_sys::fuzz_target;
 

@@ -1,4 +1,4 @@
-//! The Python readers of the official scorers (`ood::python`): `eval` of a
+//! The Python readers of the official scorers (`benchmarks::python`): `eval` of a
 //! literal (Seal-Tools gold answers), `json.loads` (predictions), and the
 //! official Seal-Tools output parser built on them.
 //!
@@ -8,9 +8,9 @@
 //! reads something, reads a list.
 #![no_main]
 
-use itc::ood::python::value::{INT_MAX_STR_DIGITS, py_eq};
-use itc::ood::python::{PyValue, cps, json_loads_str, json_roundtrip, literal_eval, py_repr};
-use itc::ood::seal_tools::official_parse;
+use itc::benchmarks::python::value::{INT_MAX_STR_DIGITS, py_eq};
+use itc::benchmarks::python::{PyValue, cps, json_loads_str, json_roundtrip, literal_eval, py_repr};
+use itc::benchmarks::seal_tools::official_parse;
 use itc_fuzz::text;
 use libfuzzer_sys::fuzz_target;
 

@@ -1,14 +1,14 @@
 //! tree-sitter-python trees as the APIBench official scorer reads them
-//! (`ood::python::parse`), and its extraction of the call text from a
-//! response (`ood::apibench::extract_api_call`).
+//! (`benchmarks::python::parse`), and its extraction of the call text from a
+//! response (`benchmarks::apibench::extract_api_call`).
 //!
 //! Invariants: every node lies inside the source and inside its parent,
 //! children in order without overlap. A text past the parse budget gives no tree.
 #![no_main]
 
-use itc::ood::Hub;
-use itc::ood::apibench::extract_api_call;
-use itc::ood::python::parse::{Node, parse};
+use itc::benchmarks::Hub;
+use itc::benchmarks::apibench::extract_api_call;
+use itc::benchmarks::python::parse::{Node, parse};
 use itc_fuzz::text;
 use libfuzzer_sys::fuzz_target;
 

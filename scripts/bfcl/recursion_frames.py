@@ -9,7 +9,7 @@ bfcl-eval 2026.3.23 in a scratch venv (see official_score.py for the venv; sound
   frames  for each shape, the recursion limit a direct call of default_decode_ast_prompting
           needs (binary search over sys.setrecursionlimit): its growth per term and its
           excess over a plain `1 + 1 + ...` give the per-node costs of
-          src/ood/bfcl/decode.rs (UNPARSE_MAX_FRAMES);
+          src/benchmarks/bfcl/decode.rs (UNPARSE_MAX_FRAMES);
   cli     for each shape, the first number of terms that fails under the `bfcl evaluate` CLI
           (simple_python, --partial-eval, model gpt-4.1-2025-04-14 in prompt mode), and the
           verdicts of itc on the same result file (ITC=path of the itc binary) when given.

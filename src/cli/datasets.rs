@@ -5,7 +5,7 @@ use std::io::Write;
 use clap::Args;
 
 use super::flags::{OodCacheFlags, TableFlags};
-use crate::ood::listing::{self, ListOptions};
+use crate::benchmarks::listing::{self, ListOptions};
 use crate::score::files::OutputFormat;
 
 /// Arguments of `itc datasets`.

@@ -1,5 +1,5 @@
 //! `itc eval`: flags → [`EvalOptions`] → [`run::eval`], or, with
-//! `--dataset`, [`ood::benchmark::eval_dataset`].
+//! `--dataset`, [`benchmarks::benchmark::eval_dataset`].
 
 use anyhow::bail;
 use std::io::Write;
@@ -10,13 +10,13 @@ use clap::Args;
 
 use super::flags::{CacheFlags, OOD_CACHE_FLAG, ScoringFlags};
 use super::with_default;
+use crate::benchmarks::{self, apibench};
 use crate::models::cache::CacheSetting;
 use crate::models::config::{
     AD_HOC_MAX_TOKENS, Backend, DEFAULT_CONCURRENCY, DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE,
     DEFAULT_TIMEOUT_MS, Mode, OpenAiApi, PromptStyle,
 };
 use crate::models::retry::RetryPolicy;
-use crate::ood::{self, apibench};
 use crate::run::select::Selection;
 use crate::run::shard::Shard;
 use crate::run::steps::{
@@ -249,7 +249,7 @@ fn dataset_help() -> String {
          Its files come from --dataset-files, \
          else the `itc ood fetch` cache (--ood-cache), else the copies built into itc (none \
          for nexusraven); `itc datasets` lists every one",
-        ood::dataset::families()
+        benchmarks::dataset::families()
     )
 }
 
@@ -550,14 +550,14 @@ impl EvalArgs {
         }
         match &self.dataset {
             Some(name) => {
-                let defaults = ood::benchmark::DatasetOptions::default();
-                let dataset = ood::benchmark::DatasetOptions {
+                let defaults = benchmarks::benchmark::DatasetOptions::default();
+                let dataset = benchmarks::benchmark::DatasetOptions {
                     name: name.clone(),
                     files: self.dataset_files.clone(),
                     cache_dir: self.ood_cache.clone(),
                     candidates: self.candidates.unwrap_or(defaults.candidates),
                 };
-                ood::benchmark::eval_dataset(&options, &dataset, out, err)
+                benchmarks::benchmark::eval_dataset(&options, &dataset, out, err)
             }
             None => run::eval(&options, out, err),
         }
@@ -810,7 +810,7 @@ mod tests {
 
     #[test]
     fn help_has_headings_every_dataset_family_and_the_library_defaults() {
-        use crate::ood::dataset::{OodDataset, all};
+        use crate::benchmarks::dataset::{OodDataset, all};
         use clap::CommandFactory;
         let help = Cli::command().render_long_help().to_string();
         let mut at = 0;
@@ -878,7 +878,7 @@ mod tests {
             ("--max-requests", solver.max_requests.to_string()),
             (
                 "--candidates",
-                ood::benchmark::DatasetOptions::default()
+                benchmarks::benchmark::DatasetOptions::default()
                     .candidates
                     .to_string(),
             ),

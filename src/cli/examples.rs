@@ -74,9 +74,9 @@ Examples:
   itc bench soak                                  # 10,000 tasks, 5 kills, in soak/
   itc bench soak --tasks 500 --kills 3 --dir /tmp/soak";
 
-/// `itc ood --help`.
-pub const OOD: &str = "\
-Examples:
+/// `itc benchmarks --help` (`itc ood --help`).
+pub const BENCHMARKS: &str = "\
+Examples (`itc ood` is short for `itc benchmarks`):
   itc ood convert seal-tools --input datasets/ood/seal-tools/test_in_domain.json -o seal.jsonl
   itc ood score seal-tools --compat official --gold datasets/ood/seal-tools/test_in_domain.json --predictions seal.raw.jsonl
   itc ood fetch apibench";
@@ -147,7 +147,7 @@ const ALL: [&str; 19] = [
     BENCH_SCORING,
     BENCH_HTTP,
     BENCH_SOAK,
-    OOD,
+    BENCHMARKS,
     DATASETS,
     CATALOG,
     SAMPLE,

@@ -1,6 +1,6 @@
 //! `itc judge`: flags → [`JudgeOptions`] → [`judge::run`].
 
-use crate::ood::score::Compat;
+use crate::benchmarks::score::Compat;
 use std::io::Write;
 use std::path::PathBuf;
 

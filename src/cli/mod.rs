@@ -45,6 +45,7 @@ pub mod answer;
 pub mod bench;
 pub mod bench_http;
 pub mod bench_soak;
+pub mod benchmarks;
 pub mod catalog;
 pub mod confuse;
 pub mod datasets;
@@ -55,7 +56,6 @@ pub mod flags;
 pub mod generate;
 pub mod judge;
 pub mod merge;
-pub mod ood;
 pub mod pipeline;
 pub mod report;
 pub mod sample;
@@ -101,9 +101,9 @@ pub enum Command {
     /// List the datasets itc knows, every BFCL category and StableToolBench group too: tasks, licence, source, where a run reads them from.
     #[command(after_help = examples::DATASETS)]
     Datasets(datasets::DatasetsArgs),
-    /// Out-of-distribution sets (BFCL, StableToolBench, APIBench, …): fetch, convert to tasks, score with their official scorers, report.
-    #[command(after_help = examples::OOD)]
-    Ood(ood::OodArgs),
+    /// Other benchmarks as their official harnesses run them (APIBench, Seal-Tools, NexusRaven, ToolAlpaca, StableToolBench, BFCL): fetch, convert to tasks, score with their official scorers, report.
+    #[command(visible_alias = "ood", after_help = examples::BENCHMARKS)]
+    Benchmarks(benchmarks::BenchmarksArgs),
     /// Build API catalogs: import API lists into ITC tools with country and category, count them (ITC §3.1).
     #[command(after_help = examples::CATALOG)]
     Catalog(catalog::CatalogArgs),
@@ -154,7 +154,7 @@ impl Command {
                 args.run(&mut out())
             }
             Command::Datasets(args) => args.run(&mut out()),
-            Command::Ood(args) => args.run(&mut out(), &mut err()),
+            Command::Benchmarks(args) => args.run(&mut out(), &mut err()),
             Command::Catalog(args) => args.run(&mut out(), &mut err()),
             Command::Sample(args) => args.run(&mut out(), &mut err()),
             Command::Confuse(args) => args.run(&mut out(), &mut err()),

@@ -13,8 +13,8 @@ use super::prompts::{
     ANSWER_STATUS_USER, COMPARE_USER, FULL_RUN_USER, Shown, TASK_STATUS_USER, TOOLALPACA_USER,
     fill, labelled_chat, steps_text, tools_json,
 };
-use crate::ood::stabletoolbench_results::AnswerStatus;
-use crate::ood::toolalpaca_eval::Verdict;
+use crate::benchmarks::stabletoolbench::results::AnswerStatus;
+use crate::benchmarks::toolalpaca::eval::Verdict;
 use crate::spec::records::{Prediction, Step, Task};
 use crate::spec::solver::{Ending, FinalAnswer, final_answer, path_steps};
 

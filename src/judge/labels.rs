@@ -1,12 +1,12 @@
 //! The stages of judging, their label sets, and reading a judge's label
 //! from its reply (SPEC §8 "Judges"): a JSON object `{"label", "reason"}`
 //! read leniently, or, for ToolAlpaca, the two lines of its `## Results`
-//! section (read by [`crate::ood::toolalpaca_eval::read_labels`]).
+//! section (read by [`crate::benchmarks::toolalpaca::eval::read_labels`]).
 
 use serde::{Deserialize, Serialize};
 
-use crate::ood::stabletoolbench_results::AnswerStatus;
-use crate::ood::toolalpaca_eval::{self, read_labels};
+use crate::benchmarks::stabletoolbench::results::AnswerStatus;
+use crate::benchmarks::toolalpaca::{self, eval::read_labels};
 
 /// One kind of judge request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -101,20 +101,20 @@ impl Label {
         }
     }
 
-    fn from_toolalpaca(label: toolalpaca_eval::Label) -> Label {
+    fn from_toolalpaca(label: toolalpaca::eval::Label) -> Label {
         match label {
-            toolalpaca_eval::Label::Yes => Label::Yes,
-            toolalpaca_eval::Label::No => Label::No,
-            toolalpaca_eval::Label::Uncertain => Label::Uncertain,
+            toolalpaca::eval::Label::Yes => Label::Yes,
+            toolalpaca::eval::Label::No => Label::No,
+            toolalpaca::eval::Label::Uncertain => Label::Uncertain,
         }
     }
 
     /// The ToolAlpaca label of a Yes/No/Uncertain label.
-    pub fn to_toolalpaca(self) -> Option<toolalpaca_eval::Label> {
+    pub fn to_toolalpaca(self) -> Option<toolalpaca::eval::Label> {
         match self {
-            Label::Yes => Some(toolalpaca_eval::Label::Yes),
-            Label::No => Some(toolalpaca_eval::Label::No),
-            Label::Uncertain => Some(toolalpaca_eval::Label::Uncertain),
+            Label::Yes => Some(toolalpaca::eval::Label::Yes),
+            Label::No => Some(toolalpaca::eval::Label::No),
+            Label::Uncertain => Some(toolalpaca::eval::Label::Uncertain),
             _ => None,
         }
     }

@@ -32,14 +32,14 @@ use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
 
+use crate::benchmarks::stabletoolbench::results::AnswerStatus;
+use crate::benchmarks::toolalpaca::eval::Verdict;
 use crate::build::chat::load_model;
 use crate::models::batch::Transport;
 use crate::models::cache::CacheSetting;
 use crate::models::exchange::SlotPools;
 use crate::models::server_probe::share_slots;
 use crate::models::{ChatModel, ModelSpec};
-use crate::ood::stabletoolbench_results::AnswerStatus;
-use crate::ood::toolalpaca_eval::Verdict;
 use crate::run::BatchMode;
 use crate::score::files::OutputFormat;
 use crate::spec::records::repeated_ids_note;

@@ -10,9 +10,12 @@ use serde::Serialize;
 use super::labels::Label;
 use super::ledger::{Judgment, Settings};
 use super::{Metric, TaskOutcome};
+use crate::benchmarks::stabletoolbench::{
+    self,
+    results::{Outcome, QueryRuns},
+};
+use crate::benchmarks::toolalpaca::eval::Statistics;
 use crate::build::filter::agreement::cohen_kappa;
-use crate::ood::stabletoolbench_results::{self, Outcome, QueryRuns};
-use crate::ood::toolalpaca_eval::Statistics;
 use crate::run::progress::human;
 use crate::util::table::{ABSENT, Table, num_or_absent};
 
@@ -63,10 +66,10 @@ pub struct ModelFigures {
     pub pass_rate: Option<PassRateFigures>,
     /// SoPR ± std, for `--metric sopr`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub sopr: Option<stabletoolbench_results::PassRate>,
+    pub sopr: Option<stabletoolbench::results::PassRate>,
     /// Win rate, for `--metric win-rate`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub win_rate: Option<stabletoolbench_results::WinRate>,
+    pub win_rate: Option<stabletoolbench::results::WinRate>,
     /// ToolAlpaca, for `--metric toolalpaca`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub toolalpaca: Option<ToolalpacaFigures>,
@@ -171,7 +174,7 @@ pub fn figures(
                     _ => QueryRuns::new(),
                 })
                 .collect();
-            f.sopr = Some(stabletoolbench_results::pass_rate(model, &queries, runs));
+            f.sopr = Some(stabletoolbench::results::pass_rate(model, &queries, runs));
         }
         Metric::WinRate => {
             let votes: Vec<Outcome> = outcomes
@@ -184,7 +187,7 @@ pub fn figures(
                     _ => Outcome::Loss,
                 })
                 .collect();
-            f.win_rate = Some(stabletoolbench_results::win_rate(model, &votes));
+            f.win_rate = Some(stabletoolbench::results::win_rate(model, &votes));
         }
         Metric::Toolalpaca => {
             let mut statistics = Statistics::default();
@@ -393,9 +396,9 @@ pub fn table(metric: Metric, judged: &Judged, official_pass_rate: bool) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ood::stabletoolbench_results::AnswerStatus::{self, Solved};
+    use crate::benchmarks::stabletoolbench::results::AnswerStatus::{self, Solved};
 
-    fn sopr(runs: &[Option<AnswerStatus>]) -> stabletoolbench_results::PassRate {
+    fn sopr(runs: &[Option<AnswerStatus>]) -> stabletoolbench::results::PassRate {
         let outcomes = [TaskOutcome::Sopr(runs.to_vec())];
         figures(Metric::Sopr, "m", &outcomes, 0).sopr.unwrap()
     }

@@ -1,6 +1,6 @@
 //! Tasks a benchmark asks itself: the requests, how many and what goes
 //! back to the model between them, are the benchmark's (BFCL's official
-//! requests and its multi-turn loop, `crate::ood::bfcl`); the runner only
+//! requests and its multi-turn loop, `crate::benchmarks::bfcl`); the runner only
 //! sends them, with its retries, cache, rate limits and slots.
 //!
 //! A [`Dialogue`] does no I/O: given the body of the last response it

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use itc::ood::python::{PyValue, json_loads_str};
+use itc::benchmarks::python::{PyValue, json_loads_str};
 
 /// `datasets/ood/bfcl/`.
 pub fn root() -> PathBuf {
