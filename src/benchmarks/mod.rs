@@ -16,6 +16,7 @@
 //!   `statistics` recounted from its judge texts ([`toolalpaca::eval`]).
 //! - [`stabletoolbench`]: StableToolBench / ToolBench queries (RapidAPI `api_list`, relevant APIs)
 //!   to tasks; SoPR and SoWR from its own result files ([`stabletoolbench::results`]).
+//! - [`tau`]: τ³-bench's retail domain, its simulated user and its reward.
 //! - [`python`]: the Python semantics the official scorers depend on: values, `str()`/`repr()`,
 //!   `json.loads`, literal `eval`, tree-sitter parse trees.
 //! - [`fetch`]: `itc ood fetch`: the public files, pinned and hash-checked, into a cache.
@@ -40,6 +41,7 @@ pub mod report;
 pub mod score;
 pub mod seal_tools;
 pub mod stabletoolbench;
+pub mod tau;
 pub mod toolalpaca;
 
 /// A warning of a conversion.

@@ -5,13 +5,14 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::backend::{Answer, ApiRequest, BackendApi, Chat};
-use super::batch::Transport;
+use super::batch::{RequestLabel, Transport};
 use super::cache::cache_key;
 use super::config::ModelConfig;
 use super::exchange::{
-    InFlight, ModelContext, ModelSpec, SlotPools, entry_cap, exchange, http_client, open_cache,
+    Exchange, InFlight, ModelContext, ModelSpec, SlotPools, entry_cap, exchange, http_client,
+    open_cache,
 };
-use super::http::ErrorKind;
+use super::http::{ErrorKind, Failure};
 
 /// A configured model answering free-form chats ([`Chat`]) with the same
 /// machinery as [`crate::run::runner::run`]: its concurrency and rate limits, retries, and the
@@ -121,6 +122,24 @@ impl ChatModel {
                 .get_within(&key, entry_cap(self.context.max_reply_bytes))
                 .is_some()
         })
+    }
+
+    /// Sends a request built elsewhere (a benchmark's dialogue with this
+    /// model, [`crate::run::dialogue`]), waiting for one of the model's
+    /// concurrency slots; `label` names the task and step in batch files.
+    pub async fn send(&self, request: &ApiRequest, label: Option<RequestLabel<'_>>) -> Exchange {
+        let Ok(_slot) = Arc::clone(&self.context.slots).acquire_owned().await else {
+            return Exchange::failed(Failure::new(ErrorKind::Internal, "the model was shut down"));
+        };
+        exchange(&self.context, self.api(), request, label).await
+    }
+
+    /// `message` with the model's API key, if it has one, hidden.
+    pub fn redact(&self, message: &str) -> String {
+        match &self.context.key {
+            Some(key) => key.redact(message),
+            None => message.to_string(),
+        }
     }
 
     /// Sends a chat, waiting for one of the model's concurrency slots.

@@ -187,6 +187,19 @@ pub struct Exchange {
     pub throttle: Duration,
 }
 
+impl Exchange {
+    /// An exchange that sent nothing and ends with `failure`.
+    pub fn failed(failure: Failure) -> Exchange {
+        Exchange {
+            result: Err(failure),
+            requests: 0,
+            cache_hit: false,
+            server: Duration::ZERO,
+            throttle: Duration::ZERO,
+        }
+    }
+}
+
 /// Sends a request: from the cache when it holds the answer, else to the
 /// server within the rate limits, retrying what can be retried (or, in a
 /// batch run, to the batch file or from the batch results; `label` names

@@ -5,7 +5,10 @@
 //!
 //! A [`Dialogue`] does no I/O: given the body of the last response it
 //! returns the next request or the end of the task, so each benchmark's
-//! conversation is tested on exact bodies without a server.
+//! conversation is tested on exact bodies without a server. A dialogue may
+//! also ask a second model, its peer (τ-bench's simulated user): the
+//! [`Asker`] names it, and its requests go through that model's own limits,
+//! retries and cache.
 
 use std::sync::Arc;
 
@@ -15,6 +18,7 @@ use super::outcome::{Outcome, error_prediction, stop_for_unreachable};
 use super::stats::TaskTiming;
 use crate::models::backend::{ApiRequest, BackendApi, Served};
 use crate::models::batch::RequestLabel;
+use crate::models::chat::ChatModel;
 use crate::models::config::ModelConfig;
 use crate::models::exchange::{ModelContext, exchange};
 use crate::models::http::{ErrorKind, Failure};
@@ -29,6 +33,11 @@ pub trait Asker: Send + Sync + std::fmt::Debug {
         task: &Task,
         config: &ModelConfig,
     ) -> anyhow::Result<Option<Box<dyn Dialogue>>>;
+
+    /// The second model its dialogues talk to ([`Next::SendToPeer`]), if any.
+    fn peer(&self) -> Option<&ChatModel> {
+        None
+    }
 }
 
 /// A shared [`Asker`], as runs hold it.
@@ -45,8 +54,11 @@ pub trait Dialogue: Send {
 /// What a [`Dialogue`] does next.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Next {
-    /// Send this request and hand its response back.
+    /// Send this request to the model under test and hand its response back.
     Send(ApiRequest),
+    /// Send this request to the peer ([`Asker::peer`]) and hand its
+    /// response back.
+    SendToPeer(ApiRequest),
     /// The task is answered.
     Done(DialogueEnd),
 }
@@ -74,6 +86,7 @@ pub async fn answer_in_dialogue(
     api: &dyn BackendApi,
     task: &Task,
     mut dialogue: Box<dyn Dialogue>,
+    peer: Option<&ChatModel>,
 ) -> Outcome {
     let mut timing = TaskTiming::default();
     let (mut latency_ms, mut all_cached, mut served) = (0, true, Served::default());
@@ -81,6 +94,35 @@ pub async fn answer_in_dialogue(
     for step in 0.. {
         let request = match dialogue.next(reply.as_ref()) {
             Ok(Next::Send(request)) => request,
+            Ok(Next::SendToPeer(request)) => {
+                let Some(peer) = peer else {
+                    let failure =
+                        Failure::new(ErrorKind::Internal, "the dialogue has no peer model");
+                    return failed(context, task, &failure, timing, served);
+                };
+                let label = RequestLabel {
+                    task_id: &task.id,
+                    step,
+                    sample: 0,
+                };
+                let exchange = peer.send(&request, Some(label)).await;
+                all_cached &= exchange.cache_hit;
+                match exchange.result {
+                    Ok((answer, _)) => reply = answer.raw,
+                    Err(failure) => {
+                        let failure = Failure::new(
+                            failure.kind,
+                            format!(
+                                "the peer model `{}`: {}",
+                                peer.name(),
+                                peer.redact(&failure.message)
+                            ),
+                        );
+                        return failed(context, task, &failure, timing, served);
+                    }
+                }
+                continue;
+            }
             Ok(Next::Done(end)) => {
                 let prediction = end_prediction(context, task, end, latency_ms, timing.requests);
                 return dialogue_outcome(prediction, all_cached && step > 0, timing, None, served);

@@ -499,7 +499,8 @@ async fn answer(
     if let (Some(asker), Some(api)) = (asker, &context.api) {
         match asker.dialogue(task, &context.config) {
             Ok(Some(dialogue)) => {
-                return answer_in_dialogue(context, api.as_ref(), task, dialogue).await;
+                let peer = asker.peer();
+                return answer_in_dialogue(context, api.as_ref(), task, dialogue, peer).await;
             }
             Ok(None) => {}
             Err(e) => {
