@@ -45,6 +45,15 @@ fn write_value(out: &mut String, value: &Value, indent: usize, level: usize) {
     }
 }
 
+/// `json.dumps(json.loads(text))` of a JSON value's text: separators `, `
+/// and `: `, ASCII escapes, floats as `repr(float)` (`1.0`, `1e+16`).
+pub fn dumps_value(value: &Value) -> String {
+    super::json_loads_str(&value.to_string())
+        .ok()
+        .and_then(|v| json_dumps(&v).ok())
+        .unwrap_or_else(|| value.to_string())
+}
+
 /// `json.dumps(value)` with every default (separators `, ` and `: `,
 /// `ensure_ascii=True`, `allow_nan=True`): a tuple is written as a list,
 /// `int`, `float`, `bool` and `None` keys as their JSON text; the

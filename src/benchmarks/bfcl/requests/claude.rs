@@ -5,20 +5,11 @@ use serde_json::{Value, json};
 
 use super::{CallMode, Conversation, Handler, Protocol, Reply, Responses, Sampling};
 use super::{results_for_prompt, usage_tokens};
-use crate::benchmarks::python::dumps::json_dumps;
-use crate::benchmarks::python::json_loads_str;
+use crate::benchmarks::python::dumps::dumps_value;
 
 /// The `max_tokens` the handler sends for the Claude 4.5 models
 /// (`_get_max_tokens`); the API requires the field.
 pub const CLAUDE_MAX_TOKENS: u32 = 64_000;
-
-/// Python's `json.dumps` of a JSON value (`, ` and `: `, ASCII escapes).
-fn python_dumps(value: &Value) -> String {
-    json_loads_str(&value.to_string())
-        .ok()
-        .and_then(|v| json_dumps(&v).ok())
-        .unwrap_or_else(|| value.to_string())
-}
 
 /// `ClaudeHandler`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,7 +173,7 @@ impl Handler for Claude {
                         .unwrap_or_default();
                     // `json.dumps(content.input)`: the checker reads it back.
                     let input = block.get("input").unwrap_or(&Value::Null);
-                    calls.push((name.to_string(), Value::String(python_dumps(input))));
+                    calls.push((name.to_string(), Value::String(dumps_value(input))));
                     let id = block.get("id").and_then(Value::as_str).unwrap_or_default();
                     call_ids.push(id.to_string());
                 }
