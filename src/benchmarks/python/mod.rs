@@ -13,12 +13,14 @@
 //! - [`json`]: `json.loads` (CPython's C scanner) and `json.loads(json.dumps(x))`.
 //! - [`literal`]: `eval` of a Python literal (gold answers).
 //! - [`parse`]: tree-sitter-python's concrete syntax trees (APIBench's `ast_eval_*`).
+//! - [`random`]: `random.Random` (BFCL's API classes, τ³-bench's trial seeds).
 
 pub mod dumps;
 pub mod json;
 pub mod literal;
 pub mod parse;
 mod printable;
+pub mod random;
 pub mod repr;
 pub mod value;
 

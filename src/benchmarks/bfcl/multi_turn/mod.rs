@@ -8,8 +8,6 @@
 //! - [`apis`]: the eight classes and the long-context data.
 //! - [`state`]: an instance's public state, its reference-trace id and
 //!   Python's `==` on it.
-//! - [`random`]: Python's `random.Random`, for the classes that draw ids
-//!   and readings from a seeded generator.
 //! - [`exec`]: call strings run on an entry's instances as the official
 //!   executor runs them, without `eval`.
 //! - [`decode`]: a result file's raw turns into call strings.
@@ -22,7 +20,6 @@ pub mod checker;
 pub mod decode;
 pub mod exec;
 pub mod files;
-pub mod random;
 pub mod score;
 pub mod state;
 pub mod tasks;

@@ -1,5 +1,6 @@
-//! Python's `random.Random` as the multi-turn API classes use it: seeded
-//! from an `int`, then `randint`, `uniform` and `random`, each giving the
+//! Python's `random.Random` as BFCL's multi-turn API classes and τ³-bench's
+//! trial seeds use it: seeded from an `int`, then `randint`, `uniform` and
+//! `random`, each giving the
 //! very numbers CPython 3.11 gives for the same seed (Mersenne Twister
 //! MT19937, `init_by_array` seeding, `_randbelow` by rejection on
 //! `getrandbits`).
