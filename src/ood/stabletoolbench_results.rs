@@ -108,7 +108,8 @@ pub fn one_decimal(x: f64) -> f64 {
 /// numpy's `add.reduce` over a float64 array (its pairwise summation:
 /// below 8 values one after the other, up to 128 in 8 interleaved partial
 /// sums, above that the two halves), so sums equal numpy's to the last bit.
-fn numpy_sum(xs: &[f64]) -> f64 {
+/// (Also the τ³-bench metrics' means, `benchmarks::tau::pass_k`.)
+pub fn numpy_sum(xs: &[f64]) -> f64 {
     const BLOCK: usize = 128;
     let n = xs.len();
     if n < 8 {
