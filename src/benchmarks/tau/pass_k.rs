@@ -56,7 +56,7 @@ pub struct Metrics {
 
 /// The official `is_successful`.
 pub fn is_successful(reward: f64) -> bool {
-    (1.0 - 1e-6) <= reward && reward <= (1.0 + 1e-6)
+    ((1.0 - 1e-6)..=(1.0 + 1e-6)).contains(&reward)
 }
 
 /// The largest number of trials per task pass^k is computed for: C(n, k)
@@ -428,7 +428,7 @@ mod tests {
             reward: Some(1.0),
             termination: TerminationReason::UserStop,
         };
-        let err = compute_metrics(1, &[trial.clone()], &[bare])
+        let err = compute_metrics(1, std::slice::from_ref(&trial), &[bare])
             .unwrap_err()
             .to_string();
         assert!(err.contains("no evaluation_criteria"), "{err}");
