@@ -12,12 +12,14 @@
 //! - [`dumps`]: `json.dumps(x, indent=N)`, as BFCL writes function docs into prompts.
 //! - [`json`]: `json.loads` (CPython's C scanner) and `json.loads(json.dumps(x))`.
 //! - [`literal`]: `eval` of a Python literal (gold answers).
+//! - [`numpy`]: numpy's pairwise sum and standard deviation.
 //! - [`parse`]: tree-sitter-python's concrete syntax trees (APIBench's `ast_eval_*`).
 //! - [`random`]: `random.Random` (BFCL's API classes, τ³-bench's trial seeds).
 
 pub mod dumps;
 pub mod json;
 pub mod literal;
+pub mod numpy;
 pub mod parse;
 mod printable;
 pub mod random;

@@ -1,7 +1,22 @@
-//! τ³-bench (sierra-research/tau2-bench): an agent follows a store's policy
-//! with its tools while a second model plays the customer; a trial passes
-//! when the database ends as the gold actions leave it.
+//! τ³-bench (`sierra-research/tau2-bench`, formerly τ²-bench), ported from
+//! the official code at commit `a2c0247`: behaviour, not text. An agent
+//! follows a store's policy with its tools while a second model plays the
+//! customer; a trial passes when the database ends as the gold actions
+//! leave it.
 //!
 //! - [`protocol`]: the official prompts, greeting and stop tokens (benchmark data).
+//! - [`format`]: the official tasks, messages, simulation runs and results file.
+//! - [`checks`]: the evaluator's action and communicate checks, premature
+//!   terminations and the reward from the task's basis (the DB component
+//!   and NL verdicts come from the caller).
+//! - [`pass_k`]: the official average reward and pass^k, bit for bit.
+//!
+//! Dependencies run one way: `pass_k` → `format`, `checks` → `format`.
 
+pub mod checks;
+pub mod format;
+pub mod pass_k;
 pub mod protocol;
+
+#[cfg(test)]
+mod reference;

@@ -33,8 +33,8 @@ use super::py_ops::{
 };
 use crate::benchmarks::bfcl::check_values::py_lower;
 use crate::benchmarks::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
-use crate::benchmarks::python::random::PyRandom;
 use crate::benchmarks::bfcl::multi_turn::state::State;
+use crate::benchmarks::python::random::PyRandom;
 use crate::benchmarks::python::value::{DictBuilder, KeyIndex, py_eq};
 use crate::benchmarks::python::{PyValue, literal_eval, py_str};
 

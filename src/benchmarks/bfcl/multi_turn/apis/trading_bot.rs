@@ -42,8 +42,8 @@ use super::py_ops::{
 };
 use super::strptime::{Moment, strptime};
 use crate::benchmarks::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
-use crate::benchmarks::python::random::PyRandom;
 use crate::benchmarks::bfcl::multi_turn::state::State;
+use crate::benchmarks::python::random::PyRandom;
 use crate::benchmarks::python::value::normalize_int;
 use crate::benchmarks::python::{PyStr, PyValue, literal_eval, py_repr};
 

@@ -37,8 +37,8 @@ use super::strptime::strptime_or_none;
 use super::travel_booking_costs::{compute_exchange_rate, flight_costs};
 use super::{Globals, long_context};
 use crate::benchmarks::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
-use crate::benchmarks::python::random::PyRandom;
 use crate::benchmarks::bfcl::multi_turn::state::State;
+use crate::benchmarks::python::random::PyRandom;
 use crate::benchmarks::python::value::py_eq;
 use crate::benchmarks::python::{PyStr, PyValue, py_str};
 

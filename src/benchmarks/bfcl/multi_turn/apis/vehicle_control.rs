@@ -35,8 +35,8 @@ use super::long_context;
 use super::py_num::{Cmp, Op, binop, compare, iterate, py_float};
 use crate::benchmarks::bfcl::arith::truthy;
 use crate::benchmarks::bfcl::multi_turn::api::{ApiClass, Output, Param, Signature};
-use crate::benchmarks::python::random::PyRandom;
 use crate::benchmarks::bfcl::multi_turn::state::State;
+use crate::benchmarks::python::random::PyRandom;
 use crate::benchmarks::python::value::py_eq;
 use crate::benchmarks::python::{PyStr, PyValue, py_repr};
 
