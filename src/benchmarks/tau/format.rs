@@ -341,6 +341,45 @@ impl Message {
     }
 }
 
+/// A message as the official trajectory stores it, at position `turn_idx`
+/// (without the wall-clock `timestamp`): `{role, content, tool_calls,
+/// turn_idx}` for the participants (`tool_calls` null when none, each
+/// `{id, name, arguments, requestor}`), `{role: "tool", id, content,
+/// requestor, error, turn_idx}` for a result. [`Message`] reads it back.
+pub fn message_json(message: &Message, turn_idx: usize) -> Value {
+    let participant = |role: &str, m: &ParticipantMessage| {
+        serde_json::json!({
+            "role": role,
+            "content": m.content,
+            "tool_calls": m.tool_calls,
+            "turn_idx": turn_idx,
+        })
+    };
+    let tool = |m: &ToolMessage| {
+        serde_json::json!({
+            "role": "tool",
+            "id": m.id,
+            "content": m.content,
+            "requestor": m.requestor,
+            "error": m.error,
+            "turn_idx": turn_idx,
+        })
+    };
+    match message {
+        Message::System(m) => {
+            serde_json::json!({"role": "system", "content": m.content, "turn_idx": turn_idx})
+        }
+        Message::Assistant(m) => participant("assistant", m),
+        Message::User(m) => participant("user", m),
+        Message::Tool(m) => tool(m),
+        Message::MultiTool(list) => serde_json::json!({
+            "role": "tool",
+            "tool_messages": list.iter().map(tool).collect::<Vec<_>>(),
+            "turn_idx": turn_idx,
+        }),
+    }
+}
+
 /// One conversation and how it ended (`SimulationRun`); its stored
 /// `reward_info` is not read (the evaluator recomputes it).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -480,6 +519,26 @@ pub fn parse_json<T: DeserializeOwned>(text: &str, origin: &str) -> anyhow::Resu
 mod tests {
     use super::super::reference::{data_path, tasks, trajectories};
     use super::*;
+
+    #[test]
+    fn messages_are_written_back_as_the_official_trajectory_holds_them() {
+        for (t, raw) in &trajectories() {
+            let messages = t.simulation.messages.as_ref().unwrap();
+            let raw_messages = raw["simulation"]["messages"].as_array().unwrap();
+            for (i, (m, r)) in messages.iter().zip(raw_messages).enumerate() {
+                let mut expected = r.clone();
+                expected.as_object_mut().unwrap().remove("timestamp");
+                let turn = r["turn_idx"].as_u64().unwrap() as usize;
+                assert_eq!(
+                    message_json(m, turn),
+                    expected,
+                    "{}:{} message {i}",
+                    t.task_id,
+                    t.kind
+                );
+            }
+        }
+    }
 
     #[test]
     fn every_reference_trajectory_parses_message_by_message() {

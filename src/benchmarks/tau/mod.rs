@@ -10,13 +10,19 @@
 //!   terminations and the reward from the task's basis (the DB component
 //!   and NL verdicts come from the caller).
 //! - [`pass_k`]: the official average reward and pass^k, bit for bit.
+//! - [`requests`]: the agent's and the user simulator's requests, and their replies.
+//! - [`conversation`]: one trial as the official orchestrator runs it (a
+//!   [`crate::run::dialogue::Dialogue`]).
 //!
-//! Dependencies run one way: `pass_k` → `format`, `checks` → `format`.
+//! Dependencies run one way: `conversation` → `requests`, `protocol`,
+//! `format`; `pass_k` → `format`, `checks` → `format`.
 
 pub mod checks;
+pub mod conversation;
 pub mod format;
 pub mod pass_k;
 pub mod protocol;
+pub mod requests;
 
 #[cfg(test)]
 mod reference;

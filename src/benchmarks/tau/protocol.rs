@@ -145,7 +145,7 @@ pub fn indent(text: &str, prefix: &str) -> String {
 }
 
 /// Python's `str.isspace` for one character (what `str.strip()` removes).
-fn is_py_space(c: char) -> bool {
+pub fn is_py_space(c: char) -> bool {
     matches!(c, '\t'..='\r' | '\u{1c}'..='\u{1f}' | ' ' | '\u{85}' | '\u{a0}')
         || (c as u32 > 0xff && c.is_whitespace() && c != '\u{200b}')
 }
