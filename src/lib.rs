@@ -33,6 +33,7 @@
 //! `cli` → `report` → `score` (`build` → `report` for the catalog's chart);
 //! every folder may use `util`, which uses nothing of the crate.
 
+pub mod benchmarks;
 pub mod build;
 pub mod cli;
 pub mod judge;
