@@ -4,20 +4,27 @@
 //! official environment computes of it.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use anyhow::{Context, Result, anyhow, bail};
-use sha2::{Digest, Sha256};
 
-use super::json::{Dump, J, Number, write};
+use super::json::{Dump, J, Number, write, write_str};
 use crate::ood::python::{PyStr, PyValue, json_loads_str};
+use crate::util::hash::sha256_hex;
 
 /// A `Dict[str, T]` of a model: insertion order kept, keys looked up in
-/// constant time.
+/// constant time; each value's canonical text (`sort_keys=True`) kept until
+/// the value is changed, so that hashing after a write re-serializes only
+/// what the write touched.
 #[derive(Debug, Clone)]
 pub struct Table<T> {
     keys: Vec<String>,
     values: Vec<T>,
     index: HashMap<String, usize>,
+    canonical: Vec<OnceLock<String>>,
+    sorted: OnceLock<Vec<usize>>,
+    /// Bumped by every access that may change a value.
+    generation: u64,
 }
 
 impl<T> Default for Table<T> {
@@ -26,6 +33,9 @@ impl<T> Default for Table<T> {
             keys: Vec::new(),
             values: Vec::new(),
             index: HashMap::new(),
+            canonical: Vec::new(),
+            sorted: OnceLock::new(),
+            generation: 0,
         }
     }
 }
@@ -33,12 +43,18 @@ impl<T> Default for Table<T> {
 impl<T> Table<T> {
     /// Inserts or replaces (a replaced key keeps its place, as in a dict).
     pub fn insert(&mut self, key: String, value: T) {
+        self.generation += 1;
         match self.index.get(&key) {
-            Some(&i) => self.values[i] = value,
+            Some(&i) => {
+                self.values[i] = value;
+                self.canonical[i] = OnceLock::new();
+            }
             None => {
                 self.index.insert(key.clone(), self.values.len());
                 self.keys.push(key);
                 self.values.push(value);
+                self.canonical.push(OnceLock::new());
+                self.sorted = OnceLock::new();
             }
         }
     }
@@ -50,7 +66,15 @@ impl<T> Table<T> {
 
     /// The value under `key`, to change.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut T> {
-        self.index.get(key).map(|&i| &mut self.values[i])
+        let &i = self.index.get(key)?;
+        self.generation += 1;
+        self.canonical[i] = OnceLock::new();
+        Some(&mut self.values[i])
+    }
+
+    /// A number that changes whenever a value may have changed.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Whether `key` is there.
@@ -83,11 +107,41 @@ impl<T> Table<T> {
     }
 }
 
+impl<T: Dump> Table<T> {
+    /// `json.dumps(table, sort_keys=True)`, appended to `out`.
+    fn write_canonical(&self, out: &mut String) {
+        let sorted = self.sorted.get_or_init(|| {
+            let mut order: Vec<usize> = (0..self.keys.len()).collect();
+            order.sort_by(|&a, &b| self.keys[a].cmp(&self.keys[b]));
+            order
+        });
+        out.push('{');
+        for (n, &i) in sorted.iter().enumerate() {
+            if n > 0 {
+                out.push_str(", ");
+            }
+            write_str(out, &self.keys[i]);
+            out.push_str(": ");
+            out.push_str(self.canonical[i].get_or_init(|| {
+                let mut text = String::new();
+                write(&mut text, &self.values[i].dump(), true);
+                text
+            }));
+        }
+        out.push('}');
+    }
+}
+
 /// `Dict[str, str]` (options of a variant or an item).
 pub type Options = Vec<(String, String)>;
 
 fn dump_options(options: &Options) -> J<'_> {
-    J::Map(options.iter().map(|(k, v)| (k.as_str(), J::Str(v))).collect())
+    J::Map(
+        options
+            .iter()
+            .map(|(k, v)| (k.as_str(), J::Str(v)))
+            .collect(),
+    )
 }
 
 /// A product variant (`Variant`): an item id with its options and price.
@@ -246,7 +300,10 @@ impl Dump for User {
             ("name", name),
             ("address", self.address.dump()),
             ("email", J::Str(&self.email)),
-            ("payment_methods", self.payment_methods.dump_with(Dump::dump)),
+            (
+                "payment_methods",
+                self.payment_methods.dump_with(Dump::dump),
+            ),
             ("orders", J::Strs(&self.orders)),
         ]
     }
@@ -359,7 +416,10 @@ const STATUSES: [(Status, &str); 7] = [
 impl Status {
     /// The literal.
     pub fn as_str(self) -> &'static str {
-        STATUSES.iter().find(|(s, _)| *s == self).map_or("", |(_, t)| t)
+        STATUSES
+            .iter()
+            .find(|(s, _)| *s == self)
+            .map_or("", |(_, t)| t)
     }
 
     fn parse(text: &str) -> Option<Status> {
@@ -424,7 +484,10 @@ impl Dump for Order {
             ("order_id", J::Str(&self.order_id)),
             ("user_id", J::Str(&self.user_id)),
             ("address", self.address.dump()),
-            ("items", J::List(self.items.iter().map(Dump::dump).collect())),
+            (
+                "items",
+                J::List(self.items.iter().map(Dump::dump).collect()),
+            ),
             ("status", J::Str(self.status.as_str())),
             ("fulfillments", J::List(fulfillments)),
             (
@@ -487,15 +550,33 @@ impl Db {
     /// `json.dumps(db.model_dump(), sort_keys=True, default=str)`: the text
     /// whose SHA-256 is the database hash.
     pub fn canonical_json(&self) -> String {
-        let mut out = String::with_capacity(4 << 20);
-        write(&mut out, &self.dump(), true);
+        let mut out = String::with_capacity(2 << 20);
+        let tables: [(&str, &dyn Fn(&mut String)); 3] = [
+            ("orders", &|out| self.orders.write_canonical(out)),
+            ("products", &|out| self.products.write_canonical(out)),
+            ("users", &|out| self.users.write_canonical(out)),
+        ];
+        out.push('{');
+        for (n, (name, write_table)) in tables.iter().enumerate() {
+            if n > 0 {
+                out.push_str(", ");
+            }
+            write_str(&mut out, name);
+            out.push_str(": ");
+            write_table(&mut out);
+        }
+        out.push('}');
         out
+    }
+
+    /// A number that changes whenever the database may have changed.
+    pub fn generation(&self) -> u64 {
+        self.products.generation() + self.users.generation() + self.orders.generation()
     }
 
     /// `ToolKitBase.get_db_hash()`: the SHA-256 (hex) of [`Db::canonical_json`].
     pub fn hash(&self) -> String {
-        let digest = Sha256::digest(self.canonical_json().as_bytes());
-        digest.iter().map(|b| format!("{b:02x}")).collect()
+        sha256_hex(self.canonical_json().as_bytes())
     }
 }
 
@@ -535,7 +616,11 @@ impl<'a> Reader<'a> {
     fn text(&self, name: &str) -> Result<PyStr> {
         match self.field(name)? {
             PyValue::Str(s) => Ok(s.clone()),
-            other => bail!("{}.{name}: expected a string, found {}", self.path, other.type_name()),
+            other => bail!(
+                "{}.{name}: expected a string, found {}",
+                self.path,
+                other.type_name()
+            ),
         }
     }
 
@@ -545,7 +630,11 @@ impl<'a> Reader<'a> {
             PyValue::Int(text) => text
                 .parse::<f64>()
                 .with_context(|| format!("{}.{name}: bad number", self.path)),
-            other => bail!("{}.{name}: expected a number, found {}", self.path, other.type_name()),
+            other => bail!(
+                "{}.{name}: expected a number, found {}",
+                self.path,
+                other.type_name()
+            ),
         }
     }
 
@@ -557,7 +646,11 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn optional<T>(&self, name: &str, read: impl Fn(&Self, &str) -> Result<T>) -> Result<Option<T>> {
+    fn optional<T>(
+        &self,
+        name: &str,
+        read: impl Fn(&Self, &str) -> Result<T>,
+    ) -> Result<Option<T>> {
         match self.entries.iter().any(|(k, v)| {
             matches!(k, PyValue::Str(s) if *s == PyStr::new(name)) && !matches!(v, PyValue::None)
         }) {
@@ -663,7 +756,11 @@ fn read_user(r: &Reader<'_>) -> Result<User> {
 
 fn read_order(r: &Reader<'_>) -> Result<Order> {
     let status = r.string("status")?;
-    let items = r.list("items")?.iter().map(read_item).collect::<Result<_>>()?;
+    let items = r
+        .list("items")?
+        .iter()
+        .map(read_item)
+        .collect::<Result<_>>()?;
     let fulfillments = r
         .list("fulfillments")?
         .iter()

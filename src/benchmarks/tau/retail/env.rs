@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use anyhow::{Context, Result};
 
 use super::db::Db;
-use super::tools::{SIGNATURES, WRITE_TOOLS, run};
+use super::tools::{SIGNATURES, run};
 use crate::ood::bfcl::multi_turn::api::{Arguments, bind};
 use crate::ood::python::{PyValue, json_loads_str};
 use crate::util::embedded;
@@ -36,8 +36,8 @@ pub struct ToolResult {
 #[derive(Debug, Clone)]
 pub struct RetailEnv {
     db: Db,
-    /// The hash of `db`, while no write tool has run since it was computed.
-    hash: Option<String>,
+    /// The hash of `db` and the database generation it was computed at.
+    hash: Option<(u64, String)>,
 }
 
 fn initial_db() -> Result<&'static Db> {
@@ -69,7 +69,15 @@ impl RetailEnv {
 
     /// `Environment.get_db_hash()`.
     pub fn db_hash(&mut self) -> String {
-        self.hash.get_or_insert_with(|| self.db.hash()).clone()
+        let generation = self.db.generation();
+        match &self.hash {
+            Some((at, hash)) if *at == generation => hash.clone(),
+            _ => {
+                let hash = self.db.hash();
+                self.hash = Some((generation, hash.clone()));
+                hash
+            }
+        }
     }
 
     /// The tool definitions the agent receives, as the official
@@ -108,7 +116,10 @@ impl RetailEnv {
             return Err("tau2.environment.environment.Environment.make_tool_call() got multiple values for keyword argument 'requestor'".into());
         }
         // Then binds them to `make_tool_call(self, tool_name, ...)`.
-        if let Some((k, _)) = keywords.iter().find(|(k, _)| k == "self" || k == "tool_name") {
+        if let Some((k, _)) = keywords
+            .iter()
+            .find(|(k, _)| k == "self" || k == "tool_name")
+        {
             return Err(format!(
                 "Environment.make_tool_call() got multiple values for argument '{k}'"
             ));
@@ -122,9 +133,6 @@ impl RetailEnv {
             keywords,
         };
         let bound = bind(TOOLKIT_CLASS, signature, args)?;
-        if WRITE_TOOLS.contains(&name) {
-            self.hash = None;
-        }
         run(&mut self.db, name, &bound)
     }
 }

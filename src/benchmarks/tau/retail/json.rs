@@ -114,8 +114,7 @@ fn write_map(out: &mut String, entries: &[(&str, J<'_>)], sort_keys: bool) {
 
 /// A string as `json.dumps` writes it (`ensure_ascii=True`).
 pub fn write_str(out: &mut String, s: &str) {
-    if s
-        .bytes()
+    if s.bytes()
         .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
     {
         out.push('"');

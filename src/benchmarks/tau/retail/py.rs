@@ -220,7 +220,10 @@ mod tests {
             "'bool' object has no attribute 'lower'"
         );
         assert_eq!(lower(&v(r#""ÀB""#)).unwrap(), PyStr::new("àb"));
-        assert_eq!(len(&v("7")).unwrap_err(), "object of type 'int' has no len()");
+        assert_eq!(
+            len(&v("7")).unwrap_err(),
+            "object of type 'int' has no len()"
+        );
         assert_eq!(len(&v(r#""日本""#)), Ok(2));
         assert_eq!(to_str(&v(r#"{"k": [1.0, null]}"#)), "{'k': [1.0, None]}");
     }

@@ -16,7 +16,9 @@ const REFERENCE: &str = "datasets/ood/tau/retail/reference";
 const INITIAL_HASH: &str = "b25c9cb211f5efcaee5dd646054a73c4a9f43f4f5acc32c10713cd9f9ac20e9c";
 
 fn gunzip(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(REFERENCE).join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(REFERENCE)
+        .join(name);
     let mut text = String::new();
     GzDecoder::new(std::fs::File::open(&path).unwrap())
         .read_to_string(&mut text)
@@ -98,7 +100,11 @@ fn diff(ours: &str, official: &str) -> String {
         .map(|((i, _), _)| i)
         .unwrap_or(ours.len().min(official.len()));
     let context = |s: &str| {
-        let chars: String = s.char_indices().filter(|(i, _)| i + 60 >= at && *i < at + 60).map(|(_, c)| c).collect();
+        let chars: String = s
+            .char_indices()
+            .filter(|(i, _)| i + 60 >= at && *i < at + 60)
+            .map(|(_, c)| c)
+            .collect();
         chars
     };
     format!(
@@ -134,7 +140,12 @@ fn every_official_tool_vector_is_reproduced() {
         }
         if !problems.is_empty() {
             let args = PyStr(crate::ood::python::py_repr(&v.arguments)).to_string_lossy();
-            mismatches.push(format!("i={} {}({args}): {}", v.i, v.tool, problems.join("; ")));
+            mismatches.push(format!(
+                "i={} {}({args}): {}",
+                v.i,
+                v.tool,
+                problems.join("; ")
+            ));
         }
     }
     assert!(
@@ -150,7 +161,12 @@ fn every_official_tool_vector_is_reproduced() {
 fn the_tool_list_is_the_official_one() {
     let schemas = RetailEnv::tool_schemas().unwrap();
     let official: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(REFERENCE).join("tool_schemas.json")).unwrap(),
+        &std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(REFERENCE)
+                .join("tool_schemas.json"),
+        )
+        .unwrap(),
     )
     .unwrap();
     assert_eq!(schemas, official);
@@ -183,7 +199,11 @@ fn argument_names_and_unknown_tools_fail_as_in_python() {
     assert_eq!(unknown.content, "Error: Tool 'think' not found.");
     // `requestor` collides before the tool is even looked up.
     let collision = env.call_json("think", r#"{"requestor": "user"}"#);
-    assert!(collision.content.ends_with("got multiple values for keyword argument 'requestor'"));
+    assert!(
+        collision
+            .content
+            .ends_with("got multiple values for keyword argument 'requestor'")
+    );
     let missing = env.call_json("modify_pending_order_payment", r##"{"order_id": "#W0"}"##);
     assert_eq!(
         missing.content,
@@ -195,11 +215,24 @@ fn argument_names_and_unknown_tools_fail_as_in_python() {
 fn hostile_arguments_end_quickly_with_an_error_or_a_result() {
     let mut env = RetailEnv::fresh().unwrap();
     let huge = "x".repeat(1 << 20);
-    let by_email = env.call_json("find_user_id_by_email", &format!(r#"{{"email": "{huge}"}}"#));
+    let by_email = env.call_json(
+        "find_user_id_by_email",
+        &format!(r#"{{"email": "{huge}"}}"#),
+    );
     assert_eq!(by_email.content, "Error: User not found");
-    let calc = env.call_json("calculate", &format!(r#"{{"expression": "{}"}}"#, "1".repeat(1 << 20)));
-    assert!(calc.content.starts_with("Error: Exceeds the limit (4300 digits)"));
-    let deep = format!(r#"{{"order_id": {}1{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+    let calc = env.call_json(
+        "calculate",
+        &format!(r#"{{"expression": "{}"}}"#, "1".repeat(1 << 20)),
+    );
+    assert!(
+        calc.content
+            .starts_with("Error: Exceeds the limit (4300 digits)")
+    );
+    let deep = format!(
+        r#"{{"order_id": {}1{}}}"#,
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
     assert!(env.call_json("get_order_details", &deep).error);
     let nested = format!(
         r##"{{"order_id": "#W2611340", "item_ids": [{}"x"{}], "payment_method_id": "p"}}"##,
@@ -214,6 +247,10 @@ fn hostile_arguments_end_quickly_with_an_error_or_a_result() {
             r#"{{"user_id": "noah_brown_6181", "address1": 1, "address2": "", "city": "{huge}", "state": ["{huge}"], "country": "", "zip": null}}"#
         ),
     );
-    assert!(address.content.starts_with("Error: 3 validation errors for UserAddress\naddress1\n"));
+    assert!(
+        address
+            .content
+            .starts_with("Error: 3 validation errors for UserAddress\naddress1\n")
+    );
     assert!(address.content.len() < 2000);
 }

@@ -4,9 +4,14 @@
 //! the official code raises.
 
 use super::calculate::calculate;
-use super::db::{ADDRESS_FIELDS, Address, Db, Order, PaymentMethod, Payment, Status, Transaction, User, Variant};
+use super::db::{
+    ADDRESS_FIELDS, Address, Db, Order, Payment, PaymentMethod, Status, Transaction, User, Variant,
+};
 use super::json::{Number, dumps};
-use super::py::{self, PyResult, dict_key, first_missing, iterate, lower, lower_str, round2, sorted_strings, to_str};
+use super::py::{
+    self, PyResult, dict_key, first_missing, iterate, lower, lower_str, round2, sorted_strings,
+    to_str,
+};
 use crate::ood::bfcl::multi_turn::api::{Param, Signature};
 use crate::ood::python::{PyStr, PyValue, py_repr};
 
@@ -168,6 +173,11 @@ fn payment_method_key(db: &Db, user_id: &str, method_id: &PyValue) -> PyResult<S
         .ok_or_else(|| "Payment method not found".to_string())
 }
 
+fn method<'a>(db: &'a Db, user_id: &str, key: &str) -> &'a PaymentMethod {
+    let user = db.users.get(user_id).expect("checked");
+    user.payment_methods.get(key).expect("checked")
+}
+
 fn method_mut<'a>(db: &'a mut Db, user_id: &str, key: &str) -> &'a mut PaymentMethod {
     let user = db.users.get_mut(user_id).expect("checked");
     user.payment_methods.get_mut(key).expect("checked")
@@ -206,8 +216,17 @@ fn cancel_pending_order(db: &mut Db, order_id: &PyValue, reason: &PyValue) -> Py
             transaction_type: Transaction::Refund,
             ..payment.clone()
         });
-        let owner = db.users.get(&user_id).ok_or("User not found")?.user_id.clone();
-        let method_key = payment_method_key(db, &owner, &PyValue::Str(PyStr::new(&payment.payment_method_id)))?;
+        let owner = db
+            .users
+            .get(&user_id)
+            .ok_or("User not found")?
+            .user_id
+            .clone();
+        let method_key = payment_method_key(
+            db,
+            &owner,
+            &PyValue::Str(PyStr::new(&payment.payment_method_id)),
+        )?;
         add_to_gift_card(method_mut(db, &owner, &method_key), payment.amount);
     }
     let order = db.orders.get_mut(&key).expect("checked");
@@ -226,7 +245,13 @@ struct Change {
     news: Vec<PyValue>,
 }
 
-fn price_change(db: &Db, order: &Order, item_ids: &PyValue, new_item_ids: &PyValue, refuse_same: bool) -> PyResult<Change> {
+fn price_change(
+    db: &Db,
+    order: &Order,
+    item_ids: &PyValue,
+    new_item_ids: &PyValue,
+    refuse_same: bool,
+) -> PyResult<Change> {
     let olds = iterate(item_ids)?;
     let news = iterate(new_item_ids)?;
     let mut diff = Number::Int(0);
@@ -255,7 +280,13 @@ fn price_change(db: &Db, order: &Order, item_ids: &PyValue, new_item_ids: &PyVal
     })
 }
 
-fn exchange(db: &mut Db, order_id: &PyValue, item_ids: &PyValue, new_item_ids: &PyValue, method_id: &PyValue) -> PyResult<String> {
+fn exchange(
+    db: &mut Db,
+    order_id: &PyValue,
+    item_ids: &PyValue,
+    new_item_ids: &PyValue,
+    method_id: &PyValue,
+) -> PyResult<String> {
     let key = order_key(db, order_id)?;
     let order = db.orders.get(&key).expect("checked");
     if order.status != Status::Delivered {
@@ -275,7 +306,7 @@ fn exchange(db: &mut Db, order_id: &PyValue, item_ids: &PyValue, new_item_ids: &
     };
     let user_id = order.user_id.clone();
     let method_key = payment_method_key(db, &user_id, method_id)?;
-    let balance = gift_card_balance(method_mut(db, &user_id, &method_key));
+    let balance = gift_card_balance(method(db, &user_id, &method_key));
     if balance.is_some_and(|b| b < diff.as_f64()) {
         return Err("Insufficient gift card balance to pay for the price difference".into());
     }
@@ -288,7 +319,13 @@ fn exchange(db: &mut Db, order_id: &PyValue, item_ids: &PyValue, new_item_ids: &
     Ok(dumps(&*order))
 }
 
-fn modify_items(db: &mut Db, order_id: &PyValue, item_ids: &PyValue, new_item_ids: &PyValue, method_id: &PyValue) -> PyResult<String> {
+fn modify_items(
+    db: &mut Db,
+    order_id: &PyValue,
+    item_ids: &PyValue,
+    new_item_ids: &PyValue,
+    method_id: &PyValue,
+) -> PyResult<String> {
     let key = order_key(db, order_id)?;
     let order = db.orders.get(&key).expect("checked");
     if order.status != Status::Pending {
@@ -305,11 +342,10 @@ fn modify_items(db: &mut Db, order_id: &PyValue, item_ids: &PyValue, new_item_id
     let diff = change.diff.as_f64();
     let user_id = order.user_id.clone();
     let method_key = payment_method_key(db, &user_id, method_id)?;
-    let method = method_mut(db, &user_id, &method_key);
-    if gift_card_balance(method).is_some_and(|b| b < diff) {
+    if gift_card_balance(method(db, &user_id, &method_key)).is_some_and(|b| b < diff) {
         return Err("Insufficient gift card balance to pay for the new item".into());
     }
-    add_to_gift_card(method, -diff);
+    add_to_gift_card(method_mut(db, &user_id, &method_key), -diff);
     let order = db.orders.get_mut(&key).expect("checked");
     order.payment_history.push(Payment {
         transaction_type: if diff > 0.0 {
@@ -326,7 +362,11 @@ fn modify_items(db: &mut Db, order_id: &PyValue, item_ids: &PyValue, new_item_id
         let PyValue::Str(old) = old else { continue };
         let PyValue::Str(new) = new else { continue };
         let variant = change.last_variant.as_ref().expect("a pair was checked");
-        if let Some(item) = order.items.iter_mut().find(|i| PyStr::new(&i.item_id) == *old) {
+        if let Some(item) = order
+            .items
+            .iter_mut()
+            .find(|i| PyStr::new(&i.item_id) == *old)
+        {
             item.item_id = new.to_string_lossy();
             item.price = variant.price;
             item.options = variant.options.clone();
@@ -354,8 +394,7 @@ fn modify_payment(db: &mut Db, order_id: &PyValue, method_id: &PyValue) -> PyRes
         return Err("The new payment method should be different from the current one".into());
     }
     let (amount, old_key) = (first.amount, first.payment_method_id.clone());
-    let method = method_mut(db, &user_id, &method_key);
-    if gift_card_balance(method).is_some_and(|b| b < amount) {
+    if gift_card_balance(method(db, &user_id, &method_key)).is_some_and(|b| b < amount) {
         return Err("Insufficient gift card balance to pay for the order".into());
     }
     let order = db.orders.get_mut(&key).expect("checked");
@@ -426,7 +465,14 @@ fn string_type_error(field: &str, value: &PyValue) -> String {
 
 fn modify_order_address(db: &mut Db, order_id: &PyValue, fields: &[PyValue]) -> PyResult<String> {
     let key = order_key(db, order_id)?;
-    if !db.orders.get(&key).expect("checked").status.as_str().contains("pending") {
+    if !db
+        .orders
+        .get(&key)
+        .expect("checked")
+        .status
+        .as_str()
+        .contains("pending")
+    {
         return Err("Non-pending order cannot be modified".into());
     }
     let address = address(fields)?;
@@ -443,18 +489,31 @@ fn modify_user_address(db: &mut Db, user_id: &PyValue, fields: &[PyValue]) -> Py
     Ok(dumps(&*user))
 }
 
-fn return_items(db: &mut Db, order_id: &PyValue, item_ids: &PyValue, method_id: &PyValue) -> PyResult<String> {
+fn return_items(
+    db: &mut Db,
+    order_id: &PyValue,
+    item_ids: &PyValue,
+    method_id: &PyValue,
+) -> PyResult<String> {
     let key = order_key(db, order_id)?;
     let order = db.orders.get(&key).expect("checked");
     if order.status != Status::Delivered {
         return Err("Non-delivered order cannot be returned".into());
     }
-    let owner = db.users.get(&order.user_id).ok_or("User not found")?.user_id.clone();
+    let owner = db
+        .users
+        .get(&order.user_id)
+        .ok_or("User not found")?
+        .user_id
+        .clone();
     let method_key = payment_method_key(db, &owner, method_id)?;
-    let is_gift_card = gift_card_balance(method_mut(db, &owner, &method_key)).is_some();
+    let is_gift_card = gift_card_balance(method(db, &owner, &method_key)).is_some();
     let order = db.orders.get(&key).expect("checked");
     if !is_gift_card {
-        let first = order.payment_history.first().ok_or("list index out of range")?;
+        let first = order
+            .payment_history
+            .first()
+            .ok_or("list index out of range")?;
         if method_key != first.payment_method_id {
             return Err("Payment method should be the original payment method".into());
         }
@@ -485,7 +544,12 @@ fn find_user_id_by_email(db: &Db, email: &PyValue) -> PyResult<String> {
     Err("User not found".into())
 }
 
-fn find_user_id_by_name_zip(db: &Db, first: &PyValue, last: &PyValue, zip: &PyValue) -> PyResult<String> {
+fn find_user_id_by_name_zip(
+    db: &Db,
+    first: &PyValue,
+    last: &PyValue,
+    zip: &PyValue,
+) -> PyResult<String> {
     let (mut first_lower, mut last_lower) = (None, None);
     for (user_id, user) in db.users.iter() {
         let f = match &first_lower {

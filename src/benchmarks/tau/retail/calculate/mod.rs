@@ -19,8 +19,8 @@
 mod parse;
 mod value;
 
-use crate::ood::python::{PyValue, float_repr};
 use super::py::{PyResult, iterate, round2};
+use crate::ood::python::{PyValue, float_repr};
 
 /// The characters the official check lets through.
 const ALLOWED: &str = "0123456789+-*/(). ";
@@ -124,25 +124,61 @@ mod tests {
             ("10.0**400", "(34, 'Numerical result out of range')"),
             ("1//0", "integer division or modulo by zero"),
             ("1.0//0", "float floor division by zero"),
-            ("(-8)**0.5", "float() argument must be a string or a real number, not 'complex'"),
+            (
+                "(-8)**0.5",
+                "float() argument must be a string or a real number, not 'complex'",
+            ),
             ("(-8)**0.5/0", "complex division by zero"),
-            ("(-1)**0.5//1", "unsupported operand type(s) for //: 'complex' and 'int'"),
+            (
+                "(-1)**0.5//1",
+                "unsupported operand type(s) for //: 'complex' and 'int'",
+            ),
             ("(0*(-1)**0.5)**-1", "0.0 to a negative or complex power"),
-            ("()*2", "float() argument must be a string or a real number, not 'tuple'"),
+            (
+                "()*2",
+                "float() argument must be a string or a real number, not 'tuple'",
+            ),
             ("()+1", "can only concatenate tuple (not \"int\") to tuple"),
-            ("1+()", "unsupported operand type(s) for +: 'int' and 'tuple'"),
+            (
+                "1+()",
+                "unsupported operand type(s) for +: 'int' and 'tuple'",
+            ),
             ("-...", "bad operand type for unary -: 'ellipsis'"),
-            ("() * 1.5", "can't multiply sequence by non-int of type 'float'"),
-            ("() * (2**100)", "cannot fit 'int' into an index-sized integer"),
-            ("()**2", "unsupported operand type(s) for ** or pow(): 'tuple' and 'int'"),
+            (
+                "() * 1.5",
+                "can't multiply sequence by non-int of type 'float'",
+            ),
+            (
+                "() * (2**100)",
+                "cannot fit 'int' into an index-sized integer",
+            ),
+            (
+                "()**2",
+                "unsupported operand type(s) for ** or pow(): 'tuple' and 'int'",
+            ),
             ("(1)(*2)", "1 argument after * must be an iterable, not int"),
-            ("(())(**())", "() argument after ** must be a mapping, not tuple"),
+            (
+                "(())(**())",
+                "() argument after ** must be a mapping, not tuple",
+            ),
             ("(1.5)(2)", "'float' object is not callable"),
-            ("...(*2)", "Ellipsis argument after * must be an iterable, not int"),
-            ("(2*(-1)**0.5)(*2)", "(1.2246467991473532e-16+2j) argument after * must be an iterable, not int"),
-            ("(0*(-1)**0.5)(*2)", "0j argument after * must be an iterable, not int"),
+            (
+                "...(*2)",
+                "Ellipsis argument after * must be an iterable, not int",
+            ),
+            (
+                "(2*(-1)**0.5)(*2)",
+                "(1.2246467991473532e-16+2j) argument after * must be an iterable, not int",
+            ),
+            (
+                "(0*(-1)**0.5)(*2)",
+                "0j argument after * must be an iterable, not int",
+            ),
             ("(1)(1/0)", "division by zero"),
-            ("(1)(*1)(1/0)", "1 argument after * must be an iterable, not int"),
+            (
+                "(1)(*1)(1/0)",
+                "1 argument after * must be an iterable, not int",
+            ),
         ] {
             assert_eq!(calc(e), format!("Error: {want}"), "{e}");
         }
@@ -169,11 +205,20 @@ mod tests {
             ("((1).", never),
             ("(1).", invalid),
             ("(1 .)", invalid),
-            ("(*1)", "cannot use starred expression here (<string>, line 1)"),
-            ("(**1)", "cannot use double starred expression here (<string>, line 1)"),
+            (
+                "(*1)",
+                "cannot use starred expression here (<string>, line 1)",
+            ),
+            (
+                "(**1)",
+                "cannot use double starred expression here (<string>, line 1)",
+            ),
             ("(*1 2)", comma),
             ("(1)(*1 2)", comma),
-            ("(*1)(1)", "cannot use starred expression here (<string>, line 1)"),
+            (
+                "(*1)(1)",
+                "cannot use starred expression here (<string>, line 1)",
+            ),
             ("(1)(*)", invalid),
             ("*()", invalid),
             ("(1 2) 3 01", zeros),
@@ -203,11 +248,21 @@ mod tests {
         assert_eq!(calc(&format!("{}1", "1**".repeat(2988))), overflow);
         assert_eq!(calc(&format!("{}1", "1**".repeat(2987))), "1.0");
         assert_eq!(
-            calc(&format!("{}{}1{}", "(".repeat(200), "-".repeat(375), ")".repeat(200))),
+            calc(&format!(
+                "{}{}1{}",
+                "(".repeat(200),
+                "-".repeat(375),
+                ")".repeat(200)
+            )),
             overflow
         );
         assert_eq!(
-            calc(&format!("{}{}1{}", "(".repeat(200), "-".repeat(374), ")".repeat(200))),
+            calc(&format!(
+                "{}{}1{}",
+                "(".repeat(200),
+                "-".repeat(374),
+                ")".repeat(200)
+            )),
             "1.0"
         );
         assert!(calc(&"1".repeat(4301)).starts_with(
@@ -234,8 +289,17 @@ mod tests {
         let call = |json: &str| calculate(&json_loads_str(json).unwrap()).unwrap_err();
         assert_eq!(call("12345"), "'int' object is not iterable");
         assert_eq!(call(r#"["x"]"#), "Invalid characters in expression");
-        assert_eq!(call(r#"["12"]"#), "eval() arg 1 must be a string, bytes or code object");
-        assert_eq!(call("[1]"), "'in <string>' requires string as left operand, not int");
-        assert_eq!(call("{}"), "eval() arg 1 must be a string, bytes or code object");
+        assert_eq!(
+            call(r#"["12"]"#),
+            "eval() arg 1 must be a string, bytes or code object"
+        );
+        assert_eq!(
+            call("[1]"),
+            "'in <string>' requires string as left operand, not int"
+        );
+        assert_eq!(
+            call("{}"),
+            "eval() arg 1 must be a string, bytes or code object"
+        );
     }
 }

@@ -104,7 +104,11 @@ fn tokenize(text: &[u8]) -> (Vec<Token>, Tail) {
             }
             b'*' | b'/' if at(i + 1) == c => {
                 i += 2;
-                if c == b'*' { Kind::DoubleStar } else { Kind::DoubleSlash }
+                if c == b'*' {
+                    Kind::DoubleStar
+                } else {
+                    Kind::DoubleSlash
+                }
             }
             _ => {
                 i += 1;
@@ -137,7 +141,11 @@ fn tokenize(text: &[u8]) -> (Vec<Token>, Tail) {
             level,
         });
     }
-    let tail = if level > 0 { Tail::NeverClosed } else { Tail::End };
+    let tail = if level > 0 {
+        Tail::NeverClosed
+    } else {
+        Tail::End
+    };
     (tokens, tail)
 }
 
@@ -364,7 +372,12 @@ impl Parser<'_> {
         Ok(end)
     }
 
-    fn binary_loop(&mut self, pos: usize, ops: &[(Kind, BinOp)], operand: fn(&mut Self, usize) -> R<usize>) -> R<usize> {
+    fn binary_loop(
+        &mut self,
+        pos: usize,
+        ops: &[(Kind, BinOp)],
+        operand: fn(&mut Self, usize) -> R<usize>,
+    ) -> R<usize> {
         let mut end = operand(self, pos)?;
         loop {
             let kind = self.peek(end)?;
@@ -387,7 +400,11 @@ impl Parser<'_> {
     }
 
     fn sum(&mut self, pos: usize) -> R<usize> {
-        self.binary_loop(pos, &[(Kind::Plus, BinOp::Add), (Kind::Minus, BinOp::Sub)], Self::term)
+        self.binary_loop(
+            pos,
+            &[(Kind::Plus, BinOp::Add), (Kind::Minus, BinOp::Sub)],
+            Self::term,
+        )
     }
 
     fn term(&mut self, pos: usize) -> R<usize> {

@@ -257,7 +257,6 @@ fn int_true_divide(x: &BigInt, y: &BigInt) -> R<f64> {
     ratio_to_f64(x, y).ok_or_else(|| "integer division result too large for a float".into())
 }
 
-
 fn float_op(op: BinOp, x: f64, y: f64) -> R<Value> {
     Ok(Value::Float(match op {
         BinOp::Add => x + y,
@@ -404,7 +403,8 @@ mod tests {
         );
         let tiny = int_true_divide(&BigInt::from(1u8), &(BigInt::from(1u8) << 1074u32)).unwrap();
         assert_eq!(tiny, 5e-324);
-        let below_half = int_true_divide(&BigInt::from(1u8), &(BigInt::from(1u8) << 1076u32)).unwrap();
+        let below_half =
+            int_true_divide(&BigInt::from(1u8), &(BigInt::from(1u8) << 1076u32)).unwrap();
         assert_eq!(below_half, 0.0);
         assert_eq!(complex_repr(0.0, 2.0), "2j");
         assert_eq!(complex_repr(-0.0, -1.0), "(-0-1j)");
