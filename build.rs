@@ -12,7 +12,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 
 /// The embedded files, by path in the repository.
-const FILES: [&str; 56] = [
+const FILES: [&str; 59] = [
     // The sample set: `itc score` and `itc eval` with no task file.
     "datasets/sample/tasks.jsonl",
     "datasets/sample/apis.json",
@@ -71,6 +71,11 @@ const FILES: [&str; 56] = [
     "datasets/ood/bfcl/multi_turn_func_doc/trading_bot.json",
     "datasets/ood/bfcl/multi_turn_func_doc/travel_booking.json",
     "datasets/ood/bfcl/multi_turn_func_doc/vehicle_control.json",
+    // The τ³-bench retail environment (`RetailEnv::fresh`, its tool list)
+    // and tasks (`itc eval --dataset tau:retail`).
+    "datasets/ood/tau/retail/db.json",
+    "datasets/ood/tau/retail/tasks.json",
+    "datasets/ood/tau/retail/reference/tool_schemas.json",
 ];
 
 fn main() {

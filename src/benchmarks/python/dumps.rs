@@ -118,7 +118,7 @@ fn dump_py(out: &mut String, value: &PyValue) -> Result<(), String> {
 }
 
 /// A float as `json.dumps` writes it: `repr`, or `NaN` / `Infinity`.
-fn json_float(x: f64) -> String {
+pub(crate) fn json_float(x: f64) -> String {
     if x.is_nan() {
         "NaN".into()
     } else if x.is_infinite() {
@@ -129,7 +129,7 @@ fn json_float(x: f64) -> String {
 }
 
 /// A Python string (lone surrogates included) as `json.dumps` writes it.
-fn write_py_string(out: &mut String, s: &PyStr) {
+pub(crate) fn write_py_string(out: &mut String, s: &PyStr) {
     if s.0.iter().all(|&c| char::from_u32(c).is_some()) {
         write_string(out, &s.to_string_lossy());
         return;

@@ -11,6 +11,7 @@
 //!   and NL verdicts come from the caller).
 //! - [`pass_k`]: the official average reward and pass^k, bit for bit.
 //! - [`requests`]: the agent's and the user simulator's requests, and their replies.
+//! - [`retail`]: the retail domain: its database, 16 tools and hash.
 //! - [`conversation`]: one trial as the official orchestrator runs it (a
 //!   [`crate::run::dialogue::Dialogue`]).
 //!
@@ -23,6 +24,7 @@ pub mod format;
 pub mod pass_k;
 pub mod protocol;
 pub mod requests;
+pub mod retail;
 
 #[cfg(test)]
 mod reference;
