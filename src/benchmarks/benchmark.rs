@@ -6,8 +6,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::eval::OodRun;
+use super::tau::ask::TauRun;
 use crate::models::config::{Backend, Mode, ModelConfig, PromptStyle};
-use crate::run::{EvalOptions, eval_models};
+use crate::run::{EvalOptions, ModelSource, eval_models};
 
 /// Which benchmark to run and where its files are.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,6 +23,8 @@ pub struct DatasetOptions {
     pub cache_dir: Option<PathBuf>,
     /// APIBench: distractor tools per task besides the gold API.
     pub candidates: usize,
+    /// τ³-bench: the user model, trials and limits.
+    pub tau: TauRun,
 }
 
 impl Default for DatasetOptions {
@@ -31,6 +34,7 @@ impl Default for DatasetOptions {
             files: Vec::new(),
             cache_dir: None,
             candidates: super::apibench::DEFAULT_CANDIDATES,
+            tau: TauRun::default(),
         }
     }
 }
@@ -82,6 +86,13 @@ pub fn eval_dataset(
         dataset.cache_dir.as_deref(),
         dataset.candidates,
         &configs,
+        Some(TauRun {
+            models_file: match &options.models {
+                ModelSource::ConfigFile { path, .. } => Some(path.clone()),
+                _ => None,
+            },
+            ..dataset.tau.clone()
+        }),
         err,
     )?;
     eval_models(options, configs, Some(&run), out, err)

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::apibench::{self, Hub};
 use super::bfcl::{self, CategorySet};
 use super::stabletoolbench::{self, Group};
+use super::tau::{self, Domain as TauDomain};
 use super::{ConvertWarning, fetch, nexusraven, seal_tools, toolalpaca};
 use crate::models::config::PromptStyle;
 use crate::spec::records::Task;
@@ -37,6 +38,8 @@ pub enum OodDataset {
     StableToolBench(Group),
     /// BFCL v4 Python AST categories.
     Bfcl(CategorySet),
+    /// One τ³-bench domain.
+    Tau(TauDomain),
 }
 
 /// Every dataset `--dataset` names on its own, in the order `itc datasets`
@@ -64,6 +67,7 @@ pub fn all() -> Vec<OodDataset> {
         .chain(bfcl::Category::every().map(CategorySet::one))
         .map(OodDataset::Bfcl),
     );
+    all.extend(TauDomain::ALL.into_iter().map(OodDataset::Tau));
     all
 }
 
@@ -86,11 +90,12 @@ pub fn families() -> String {
     ];
     format!(
         "apibench:<hub> ({}); seal-tools; toolalpaca; nexusraven; stabletoolbench:<group> ({}); \
-         bfcl:<category> ({}; several separated by commas) or bfcl:{}",
+         bfcl:<category> ({}; several separated by commas) or bfcl:{}; tau:<domain> ({})",
         list(Hub::ALL.iter().map(|h| h.as_str()).collect()),
         list(Group::ALL.iter().map(|g| g.as_str()).collect()),
         list(bfcl::Category::every().map(|c| c.as_str()).collect()),
         sets.map(|s| s.to_string()).join("|"),
+        list(TauDomain::ALL.iter().map(|d| d.as_str()).collect()),
     )
 }
 
@@ -106,6 +111,12 @@ impl FromStr for OodDataset {
         }
         if let Some(set) = lower.strip_prefix("bfcl:") {
             return Ok(OodDataset::Bfcl(set.parse()?));
+        }
+        if let Some(domain) = lower
+            .strip_prefix("tau:")
+            .or_else(|| lower.strip_prefix("tau-"))
+        {
+            return Ok(OodDataset::Tau(domain.parse()?));
         }
         Ok(match lower.as_str() {
             "apibench:huggingface" | "apibench-huggingface" => {
@@ -135,6 +146,7 @@ impl fmt::Display for OodDataset {
             OodDataset::NexusRaven => f.write_str("nexusraven"),
             OodDataset::StableToolBench(g) => write!(f, "stabletoolbench:{g}"),
             OodDataset::Bfcl(set) => write!(f, "bfcl:{set}"),
+            OodDataset::Tau(domain) => write!(f, "tau:{}", domain.as_str()),
         }
     }
 }
@@ -175,6 +187,7 @@ impl OodDataset {
             OodDataset::Apibench(Hub::Tensorflowhub) => 5,
             OodDataset::StableToolBench(g) => 6 + g as u8,
             OodDataset::Bfcl(_) => 12,
+            OodDataset::Tau(d) => 13 + d as u8,
         }
     }
 
@@ -196,6 +209,7 @@ impl OodDataset {
                 Group::G3Instruction => "StableToolBench G3_instruction",
             },
             OodDataset::Bfcl(_) => "BFCL",
+            OodDataset::Tau(TauDomain::Retail) => "τ³-bench retail",
         }
     }
 
@@ -223,6 +237,7 @@ impl OodDataset {
                 Group::G3Instruction => "stabletoolbench-G3_instruction",
             },
             OodDataset::Bfcl(_) => "bfcl",
+            OodDataset::Tau(TauDomain::Retail) => "tau-retail",
         };
         name.to_string()
     }
@@ -254,6 +269,9 @@ impl OodDataset {
                     .map(|p| ood(&format!("bfcl/{p}")))
                     .collect(),
             ),
+            OodDataset::Tau(domain) => {
+                Some(vec![ood(&format!("tau/{}/tasks.json", domain.as_str()))])
+            }
             OodDataset::NexusRaven => None,
         }
     }
@@ -300,14 +318,18 @@ impl OodDataset {
                 }
                 Ok(files)
             }
+            // Built in only: nothing to fetch.
+            OodDataset::Tau(_) => Ok(Vec::new()),
             _ => fetch::dataset_files(&self.fetch_name()),
         }
     }
 
     /// The dataset's files in the fetch cache, when every one is there.
     pub fn locate_cached(self, cache_dir: &Path) -> anyhow::Result<Option<Vec<PathBuf>>> {
-        let OodDataset::Bfcl(set) = self else {
-            return fetch::locate(&self.fetch_name(), cache_dir);
+        let set = match self {
+            OodDataset::Bfcl(set) => set,
+            OodDataset::Tau(_) => return Ok(None),
+            _ => return fetch::locate(&self.fetch_name(), cache_dir),
         };
         // Each category on its own: `itc ood fetch bfcl-<category>` is enough.
         let mut files = Vec::new();
@@ -345,6 +367,7 @@ impl OodDataset {
             OodDataset::NexusRaven => nexusraven::convert(files),
             OodDataset::StableToolBench(_) => stabletoolbench::convert(files),
             OodDataset::Bfcl(set) => Ok((bfcl::convert::convert_files(set, files)?, Vec::new())),
+            OodDataset::Tau(domain) => Ok((tau::ask::convert(domain, files, 1)?, Vec::new())),
         }
     }
 

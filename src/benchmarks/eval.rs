@@ -15,6 +15,7 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use serde::Serialize;
@@ -24,9 +25,11 @@ use super::apibench::{self, Hub};
 use super::dataset::{OodDataset, RunInfo, split_apibench_files};
 use super::python::PyStr;
 use super::score::{APIBENCH_GROUPS, FRACTIONS, SEAL_GROUPS, SEAL_HEADER};
-use super::{answers, bfcl, fetch, seal_tools};
+use super::tau::ask::TauRun;
+use super::{answers, bfcl, fetch, seal_tools, tau};
 use crate::models::config::ModelConfig;
 use crate::models::config::{Mode, PromptStyle};
+use crate::run::dialogue::SharedAsker;
 use crate::run::{Benchmark, check_prompt_styles};
 use crate::score::files::OutputFormat;
 use crate::spec::jsonl::{read_records, write_records};
@@ -88,6 +91,8 @@ pub struct OodRun {
     pub task_warnings: Vec<ConvertWarning>,
     /// What asks BFCL's multi-turn tasks the official way.
     pub asker: Option<std::sync::Arc<bfcl::ask::BfclAsker>>,
+    /// τ³-bench: the run's settings (user model, trials, limits).
+    pub tau: Option<TauRun>,
 }
 
 /// Most conversion warnings printed; the others are counted.
@@ -117,13 +122,25 @@ impl OodRun {
         cache_dir: Option<&Path>,
         candidates: usize,
         models: &[ModelConfig],
+        tau: Option<TauRun>,
         err: &mut dyn Write,
     ) -> anyhow::Result<OodRun> {
         let dataset: OodDataset = name.parse()?;
         check_styles(Some(dataset), models)?;
         let cache = cache_dir.map_or_else(fetch::default_cache_dir, Path::to_path_buf);
         let (files, origin) = dataset.resolve_files(files, &cache)?;
-        let (tasks, warnings) = dataset.convert_for_run(&files, candidates)?;
+        let mut tau = match dataset {
+            OodDataset::Tau(_) => Some(tau.unwrap_or_default().checked(models)?),
+            _ => None,
+        };
+        let (tasks, warnings) = match (dataset, &mut tau) {
+            (OodDataset::Tau(domain), Some(run)) => {
+                let (tau_tasks, tasks) = tau::ask::convert_keeping(domain, &files, run.trials)?;
+                run.tasks = tau_tasks;
+                (tasks, Vec::new())
+            }
+            _ => dataset.convert_for_run(&files, candidates)?,
+        };
         writeln!(
             err,
             "{dataset}: {} task(s) converted from {origin} ({})",
@@ -157,6 +174,7 @@ impl OodRun {
                 tasks: tasks.len(),
             },
             asker: bfcl_asker(dataset, models),
+            tau,
             tasks,
             task_warnings,
         })
@@ -343,11 +361,13 @@ impl Benchmark for OodRun {
         self.info.write(run_dir)
     }
 
-    /// BFCL's multi-turn tasks go through the official loop.
-    fn asker(&self) -> Option<crate::run::dialogue::SharedAsker> {
-        self.asker
-            .clone()
-            .map(|a| a as crate::run::dialogue::SharedAsker)
+    /// BFCL's multi-turn tasks go through the official loop, τ³-bench's
+    /// trials through the official conversation.
+    fn asker(&self, cache_dir: Option<&Path>) -> anyhow::Result<Option<SharedAsker>> {
+        if let (OodDataset::Tau(domain), Some(run)) = (self.info.dataset, &self.tau) {
+            return Ok(Some(Arc::new(run.asker(domain, cache_dir)?)));
+        }
+        Ok(self.asker.clone().map(|a| a as SharedAsker))
     }
 
     /// The prediction file `itc score` should score: the run's own when

@@ -189,7 +189,7 @@ fn count_records(dataset: OodDataset, files: &[PathBuf]) -> anyhow::Result<Optio
                     .count();
             }
         }
-        OodDataset::SealTools | OodDataset::StableToolBench(_) => {
+        OodDataset::SealTools | OodDataset::StableToolBench(_) | OodDataset::Tau(_) => {
             for path in files {
                 count += json_list(path)?.len();
             }

@@ -95,10 +95,7 @@ impl fmt::Display for StageStats {
 /// The model named `name` in a `models.toml`, with its key read from the
 /// environment (errors name the file, the model and a missing variable).
 pub fn load_model(config: &Path, name: &str) -> anyhow::Result<ModelSpec> {
-    let file = ConfigFile::load(config)?;
-    let origin = config.display().to_string();
-    let mut models = file.select(&[name.to_string()], &origin)?;
-    ModelSpec::resolve(models.remove(0))
+    ModelSpec::resolve(ConfigFile::load_one(config, name)?)
 }
 
 /// SHA-256 (hex) of a chat's messages and schema: the prompt hash kept in

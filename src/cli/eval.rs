@@ -10,6 +10,8 @@ use clap::Args;
 
 use super::flags::{CacheFlags, OOD_CACHE_FLAG, ScoringFlags};
 use super::with_default;
+use crate::benchmarks::tau::ask::TauRun;
+use crate::benchmarks::tau::conversation::Limits;
 use crate::benchmarks::{self, apibench};
 use crate::models::cache::CacheSetting;
 use crate::models::config::{
@@ -274,6 +276,22 @@ pub struct EvalArgs {
     #[arg(long, requires = "dataset", help_heading = TASKS, help = with_default(
         "APIBench: distractor tools per task besides the gold API", apibench::DEFAULT_CANDIDATES))]
     pub candidates: Option<usize>,
+    /// τ³-bench: the model playing the customer, a model of --config.
+    #[arg(long, value_name = "NAME", requires = "dataset", help_heading = TASKS)]
+    pub user_model: Option<String>,
+    /// τ³-bench: trials per task (pass^k for k up to this).
+    #[arg(long, requires = "dataset", help_heading = TASKS, help = with_default(
+        "τ³-bench: trials per task (pass^k for k up to this)", TauRun::default().trials))]
+    pub trials: Option<usize>,
+    /// τ³-bench: steps before a conversation ends as `max_steps`.
+    #[arg(long, requires = "dataset", help_heading = TASKS, help = with_default(
+        "τ³-bench: steps before a conversation ends as max_steps", Limits::default().max_steps))]
+    pub tau_max_steps: Option<usize>,
+    /// τ³-bench: failed tool calls before a conversation ends as `too_many_errors`.
+    #[arg(long, requires = "dataset", help_heading = TASKS, help = with_default(
+        "τ³-bench: failed tool calls before a conversation ends as too_many_errors",
+        Limits::default().max_errors))]
+    pub tau_max_errors: Option<usize>,
     /// Run at most this many tasks (the first, after the other filters); from 1.
     #[arg(long, allow_hyphen_values = true, help_heading = TASKS,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
@@ -556,6 +574,17 @@ impl EvalArgs {
                     files: self.dataset_files.clone(),
                     cache_dir: self.ood_cache.clone(),
                     candidates: self.candidates.unwrap_or(defaults.candidates),
+                    tau: TauRun {
+                        user_model: self.user_model.clone(),
+                        trials: self.trials.unwrap_or(defaults.tau.trials),
+                        limits: Limits {
+                            max_steps: self.tau_max_steps.unwrap_or(defaults.tau.limits.max_steps),
+                            max_errors: self
+                                .tau_max_errors
+                                .unwrap_or(defaults.tau.limits.max_errors),
+                        },
+                        ..defaults.tau.clone()
+                    },
                 };
                 benchmarks::benchmark::eval_dataset(&options, &dataset, out, err)
             }

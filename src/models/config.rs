@@ -522,6 +522,14 @@ impl ConfigFile {
         Ok(file)
     }
 
+    /// The model named `name` in the config file at `path` (errors name
+    /// the file and the model).
+    pub fn load_one(path: &Path, name: &str) -> anyhow::Result<ModelConfig> {
+        let origin = path.display().to_string();
+        let mut models = ConfigFile::load(path)?.select(&[name.to_string()], &origin)?;
+        Ok(models.remove(0))
+    }
+
     /// The models named in `names` (all when empty), in the order asked.
     pub fn select(&self, names: &[String], origin: &str) -> anyhow::Result<Vec<ModelConfig>> {
         if names.is_empty() {

@@ -26,9 +26,10 @@ pub trait Benchmark {
         Ok(())
     }
     /// Asks (some of) its tasks itself ([`crate::run::dialogue`]): BFCL's
-    /// official requests and multi-turn loop.
-    fn asker(&self) -> Option<SharedAsker> {
-        None
+    /// official requests and multi-turn loop, τ³-bench's conversations
+    /// (whose user model caches its replies in `cache_dir`, the run's).
+    fn asker(&self, _cache_dir: Option<&Path>) -> anyhow::Result<Option<SharedAsker>> {
+        Ok(None)
     }
     /// Records where the benchmark's files came from in the run directory.
     fn write_info(&self, run_dir: &Path) -> anyhow::Result<()>;

@@ -112,11 +112,15 @@ pub fn eval_models(
             .finish
             .resolve(benchmark.is_some_and(|b| b.finish_protocol()));
     }
-    let asker = benchmark.and_then(Benchmark::asker);
+    let asker = match benchmark {
+        Some(b) => b.asker(cache_dir.as_deref())?,
+        None => None,
+    };
     anyhow::ensure!(
         asker.is_none() || (step_run.is_none() && matches!(options.batch, BatchMode::Off)),
         "{}: its tasks are asked by the benchmark's own requests (BFCL's, and its multi-turn \
-         loop): --steps, --emit-batch and --import-batch do not apply (on single-turn BFCL \
+         loop, τ³-bench's conversations): --steps, --emit-batch and --import-batch do not apply \
+         (on single-turn BFCL \
          categories, --prompt-style itc or bfcl-itc sends ITC's requests, which they take)",
         chosen.label
     );

@@ -15,6 +15,31 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
+/// Python's `str.isspace()` for one code point: what `str.strip()` and
+/// `str.split()` remove and a `\s` of a `str` pattern matches (Unicode
+/// white space and the separators U+001C to U+001F).
+pub fn is_space(c: u32) -> bool {
+    matches!(
+        c,
+        0x09..=0x0d
+            | 0x1c..=0x20
+            | 0x85
+            | 0xa0
+            | 0x1680
+            | 0x2000..=0x200a
+            | 0x2028
+            | 0x2029
+            | 0x202f
+            | 0x205f
+            | 0x3000
+    )
+}
+
+/// [`is_space`] of a `char` (for `str::trim_matches`).
+pub fn is_space_char(c: char) -> bool {
+    is_space(u32::from(c))
+}
+
 /// A Python `str`: a sequence of code points, lone surrogates allowed.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct PyStr(pub Vec<u32>);
@@ -507,6 +532,18 @@ mod tests {
             PyValue::List(vec![int(1)]),
             PyValue::Bytes(b"1".to_vec()),
         ]
+    }
+
+    /// `str.isspace()` is Unicode's White_Space plus the four separators
+    /// U+001C to U+001F, and nothing else (CPython 3.12, every code point).
+    #[test]
+    fn isspace_is_white_space_and_the_separators() {
+        for c in 0..=0x10_ffff_u32 {
+            let expected = char::from_u32(c)
+                .is_some_and(|ch| ch.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&ch));
+            assert_eq!(is_space(c), expected, "U+{c:04X}");
+        }
+        assert!(!is_space(0x200b), "a zero-width space is not white space");
     }
 
     #[test]

@@ -27,18 +27,11 @@ use serde::Serialize;
 
 use super::python::value::{find, py_eq};
 use super::python::{PyStr, PyValue, cps, json_loads, json_roundtrip, literal_eval, py_str};
+use crate::benchmarks::python::value::is_space as is_py_space;
 use crate::spec::records::{Call, Gold, Parameter, Reference, Task, TaskKind, Tool, Value};
 
 // ---------------------------------------------------------------------------
 // The official parser
-
-/// Python's `\s` in a `str` pattern (`str.isspace()`).
-fn is_py_space(c: u32) -> bool {
-    matches!(
-        c,
-        0x09..=0x0d | 0x1c..=0x20 | 0x85 | 0xa0 | 0x1680 | 0x2000..=0x200a | 0x2028 | 0x2029 | 0x202f | 0x205f | 0x3000
-    )
-}
 
 /// The start of the first match of `\[\s*\{\s*"api"` in `text`.
 fn find_api_list(text: &[u32]) -> Option<usize> {

@@ -22,6 +22,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::format::{Action, Message, RewardType, Task, TerminationReason, ToolCall};
+use crate::benchmarks::python::value::is_space_char as is_py_space;
 
 /// A tool's kind, as `get_tool_types` reports it (only stored in the checks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -391,12 +392,6 @@ pub fn check_communicate(messages: &[Message], infos: &[String]) -> Vec<Communic
             }
         })
         .collect()
-}
-
-/// Python's `str.isspace()` for one character (`str.strip()` removes these):
-/// Unicode white space and the separators U+001C–U+001F.
-fn is_py_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
 #[cfg(test)]

@@ -19,8 +19,9 @@ use serde_json::{Map, Value, json};
 use super::format::{
     Message, ParticipantMessage, Requestor, TerminationReason, ToolCall, ToolMessage,
 };
-use super::protocol::{is_py_space, protocol};
+use super::protocol::protocol;
 use super::requests::{Party, Reply, agent_body, read_reply, user_body};
+use crate::benchmarks::python::value::is_space_char as is_py_space;
 use crate::models::backend::{ApiRequest, native_call};
 use crate::models::tools::NameMap;
 use crate::run::dialogue::{Dialogue, DialogueEnd, Next};

@@ -483,8 +483,8 @@ pub fn read_tasks(path: &Path) -> anyhow::Result<Vec<Task>> {
 
 /// Reads one JSON document of type `T` from `path`.
 pub fn read_json<T: DeserializeOwned>(path: &Path) -> anyhow::Result<T> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = crate::util::embedded::read_to_string(path)
+        .with_context(|| format!("reading {}", path.display()))?;
     parse_json(&text, &path.display().to_string())
 }
 

@@ -14,12 +14,17 @@
 //! - [`retail`]: the retail domain: its database, 16 tools and hash.
 //! - [`conversation`]: one trial as the official orchestrator runs it (a
 //!   [`crate::run::dialogue::Dialogue`]).
+//! - [`domain`]: a domain's policy, tools and environment.
+//! - [`ask`]: `itc eval --dataset tau:…`: tasks × trials as SPEC tasks, each
+//!   asked as one conversation.
 //!
 //! Dependencies run one way: `conversation` → `requests`, `protocol`,
 //! `format`; `pass_k` → `format`, `checks` → `format`.
 
+pub mod ask;
 pub mod checks;
 pub mod conversation;
+pub mod domain;
 pub mod format;
 pub mod pass_k;
 pub mod protocol;
@@ -28,3 +33,33 @@ pub mod retail;
 
 #[cfg(test)]
 mod reference;
+
+/// A τ³-bench domain itc runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Domain {
+    /// The retail store (`data/tau2/domains/retail/`).
+    Retail,
+}
+
+impl Domain {
+    /// Every domain.
+    pub const ALL: [Domain; 1] = [Domain::Retail];
+
+    /// The domain's name (`retail`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Domain::Retail => "retail",
+        }
+    }
+}
+
+impl std::str::FromStr for Domain {
+    type Err = anyhow::Error;
+
+    fn from_str(s: &str) -> anyhow::Result<Domain> {
+        Domain::ALL
+            .into_iter()
+            .find(|d| d.as_str() == s)
+            .ok_or_else(|| anyhow::anyhow!("unknown τ³-bench domain {s:?} (known: retail)"))
+    }
+}

@@ -10,6 +10,8 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::benchmarks::python::value::is_space_char as is_py_space;
+
 /// The texts of `datasets/ood/tau/protocol.json`.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Protocol {
@@ -142,12 +144,6 @@ pub fn indent(text: &str, prefix: &str) -> String {
         out.push_str(line);
     }
     out
-}
-
-/// Python's `str.isspace` for one character (what `str.strip()` removes).
-pub fn is_py_space(c: char) -> bool {
-    matches!(c, '\t'..='\r' | '\u{1c}'..='\u{1f}' | ' ' | '\u{85}' | '\u{a0}')
-        || (c as u32 > 0xff && c.is_whitespace() && c != '\u{200b}')
 }
 
 /// Python's `str.splitlines(keepends=True)`.

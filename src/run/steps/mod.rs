@@ -256,11 +256,7 @@ fn tool_model(
     let Some(path) = models_file else {
         bail!("--tool-model {name}: the tool model is read from a models file: give --config FILE");
     };
-    let origin = path.display().to_string();
-    let config = ConfigFile::load(path)?
-        .select(&[name.to_string()], &origin)?
-        .remove(0);
-    let spec = ModelSpec::resolve(config)?;
+    let spec = ModelSpec::resolve(ConfigFile::load_one(path, name)?)?;
     ChatModel::new(&spec, cache_dir)
 }
 

@@ -5,6 +5,7 @@
 //! `str.split()`, a linear-time substring search, and f-string texts
 //! ([`Text`]). Numbers (and iteration) are in `py_num`.
 
+use crate::benchmarks::python::value::is_space;
 use crate::benchmarks::python::value::py_eq;
 use crate::benchmarks::python::{PyStr, PyValue, py_repr, py_str};
 
@@ -131,25 +132,6 @@ pub(super) fn splitlines(s: &[u32]) -> Vec<&[u32]> {
         lines.push(&s[start..]);
     }
     lines
-}
-
-/// Whether `str.isspace()` holds for one code point (what `str.split()`
-/// splits on).
-fn is_space(c: u32) -> bool {
-    matches!(
-        c,
-        0x09..=0x0d
-            | 0x1c..=0x20
-            | 0x85
-            | 0xa0
-            | 0x1680
-            | 0x2000..=0x200a
-            | 0x2028
-            | 0x2029
-            | 0x202f
-            | 0x205f
-            | 0x3000
-    )
 }
 
 /// `len(s.split())`.

@@ -10,6 +10,7 @@
 //! itc's own.
 
 use super::py_num::{ExcKind, PyExc};
+use crate::benchmarks::python::value::is_space;
 use crate::benchmarks::python::{PyStr, PyValue, py_repr};
 
 /// A naive `datetime`, fields in comparison order.
@@ -285,11 +286,6 @@ fn match_fields(text: &[u32], at: usize, fields: &[Field], parsed: &mut Parsed) 
             None
         }
     }
-}
-
-/// Python's `\s` for `str` patterns (`str.isspace`).
-fn is_space(c: u32) -> bool {
-    char::from_u32(c).is_some_and(|ch| ch.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&ch))
 }
 
 #[cfg(test)]
