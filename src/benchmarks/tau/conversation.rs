@@ -37,6 +37,8 @@ pub trait Environment: Send {
     /// `Environment.get_response`: the result of one call, as the agent
     /// sees it (`id` and `requestor` copied from the call).
     fn respond(&mut self, call: &ToolCall) -> ToolMessage;
+    /// `get_db_hash()`: the database's hash.
+    fn db_hash(&mut self) -> String;
 }
 
 /// `has_content()`: text that Python's `str.strip()` leaves non-empty.
@@ -399,6 +401,10 @@ mod tests {
                 error: call.name == "fail",
                 turn_idx: None,
             }
+        }
+
+        fn db_hash(&mut self) -> String {
+            String::new()
         }
     }
 

@@ -15,6 +15,7 @@
 //! - [`conversation`]: one trial as the official orchestrator runs it (a
 //!   [`crate::run::dialogue::Dialogue`]).
 //! - [`domain`]: a domain's policy, tools and environment.
+//! - [`evaluate`]: a trial's reward: the database replayed, then the checks.
 //! - [`ask`]: `itc eval --dataset tau:…`: tasks × trials as SPEC tasks, each
 //!   asked as one conversation.
 //!
@@ -25,6 +26,7 @@ pub mod ask;
 pub mod checks;
 pub mod conversation;
 pub mod domain;
+pub mod evaluate;
 pub mod format;
 pub mod pass_k;
 pub mod protocol;

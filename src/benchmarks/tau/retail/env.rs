@@ -48,6 +48,9 @@ fn initial_db() -> Result<&'static Db> {
     let text = embedded::read_to_string(&embedded::name(DB_PATH))
         .with_context(|| format!("reading the embedded {DB_PATH}"))?;
     let db = Db::from_json(&text).with_context(|| format!("reading {DB_PATH}"))?;
+    // Every entry's canonical text computed once: fresh copies carry them,
+    // so their hashes re-serialize only what their writes change.
+    db.hash();
     Ok(DB.get_or_init(|| db))
 }
 
