@@ -581,7 +581,7 @@ fn number_value(text: &[u8]) -> Result<Value, String> {
             "Exceeds the limit ({MAX_INT_DIGITS} digits) for integer string conversion: value has {significant} digits; use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals to avoid decimal conversion limits."
         ));
     }
-    // At most 4,300 digits: below `INT_BITS_LIMIT`.
+    // At most 4,300 digits, well below `INT_BITS_LIMIT`.
     let value: BigInt = text.parse().unwrap_or_default();
     Ok(Value::Int(value))
 }

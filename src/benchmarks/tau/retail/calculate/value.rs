@@ -10,11 +10,14 @@ use crate::ood::bfcl::arith::{PowFail, float_divmod, float_pow};
 use crate::ood::bfcl::multi_turn::apis::py_num::{int_to_f64, ratio_to_f64};
 use crate::ood::python::float_repr;
 
-/// Integers beyond this many bits are not computed: CPython would (an
-/// `int` has no size limit), but no such value can end as a `float`, and
-/// a few operators on them could take hours. 16,384 bits hold every
-/// literal CPython accepts (4,300 digits).
-pub const INT_BITS_LIMIT: u64 = 16_384;
+/// Integers beyond this many bits (about 19,700 digits) are not computed:
+/// CPython would (an `int` has no size limit), but a few operators on them
+/// could take it hours, and an expression ending in a `float` rarely needs
+/// them.
+pub const INT_BITS_LIMIT: u64 = 65_536;
+
+/// `sys.get_int_max_str_digits()`: `str()` of a longer `int` raises.
+const MAX_STR_DIGITS: usize = 4300;
 
 /// What an integer beyond [`INT_BITS_LIMIT`] gives: the error the final
 /// `float()` would raise on it.
@@ -99,18 +102,27 @@ impl Program {
 }
 
 fn call(callee: Value, arg: Arg, value: Option<Value>) -> R<Value> {
-    let mut name = callee.to_str();
-    name.truncate(200);
+    let name = || -> R<String> {
+        let text = callee.to_str();
+        if text.trim_start_matches('-').len() > MAX_STR_DIGITS {
+            return Err(format!(
+                "Exceeds the limit ({MAX_STR_DIGITS} digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit"
+            ));
+        }
+        Ok(text)
+    };
     match (arg, value) {
         (Arg::Star, Some(v)) if !matches!(v, Value::Tuple) => {
             return Err(format!(
-                "{name} argument after * must be an iterable, not {}",
+                "{} argument after * must be an iterable, not {}",
+                name()?,
                 v.type_name()
             ));
         }
         (Arg::DoubleStar, Some(v)) => {
             return Err(format!(
-                "{name} argument after ** must be a mapping, not {}",
+                "{} argument after ** must be a mapping, not {}",
+                name()?,
                 v.type_name()
             ));
         }
