@@ -20,6 +20,9 @@ mod parse;
 mod value;
 
 use super::py::{PyResult, iterate, round2};
+use parse::{Op, Program};
+use value::{Arg, Value};
+
 use crate::ood::python::{PyValue, float_repr};
 
 /// The characters the official check lets through.
@@ -40,7 +43,7 @@ pub fn calculate(expression: &PyValue) -> PyResult<String> {
         .stack_size(STACK_BYTES)
         .spawn(move || {
             let chars: Vec<u8> = text.0.iter().map(|&c| c as u8).collect();
-            let result = parse::parse(&chars)?.evaluate()?;
+            let result = evaluate(&parse::parse(&chars)?)?;
             let x = result.to_float()?;
             Ok(float_repr(round2(x)))
         });
@@ -50,6 +53,29 @@ pub fn calculate(expression: &PyValue) -> PyResult<String> {
             .unwrap_or_else(|_| Err("calculation failed".into())),
         Err(e) => Err(format!("cannot start a calculation: {e}")),
     }
+}
+
+/// Runs a parsed expression's operations with a value stack: its value or
+/// the exception's text.
+fn evaluate(program: &Program) -> PyResult<Value> {
+    let mut stack: Vec<Value> = Vec::new();
+    for op in &program.ops {
+        let value = match op {
+            Op::Const(v) => v.clone(),
+            Op::Unary(negative) => value::unary(*negative, stack.pop().expect("operand"))?,
+            Op::Binary(op) => {
+                let b = stack.pop().expect("operand");
+                let a = stack.pop().expect("operand");
+                value::binary(*op, a, b)?
+            }
+            Op::Call(arg) => {
+                let arg_value = if *arg == Arg::None { None } else { stack.pop() };
+                value::call(stack.pop().expect("callee"), *arg, arg_value)?
+            }
+        };
+        stack.push(value);
+    }
+    stack.pop().ok_or_else(|| "empty expression".to_string())
 }
 
 /// `all(char in "0123456789+-*/(). " for char in expression)`, raising
