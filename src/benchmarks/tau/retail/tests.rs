@@ -236,8 +236,8 @@ fn hostile_arguments_end_quickly_with_an_error_or_a_result() {
     assert!(env.call_json("get_order_details", &deep).error);
     let nested = format!(
         r##"{{"order_id": "#W2611340", "item_ids": [{}"x"{}], "payment_method_id": "p"}}"##,
-        "[".repeat(800),
-        "]".repeat(800)
+        "[".repeat(899),
+        "]".repeat(899)
     );
     let returned = env.call_json("return_delivered_order_items", &nested);
     assert!(returned.error);

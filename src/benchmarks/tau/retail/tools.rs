@@ -482,9 +482,11 @@ fn modify_order_address(db: &mut Db, order_id: &PyValue, fields: &[PyValue]) -> 
 }
 
 fn modify_user_address(db: &mut Db, user_id: &PyValue, fields: &[PyValue]) -> PyResult<String> {
-    let key = user(db, user_id)?.user_id.clone();
+    let key = dict_key(user_id)?
+        .filter(|k| db.users.contains(k))
+        .ok_or("User not found")?;
     let address = address(fields)?;
-    let user = db.users.get_mut(&key).ok_or("User not found")?;
+    let user = db.users.get_mut(&key).expect("checked");
     user.address = address;
     Ok(dumps(&*user))
 }

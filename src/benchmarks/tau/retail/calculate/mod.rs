@@ -30,7 +30,7 @@ const ALLOWED: &str = "0123456789+-*/(). ";
 
 /// Stack of the thread a calculation runs on: the parser recurses once per
 /// `**` (at most 3,000 deep before CPython's own limit stops it).
-const STACK_BYTES: usize = 256 << 20;
+const STACK_BYTES: usize = 64 << 20;
 
 /// The `calculate` tool on its argument as the model sent it.
 pub fn calculate(expression: &PyValue) -> PyResult<String> {
@@ -81,10 +81,16 @@ fn evaluate(program: &Program) -> PyResult<Value> {
 /// `all(char in "0123456789+-*/(). " for char in expression)`, raising
 /// where Python raises (iterating a number, `in <string>` with a non-string).
 fn check_characters(expression: &PyValue) -> PyResult<()> {
+    let allowed: Vec<u32> = ALLOWED.chars().map(u32::from).collect();
+    if let PyValue::Str(text) = expression {
+        if text.0.iter().all(|c| allowed.contains(c)) {
+            return Ok(());
+        }
+        return Err("Invalid characters in expression".into());
+    }
     for item in iterate(expression)? {
         match item {
             PyValue::Str(s) => {
-                let allowed: Vec<u32> = ALLOWED.chars().map(u32::from).collect();
                 let found = s.is_empty() || allowed.windows(s.len()).any(|w| w == s.0.as_slice());
                 if !found {
                     return Err("Invalid characters in expression".into());
