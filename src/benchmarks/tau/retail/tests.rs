@@ -254,3 +254,36 @@ fn hostile_arguments_end_quickly_with_an_error_or_a_result() {
     );
     assert!(address.content.len() < 2000);
 }
+
+/// An exchange over no items stores the `int` 0 that `round(0, 2)` leaves
+/// (no validation on assignment), written `0`, not `0.0`.
+#[test]
+fn an_exchange_of_no_items_stores_the_integer_zero() {
+    let mut env = RetailEnv::fresh().unwrap();
+    let order = env
+        .db()
+        .orders
+        .values()
+        .find(|o| o.status == super::db::Status::Delivered)
+        .unwrap()
+        .clone();
+    let arguments = format!(
+        r#"{{"order_id": "{}", "item_ids": [], "new_item_ids": "", "payment_method_id": "{}"}}"#,
+        order.order_id, order.payment_history[0].payment_method_id
+    );
+    let before = env.db_hash();
+    let result = env.call_json("exchange_delivered_order_items", &arguments);
+    assert!(!result.error, "{}", result.content);
+    assert!(result.content.contains(r#""status": "exchange requested""#));
+    assert!(
+        result
+            .content
+            .contains(r#""exchange_items": [], "exchange_new_items": [], "#)
+    );
+    assert!(
+        result
+            .content
+            .contains(r#""exchange_price_difference": 0, "#)
+    );
+    assert_ne!(env.db_hash(), before);
+}
