@@ -1,5 +1,5 @@
 //! The [`Benchmark`] trait: tasks that bring their own preparation and
-//! official scorer into `itc eval --dataset`; `crate::ood` implements it.
+//! official scorer into `itc eval --dataset`; `crate::benchmarks` implements it.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,7 +9,7 @@ use crate::score::files::OutputFormat;
 use crate::spec::records::Task;
 
 /// Tasks that bring their own preparation and official scoring: an OOD
-/// benchmark (`itc eval --dataset`, implemented in `crate::ood`).
+/// benchmark (`itc eval --dataset`, implemented in `crate::benchmarks`).
 pub trait Benchmark {
     /// How messages name the task source, e.g. `--dataset seal-tools`.
     fn label(&self) -> String;

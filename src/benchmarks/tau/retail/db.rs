@@ -551,20 +551,13 @@ impl Db {
     /// whose SHA-256 is the database hash.
     pub fn canonical_json(&self) -> String {
         let mut out = String::with_capacity(2 << 20);
-        let tables: [(&str, &dyn Fn(&mut String)); 3] = [
-            ("orders", &|out| self.orders.write_canonical(out)),
-            ("products", &|out| self.products.write_canonical(out)),
-            ("users", &|out| self.users.write_canonical(out)),
-        ];
-        out.push('{');
-        for (n, (name, write_table)) in tables.iter().enumerate() {
-            if n > 0 {
-                out.push_str(", ");
-            }
-            write_str(&mut out, name);
-            out.push_str(": ");
-            write_table(&mut out);
-        }
+        // The tables in key order: orders, products, users.
+        out.push_str("{\"orders\": ");
+        self.orders.write_canonical(&mut out);
+        out.push_str(", \"products\": ");
+        self.products.write_canonical(&mut out);
+        out.push_str(", \"users\": ");
+        self.users.write_canonical(&mut out);
         out.push('}');
         out
     }

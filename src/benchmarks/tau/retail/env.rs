@@ -90,7 +90,9 @@ impl RetailEnv {
         serde_json::from_slice(&bytes).with_context(|| format!("reading {TOOL_SCHEMAS_PATH}"))
     }
 
-    /// A call whose arguments are JSON text, read as `json.loads` reads it.
+    /// A call whose arguments are JSON text, read as `json.loads` reads it;
+    /// text that is not JSON gives an error result naming where it fails
+    /// (the official agent fails earlier, in its own `json.loads`).
     pub fn call_json(&mut self, name: &str, arguments: &str) -> ToolResult {
         match json_loads_str(arguments) {
             Ok(value) => self.call(name, &value),

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use num_bigint::BigInt;
 
-use crate::benchmarks::bfcl::multi_turn::apis::py_num::round_float;
+use crate::benchmarks::bfcl::multi_turn::apis::py_num::{self, round_float};
 use crate::benchmarks::python::{PyStr, PyValue, py_str};
 
 /// A tool's failure: the `str()` of the exception it raised.
@@ -68,14 +68,9 @@ pub fn len(value: &PyValue) -> PyResult<usize> {
 }
 
 /// `list(value)`: what a `for` loop over it visits (a string's
-/// characters, a dict's keys).
+/// characters, a dict's keys), or the `TypeError`.
 pub fn iterate(value: &PyValue) -> PyResult<Vec<PyValue>> {
-    match value {
-        PyValue::Str(s) => Ok(s.0.iter().map(|&c| PyValue::Str(PyStr(vec![c]))).collect()),
-        PyValue::List(items) | PyValue::Tuple(items) | PyValue::Set(items) => Ok(items.clone()),
-        PyValue::Dict(entries) => Ok(entries.iter().map(|(k, _)| k.clone()).collect()),
-        other => Err(format!("'{}' object is not iterable", other.type_name())),
-    }
+    py_num::iterate(value).map_err(String::from)
 }
 
 /// `str(value)`, as an f-string writes it.

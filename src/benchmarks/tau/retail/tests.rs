@@ -236,8 +236,8 @@ fn hostile_arguments_end_quickly_with_an_error_or_a_result() {
     assert!(env.call_json("get_order_details", &deep).error);
     let nested = format!(
         r##"{{"order_id": "#W2611340", "item_ids": [{}"x"{}], "payment_method_id": "p"}}"##,
-        "[".repeat(800),
-        "]".repeat(800)
+        "[".repeat(899),
+        "]".repeat(899)
     );
     let returned = env.call_json("return_delivered_order_items", &nested);
     assert!(returned.error);
@@ -253,4 +253,37 @@ fn hostile_arguments_end_quickly_with_an_error_or_a_result() {
             .starts_with("Error: 3 validation errors for UserAddress\naddress1\n")
     );
     assert!(address.content.len() < 2000);
+}
+
+/// An exchange over no items stores the `int` 0 that `round(0, 2)` leaves
+/// (no validation on assignment), written `0`, not `0.0`.
+#[test]
+fn an_exchange_of_no_items_stores_the_integer_zero() {
+    let mut env = RetailEnv::fresh().unwrap();
+    let order = env
+        .db()
+        .orders
+        .values()
+        .find(|o| o.status == super::db::Status::Delivered)
+        .unwrap()
+        .clone();
+    let arguments = format!(
+        r#"{{"order_id": "{}", "item_ids": [], "new_item_ids": "", "payment_method_id": "{}"}}"#,
+        order.order_id, order.payment_history[0].payment_method_id
+    );
+    let before = env.db_hash();
+    let result = env.call_json("exchange_delivered_order_items", &arguments);
+    assert!(!result.error, "{}", result.content);
+    assert!(result.content.contains(r#""status": "exchange requested""#));
+    assert!(
+        result
+            .content
+            .contains(r#""exchange_items": [], "exchange_new_items": [], "#)
+    );
+    assert!(
+        result
+            .content
+            .contains(r#""exchange_price_difference": 0, "#)
+    );
+    assert_ne!(env.db_hash(), before);
 }

@@ -13,6 +13,7 @@ use super::py::{
     to_str,
 };
 use crate::benchmarks::bfcl::multi_turn::api::{Param, Signature};
+use crate::benchmarks::python::value::py_eq;
 use crate::benchmarks::python::{PyStr, PyValue, py_repr};
 
 /// The version in pydantic's error links (`pydantic 2.12.4`, pinned by the
@@ -239,25 +240,56 @@ fn cancel_pending_order(db: &mut Db, order_id: &PyValue, reason: &PyValue) -> Py
 /// The price difference of `item_ids` -> `new_item_ids` (the loop both item
 /// tools share), and the last variant the loop looked up.
 struct Change {
+    /// The order's key and its user's id.
+    key: String,
+    user_id: String,
     diff: Number,
     last_variant: Option<Variant>,
     olds: Vec<PyValue>,
     news: Vec<PyValue>,
 }
 
-fn price_change(
+/// What differs between the two item tools: the status they require and
+/// their messages.
+struct ItemRules {
+    status: Status,
+    status_error: &'static str,
+    /// The message for an item not in the order, around its `str()`.
+    missing: (&'static str, &'static str),
+    count_error: &'static str,
+    /// `modify_pending_order_items` refuses a new item equal to the old.
+    refuse_same: bool,
+}
+
+/// The checks both item tools make, in the official order, and the price
+/// difference of `item_ids` -> `new_item_ids` with the last variant the
+/// loop looked up.
+fn item_change(
     db: &Db,
-    order: &Order,
+    order_id: &PyValue,
     item_ids: &PyValue,
     new_item_ids: &PyValue,
-    refuse_same: bool,
+    rules: &ItemRules,
 ) -> PyResult<Change> {
+    let key = order_key(db, order_id)?;
+    let order = db.orders.get(&key).expect("checked");
+    if order.status != rules.status {
+        return Err(rules.status_error.into());
+    }
+    let all: Vec<String> = order.items.iter().map(|i| i.item_id.clone()).collect();
+    if let Some(missing) = first_missing(item_ids, &all)? {
+        let (before, after) = rules.missing;
+        return Err(format!("{before}{}{after}", to_str(&missing)));
+    }
+    if py::len(item_ids)? != py::len(new_item_ids)? {
+        return Err(rules.count_error.into());
+    }
     let olds = iterate(item_ids)?;
     let news = iterate(new_item_ids)?;
     let mut diff = Number::Int(0);
     let mut last_variant = None;
     for (old, new) in olds.iter().zip(&news) {
-        if refuse_same && crate::benchmarks::python::value::py_eq(old, new) {
+        if rules.refuse_same && py_eq(old, new) {
             return Err("The new item id should be different from the old item id".into());
         }
         let found = match old {
@@ -273,6 +305,8 @@ fn price_change(
         last_variant = Some(variant.clone());
     }
     Ok(Change {
+        key,
+        user_id: order.user_id.clone(),
         diff,
         last_variant,
         olds,
@@ -287,30 +321,25 @@ fn exchange(
     new_item_ids: &PyValue,
     method_id: &PyValue,
 ) -> PyResult<String> {
-    let key = order_key(db, order_id)?;
-    let order = db.orders.get(&key).expect("checked");
-    if order.status != Status::Delivered {
-        return Err("Non-delivered order cannot be exchanged".into());
-    }
-    let all: Vec<String> = order.items.iter().map(|i| i.item_id.clone()).collect();
-    if let Some(missing) = first_missing(item_ids, &all)? {
-        return Err(format!("Number of {} not found.", to_str(&missing)));
-    }
-    if py::len(item_ids)? != py::len(new_item_ids)? {
-        return Err("The number of items to be exchanged should match.".into());
-    }
-    let change = price_change(db, order, item_ids, new_item_ids, false)?;
+    let rules = ItemRules {
+        status: Status::Delivered,
+        status_error: "Non-delivered order cannot be exchanged",
+        missing: ("Number of ", " not found."),
+        count_error: "The number of items to be exchanged should match.",
+        refuse_same: false,
+    };
+    let change = item_change(db, order_id, item_ids, new_item_ids, &rules)?;
     let diff = match change.diff {
         Number::Float(x) => Number::Float(round2(x)),
         int => int,
     };
-    let user_id = order.user_id.clone();
-    let method_key = payment_method_key(db, &user_id, method_id)?;
-    let balance = gift_card_balance(method(db, &user_id, &method_key));
+    let (key, user_id) = (&change.key, &change.user_id);
+    let method_key = payment_method_key(db, user_id, method_id)?;
+    let balance = gift_card_balance(method(db, user_id, &method_key));
     if balance.is_some_and(|b| b < diff.as_f64()) {
         return Err("Insufficient gift card balance to pay for the price difference".into());
     }
-    let order = db.orders.get_mut(&key).expect("checked");
+    let order = db.orders.get_mut(key).expect("checked");
     order.status = Status::ExchangeRequested;
     order.exchange_items = Some(sorted_strings(&change.olds)?);
     order.exchange_new_items = Some(sorted_strings(&change.news)?);
@@ -326,27 +355,22 @@ fn modify_items(
     new_item_ids: &PyValue,
     method_id: &PyValue,
 ) -> PyResult<String> {
-    let key = order_key(db, order_id)?;
-    let order = db.orders.get(&key).expect("checked");
-    if order.status != Status::Pending {
-        return Err("Non-pending order cannot be modified".into());
-    }
-    let all: Vec<String> = order.items.iter().map(|i| i.item_id.clone()).collect();
-    if let Some(missing) = first_missing(item_ids, &all)? {
-        return Err(format!("{} not found", to_str(&missing)));
-    }
-    if py::len(item_ids)? != py::len(new_item_ids)? {
-        return Err("The number of items to be exchanged should match".into());
-    }
-    let change = price_change(db, order, item_ids, new_item_ids, true)?;
+    let rules = ItemRules {
+        status: Status::Pending,
+        status_error: "Non-pending order cannot be modified",
+        missing: ("", " not found"),
+        count_error: "The number of items to be exchanged should match",
+        refuse_same: true,
+    };
+    let change = item_change(db, order_id, item_ids, new_item_ids, &rules)?;
     let diff = change.diff.as_f64();
-    let user_id = order.user_id.clone();
-    let method_key = payment_method_key(db, &user_id, method_id)?;
-    if gift_card_balance(method(db, &user_id, &method_key)).is_some_and(|b| b < diff) {
+    let user_id = &change.user_id;
+    let method_key = payment_method_key(db, user_id, method_id)?;
+    if gift_card_balance(method(db, user_id, &method_key)).is_some_and(|b| b < diff) {
         return Err("Insufficient gift card balance to pay for the new item".into());
     }
-    add_to_gift_card(method_mut(db, &user_id, &method_key), -diff);
-    let order = db.orders.get_mut(&key).expect("checked");
+    add_to_gift_card(method_mut(db, user_id, &method_key), -diff);
+    let order = db.orders.get_mut(&change.key).expect("checked");
     order.payment_history.push(Payment {
         transaction_type: if diff > 0.0 {
             Transaction::Payment
@@ -482,9 +506,11 @@ fn modify_order_address(db: &mut Db, order_id: &PyValue, fields: &[PyValue]) -> 
 }
 
 fn modify_user_address(db: &mut Db, user_id: &PyValue, fields: &[PyValue]) -> PyResult<String> {
-    let key = user(db, user_id)?.user_id.clone();
+    let key = dict_key(user_id)?
+        .filter(|k| db.users.contains(k))
+        .ok_or("User not found")?;
     let address = address(fields)?;
-    let user = db.users.get_mut(&key).ok_or("User not found")?;
+    let user = db.users.get_mut(&key).expect("checked");
     user.address = address;
     Ok(dumps(&*user))
 }

@@ -10,7 +10,7 @@
 
 use num_bigint::BigInt;
 
-use super::value::Value;
+use super::value::{Arg, BinOp, Value};
 
 /// CPython's `MAXLEVEL`: parentheses open at once.
 const MAX_PAREN_LEVEL: usize = 200;
@@ -194,36 +194,6 @@ pub enum Op {
     Binary(BinOp),
     /// A call of the value below its argument (if any).
     Call(Arg),
-}
-
-/// The binary operators.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BinOp {
-    /// `+`.
-    Add,
-    /// `-`.
-    Sub,
-    /// `*`.
-    Mul,
-    /// `/`.
-    Div,
-    /// `//`.
-    FloorDiv,
-    /// `**`.
-    Pow,
-}
-
-/// A call's argument.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Arg {
-    /// `f()`.
-    None,
-    /// `f(x)`.
-    Plain,
-    /// `f(*x)`.
-    Star,
-    /// `f(**x)`.
-    DoubleStar,
 }
 
 /// A parsed expression: its operations in evaluation order.
@@ -581,7 +551,7 @@ fn number_value(text: &[u8]) -> Result<Value, String> {
             "Exceeds the limit ({MAX_INT_DIGITS} digits) for integer string conversion: value has {significant} digits; use sys.set_int_max_str_digits() to increase the limit - Consider hexadecimal for huge integer literals to avoid decimal conversion limits."
         ));
     }
-    // At most 4,300 digits: below `INT_BITS_LIMIT`.
+    // At most 4,300 digits, well below `INT_BITS_LIMIT`.
     let value: BigInt = text.parse().unwrap_or_default();
     Ok(Value::Int(value))
 }

@@ -5,16 +5,18 @@
 use num_bigint::{BigInt, Sign};
 use num_integer::Integer;
 
-use super::parse::{Arg, BinOp, Op, Program};
 use crate::benchmarks::bfcl::arith::{PowFail, float_divmod, float_pow};
 use crate::benchmarks::bfcl::multi_turn::apis::py_num::{int_to_f64, ratio_to_f64};
 use crate::benchmarks::python::float_repr;
 
-/// Integers beyond this many bits are not computed: CPython would (an
-/// `int` has no size limit), but no such value can end as a `float`, and
-/// a few operators on them could take hours. 16,384 bits hold every
-/// literal CPython accepts (4,300 digits).
-pub const INT_BITS_LIMIT: u64 = 16_384;
+/// Integers beyond this many bits (about 19,700 digits) are not computed:
+/// CPython would (an `int` has no size limit), but a few operators on them
+/// could take it hours, and an expression ending in a `float` rarely needs
+/// them.
+pub const INT_BITS_LIMIT: u64 = 65_536;
+
+/// `sys.get_int_max_str_digits()`: `str()` of a longer `int` raises.
+const MAX_STR_DIGITS: usize = 4300;
 
 /// What an integer beyond [`INT_BITS_LIMIT`] gives: the error the final
 /// `float()` would raise on it.
@@ -74,43 +76,60 @@ impl Value {
     }
 }
 
-impl Program {
-    /// Runs the operations: the expression's value or the exception's text.
-    pub fn evaluate(&self) -> R<Value> {
-        let mut stack: Vec<Value> = Vec::new();
-        for op in &self.ops {
-            let value = match op {
-                Op::Const(v) => v.clone(),
-                Op::Unary(negative) => unary(*negative, stack.pop().expect("operand"))?,
-                Op::Binary(op) => {
-                    let b = stack.pop().expect("operand");
-                    let a = stack.pop().expect("operand");
-                    binary(*op, a, b)?
-                }
-                Op::Call(arg) => {
-                    let arg_value = if *arg == Arg::None { None } else { stack.pop() };
-                    call(stack.pop().expect("callee"), *arg, arg_value)?
-                }
-            };
-            stack.push(value);
-        }
-        stack.pop().ok_or_else(|| "empty expression".to_string())
-    }
+/// The binary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`.
+    Add,
+    /// `-`.
+    Sub,
+    /// `*`.
+    Mul,
+    /// `/`.
+    Div,
+    /// `//`.
+    FloorDiv,
+    /// `**`.
+    Pow,
 }
 
-fn call(callee: Value, arg: Arg, value: Option<Value>) -> R<Value> {
-    let mut name = callee.to_str();
-    name.truncate(200);
+/// A call's argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arg {
+    /// `f()`.
+    None,
+    /// `f(x)`.
+    Plain,
+    /// `f(*x)`.
+    Star,
+    /// `f(**x)`.
+    DoubleStar,
+}
+
+/// `callee(arg)`, `callee(*arg)` or `callee(**arg)`: always CPython's
+/// `TypeError`, since no value here is callable.
+pub fn call(callee: Value, arg: Arg, value: Option<Value>) -> R<Value> {
+    let name = || -> R<String> {
+        let text = callee.to_str();
+        if text.trim_start_matches('-').len() > MAX_STR_DIGITS {
+            return Err(format!(
+                "Exceeds the limit ({MAX_STR_DIGITS} digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit"
+            ));
+        }
+        Ok(text)
+    };
     match (arg, value) {
         (Arg::Star, Some(v)) if !matches!(v, Value::Tuple) => {
             return Err(format!(
-                "{name} argument after * must be an iterable, not {}",
+                "{} argument after * must be an iterable, not {}",
+                name()?,
                 v.type_name()
             ));
         }
         (Arg::DoubleStar, Some(v)) => {
             return Err(format!(
-                "{name} argument after ** must be a mapping, not {}",
+                "{} argument after ** must be a mapping, not {}",
+                name()?,
                 v.type_name()
             ));
         }
@@ -119,7 +138,8 @@ fn call(callee: Value, arg: Arg, value: Option<Value>) -> R<Value> {
     Err(format!("'{}' object is not callable", callee.type_name()))
 }
 
-fn unary(negative: bool, v: Value) -> R<Value> {
+/// `-v` (`negative`) or `+v`.
+pub fn unary(negative: bool, v: Value) -> R<Value> {
     Ok(match (negative, v) {
         (true, Value::Int(i)) => Value::Int(-i),
         (true, Value::Float(x)) => Value::Float(-x),
@@ -155,7 +175,8 @@ fn unsupported(op: BinOp, a: &Value, b: &Value) -> String {
     )
 }
 
-fn binary(op: BinOp, a: Value, b: Value) -> R<Value> {
+/// `a op b`.
+pub fn binary(op: BinOp, a: Value, b: Value) -> R<Value> {
     use Value::{Complex, Float, Int};
     match (&a, &b) {
         (Int(x), Int(y)) => int_op(op, x, y),
