@@ -262,6 +262,13 @@ impl OodRun {
         let stem = file_stem(model);
         match self.info.dataset {
             OodDataset::Bfcl(_) => official_bfcl(model, style, decoder, texts, dir, &stem),
+            OodDataset::Tau(domain) => {
+                let run = self
+                    .tau
+                    .as_ref()
+                    .context("a τ³-bench run without its settings")?;
+                official_tau(model, domain, run, texts, dir, &stem)
+            }
             OodDataset::Apibench(hub) => {
                 let (db_path, eval) = split_apibench_files(&self.info.files)?;
                 let db = apibench::ApiDatabase::read(&db_path, hub)?;
@@ -432,7 +439,10 @@ impl Benchmark for OodRun {
         }
         if !matches!(
             self.info.dataset,
-            OodDataset::Apibench(_) | OodDataset::SealTools | OodDataset::Bfcl(_)
+            OodDataset::Apibench(_)
+                | OodDataset::SealTools
+                | OodDataset::Bfcl(_)
+                | OodDataset::Tau(_)
         ) {
             return Ok(());
         }
@@ -494,6 +504,7 @@ impl Benchmark for OodRun {
         let benchmark = match self.info.dataset {
             OodDataset::Apibench(_) => "apibench",
             OodDataset::Bfcl(_) => "bfcl",
+            OodDataset::Tau(_) => "tau",
             _ => "seal-tools",
         };
         // Fractions (0–1), as the official scorers write them; tables show %.
@@ -518,6 +529,40 @@ impl Benchmark for OodRun {
         }
         Ok(())
     }
+}
+
+/// A τ³-bench run's official scores for one model: each trial rewarded
+/// as the official evaluator rewards it (verdicts to
+/// `official/<model>.per_item.jsonl`), then average reward and pass^k.
+fn official_tau(
+    model: &str,
+    domain: tau::Domain,
+    run: &TauRun,
+    texts: &[(&Task, Option<serde_json::Value>)],
+    dir: &Path,
+    stem: &str,
+) -> anyhow::Result<serde_json::Value> {
+    let trials: Vec<tau::score::TrialRecord<'_>> = texts
+        .iter()
+        .map(|(task, record)| {
+            let official = task.gold.official.as_ref();
+            tau::score::TrialRecord {
+                id: &task.id,
+                task_id: official
+                    .and_then(|o| o["task_id"].as_str())
+                    .unwrap_or_default(),
+                trial: official.and_then(|o| o["trial"].as_u64()).unwrap_or(0) as usize,
+                record: record.as_ref(),
+            }
+        })
+        .collect();
+    let data = tau::domain::DomainData::of(domain)?;
+    let (mut summary, lines) = tau::score::score_trials(data, &run.tasks, &trials, run.trials)?;
+    let path = dir.join(format!("{stem}.per_item.jsonl"));
+    write_records(&path, &lines).with_context(|| format!("writing {}", path.display()))?;
+    summary["model"] = model.into();
+    summary["domain"] = domain.as_str().into();
+    Ok(summary)
 }
 
 /// A BFCL run's official scores for one model: each answer checked against
@@ -732,6 +777,7 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
                 .collect();
             return format!("{title}\n\n{}\n{complete}", t.render(false));
         }
+        OodDataset::Tau(domain) => return tau_table(domain, results),
         OodDataset::Apibench(hub) => {
             let mut t = Table::new([
                 "Model", "Style", "Total", "Correct", "Halluc.", "AST acc.", "Halluc.",
@@ -780,6 +826,51 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
         }
     };
     format!("{title}\n{FRACTIONS}\n\n{}\n", t.render(false))
+}
+
+/// τ³-bench's table: per model, trials, average reward and pass^k (with
+/// NL assertions unjudged counted as failed, then with the reward without NL).
+fn tau_table(domain: tau::Domain, results: &[serde_json::Value]) -> String {
+    let ks: usize = results
+        .iter()
+        .map(|r| r["pass_hat_ks"].as_object().map_or(0, |m| m.len()))
+        .max()
+        .unwrap_or(0);
+    let header: Vec<String> = ["Model", "Trials", "Avg reward (rewarded)"]
+        .into_iter()
+        .map(String::from)
+        .chain((1..=ks).map(|k| format!("pass^{k}")))
+        .collect();
+    let mut t = Table::new(header).with_labels(1);
+    for r in results {
+        for (label, key) in [
+            ("", "pass_hat_ks"),
+            (" (without NL)", "pass_hat_ks_without_nl"),
+        ] {
+            let mut row = vec![
+                format!("{}{label}", r["model"].as_str().unwrap_or_default()),
+                r["total_simulations"].to_string(),
+                if label.is_empty() {
+                    fraction_percent_or_na(r["avg_reward"].as_f64())
+                } else {
+                    crate::util::table::ABSENT.to_string()
+                },
+            ];
+            row.extend((1..=ks).map(|k| fraction_percent_or_na(r[key][k.to_string()].as_f64())));
+            t.push(row);
+        }
+    }
+    let unjudged: usize = results
+        .iter()
+        .map(|r| r["needs_nl_judge"].as_u64().unwrap_or(0) as usize)
+        .sum();
+    format!(
+        "τ³-bench {}, official evaluator: average reward and pass^k (%)\n\
+         {unjudged} trial(s) need an NL judge: counted as failed in the first row of each model, \
+         rewarded without their NL assertions in the second.\n\n{}\n",
+        domain.as_str(),
+        t.render(false)
+    )
 }
 
 #[cfg(test)]

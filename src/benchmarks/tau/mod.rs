@@ -16,6 +16,7 @@
 //!   [`crate::run::dialogue::Dialogue`]).
 //! - [`domain`]: a domain's policy, tools and environment.
 //! - [`evaluate`]: a trial's reward: the database replayed, then the checks.
+//! - [`score`]: a set of trials' rewards and pass^k.
 //! - [`ask`]: `itc eval --dataset tau:…`: tasks × trials as SPEC tasks, each
 //!   asked as one conversation.
 //!
@@ -32,6 +33,7 @@ pub mod pass_k;
 pub mod protocol;
 pub mod requests;
 pub mod retail;
+pub mod score;
 
 #[cfg(test)]
 mod reference;

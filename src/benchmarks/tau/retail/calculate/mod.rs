@@ -113,7 +113,9 @@ mod tests {
     use crate::benchmarks::python::json_loads_str;
 
     fn calc(expression: &str) -> String {
-        match calculate(&PyValue::Str(crate::benchmarks::python::PyStr::new(expression))) {
+        match calculate(&PyValue::Str(crate::benchmarks::python::PyStr::new(
+            expression,
+        ))) {
             Ok(text) => text,
             Err(e) => format!("Error: {e}"),
         }
