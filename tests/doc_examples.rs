@@ -564,7 +564,7 @@ fn all_examples() -> Vec<(String, Example)> {
 }
 
 /// The documents the tests below run, one test each.
-const CHECKED: [&str; 12] = [
+const CHECKED: [&str; 13] = [
     "README.md",
     "docs/building-task-sets.md",
     "docs/install.md",
@@ -577,6 +577,7 @@ const CHECKED: [&str; 12] = [
     "docs/scale-out.md",
     "docs/scoring.md",
     "docs/steps.md",
+    "docs/tau.md",
 ];
 
 #[test]
@@ -648,6 +649,11 @@ fn examples_in_judging() {
 #[test]
 fn examples_in_steps() {
     check_document("docs/steps.md");
+}
+
+#[test]
+fn examples_in_tau() {
+    check_document("docs/tau.md");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! leave it.
 //!
 //! - [`protocol`]: the official prompts, greeting and stop tokens (benchmark data).
-//! - [`format`]: the official tasks, messages, simulation runs and results file.
+//! - [`format`](mod@format): the official tasks, messages, simulation runs and results file.
 //! - [`checks`]: the evaluator's action and communicate checks, premature
 //!   terminations and the reward from the task's basis (the DB component
 //!   and NL verdicts come from the caller).

@@ -11,7 +11,7 @@
 //! - pass^k is the mean over tasks, the tasks ordered as the official
 //!   `prepare_dfs` leaves them: by task id (a string), then by the task's
 //!   number of gold actions (−1 for a lone transfer action); ties keep
-//!   the id order (see `docs/tau-reward.md` for the one case where numpy's
+//!   the id order (see `docs/tau.md` for the one case where numpy's
 //!   unstable sort may not).
 //! - `avg_reward` is the mean of the rewards in the runs' order, a missing
 //!   reward left out of the count but summed as 0 in its place (pandas'

@@ -8,7 +8,7 @@
 //!
 //! - [`db`]: the models in pydantic's field order, reading, dumping, hash.
 //! - [`tools`]: the tools on arguments of any JSON type.
-//! - [`env`]: [`RetailEnv`], one call in, the official output out.
+//! - [`env`](mod@env): [`RetailEnv`], one call in, the official output out.
 
 mod calculate;
 pub mod db;
