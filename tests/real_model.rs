@@ -1151,3 +1151,90 @@ fn bfcl_multi_turn_against_a_real_model() {
         }
     }
 }
+
+/// τ³-bench with SmolLM2 as both the agent and the customer, on 3 retail
+/// tasks, conversations cut at 6 steps: the plumbing only (who is asked,
+/// what is recorded, the official scores written), never the quality.
+#[test]
+fn tau_retail_against_a_real_model() {
+    let Some(url) = server_url("tau_retail_against_a_real_model") else {
+        return;
+    };
+    let _turn = SERVER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("models.toml");
+    let model = |name: &str| {
+        format!(
+            "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"smollm2\"\nmode = \"native\"\nmax_tokens = 48\nconcurrency = 1\ntimeout_ms = 120000\nmax_attempts = 2\n\n"
+        )
+    };
+    fs::write(&config, model("smol-agent") + &model("smol-user")).unwrap();
+    let run_dir = dir.path().join("run");
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args([
+            "eval",
+            "--config",
+            config.to_str().unwrap(),
+            "--models",
+            "smol-agent",
+            "--user-model",
+            "smol-user",
+            "--dataset",
+            "tau:retail",
+            "--limit",
+            "3",
+            "--tau-max-steps",
+            "6",
+            "--run-dir",
+            run_dir.to_str().unwrap(),
+            "--cache",
+            dir.path().join("cache").to_str().unwrap(),
+            "--no-progress",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() || out.status.code() == Some(3),
+        "{stderr}"
+    );
+    eprintln!(
+        "tau retail: 3 trials in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let predictions: Vec<Prediction> = read_lines(&run_dir.join("predictions.jsonl"));
+    assert_eq!(predictions.len(), 3);
+    let mut answered = 0;
+    for p in &predictions {
+        let Some(record) = &p.official else {
+            eprintln!("{}: no conversation: {:?}", p.task_id, p.error);
+            continue;
+        };
+        answered += 1;
+        let messages = record["messages"].as_array().unwrap();
+        // The greeting, then the user simulator's first message at least.
+        assert_eq!(messages[0]["content"], "Hi! How can I help you today?");
+        assert!(messages.len() >= 2, "{record}");
+        assert_eq!(messages[1]["role"], "user", "{record}");
+        let reason = record["termination_reason"].as_str().unwrap();
+        assert!(
+            [
+                "user_stop",
+                "max_steps",
+                "too_many_errors",
+                "infrastructure_error"
+            ]
+            .contains(&reason),
+            "{reason}"
+        );
+        assert!(record["steps"].as_u64().unwrap() <= 6, "{record}");
+    }
+    assert!(answered >= 2, "{stderr}");
+    let official = read_json(&run_dir.join("official.json"));
+    let result = &official["results"][0];
+    assert_eq!(official["benchmark"], "tau", "{official}");
+    assert_eq!(result["model"], "smol-agent");
+    let lines = fs::read_to_string(run_dir.join("official/smol-agent.per_item.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), 3);
+}
