@@ -318,18 +318,14 @@ impl OodDataset {
                 }
                 Ok(files)
             }
-            // Built in only: nothing to fetch.
-            OodDataset::Tau(_) => Ok(Vec::new()),
             _ => fetch::dataset_files(&self.fetch_name()),
         }
     }
 
     /// The dataset's files in the fetch cache, when every one is there.
     pub fn locate_cached(self, cache_dir: &Path) -> anyhow::Result<Option<Vec<PathBuf>>> {
-        let set = match self {
-            OodDataset::Bfcl(set) => set,
-            OodDataset::Tau(_) => return Ok(None),
-            _ => return fetch::locate(&self.fetch_name(), cache_dir),
+        let OodDataset::Bfcl(set) = self else {
+            return fetch::locate(&self.fetch_name(), cache_dir);
         };
         // Each category on its own: `itc ood fetch bfcl-<category>` is enough.
         let mut files = Vec::new();

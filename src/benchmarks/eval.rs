@@ -777,7 +777,7 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
                 .collect();
             return format!("{title}\n\n{}\n{complete}", t.render(false));
         }
-        OodDataset::Tau(domain) => return tau_table(domain, results),
+        OodDataset::Tau(domain) => return tau::score::table(domain, results),
         OodDataset::Apibench(hub) => {
             let mut t = Table::new([
                 "Model", "Style", "Total", "Correct", "Halluc.", "AST acc.", "Halluc.",
@@ -826,51 +826,6 @@ pub fn official_table(dataset: OodDataset, results: &[serde_json::Value]) -> Str
         }
     };
     format!("{title}\n{FRACTIONS}\n\n{}\n", t.render(false))
-}
-
-/// τ³-bench's table: per model, trials, average reward and pass^k (with
-/// NL assertions unjudged counted as failed, then with the reward without NL).
-fn tau_table(domain: tau::Domain, results: &[serde_json::Value]) -> String {
-    let ks: usize = results
-        .iter()
-        .map(|r| r["pass_hat_ks"].as_object().map_or(0, |m| m.len()))
-        .max()
-        .unwrap_or(0);
-    let header: Vec<String> = ["Model", "Trials", "Avg reward (rewarded)"]
-        .into_iter()
-        .map(String::from)
-        .chain((1..=ks).map(|k| format!("pass^{k}")))
-        .collect();
-    let mut t = Table::new(header).with_labels(1);
-    for r in results {
-        for (label, key) in [
-            ("", "pass_hat_ks"),
-            (" (without NL)", "pass_hat_ks_without_nl"),
-        ] {
-            let mut row = vec![
-                format!("{}{label}", r["model"].as_str().unwrap_or_default()),
-                r["total_simulations"].to_string(),
-                if label.is_empty() {
-                    fraction_percent_or_na(r["avg_reward"].as_f64())
-                } else {
-                    crate::util::table::ABSENT.to_string()
-                },
-            ];
-            row.extend((1..=ks).map(|k| fraction_percent_or_na(r[key][k.to_string()].as_f64())));
-            t.push(row);
-        }
-    }
-    let unjudged: usize = results
-        .iter()
-        .map(|r| r["needs_nl_judge"].as_u64().unwrap_or(0) as usize)
-        .sum();
-    format!(
-        "τ³-bench {}, official evaluator: average reward and pass^k (%)\n\
-         {unjudged} trial(s) need an NL judge: counted as failed in the first row of each model, \
-         rewarded without their NL assertions in the second.\n\n{}\n",
-        domain.as_str(),
-        t.render(false)
-    )
 }
 
 #[cfg(test)]

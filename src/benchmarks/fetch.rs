@@ -69,6 +69,14 @@ pub const STABLETOOLBENCH: Upstream = Upstream {
     licence: "Apache-2.0",
 };
 
+/// sierra-research/tau2-bench (τ³-bench).
+pub const TAU2_BENCH: Upstream = Upstream {
+    repo: "sierra-research/tau2-bench",
+    commit: "a2c024725189473d2d7cea3a5cfdbcc67478e41f",
+    dir: "tau2-bench",
+    licence: "MIT",
+};
+
 /// nexusflowai/NexusRaven.
 pub const NEXUSRAVEN: Upstream = Upstream {
     repo: "nexusflowai/NexusRaven",
@@ -389,6 +397,13 @@ const BFCL: [ManifestFile; 27] = [
     ),
 ];
 
+const TAU_RETAIL: [ManifestFile; 1] = [file(
+    TAU2_BENCH,
+    "data/tau2/domains/retail/tasks.json",
+    "8e03ebce7901bd6218e7a7dc3105faa9324091a68058f7fe61c65262868812e8",
+    345_982,
+)];
+
 const RAVEN: [ManifestFile; 2] = [
     file(
         NEXUSRAVEN,
@@ -405,7 +420,7 @@ const RAVEN: [ManifestFile; 2] = [
 ];
 
 /// The names `itc ood fetch` accepts, with what each holds.
-pub const DATASETS: [(&str, &str); 15] = [
+pub const DATASETS: [(&str, &str); 16] = [
     (
         "apibench",
         "APIBench, all three hubs (API databases and question/answer pairs)",
@@ -463,6 +478,10 @@ pub const DATASETS: [(&str, &str); 15] = [
         "BFCL v4 Python AST categories (non-live and live) and multi-turn categories: questions and possible answers (bfcl_eval/data/BFCL_v4_*.json; also bfcl-<category>)",
     ),
     (
+        "tau-retail",
+        "τ³-bench retail tasks (data/tau2/domains/retail/tasks.json; its database and tools are built in)",
+    ),
+    (
         "nexusraven",
         "NexusRaven ToolAlpaca- and ToolLLM-derived queries (CC-BY-NC-4.0: non-commercial)",
     ),
@@ -480,6 +499,7 @@ pub fn dataset_files(name: &str) -> anyhow::Result<Vec<ManifestFile>> {
         "nexusraven" => RAVEN.to_vec(),
         "stabletoolbench" => STB.to_vec(),
         "bfcl" => BFCL.to_vec(),
+        "tau-retail" => TAU_RETAIL.to_vec(),
         other if other.starts_with("bfcl-") => {
             let category: Category = other["bfcl-".len()..].parse()?;
             // The question file and its possible answers share a file name.
@@ -898,10 +918,10 @@ mod tests {
         }
         assert_eq!(
             checked,
-            14 + 27 + 19 + 9 + 10 + 8 + 27,
+            14 + 27 + 19 + 9 + 10 + 8 + 27 + 1,
             "three hubs × 2, Seal-Tools, ToolAlpaca, six StableToolBench groups; \
              BFCL's 27 files for bfcl:all, 19 for single-turn, 9 for non-live, 10 for live, \
-             8 for multi-turn, 27 for the categories one by one"
+             8 for multi-turn, 27 for the categories one by one; τ³-bench retail's tasks"
         );
         assert_eq!(
             sha256_hex(b"abc"),

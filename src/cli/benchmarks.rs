@@ -19,6 +19,7 @@ use crate::benchmarks::score::BfclScoreOptions;
 use crate::benchmarks::score::{self, ApibenchScoreOptions, Compat, SealScoreOptions};
 use crate::benchmarks::seal_tools::Subset;
 use crate::benchmarks::stabletoolbench::{self, results::StabletoolbenchScoreOptions};
+use crate::benchmarks::tau;
 use crate::benchmarks::toolalpaca::{self, eval::ToolalpacaScoreOptions};
 use crate::score::files::OutputFormat;
 
@@ -98,6 +99,9 @@ impl BenchmarksArgs {
             BenchmarksCommand::Score(ScoreCommand {
                 benchmark: ScoreBenchmark::Bfcl(args),
             }) => score::score_bfcl(&args.options(), out),
+            BenchmarksCommand::Score(ScoreCommand {
+                benchmark: ScoreBenchmark::Tau(args),
+            }) => tau::score::score_results_file(&args.options(), out),
             BenchmarksCommand::Fetch(args) => args.run(out, err),
             BenchmarksCommand::Report(args) => args.run(out, err),
         }
@@ -207,6 +211,36 @@ pub enum ScoreBenchmark {
     Stabletoolbench(StabletoolbenchScoreArgs),
     /// BFCL's AST checker (`default_decode_ast_prompting`, `ast_checker`), on BFCL result files.
     Bfcl(BfclScoreArgs),
+    /// τ³-bench's evaluator and pass^k, on the official harness's results file.
+    Tau(TauScoreArgs),
+}
+
+/// Arguments of `itc ood score tau`.
+#[derive(Debug, Clone, Args)]
+pub struct TauScoreArgs {
+    /// Scoring rules.
+    #[command(flatten)]
+    pub compat: CompatFlag,
+    /// The official results file (`Results.save`'s JSON: `{timestamp, info, tasks, simulations}`).
+    #[arg(long)]
+    pub results: PathBuf,
+    /// Write one verdict per simulation here (JSON Lines: id, task_id, trial, reward, …).
+    #[arg(long, value_name = "OUT")]
+    pub per_item: Option<PathBuf>,
+    /// Output on stdout.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
+}
+
+impl TauScoreArgs {
+    /// The options of [`tau::score::score_results_file`].
+    pub fn options(&self) -> tau::score::TauScoreOptions {
+        tau::score::TauScoreOptions {
+            results: self.results.clone(),
+            per_item: self.per_item.clone(),
+            format: self.format,
+        }
+    }
 }
 
 /// Arguments of `itc ood score bfcl`.

@@ -5,13 +5,22 @@
 //! bound), and the same figures with the reward without NL (an upper
 //! bound) are given beside it.
 
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context;
 use serde::Serialize;
 use serde_json::{Value, json};
+
+use super::Domain;
+use crate::score::files::OutputFormat;
+use crate::spec::jsonl::write_records;
+use crate::util::table::{Table, fraction_percent_or_na};
 
 use super::checks::RewardStatus;
 use super::domain::DomainData;
 use super::evaluate::evaluate_trial;
-use super::format::{Message, Task, TerminationReason};
+use super::format::{Message, Results, Task, TerminationReason, parse_json};
 use super::pass_k::{Metrics, Trial, compute_metrics};
 
 /// One trial to score: its id, its task, and the conversation's record
@@ -150,4 +159,108 @@ fn verdict(domain: &DomainData, task: &Task, t: &TrialRecord<'_>) -> TrialVerdic
         Err(why) => line.note = Some(why),
     }
     line
+}
+
+/// The table of scored trial sets (`results`, each [`score_trials`]'s
+/// summary with its `model`): per set, trials, average reward and pass^k
+/// (NL assertions unjudged counted as failed, then with the reward
+/// without NL).
+pub fn table(domain: Domain, results: &[Value]) -> String {
+    let ks: usize = results
+        .iter()
+        .map(|r| r["pass_hat_ks"].as_object().map_or(0, |m| m.len()))
+        .max()
+        .unwrap_or(0);
+    let header: Vec<String> = ["Model", "Trials", "Avg reward (rewarded)"]
+        .into_iter()
+        .map(String::from)
+        .chain((1..=ks).map(|k| format!("pass^{k}")))
+        .collect();
+    let mut t = Table::new(header).with_labels(1);
+    for r in results {
+        for (label, key) in [
+            ("", "pass_hat_ks"),
+            (" (without NL)", "pass_hat_ks_without_nl"),
+        ] {
+            let mut row = vec![
+                format!("{}{label}", r["model"].as_str().unwrap_or_default()),
+                r["total_simulations"].to_string(),
+                if label.is_empty() {
+                    fraction_percent_or_na(r["avg_reward"].as_f64())
+                } else {
+                    crate::util::table::ABSENT.to_string()
+                },
+            ];
+            row.extend((1..=ks).map(|k| fraction_percent_or_na(r[key][k.to_string()].as_f64())));
+            t.push(row);
+        }
+    }
+    let unjudged: usize = results
+        .iter()
+        .map(|r| r["needs_nl_judge"].as_u64().unwrap_or(0) as usize)
+        .sum();
+    format!(
+        "τ³-bench {}, official evaluator: average reward and pass^k (%)\n\
+         {unjudged} trial(s) need an NL judge: counted as failed in the first row of each model, \
+         rewarded without their NL assertions in the second.\n\n{}\n",
+        domain.as_str(),
+        t.render(false)
+    )
+}
+
+/// What `itc ood score tau` scores.
+#[derive(Debug, Clone)]
+pub struct TauScoreOptions {
+    /// The official harness's results file (`Results.save`'s JSON:
+    /// `{timestamp, info, tasks, simulations}`).
+    pub results: PathBuf,
+    /// Writes one verdict per simulation here (JSON Lines).
+    pub per_item: Option<PathBuf>,
+    /// Output on stdout.
+    pub format: OutputFormat,
+}
+
+/// `itc ood score tau`: every simulation of an official results file
+/// rewarded again as the official evaluator rewards it (its stored
+/// `reward_info` is not read), then average reward and pass^k with the
+/// file's `info.num_trials`.
+pub fn score_results_file(options: &TauScoreOptions, out: &mut dyn Write) -> anyhow::Result<()> {
+    let path = &options.results;
+    let text = crate::util::embedded::read_to_string(path)
+        .with_context(|| format!("reading {}", path.display()))?;
+    let origin = path.display().to_string();
+    let results: Results = parse_json(&text, &origin)?;
+    let raw: Value = serde_json::from_str(&text).with_context(|| format!("reading {origin}"))?;
+    let domain: Domain = results
+        .info
+        .environment_info
+        .domain_name
+        .parse()
+        .with_context(|| format!("{origin}: info.environment_info.domain_name"))?;
+    let simulations = raw["simulations"].as_array().map_or(&[][..], Vec::as_slice);
+    let trials: Vec<TrialRecord<'_>> = simulations
+        .iter()
+        .map(|sim| TrialRecord {
+            id: sim["id"].as_str().unwrap_or_default(),
+            task_id: sim["task_id"].as_str().unwrap_or_default(),
+            trial: sim["trial"].as_u64().unwrap_or(0) as usize,
+            record: Some(sim),
+        })
+        .collect();
+    let num_trials = usize::try_from(results.info.num_trials)
+        .with_context(|| format!("{origin}: info.num_trials"))?;
+    let data = DomainData::of(domain)?;
+    let (mut summary, lines) = score_trials(data, &results.tasks, &trials, num_trials)
+        .with_context(|| format!("scoring {origin}"))?;
+    if let Some(per_item) = &options.per_item {
+        write_records(per_item, &lines)
+            .with_context(|| format!("writing {}", per_item.display()))?;
+    }
+    summary["model"] = origin.clone().into();
+    summary["domain"] = domain.as_str().into();
+    match options.format {
+        OutputFormat::Table => write!(out, "{}", table(domain, std::slice::from_ref(&summary)))?,
+        OutputFormat::Json => writeln!(out, "{summary}")?,
+    }
+    Ok(())
 }

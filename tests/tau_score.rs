@@ -1,0 +1,110 @@
+//! `itc ood score tau --compat official` on a results file shaped as the
+//! official harness saves it (`{timestamp, info, tasks, simulations}`),
+//! made of the 2,141 reference conversations: every simulation's reward is
+//! recomputed (a stored `reward_info` is ignored) and equals the official
+//! evaluator's.
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+use support::{itc, text};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("datasets/ood/tau/retail")
+}
+
+fn trajectories() -> Vec<Value> {
+    let file = std::fs::File::open(root().join("reference/trajectories.jsonl.gz")).unwrap();
+    BufReader::new(flate2::read::GzDecoder::new(file))
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect()
+}
+
+#[test]
+fn an_official_results_file_is_rewarded_again_as_the_official_evaluator_rewards() {
+    let trajectories = trajectories();
+    let tasks: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("tasks.json")).unwrap()).unwrap();
+    let simulations: Vec<Value> = trajectories
+        .iter()
+        .map(|t| {
+            let mut sim = t["simulation"].clone();
+            // A stored reward is never read: this one is wrong on purpose.
+            sim["reward_info"] = json!({"reward": 0.5});
+            sim["trial"] = json!(0);
+            sim
+        })
+        .collect();
+    let results = json!({
+        "timestamp": "2025-01-01T00:00:00",
+        "info": {"git_commit": "a2c0247", "num_trials": 1, "max_steps": 200, "max_errors": 10,
+                 "user_info": {}, "agent_info": {}, "environment_info": {"domain_name": "retail"}},
+        "tasks": tasks,
+        "simulations": simulations,
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("results.json");
+    std::fs::write(&path, results.to_string()).unwrap();
+    let per_item = dir.path().join("verdicts.jsonl");
+    let out = itc(
+        &[
+            "ood",
+            "score",
+            "tau",
+            "--compat",
+            "official",
+            "--results",
+            path.to_str().unwrap(),
+            "--per-item",
+            per_item.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary: Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(summary["domain"], "retail");
+    let lines: Vec<Value> = std::fs::read_to_string(&per_item)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), trajectories.len());
+    for (line, t) in lines.iter().zip(&trajectories) {
+        assert_eq!(line["id"], t["simulation"]["id"]);
+        assert_eq!(line["reward"], t["reward"], "{line}");
+        let raised = !t["evaluator_exception"].is_null();
+        assert_eq!(line["status"] == "evaluator_raised", raised, "{line}");
+        if !raised
+            && t["termination_reason"] != "max_steps"
+            && t["termination_reason"] != "too_many_errors"
+        {
+            assert_eq!(line["reward_without_nl"], t["reward_without_nl"], "{line}");
+        }
+    }
+    let raised = trajectories
+        .iter()
+        .filter(|t| !t["evaluator_exception"].is_null())
+        .count();
+    assert_eq!(summary["evaluator_raised"], raised);
+
+    // A field of the wrong type is named with its place.
+    let mut broken = results.clone();
+    broken["info"]["num_trials"] = json!("one");
+    std::fs::write(&path, broken.to_string()).unwrap();
+    let out = itc(
+        &["ood", "score", "tau", "--results", path.to_str().unwrap()],
+        &[],
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("info.num_trials"),
+        "{}",
+        text(&out.stderr)
+    );
+}
