@@ -204,3 +204,50 @@ fn the_gold_agent_earns_every_reward_the_basis_allows() {
             .any(|b| b["messages"][0]["content"] == task0.as_str())
     );
 }
+
+#[test]
+fn a_run_without_its_user_model_or_with_no_trials_is_refused_before_any_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("models.toml");
+    std::fs::write(
+        &config,
+        "[[models]]\nname = \"a\"\nbackend = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel_id = \"a\"\n",
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    let base = [
+        "eval",
+        "--dataset",
+        "tau:retail",
+        "--config",
+        config.to_str().unwrap(),
+        "--run-dir",
+        run.to_str().unwrap(),
+    ];
+    let out = itc(&base, &[]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--user-model NAME"),
+        "{}",
+        text(&out.stderr)
+    );
+    let mut args = base.to_vec();
+    args.extend(["--user-model", "a", "--trials", "0"]);
+    let out = itc(&args, &[]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--trials 0: from 1 to 100"),
+        "{}",
+        text(&out.stderr)
+    );
+    let mut args = base.to_vec();
+    args.extend(["--user-model", "nobody"]);
+    let out = itc(&args, &[]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("nobody"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!run.join("predictions.jsonl").exists());
+}
