@@ -553,7 +553,7 @@ mod tests {
             .get_subcommands()
             .map(|c| c.get_name().to_string())
             .collect();
-        assert_eq!(names.len(), 5, "{names:?}");
+        assert_eq!(names.len(), 6, "{names:?}");
         for name in names {
             let help = score
                 .find_subcommand_mut(&name)
