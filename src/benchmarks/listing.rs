@@ -226,7 +226,7 @@ pub fn to_json(entries: &[DatasetEntry], options: &ListOptions) -> J {
 /// The terminal table of `itc datasets`: one row per dataset, every column
 /// left-aligned, in one piece (narrow enough for [`MAX_WIDTH`] columns;
 /// `wide` only keeps a name that would not fit whole). Licences are shortened to their
-/// identifier and built in/cached become where a run reads the files (the
+/// identifiers (`CC0-1.0/MIT` for a choice of two) and built in/cached become where a run reads the files (the
 /// JSON has them whole); the commands are in [`footer`].
 ///
 /// [`MAX_WIDTH`]: crate::util::table::MAX_WIDTH
@@ -238,12 +238,17 @@ pub fn table(entries: &[DatasetEntry], wide: bool) -> String {
             Some(n) => n.to_string(),
             None => format!("{} kB", e.bytes.div_ceil(1000)),
         };
-        let licence = e.licence.split(" (").next().unwrap_or_default();
+        let licence = e
+            .licence
+            .split(" (")
+            .next()
+            .unwrap_or_default()
+            .replace(" or ", "/");
         let source = e.source.trim_start_matches("https://github.com/");
         table.push([
             e.name.as_str(),
             &size,
-            licence,
+            &licence,
             source,
             e.reads_from.as_str(),
         ]);

@@ -267,7 +267,12 @@ impl MultiTurnDialogue {
             url: config.effective_base_url(),
             model: config.model_id.clone().unwrap_or_default(),
             backend: config.backend,
-            mode: config.mode,
+            // The handler says how the model is asked (and so how its
+            // answers read), whatever the configuration's mode.
+            mode: match handler.mode() {
+                CallMode::FunctionCalling => Mode::Native,
+                CallMode::Prompt => Mode::Prompt,
+            },
             sampling,
             conversation,
             turns,
