@@ -8,9 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde_json::{Value, json};
 
-use super::conversation::{Conversation, ConversationSetup, Limits, TrialId};
-
 use super::Domain;
+use super::conversation::{Conversation, ConversationSetup, Limits, TrialId};
 use super::domain::DomainData;
 use super::format::{Task as TauTask, read_tasks};
 use super::requests::Party;

@@ -13,15 +13,14 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::Domain;
-use crate::score::files::OutputFormat;
-use crate::spec::jsonl::write_records;
-use crate::util::table::{Table, fraction_percent_or_na};
-
 use super::checks::RewardStatus;
 use super::domain::DomainData;
 use super::evaluate::evaluate_trial;
 use super::format::{Message, Results, Task, TerminationReason, parse_json};
 use super::pass_k::{Metrics, Trial, compute_metrics};
+use crate::score::files::OutputFormat;
+use crate::spec::jsonl::write_records;
+use crate::util::table::{Table, fraction_percent_or_na};
 
 /// One trial to score: its id, its task, and the conversation's record
 /// (the official `SimulationRun` fields, `None` when the run failed).
