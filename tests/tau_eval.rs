@@ -72,49 +72,66 @@ fn agent(actions: &HashMap<String, Vec<Value>>, body: &Value) -> Reply {
     }
 }
 
-#[test]
-fn the_gold_agent_earns_every_reward_the_basis_allows() {
-    let tasks = tasks();
-    let p = protocol();
-    let prompts: HashMap<String, String> = tasks
-        .iter()
-        .map(|t| {
-            let scenario = serde_json::to_value(&t.user_scenario).unwrap();
-            (p.user_system_prompt(&scenario), t.id.clone())
-        })
-        .collect();
-    let actions: HashMap<String, Vec<Value>> = tasks
-        .iter()
-        .map(|t| {
-            let criteria = t.evaluation_criteria.as_ref().unwrap();
-            let list = criteria.actions.clone().unwrap_or_default();
-            (
-                t.id.clone(),
-                list.iter()
-                    .map(|a| serde_json::to_value(a).unwrap())
-                    .collect(),
-            )
-        })
-        .collect();
-    let prompts = Arc::new(prompts);
-    let user_server = ScriptedServer::start(move |r| user(&prompts, &r.body));
-    let actions = Arc::new(actions);
-    let agent_server = ScriptedServer::start(move |r| agent(&actions, &r.body));
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("models.toml");
-    std::fs::write(
-        &config,
-        format!(
-            "[[models]]\nname = \"gold\"\nbackend = \"openai\"\nbase_url = \"{}\"\nmodel_id = \"gold\"\nconcurrency = 4\n\n\
-             [[models]]\nname = \"user\"\nbackend = \"openai\"\nbase_url = \"{}\"\nmodel_id = \"user\"\nconcurrency = 4\n",
-            agent_server.base_url(),
-            user_server.base_url()
-        ),
-    )
-    .unwrap();
-    let run = dir.path().join("run");
-    let out = itc(
-        &[
+/// A gold run: the scripted agent and user servers, the models file
+/// (`gold`, `user`, and `extra_models` appended), and `itc eval`'s output.
+struct GoldRun {
+    dir: tempfile::TempDir,
+    run: std::path::PathBuf,
+    agent_server: ScriptedServer,
+    user_server: ScriptedServer,
+}
+
+impl GoldRun {
+    fn start(tasks: &[Task], extra_models: &str) -> GoldRun {
+        let p = protocol();
+        let prompts: HashMap<String, String> = tasks
+            .iter()
+            .map(|t| {
+                let scenario = serde_json::to_value(&t.user_scenario).unwrap();
+                (p.user_system_prompt(&scenario), t.id.clone())
+            })
+            .collect();
+        let actions: HashMap<String, Vec<Value>> = tasks
+            .iter()
+            .map(|t| {
+                let criteria = t.evaluation_criteria.as_ref().unwrap();
+                let list = criteria.actions.clone().unwrap_or_default();
+                (
+                    t.id.clone(),
+                    list.iter()
+                        .map(|a| serde_json::to_value(a).unwrap())
+                        .collect(),
+                )
+            })
+            .collect();
+        let prompts = Arc::new(prompts);
+        let user_server = ScriptedServer::start(move |r| user(&prompts, &r.body));
+        let actions = Arc::new(actions);
+        let agent_server = ScriptedServer::start(move |r| agent(&actions, &r.body));
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("models.toml"),
+            format!(
+                "[[models]]\nname = \"gold\"\nbackend = \"openai\"\nbase_url = \"{}\"\nmodel_id = \"gold\"\nconcurrency = 4\n\n\
+                 [[models]]\nname = \"user\"\nbackend = \"openai\"\nbase_url = \"{}\"\nmodel_id = \"user\"\nconcurrency = 4\n{extra_models}",
+                agent_server.base_url(),
+                user_server.base_url()
+            ),
+        )
+        .unwrap();
+        let run = dir.path().join("run");
+        GoldRun {
+            dir,
+            run,
+            agent_server,
+            user_server,
+        }
+    }
+
+    /// `itc eval` of every retail task with the gold agent, and `extra` flags.
+    fn eval(&self, extra: &[&str]) -> std::process::Output {
+        let config = self.dir.path().join("models.toml");
+        let mut args = vec![
             "eval",
             "--dataset",
             "tau:retail",
@@ -125,20 +142,25 @@ fn the_gold_agent_earns_every_reward_the_basis_allows() {
             "--user-model",
             "user",
             "--run-dir",
-            run.to_str().unwrap(),
+            self.run.to_str().unwrap(),
             "--no-progress",
-        ],
-        &[],
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
-    assert!(
-        stdout.contains("τ³-bench retail, official evaluator"),
-        "{stdout}"
-    );
+        ];
+        args.extend(extra);
+        itc(&args, &[])
+    }
 
-    // Every trial rewarded as the basis allows.
-    let judged: Vec<&Task> = tasks
+    fn per_item(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.run.join("official/gold.per_item.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+}
+
+/// The tasks whose reward waits on an NL judge.
+fn judged_tasks(tasks: &[Task]) -> Vec<&Task> {
+    tasks
         .iter()
         .filter(|t| {
             let c = t.evaluation_criteria.as_ref().unwrap();
@@ -147,12 +169,25 @@ fn the_gold_agent_earns_every_reward_the_basis_allows() {
                     .iter()
                     .any(|b| serde_json::to_value(b).unwrap() == "NL_ASSERTION")
         })
-        .collect();
-    let lines: Vec<Value> = std::fs::read_to_string(run.join("official/gold.per_item.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_gold_agent_earns_every_reward_the_basis_allows() {
+    let tasks = tasks();
+    let gold = GoldRun::start(&tasks, "");
+    let (run, agent_server, user_server) = (&gold.run, &gold.agent_server, &gold.user_server);
+    let out = gold.eval(&[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("τ³-bench retail, official evaluator"),
+        "{stdout}"
+    );
+
+    // Every trial rewarded as the basis allows.
+    let judged = judged_tasks(&tasks);
+    let lines = gold.per_item();
     assert_eq!(lines.len(), tasks.len());
     for line in &lines {
         assert_eq!(line["termination_reason"], "user_stop", "{line}");
@@ -250,4 +285,139 @@ fn a_run_without_its_user_model_or_with_no_trials_is_refused_before_any_request(
         text(&out.stderr)
     );
     assert!(!run.join("predictions.jsonl").exists());
+}
+
+/// The NL judge: met for every task, except `unmet` (not met) and
+/// `fenced` (a reply in a code fence, which `json.loads` refuses).
+fn nl_judge(body: &Value, unmet: &str, fenced: &str) -> Reply {
+    if is_probe(body) {
+        return Reply::Answer("ok".into());
+    }
+    let prompt = body["messages"][1]["content"].as_str().unwrap();
+    let start = prompt.find("calling about task ").unwrap() + "calling about task ".len();
+    let task = &prompt[start..start + prompt[start..].find('.').unwrap()];
+    let verdict = json!({"results": [{"expectedOutcome": "the first", "reasoning": "read",
+                                      "metExpectation": task != unmet}]})
+    .to_string();
+    match task == fenced {
+        true => Reply::Answer(format!("```json\n{verdict}\n```")),
+        false => Reply::Answer(verdict),
+    }
+}
+
+#[test]
+fn nl_assertions_are_asked_of_the_judge_as_the_official_evaluator_asks_and_cached() {
+    let tasks = tasks();
+    let judged: Vec<String> = judged_tasks(&tasks).iter().map(|t| t.id.clone()).collect();
+    let (unmet, fenced) = (judged[0].clone(), judged[1].clone());
+    let judge_server = {
+        let (unmet, fenced) = (unmet.clone(), fenced.clone());
+        ScriptedServer::start(move |r| nl_judge(&r.body, &unmet, &fenced))
+    };
+    let gold = GoldRun::start(
+        &tasks,
+        &format!(
+            "\n[[models]]\nname = \"judge\"\nbackend = \"openai\"\nbase_url = \"{}\"\nmodel_id = \"judge-model\"\nconcurrency = 4\n",
+            judge_server.base_url()
+        ),
+    );
+    let out = gold.eval(&["--nl-judge", "judge"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("NL assertions judged by judge"),
+        "{}",
+        text(&out.stdout)
+    );
+    let lines = gold.per_item();
+    for line in &lines {
+        let id = line["task_id"].as_str().unwrap();
+        match judged.iter().any(|j| j == id) {
+            false => {
+                assert_eq!(line["reward"], 1.0, "{line}");
+                assert!(line.get("nl_judge").is_none(), "{line}");
+            }
+            true if id == unmet => {
+                assert_eq!(
+                    (&line["reward"], &line["status"]),
+                    (&json!(0.0), &json!("computed"))
+                );
+                assert_eq!(line["nl_assertions"][0]["met"], false, "{line}");
+                assert_eq!(line["nl_judge"], "judge");
+            }
+            true if id == fenced => {
+                assert_eq!(line["reward"], Value::Null, "{line}");
+                assert_eq!(line["status"], "evaluator_raised", "{line}");
+                assert!(
+                    line["note"].as_str().unwrap().contains("not JSON"),
+                    "{line}"
+                );
+            }
+            true => {
+                assert_eq!(line["reward"], 1.0, "{line}");
+                assert_eq!(line["nl_assertions"][0]["nl_assertion"], "the first");
+            }
+        }
+    }
+
+    // One request per judged trial: the official prompts, temperature 0, no tools.
+    let asked: Vec<Value> = judge_server
+        .log()
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(&l.body).unwrap_or(Value::Null))
+        .filter(|b| !is_probe(b))
+        .collect();
+    assert_eq!(asked.len(), judged.len());
+    let texts = &protocol().nl_judge;
+    let task2 = tasks.iter().find(|t| t.id == "2").unwrap();
+    let assertions = task2
+        .evaluation_criteria
+        .as_ref()
+        .unwrap()
+        .nl_assertions
+        .clone()
+        .unwrap();
+    assert!(assertions.iter().all(|a| !a.contains(['\'', '\\', '\n'])));
+    let listed = format!("['{}']", assertions.join("', '"));
+    let request = asked
+        .iter()
+        .find(|b| {
+            b["messages"][1]["content"]
+                .as_str()
+                .unwrap()
+                .contains("task 2.")
+        })
+        .unwrap();
+    assert_eq!(request["messages"][0]["role"], "system");
+    assert_eq!(
+        request["messages"][0]["content"],
+        texts.system_prompt.as_str()
+    );
+    let prompt = request["messages"][1]["content"].as_str().unwrap();
+    assert!(
+        prompt.starts_with(
+            "\n        conversation:\n        assistant: Hi! How can I help you today?\nuser: Hello, I am calling about task 2.\nassistant: None\ntool: "
+        ),
+        "{prompt}"
+    );
+    assert!(
+        prompt.ends_with(&format!(
+            "\n        \n        expectedOutcomes:\n        {listed}\n        "
+        )),
+        "{prompt}"
+    );
+    assert_eq!(request["temperature"], 0.0);
+    assert_eq!(request["model"], "judge-model");
+    assert!(request.get("tools").is_none() && request.get("seed").is_none());
+
+    // Scored again on resume: every verdict from the cache, none asked again.
+    let out = gold.eval(&["--nl-judge", "judge", "--resume"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let again: Vec<Value> = judge_server
+        .log()
+        .iter()
+        .filter(|l| !is_probe(&serde_json::from_str::<Value>(&l.body).unwrap_or(Value::Null)))
+        .map(|l| serde_json::from_str::<Value>(&l.body).unwrap())
+        .collect();
+    assert_eq!(again.len(), judged.len());
+    assert_eq!(gold.per_item(), lines);
 }

@@ -24,9 +24,8 @@ fn trajectories() -> Vec<Value> {
         .collect()
 }
 
-#[test]
-fn an_official_results_file_is_rewarded_again_as_the_official_evaluator_rewards() {
-    let trajectories = trajectories();
+/// An official results file of `trajectories`' simulations, one trial each.
+fn results_file(trajectories: &[Value]) -> Value {
     let tasks: Value =
         serde_json::from_str(&std::fs::read_to_string(root().join("tasks.json")).unwrap()).unwrap();
     let simulations: Vec<Value> = trajectories
@@ -39,13 +38,19 @@ fn an_official_results_file_is_rewarded_again_as_the_official_evaluator_rewards(
             sim
         })
         .collect();
-    let results = json!({
+    json!({
         "timestamp": "2025-01-01T00:00:00",
         "info": {"git_commit": "a2c0247", "num_trials": 1, "max_steps": 200, "max_errors": 10,
                  "user_info": {}, "agent_info": {}, "environment_info": {"domain_name": "retail"}},
         "tasks": tasks,
         "simulations": simulations,
-    });
+    })
+}
+
+#[test]
+fn an_official_results_file_is_rewarded_again_as_the_official_evaluator_rewards() {
+    let trajectories = trajectories();
+    let results = results_file(&trajectories);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("results.json");
     std::fs::write(&path, results.to_string()).unwrap();
@@ -104,6 +109,120 @@ fn an_official_results_file_is_rewarded_again_as_the_official_evaluator_rewards(
     assert!(!out.status.success());
     assert!(
         text(&out.stderr).contains("info.num_trials"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// `--nl-judge`: the gold conversations waiting on NL assertions are judged
+/// (a scripted judge that finds every assertion met), once: a second
+/// scoring takes every verdict from the response cache.
+#[test]
+fn nl_assertions_of_a_results_file_are_judged_once() {
+    let gold: Vec<Value> = trajectories()
+        .into_iter()
+        .filter(|t| t["kind"] == "gold")
+        .collect();
+    let waiting = gold.iter().filter(|t| t["reward"].is_null()).count();
+    assert!(waiting > 0);
+    let judge = support::server::ScriptedServer::start(|r| {
+        let results = json!({"results": [{"expectedOutcome": "x", "reasoning": "ok",
+                                          "metExpectation": true}]});
+        match r.body.get("messages") {
+            Some(_) => support::server::Reply::Answer(results.to_string()),
+            None => support::server::Reply::Answer("ok".into()),
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("results.json");
+    std::fs::write(&path, results_file(&gold).to_string()).unwrap();
+    let config = dir.path().join("models.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[models]]\nname = \"judge\"\nbackend = \"openai\"\nbase_url = \"{}\"\nmodel_id = \"j\"\n",
+            judge.base_url()
+        ),
+    )
+    .unwrap();
+    let per_item = dir.path().join("verdicts.jsonl");
+    let score = || {
+        let out = itc(
+            &[
+                "ood",
+                "score",
+                "tau",
+                "--compat",
+                "official",
+                "--results",
+                path.to_str().unwrap(),
+                "--per-item",
+                per_item.to_str().unwrap(),
+                "--nl-judge",
+                "judge",
+                "--config",
+                config.to_str().unwrap(),
+                "--format",
+                "json",
+            ],
+            &[],
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        serde_json::from_str::<Value>(text(&out.stdout).trim()).unwrap()
+    };
+    let summary = score();
+    assert_eq!(summary["nl_judged"], waiting);
+    assert_eq!(summary["nl_judge_requests"], waiting);
+    assert_eq!(summary["needs_nl_judge"], 0);
+    let lines: Vec<Value> = std::fs::read_to_string(&per_item)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for (line, t) in lines.iter().zip(&gold) {
+        let expected = if t["reward"].is_null() {
+            json!(1.0)
+        } else {
+            t["reward"].clone()
+        };
+        assert_eq!(line["reward"], expected, "{line}");
+        assert_eq!(
+            line.get("nl_judge").is_some(),
+            t["reward"].is_null(),
+            "{line}"
+        );
+    }
+    assert_eq!(summary["pass_hat_ks"]["1"], 1.0);
+    assert!(dir.path().join("cache").is_dir());
+
+    let again = score();
+    assert_eq!(again["nl_judge_requests"], 0);
+    assert_eq!(again["pass_hat_ks"], summary["pass_hat_ks"]);
+    assert_eq!(
+        judge
+            .log()
+            .iter()
+            .filter(|l| l.body.contains("messages"))
+            .count(),
+        waiting
+    );
+
+    // The judge must come with its models file.
+    let out = itc(
+        &[
+            "ood",
+            "score",
+            "tau",
+            "--results",
+            path.to_str().unwrap(),
+            "--nl-judge",
+            "judge",
+        ],
+        &[],
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("--config"),
         "{}",
         text(&out.stderr)
     );

@@ -557,7 +557,22 @@ fn official_tau(
         })
         .collect();
     let data = tau::domain::DomainData::of(domain)?;
-    let (mut summary, lines) = tau::score::score_trials(data, &run.tasks, &trials, run.trials)?;
+    let judge = match (&run.nl_judge, &run.models_file) {
+        (Some(name), Some(file)) => {
+            let run_dir = dir.parent().unwrap_or(dir);
+            let cache = run
+                .cache
+                .dir(|| crate::run::options::default_cache_dir(run_dir));
+            Some(Arc::new(tau::nl_judge::NlJudge::load(
+                file,
+                name,
+                cache.as_deref(),
+            )?))
+        }
+        _ => None,
+    };
+    let (mut summary, lines) =
+        tau::score::score_trials(data, &run.tasks, &trials, run.trials, judge.as_ref())?;
     let path = dir.join(format!("{stem}.per_item.jsonl"));
     write_records(&path, &lines).with_context(|| format!("writing {}", path.display()))?;
     summary["model"] = model.into();

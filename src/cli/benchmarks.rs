@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::flags::{OodCacheFlags, TableFlags};
+use super::flags::{CacheFlags, OodCacheFlags, TableFlags};
 use crate::benchmarks::apibench::{self, Hub};
 use crate::benchmarks::bfcl::CategorySet;
 use crate::benchmarks::bfcl::result_decoder::ResultDecoder;
@@ -21,6 +21,7 @@ use crate::benchmarks::seal_tools::Subset;
 use crate::benchmarks::stabletoolbench::{self, results::StabletoolbenchScoreOptions};
 use crate::benchmarks::tau;
 use crate::benchmarks::toolalpaca::{self, eval::ToolalpacaScoreOptions};
+use crate::models::cache::CacheSetting;
 use crate::score::files::OutputFormat;
 
 value_enum!(Source {
@@ -230,6 +231,16 @@ pub struct TauScoreArgs {
     /// Output on stdout.
     #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
     pub format: OutputFormat,
+    /// Ask this model of --config to judge the NL assertions of the simulations
+    /// whose reward waits on them (as the official evaluator asks its judge).
+    #[arg(long, value_name = "NAME", requires = "config")]
+    pub nl_judge: Option<String>,
+    /// The models file the NL judge is read from.
+    #[arg(long, value_name = "FILE", requires = "nl_judge")]
+    pub config: Option<PathBuf>,
+    /// The NL judge's response cache (default `cache/` beside the results file).
+    #[command(flatten)]
+    pub cache: CacheFlags,
 }
 
 impl TauScoreArgs {
@@ -239,6 +250,8 @@ impl TauScoreArgs {
             results: self.results.clone(),
             per_item: self.per_item.clone(),
             format: self.format,
+            nl_judge: self.nl_judge.clone().zip(self.config.clone()),
+            cache: CacheSetting::from_flags(self.cache.cache.as_deref(), self.cache.no_cache),
         }
     }
 }

@@ -279,6 +279,11 @@ pub struct EvalArgs {
     /// τ³-bench: the model playing the customer, a model of --config.
     #[arg(long, value_name = "NAME", requires = "dataset", help_heading = TASKS)]
     pub user_model: Option<String>,
+    /// τ³-bench: the model judging NL assertions (a model of --config), asked
+    /// as the official evaluator asks its judge; without it, the trials whose
+    /// reward waits on NL assertions are reported as needing a judge.
+    #[arg(long, value_name = "NAME", requires = "user_model", help_heading = TASKS)]
+    pub nl_judge: Option<String>,
     /// τ³-bench: trials per task (pass^k for k up to this).
     #[arg(long, requires = "dataset", help_heading = TASKS, help = with_default(
         "τ³-bench: trials per task (pass^k for k up to this)", TauRun::default().trials))]
@@ -576,6 +581,8 @@ impl EvalArgs {
                     candidates: self.candidates.unwrap_or(defaults.candidates),
                     tau: TauRun {
                         user_model: self.user_model.clone(),
+                        nl_judge: self.nl_judge.clone(),
+                        cache: options.cache.clone(),
                         trials: self.trials.unwrap_or(defaults.tau.trials),
                         limits: Limits {
                             max_steps: self.tau_max_steps.unwrap_or(defaults.tau.limits.max_steps),

@@ -15,8 +15,11 @@ use super::format::{Task as TauTask, read_tasks};
 use super::requests::Party;
 use crate::benchmarks::bfcl::task_fields::{language_of, tool_of};
 use crate::benchmarks::python::random::PyRandom;
+use crate::models::cache::CacheSetting;
 use crate::models::chat::ChatModel;
-use crate::models::config::{AD_HOC_MAX_TOKENS, ConfigFile, DEFAULT_MAX_TOKENS, ModelConfig};
+use crate::models::config::{
+    AD_HOC_MAX_TOKENS, Backend, ConfigFile, DEFAULT_MAX_TOKENS, ModelConfig,
+};
 use crate::models::exchange::ModelSpec;
 use crate::run::dialogue::{Asker, Dialogue};
 use crate::spec::records::{Call, Gold, Task, TaskKind};
@@ -80,6 +83,10 @@ pub struct TauRun {
     pub given: Vec<(String, Option<f64>, Option<u32>)>,
     /// The domain's tasks (set by the run's conversion).
     pub tasks: Vec<TauTask>,
+    /// The NL-assertion judge: a model of `models_file`.
+    pub nl_judge: Option<String>,
+    /// The response cache of the run (the user model's and the judge's).
+    pub cache: CacheSetting,
 }
 
 impl Default for TauRun {
@@ -91,6 +98,8 @@ impl Default for TauRun {
             limits: Limits::default(),
             given: Vec::new(),
             tasks: Vec::new(),
+            nl_judge: None,
+            cache: CacheSetting::Default,
         }
     }
 }
@@ -117,6 +126,13 @@ impl TauRun {
             self.limits.max_steps > 0 && self.limits.max_errors > 0,
             "--max-steps and --max-errors must be at least 1"
         );
+        if let (Some(judge), Some(file)) = (&self.nl_judge, &self.models_file) {
+            let config = ConfigFile::load_one(file, judge)?;
+            anyhow::ensure!(
+                config.backend != Backend::Baseline,
+                "--nl-judge {judge}: the offline baseline cannot judge"
+            );
+        }
         self.given = models
             .iter()
             .map(|m| {

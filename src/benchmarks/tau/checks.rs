@@ -72,7 +72,7 @@ pub struct CommunicateCheck {
 }
 
 /// One NL assertion's verdict (`NLAssertionCheck`), as the judge returned it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct NlAssertionCheck {
     /// The assertion, as the judge repeated it.
     pub nl_assertion: String,

@@ -22,7 +22,7 @@ use super::format::{
 use super::protocol::protocol;
 use super::requests::{Party, Reply, agent_body, read_reply, user_body};
 use crate::benchmarks::python::value::is_space_char as is_py_space;
-use crate::models::backend::{ApiRequest, native_call};
+use crate::models::backend::native_call;
 use crate::models::tools::NameMap;
 use crate::run::dialogue::{Dialogue, DialogueEnd, Next};
 use crate::spec::records::{Call, Usage};
@@ -160,16 +160,6 @@ impl Conversation {
             agent_tokens: (0, 0),
             user_tokens: (0, 0),
             started: false,
-        }
-    }
-
-    fn request(&self, party: &Party, body: Value) -> ApiRequest {
-        ApiRequest {
-            url: party.url.clone(),
-            headers: party.headers.clone(),
-            body,
-            names: NameMap::default(),
-            read_by_caller: true,
         }
     }
 
@@ -363,7 +353,7 @@ impl Dialogue for Conversation {
             match self.to {
                 Side::User => {
                     let body = user_body(&self.user, &self.user_system, &self.user_history);
-                    return Ok(Next::SendToPeer(self.request(&self.user, body)));
+                    return Ok(Next::SendToPeer(self.user.request(body)));
                 }
                 Side::Agent => {
                     let body = agent_body(
@@ -372,7 +362,7 @@ impl Dialogue for Conversation {
                         &self.agent_history,
                         &self.tools,
                     );
-                    return Ok(Next::Send(self.request(&self.agent, body)));
+                    return Ok(Next::Send(self.agent.request(body)));
                 }
                 Side::Environment => {
                     self.run_tools();
@@ -454,7 +444,7 @@ mod tests {
         json!({"choices": [{"message": {"role": "assistant", "content": null, "tool_calls": calls}}]})
     }
 
-    fn send(next: Next) -> ApiRequest {
+    fn send(next: Next) -> crate::models::backend::ApiRequest {
         match next {
             Next::Send(r) | Next::SendToPeer(r) => r,
             Next::Done(end) => panic!("ended: {:?}", end.official),

@@ -16,6 +16,8 @@
 //!   [`crate::run::dialogue::Dialogue`]).
 //! - [`domain`]: a domain's policy, tools and environment.
 //! - [`evaluate`]: a trial's reward: the database replayed, then the checks.
+//! - [`nl_judge`]: the NL assertions asked of a judge model as the official
+//!   evaluator asks them.
 //! - [`score`]: a set of trials' rewards and pass^k.
 //! - [`ask`]: `itc eval --dataset tau:…`: tasks × trials as SPEC tasks, each
 //!   asked as one conversation.
@@ -29,6 +31,7 @@ pub mod conversation;
 pub mod domain;
 pub mod evaluate;
 pub mod format;
+pub mod nl_judge;
 pub mod pass_k;
 pub mod protocol;
 pub mod requests;

@@ -1,7 +1,7 @@
 //! τ³-bench's protocol texts: the agent's system prompt (its instructions
 //! and the domain's policy), the user simulator's (its guidelines and the
-//! task's scenario), the greeting that opens every conversation and the
-//! user's stop tokens. They are benchmark data, read from
+//! task's scenario), the greeting that opens every conversation, the
+//! user's stop tokens and the NL-assertion judge's prompts. They are benchmark data, read from
 //! `datasets/ood/tau/protocol.json` (compiled in), which
 //! `scripts/tau/extract_protocol.py` takes from the pinned official source.
 
@@ -31,6 +31,23 @@ pub struct Protocol {
     pub first_agent_message: String,
     /// The texts that end the conversation when the user's message holds one.
     pub stop_tokens: StopTokens,
+    /// The NL-assertion judge's prompts and settings.
+    pub nl_judge: NlJudgeTexts,
+}
+
+/// `NLAssertionsEvaluator.evaluate_nl_assertions`'s prompts
+/// (`src/tau2/evaluator/evaluator_nl_assertions.py`) and the official
+/// judge's settings (`src/tau2/config.py`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct NlJudgeTexts {
+    /// The system prompt, as written (indentation included).
+    pub system_prompt: String,
+    /// The user prompt, with `{trajectory_str}` and `{nl_assertions}` to fill.
+    pub user_prompt: String,
+    /// `DEFAULT_LLM_NL_ASSERTIONS`: the official judge model.
+    pub model: String,
+    /// `DEFAULT_LLM_NL_ASSERTIONS_TEMPERATURE`.
+    pub temperature: f64,
 }
 
 /// The user simulator's stop tokens (`user_simulator_base.py`).
@@ -78,6 +95,18 @@ impl Protocol {
                     &self.user_simulation_guidelines,
                 ),
                 ("instructions", &scenario_text(user_scenario)),
+            ],
+        )
+    }
+
+    /// The NL judge's user prompt: the conversation as `role: content`
+    /// lines and the assertions as Python writes a list of strings.
+    pub fn nl_judge_user_prompt(&self, trajectory: &str, assertions: &str) -> String {
+        py_format(
+            &self.nl_judge.user_prompt,
+            &[
+                ("trajectory_str", trajectory),
+                ("nl_assertions", assertions),
             ],
         )
     }

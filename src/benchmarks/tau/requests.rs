@@ -11,7 +11,9 @@ use serde_json::{Map, Value, json};
 
 use super::format::ToolCall;
 use crate::benchmarks::python::dumps::dumps_value;
+use crate::models::backend::ApiRequest;
 use crate::models::config::{Backend, ModelConfig};
+use crate::models::tools::NameMap;
 
 /// `DEFAULT_LLM_TEMPERATURE_AGENT` and `_USER` (`src/tau2/config.py`).
 pub const OFFICIAL_TEMPERATURE: f64 = 0.0;
@@ -87,6 +89,17 @@ impl Party {
             seed,
             max_tokens,
         })
+    }
+
+    /// The request of `body` to this party, its reply read by the caller.
+    pub fn request(&self, body: Value) -> ApiRequest {
+        ApiRequest {
+            url: self.url.clone(),
+            headers: self.headers.clone(),
+            body,
+            names: NameMap::default(),
+            read_by_caller: true,
+        }
     }
 }
 

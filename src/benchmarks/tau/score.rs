@@ -7,19 +7,23 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::Context;
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::Domain;
-use super::checks::RewardStatus;
+use super::checks::{NlAssertionCheck, RewardStatus};
 use super::domain::DomainData;
-use super::evaluate::evaluate_trial;
+use super::evaluate::{TrialVerdict, evaluate_trial};
 use super::format::{Message, Results, Task, TerminationReason, parse_json};
+use super::nl_judge::{NlJob, NlJudge, judge_all};
 use super::pass_k::{Metrics, Trial, compute_metrics};
+use crate::models::cache::CacheSetting;
 use crate::score::files::OutputFormat;
 use crate::spec::jsonl::write_records;
+use crate::util::runtime::{Threads, block_on};
 use crate::util::table::{Table, fraction_percent_or_na};
 
 /// One trial to score: its id, its task, and the conversation's record
@@ -36,8 +40,33 @@ pub struct TrialRecord<'a> {
     pub record: Option<&'a Value>,
 }
 
+/// Where a trial's reward stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrialStatus {
+    /// Every component of the basis is known.
+    Computed,
+    /// NL assertions unjudged, another component 0: the reward is 0.
+    ZeroWithoutNl,
+    /// NL assertions unjudged, every other component 1: no reward yet.
+    NeedsNlJudge,
+    /// The official evaluator would raise (or the run failed, or the NL
+    /// judge's request failed): no reward.
+    EvaluatorRaised,
+}
+
+impl From<RewardStatus> for TrialStatus {
+    fn from(status: RewardStatus) -> TrialStatus {
+        match status {
+            RewardStatus::Computed => TrialStatus::Computed,
+            RewardStatus::ZeroWithoutNl => TrialStatus::ZeroWithoutNl,
+            RewardStatus::NeedsNlJudge => TrialStatus::NeedsNlJudge,
+        }
+    }
+}
+
 /// One trial's verdict (`--per-item` lines, `official/<model>.per_item.jsonl`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct TrialVerdictLine {
     /// The trial's id in the run.
     pub id: String,
@@ -52,26 +81,63 @@ pub struct TrialVerdictLine {
     pub reward: Option<f64>,
     /// The product of the basis components other than NL.
     pub reward_without_nl: Option<f64>,
-    /// `computed`, `zero_without_nl`, `needs_nl_judge` or `evaluator_raised`.
-    pub status: String,
+    /// Where the reward stands.
+    pub status: TrialStatus,
     /// Why the evaluator raised, or why the trial was not evaluated.
     pub note: Option<String>,
+    /// The NL judge's verdicts, when it was asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nl_assertions: Option<Vec<NlAssertionCheck>>,
+    /// The NL judge asked (its name in the models file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nl_judge: Option<String>,
 }
 
 /// Scores `trials` of `tasks`; `num_trials` is the run's trials per task.
+/// With a `judge`, the trials whose reward waits on NL assertions are
+/// judged (those already at 0 without them are not sent).
 pub fn score_trials(
     domain: &DomainData,
     tasks: &[Task],
     trials: &[TrialRecord<'_>],
     num_trials: usize,
+    judge: Option<&Arc<NlJudge>>,
 ) -> anyhow::Result<(Value, Vec<TrialVerdictLine>)> {
     let mut lines = Vec::with_capacity(trials.len());
+    let mut jobs = Vec::new();
+    let mut read = Vec::new();
     for t in trials {
         let task = tasks
             .iter()
             .find(|task| task.id == t.task_id)
             .ok_or_else(|| anyhow::anyhow!("trial {}: no τ task {:?}", t.id, t.task_id))?;
-        lines.push(verdict(domain, task, t));
+        let (line, conversation) = verdict(domain, task, t);
+        if let (Some(_), TrialStatus::NeedsNlJudge, Some((_, messages))) =
+            (judge, line.status, &conversation)
+        {
+            jobs.push(NlJob {
+                index: lines.len(),
+                messages: messages.clone(),
+                assertions: nl_assertions_of(task).to_vec(),
+            });
+        }
+        read.push((task, conversation));
+        lines.push(line);
+    }
+    let mut sent = 0;
+    if let Some(judge) = judge.filter(|_| !jobs.is_empty()) {
+        let judged = block_on(Threads::PerCore, judge_all(Arc::clone(judge), jobs))?;
+        for (index, judgment) in judged {
+            sent += u64::from(judgment.requests);
+            let (task, conversation) = &read[index];
+            let (termination, messages) = conversation.as_ref().expect("judged trials were read");
+            let line = &mut lines[index];
+            line.nl_judge = Some(judge.name().to_string());
+            let outcome = judgment.verdicts.and_then(|verdicts| {
+                evaluate_trial(domain, task, *termination, messages, Some(&verdicts))
+            });
+            apply(line, outcome);
+        }
     }
     let lower: Vec<Trial> = lines.iter().map(|l| metric_trial(l, l.reward)).collect();
     let upper: Vec<Trial> = lines
@@ -81,7 +147,7 @@ pub fn score_trials(
     let num_trials = i64::try_from(num_trials)?;
     let metrics = compute_metrics(num_trials, &lower, tasks)?;
     let upper = compute_metrics(num_trials, &upper, tasks)?;
-    let count = |status: &str| lines.iter().filter(|l| l.status == status).count();
+    let count = |status: TrialStatus| lines.iter().filter(|l| l.status == status).count();
     let summary = json!({
         "avg_reward": finite(metrics.avg_reward),
         "pass_hat_ks": pass_hat_ks(&metrics),
@@ -89,11 +155,22 @@ pub fn score_trials(
         "total_simulations": metrics.total_simulations,
         "total_tasks": metrics.total_tasks,
         "infra_error_count": metrics.infra_error_count,
-        "needs_nl_judge": count("needs_nl_judge"),
-        "evaluator_raised": count("evaluator_raised"),
+        "needs_nl_judge": count(TrialStatus::NeedsNlJudge),
+        "evaluator_raised": count(TrialStatus::EvaluatorRaised),
+        "nl_judge": judge.map(|j| j.name().to_string()),
+        "nl_judged": lines.iter().filter(|l| l.nl_judge.is_some()).count(),
+        "nl_judge_requests": sent,
         "num_trials": num_trials,
     });
     Ok((summary, lines))
+}
+
+/// The NL assertions of a task (none when it has no criteria).
+fn nl_assertions_of(task: &Task) -> &[String] {
+    task.evaluation_criteria
+        .as_ref()
+        .and_then(|c| c.nl_assertions.as_deref())
+        .unwrap_or_default()
 }
 
 fn finite(x: f64) -> Value {
@@ -118,9 +195,17 @@ fn metric_trial(line: &TrialVerdictLine, reward: Option<f64>) -> Trial {
     }
 }
 
-/// One trial's verdict; a failed run is an infrastructure error, as the
-/// official runner records a simulation that raised on every retry.
-fn verdict(domain: &DomainData, task: &Task, t: &TrialRecord<'_>) -> TrialVerdictLine {
+/// A trial's conversation, as read from its record.
+type Conversation = (TerminationReason, Vec<Message>);
+
+/// One trial's verdict without an NL judge, and its conversation when it
+/// could be read; a failed run is an infrastructure error, as the official
+/// runner records a simulation that raised on every retry.
+fn verdict(
+    domain: &DomainData,
+    task: &Task,
+    t: &TrialRecord<'_>,
+) -> (TrialVerdictLine, Option<Conversation>) {
     let mut line = TrialVerdictLine {
         id: t.id.to_string(),
         task_id: t.task_id.to_string(),
@@ -128,36 +213,48 @@ fn verdict(domain: &DomainData, task: &Task, t: &TrialRecord<'_>) -> TrialVerdic
         termination_reason: TerminationReason::InfrastructureError,
         reward: None,
         reward_without_nl: None,
-        status: "evaluator_raised".into(),
+        status: TrialStatus::EvaluatorRaised,
         note: None,
+        nl_assertions: None,
+        nl_judge: None,
     };
     let Some(record) = t.record else {
         line.note = Some("the conversation failed (see the prediction's error)".into());
-        return line;
+        return (line, None);
     };
     let termination: Option<TerminationReason> =
         serde_json::from_value(record["termination_reason"].clone()).ok();
     let messages: Option<Vec<Message>> = serde_json::from_value(record["messages"].clone()).ok();
     let (Some(termination), Some(messages)) = (termination, messages) else {
         line.note = Some("the conversation's record cannot be read".into());
-        return line;
+        return (line, None);
     };
     line.termination_reason = termination;
     line.note = record["note"].as_str().map(str::to_string);
-    match evaluate_trial(domain, task, termination, &messages, None) {
+    apply(
+        &mut line,
+        evaluate_trial(domain, task, termination, &messages, None),
+    );
+    (line, Some((termination, messages)))
+}
+
+/// Writes an evaluation's outcome into a trial's line.
+fn apply(line: &mut TrialVerdictLine, outcome: TrialVerdict) {
+    match outcome {
         Ok(info) => {
             line.reward = info.reward;
             line.reward_without_nl = info.reward_without_nl;
-            line.status = match info.status {
-                RewardStatus::Computed => "computed",
-                RewardStatus::ZeroWithoutNl => "zero_without_nl",
-                RewardStatus::NeedsNlJudge => "needs_nl_judge",
+            line.status = info.status.into();
+            if line.nl_judge.is_some() {
+                line.nl_assertions = info.nl_assertions;
             }
-            .into();
         }
-        Err(why) => line.note = Some(why),
+        Err(why) => {
+            line.reward = None;
+            line.status = TrialStatus::EvaluatorRaised;
+            line.note = Some(why);
+        }
     }
-    line
 }
 
 /// The table of scored trial sets (`results`, each [`score_trials`]'s
@@ -194,15 +291,25 @@ pub fn table(domain: Domain, results: &[Value]) -> String {
             t.push(row);
         }
     }
-    let unjudged: usize = results
+    let sum = |key: &str| -> u64 { results.iter().filter_map(|r| r[key].as_u64()).sum() };
+    let judges: Vec<&str> = results
         .iter()
-        .map(|r| r["needs_nl_judge"].as_u64().unwrap_or(0) as usize)
-        .sum();
+        .filter_map(|r| r["nl_judge"].as_str())
+        .collect();
+    let judged = match judges.first() {
+        Some(judge) => format!(
+            "NL assertions judged by {judge}: {} trial(s) ({} request(s) sent). ",
+            sum("nl_judged"),
+            sum("nl_judge_requests")
+        ),
+        None => String::new(),
+    };
     format!(
         "τ³-bench {}, official evaluator: average reward and pass^k (%)\n\
-         {unjudged} trial(s) need an NL judge: counted as failed in the first row of each model, \
+         {judged}{} trial(s) need an NL judge: counted as failed in the first row of each model, \
          rewarded without their NL assertions in the second.\n\n{}\n",
         domain.as_str(),
+        sum("needs_nl_judge"),
         t.render(false)
     )
 }
@@ -217,6 +324,11 @@ pub struct TauScoreOptions {
     pub per_item: Option<PathBuf>,
     /// Output on stdout.
     pub format: OutputFormat,
+    /// The NL-assertion judge: a model name, the models file it is read
+    /// from, and the response cache (default `cache/` beside the results file).
+    pub nl_judge: Option<(String, PathBuf)>,
+    /// The judge's response cache.
+    pub cache: CacheSetting,
 }
 
 /// `itc ood score tau`: every simulation of an official results file
@@ -249,8 +361,24 @@ pub fn score_results_file(options: &TauScoreOptions, out: &mut dyn Write) -> any
     let num_trials = usize::try_from(results.info.num_trials)
         .with_context(|| format!("{origin}: info.num_trials"))?;
     let data = DomainData::of(domain)?;
-    let (mut summary, lines) = score_trials(data, &results.tasks, &trials, num_trials)
-        .with_context(|| format!("scoring {origin}"))?;
+    let judge = match &options.nl_judge {
+        Some((name, models_file)) => {
+            let cache = options.cache.dir(|| {
+                path.parent()
+                    .unwrap_or(std::path::Path::new("."))
+                    .join("cache")
+            });
+            Some(Arc::new(NlJudge::load(
+                models_file,
+                name,
+                cache.as_deref(),
+            )?))
+        }
+        None => None,
+    };
+    let (mut summary, lines) =
+        score_trials(data, &results.tasks, &trials, num_trials, judge.as_ref())
+            .with_context(|| format!("scoring {origin}"))?;
     if let Some(per_item) = &options.per_item {
         write_records(per_item, &lines)
             .with_context(|| format!("writing {}", per_item.display()))?;
