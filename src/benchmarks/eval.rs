@@ -571,8 +571,14 @@ fn official_tau(
         }
         _ => None,
     };
-    let (mut summary, lines) =
-        tau::score::score_trials(data, &run.tasks, &trials, run.trials, judge.as_ref())?;
+    let (mut summary, lines) = tau::score::score_trials(
+        data,
+        &run.tasks,
+        &trials,
+        run.trials,
+        judge.as_ref(),
+        run.intervals,
+    )?;
     let path = dir.join(format!("{stem}.per_item.jsonl"));
     write_records(&path, &lines).with_context(|| format!("writing {}", path.display()))?;
     summary["model"] = model.into();

@@ -10,6 +10,7 @@ use clap::Args;
 
 use super::flags::{CacheFlags, OOD_CACHE_FLAG, ScoringFlags};
 use super::with_default;
+use crate::benchmarks::tau;
 use crate::benchmarks::tau::ask::TauRun;
 use crate::benchmarks::tau::conversation::Limits;
 use crate::benchmarks::{self, apibench};
@@ -583,6 +584,10 @@ impl EvalArgs {
                         user_model: self.user_model.clone(),
                         nl_judge: self.nl_judge.clone(),
                         cache: options.cache.clone(),
+                        intervals: tau::pass_k::Intervals {
+                            resamples: options.scoring.bootstrap,
+                            seed: options.scoring.seed,
+                        },
                         trials: self.trials.unwrap_or(defaults.tau.trials),
                         limits: Limits {
                             max_steps: self.tau_max_steps.unwrap_or(defaults.tau.limits.max_steps),

@@ -12,6 +12,7 @@ use super::Domain;
 use super::conversation::{Conversation, ConversationSetup, Limits, TrialId};
 use super::domain::DomainData;
 use super::format::{Task as TauTask, read_tasks};
+use super::pass_k::Intervals;
 use super::requests::Party;
 use crate::benchmarks::bfcl::task_fields::{language_of, tool_of};
 use crate::benchmarks::python::random::PyRandom;
@@ -87,6 +88,8 @@ pub struct TauRun {
     pub nl_judge: Option<String>,
     /// The response cache of the run (the user model's and the judge's).
     pub cache: CacheSetting,
+    /// The bootstrap of pass^k's intervals.
+    pub intervals: Intervals,
 }
 
 impl Default for TauRun {
@@ -100,6 +103,7 @@ impl Default for TauRun {
             tasks: Vec::new(),
             nl_judge: None,
             cache: CacheSetting::Default,
+            intervals: Intervals::default(),
         }
     }
 }

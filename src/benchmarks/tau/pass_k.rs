@@ -22,8 +22,11 @@ use std::collections::{BTreeMap, HashMap};
 
 use anyhow::bail;
 
+use serde_json::{Value, json};
+
 use super::format::{Task, TerminationReason};
 use crate::benchmarks::python::numpy::numpy_sum;
+use crate::score::bootstrap::{Bootstrap, percentile_interval};
 
 /// One run, as the metrics see it.
 #[derive(Debug, Clone, PartialEq)]
@@ -213,6 +216,47 @@ pub fn compute_metrics(
         metrics.pass_hat_ks.push((k, pandas_mean(&column)));
     }
     Ok(metrics)
+}
+
+/// The bootstrap behind pass^k's 95% intervals: tasks resampled (a
+/// Poisson weight each, as every interval of itc), the mean of the tasks'
+/// pass^k in each resample, its 2.5th and 97.5th percentiles.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Intervals {
+    /// Resamples (0: no intervals).
+    pub resamples: usize,
+    /// Seed of the resamples.
+    pub seed: u64,
+}
+
+impl Default for Intervals {
+    fn default() -> Self {
+        let scoring = crate::score::files::ScoringOptions::default();
+        Intervals {
+            resamples: scoring.bootstrap,
+            seed: scoring.seed,
+        }
+    }
+}
+
+/// Per k, the 95% interval of pass^k (fractions), `null` without resamples.
+pub fn pass_hat_k_intervals(metrics: &Metrics, intervals: Intervals) -> Value {
+    let tasks: Vec<&Vec<f64>> = metrics.per_task.values().collect();
+    if intervals.resamples == 0 || tasks.is_empty() {
+        return Value::Null;
+    }
+    let bootstrap = Bootstrap::new(tasks.len(), intervals.resamples, intervals.seed);
+    Value::Object(
+        metrics
+            .pass_hat_ks
+            .iter()
+            .map(|(k, _)| {
+                let values: Vec<f64> = tasks.iter().map(|v| v[k - 1]).collect();
+                let ci = percentile_interval(bootstrap.resampled_means(&values));
+                (k.to_string(), json!([ci.lo / 100.0, ci.hi / 100.0]))
+            })
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -461,5 +505,49 @@ mod tests {
             ),
             (0.0, 2, 0)
         );
+    }
+
+    #[test]
+    fn intervals_hold_the_estimate_and_shrink_to_it_when_every_task_agrees() {
+        let metrics = |per_task: Vec<Vec<f64>>| {
+            let ks = per_task[0].len();
+            let mean =
+                |k: usize| per_task.iter().map(|v| v[k]).sum::<f64>() / per_task.len() as f64;
+            Metrics {
+                avg_reward: 0.0,
+                pass_hat_ks: (1..=ks).map(|k| (k, mean(k - 1))).collect(),
+                per_task: per_task
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| (i.to_string(), v))
+                    .collect(),
+                total_simulations: 0,
+                total_tasks: 0,
+                infra_error_count: 0,
+            }
+        };
+        let on = Intervals::default();
+        let mixed = metrics(
+            (0..40)
+                .map(|i| vec![f64::from(i % 2), f64::from(i % 4 == 0)])
+                .collect(),
+        );
+        let ci = pass_hat_k_intervals(&mixed, on);
+        for (k, estimate) in &mixed.pass_hat_ks {
+            let pair = ci[k.to_string()].as_array().unwrap();
+            let (lo, hi) = (pair[0].as_f64().unwrap(), pair[1].as_f64().unwrap());
+            assert!(
+                lo < *estimate && *estimate < hi,
+                "pass^{k}: {lo} {estimate} {hi}"
+            );
+            assert!(hi - lo < 0.5, "pass^{k}: {lo} {hi}");
+        }
+        let same = metrics((0..10).map(|_| vec![1.0]).collect());
+        assert_eq!(pass_hat_k_intervals(&same, on)["1"], json!([1.0, 1.0]));
+        let off = Intervals {
+            resamples: 0,
+            seed: 0,
+        };
+        assert_eq!(pass_hat_k_intervals(&mixed, off), Value::Null);
     }
 }

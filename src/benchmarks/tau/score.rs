@@ -14,12 +14,12 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::Domain;
-use super::checks::{NlAssertionCheck, RewardStatus};
+use super::checks::{ActionCheck, CommunicateCheck, DbCheck, NlAssertionCheck, RewardStatus};
 use super::domain::DomainData;
 use super::evaluate::{TrialVerdict, evaluate_trial};
-use super::format::{Message, Results, Task, TerminationReason, parse_json};
+use super::format::{Message, Results, RewardType, Task, TerminationReason, parse_json};
 use super::nl_judge::{NlJob, NlJudge, judge_all};
-use super::pass_k::{Metrics, Trial, compute_metrics};
+use super::pass_k::{Intervals, Metrics, Trial, compute_metrics, pass_hat_k_intervals};
 use crate::models::cache::CacheSetting;
 use crate::score::files::OutputFormat;
 use crate::spec::jsonl::write_records;
@@ -66,7 +66,7 @@ impl From<RewardStatus> for TrialStatus {
 }
 
 /// One trial's verdict (`--per-item` lines, `official/<model>.per_item.jsonl`).
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TrialVerdictLine {
     /// The trial's id in the run.
     pub id: String,
@@ -86,11 +86,23 @@ pub struct TrialVerdictLine {
     /// Why the evaluator raised, or why the trial was not evaluated.
     pub note: Option<String>,
     /// The NL judge's verdicts, when it was asked.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub nl_assertions: Option<Vec<NlAssertionCheck>>,
     /// The NL judge asked (its name in the models file).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub nl_judge: Option<String>,
+    /// The database check (`None` when not evaluated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub db_check: Option<DbCheck>,
+    /// Each basis component's reward, in the official order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reward_breakdown: Option<Vec<(RewardType, f64)>>,
+    /// The gold actions' checks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action_checks: Option<Vec<ActionCheck>>,
+    /// The `communicate_info` checks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub communicate_checks: Option<Vec<CommunicateCheck>>,
 }
 
 /// Scores `trials` of `tasks`; `num_trials` is the run's trials per task.
@@ -102,6 +114,7 @@ pub fn score_trials(
     trials: &[TrialRecord<'_>],
     num_trials: usize,
     judge: Option<&Arc<NlJudge>>,
+    intervals: Intervals,
 ) -> anyhow::Result<(Value, Vec<TrialVerdictLine>)> {
     let mut lines = Vec::with_capacity(trials.len());
     let mut jobs = Vec::new();
@@ -151,7 +164,9 @@ pub fn score_trials(
     let summary = json!({
         "avg_reward": finite(metrics.avg_reward),
         "pass_hat_ks": pass_hat_ks(&metrics),
+        "pass_hat_ks_ci": pass_hat_k_intervals(&metrics, intervals),
         "pass_hat_ks_without_nl": pass_hat_ks(&upper),
+        "pass_hat_ks_without_nl_ci": pass_hat_k_intervals(&upper, intervals),
         "total_simulations": metrics.total_simulations,
         "total_tasks": metrics.total_tasks,
         "infra_error_count": metrics.infra_error_count,
@@ -217,6 +232,10 @@ fn verdict(
         note: None,
         nl_assertions: None,
         nl_judge: None,
+        db_check: None,
+        reward_breakdown: None,
+        action_checks: None,
+        communicate_checks: None,
     };
     let Some(record) = t.record else {
         line.note = Some("the conversation failed (see the prediction's error)".into());
@@ -248,6 +267,10 @@ fn apply(line: &mut TrialVerdictLine, outcome: TrialVerdict) {
             if line.nl_judge.is_some() {
                 line.nl_assertions = info.nl_assertions;
             }
+            line.db_check = info.db_check;
+            line.reward_breakdown = info.reward_breakdown;
+            line.action_checks = info.action_checks;
+            line.communicate_checks = info.communicate_checks;
         }
         Err(why) => {
             line.reward = None;
@@ -287,7 +310,18 @@ pub fn table(domain: Domain, results: &[Value]) -> String {
                     crate::util::table::ABSENT.to_string()
                 },
             ];
-            row.extend((1..=ks).map(|k| fraction_percent_or_na(r[key][k.to_string()].as_f64())));
+            row.extend((1..=ks).map(|k| {
+                let k = k.to_string();
+                let value = fraction_percent_or_na(r[key][&k].as_f64());
+                match r[format!("{key}_ci")][&k].as_array().map(Vec::as_slice) {
+                    Some([lo, hi]) => format!(
+                        "{value} ({}–{})",
+                        fraction_percent_or_na(lo.as_f64()),
+                        fraction_percent_or_na(hi.as_f64())
+                    ),
+                    _ => value,
+                }
+            }));
             t.push(row);
         }
     }
@@ -305,7 +339,8 @@ pub fn table(domain: Domain, results: &[Value]) -> String {
         None => String::new(),
     };
     format!(
-        "τ³-bench {}, official evaluator: average reward and pass^k (%)\n\
+        "τ³-bench {}, official evaluator: average reward and pass^k (%, 95% bootstrap interval \
+         over tasks)\n\
          {judged}{} trial(s) need an NL judge: counted as failed in the first row of each model, \
          rewarded without their NL assertions in the second.\n\n{}\n",
         domain.as_str(),
@@ -376,9 +411,15 @@ pub fn score_results_file(options: &TauScoreOptions, out: &mut dyn Write) -> any
         }
         None => None,
     };
-    let (mut summary, lines) =
-        score_trials(data, &results.tasks, &trials, num_trials, judge.as_ref())
-            .with_context(|| format!("scoring {origin}"))?;
+    let (mut summary, lines) = score_trials(
+        data,
+        &results.tasks,
+        &trials,
+        num_trials,
+        judge.as_ref(),
+        Intervals::default(),
+    )
+    .with_context(|| format!("scoring {origin}"))?;
     if let Some(per_item) = &options.per_item {
         write_records(per_item, &lines)
             .with_context(|| format!("writing {}", per_item.display()))?;
