@@ -582,6 +582,7 @@ fn official_tau(
     let path = dir.join(format!("{stem}.per_item.jsonl"));
     write_records(&path, &lines).with_context(|| format!("writing {}", path.display()))?;
     summary["model"] = model.into();
+    summary["folder"] = stem.into();
     summary["domain"] = domain.as_str().into();
     Ok(summary)
 }
