@@ -420,4 +420,68 @@ fn nl_assertions_are_asked_of_the_judge_as_the_official_evaluator_asks_and_cache
         .collect();
     assert_eq!(again.len(), judged.len());
     assert_eq!(gold.per_item(), lines);
+
+    // `itc report` over this run and a copy of it: each run's pass^k with
+    // its interval, in the terminal, report.md and official.csv.
+    let copy = gold.dir.path().join("run-copy");
+    copy_dir(&gold.run, &copy);
+    let out_dir = gold.dir.path().join("report");
+    let out = itc(
+        &[
+            "report",
+            gold.run.to_str().unwrap(),
+            copy.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--wide",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let official: Value =
+        serde_json::from_str(&std::fs::read_to_string(gold.run.join("official.json")).unwrap())
+            .unwrap();
+    let result = &official["results"][0];
+    let pass1 = result["pass_hat_ks"]["1"].as_f64().unwrap();
+    let ci = result["pass_hat_ks_ci"]["1"].as_array().unwrap();
+    let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+    assert!(lo < pass1 && pass1 < hi, "{result}");
+    let percent = |x: f64| format!("{:.2}", 100.0 * x);
+    let cell = format!("{} | {}–{}", percent(pass1), percent(lo), percent(hi));
+    let md = std::fs::read_to_string(out_dir.join("report.md")).unwrap();
+    let shown = text(&out.stdout);
+    for name in ["gold@run", "gold@run-copy"] {
+        assert!(
+            md.contains(&format!("| {name} | tau-retail | pass^1 | {cell} |")),
+            "{md}"
+        );
+        assert!(shown.contains(name), "{shown}");
+    }
+    assert!(md.contains("τ³-bench: average reward and pass^k"), "{md}");
+    let csv = std::fs::read_to_string(out_dir.join("official.csv")).unwrap();
+    assert!(
+        csv.starts_with("model,benchmark,figure,value,ci_lo,ci_hi,correct,total\n"),
+        "{csv}"
+    );
+    assert_eq!(
+        csv.lines()
+            .filter(|l| l.contains(",tau-retail,pass^1,"))
+            .count(),
+        2,
+        "{csv}"
+    );
+}
+
+/// Copies a run directory (files and folders).
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
 }

@@ -6,7 +6,11 @@
 //! - `scores`: one row per model, dimension, group and metric (`dimension`
 //!   `all` for the whole task set), with the interval where there is one;
 //! - `comparisons`: one row per pair of models and metric;
-//! - `ranking`: one row per model.
+//! - `ranking`: one row per model;
+//! - `official` (only when an input has them): one row per model and
+//!   official figure of another benchmark (BFCL's categories and columns,
+//!   τ³-bench's average reward and pass^k), fractions, with the interval
+//!   where there is one and `value` empty for a figure not shown (N/A).
 
 use std::path::Path;
 
@@ -28,11 +32,14 @@ pub fn write(dir: &Path, report: &Report, evaluation: &Evaluation) -> anyhow::Re
         "task_scores.csv".to_string(),
         "task_scores.parquet".to_string(),
     ];
-    let frames = [
+    let mut frames = vec![
         ("scores", scores(report)?),
         ("comparisons", comparisons(report)?),
         ("ranking", ranking(report)?),
     ];
+    if !report.official.is_empty() {
+        frames.push(("official", official(report)?));
+    }
     for (name, mut frame) in frames {
         write_csv(&dir.join(format!("{name}.csv")), &mut frame)?;
         write_parquet(&dir.join(format!("{name}.parquet")), &mut frame)?;
@@ -54,11 +61,14 @@ pub fn write_sets(dir: &Path, sections: &[super::Section]) -> anyhow::Result<Vec
         "task_scores.csv".to_string(),
         "task_scores.parquet".to_string(),
     ];
-    let kinds: [(&str, FrameOf); 3] = [
+    let mut kinds: Vec<(&str, FrameOf)> = vec![
         ("scores", scores),
         ("comparisons", comparisons),
         ("ranking", ranking),
     ];
+    if sections.iter().any(|s| !s.report.official.is_empty()) {
+        kinds.push(("official", official));
+    }
     for (name, frame_of) in kinds {
         let mut all: Option<DataFrame> = None;
         for s in sections {
@@ -292,6 +302,43 @@ pub fn comparisons(report: &Report) -> anyhow::Result<DataFrame> {
         ),
     ];
     Ok(DataFrame::new(c.len(), columns)?)
+}
+
+/// One row per model and official figure (fractions).
+pub fn official(report: &Report) -> anyhow::Result<DataFrame> {
+    let f = &report.official;
+    let columns = vec![
+        strings("model", f.iter().map(|f| f.model.as_str())),
+        strings("benchmark", f.iter().map(|f| f.benchmark.as_str())),
+        strings("figure", f.iter().map(|f| f.name.as_str())),
+        Column::new(
+            "value".into(),
+            f.iter()
+                .map(|f| f.shown.then_some(f.value))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "ci_lo".into(),
+            f.iter()
+                .map(|f| f.interval.map(|c| c.0))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "ci_hi".into(),
+            f.iter()
+                .map(|f| f.interval.map(|c| c.1))
+                .collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "correct".into(),
+            f.iter().map(|f| f.correct).collect::<Vec<_>>(),
+        ),
+        Column::new(
+            "total".into(),
+            f.iter().map(|f| f.total).collect::<Vec<_>>(),
+        ),
+    ];
+    Ok(DataFrame::new(f.len(), columns)?)
 }
 
 /// One row per model, best first.

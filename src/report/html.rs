@@ -263,7 +263,7 @@ fn official_section(page: &mut String, report: &Report) {
     let _ = writeln!(
         page,
         "<h2>Official scores</h2>\n<p>{}</p>",
-        escape(super::official::INTRO)
+        escape(&super::official::intro(&report.official))
     );
     let rows = super::official::rows(&report.official);
     table(page, "official", &super::official::HEADER, 3, &rows);

@@ -1,5 +1,5 @@
 //! `report.tex` and `table-*.tex`: ITC Table 2 (with its 95% intervals),
-//! Table 3, the judged figures and the official BFCL scores as LaTeX
+//! Table 3, the judged figures and the official scores as LaTeX
 //! tables, each in a file of its own ready to `\input` into a paper, and
 //! `report.tex`, a whole document that `\input`s them ([`files`]). They
 //! use booktabs' rules (`\toprule`, `\midrule`, `\bottomrule`; the
@@ -425,8 +425,9 @@ fn judged_table(report: &Report, title: &str) -> Option<String> {
     Some(out)
 }
 
-/// The official scores of other benchmarks (BFCL), a table per model: each
-/// category's accuracy and the leaderboard's columns, as every other
+/// The official scores of other benchmarks (BFCL, τ³-bench), a table per
+/// model: each category's accuracy and the leaderboard's columns, or τ³-bench's
+/// average reward and pass^k, as every other
 /// output shows them (percent, `N/A`).
 fn official_tables(report: &Report, title: &str) -> Option<String> {
     if report.official.is_empty() {
@@ -463,9 +464,12 @@ fn official_tables(report: &Report, title: &str) -> Option<String> {
         float(
             &mut out,
             &format!(
-                "{title}: official BFCL scores of {}. {} CI: 95\\% Wilson interval.",
+                "{title}: official scores of {}. {}",
                 escape(model),
-                escape(super::official::INTRO)
+                escape(&format!(
+                    "{} CI: 95% Wilson interval (BFCL categories), 95% bootstrap interval over tasks (τ³-bench).",
+                    super::official::intro(&report.official)
+                ))
             ),
             &format!("tab:itc-official-{}", n + 1),
             &body,
@@ -475,7 +479,7 @@ fn official_tables(report: &Report, title: &str) -> Option<String> {
 }
 
 /// The tables of a report, each with the name of its file and what it
-/// is: Table 2, Table 3, and the judged figures and official BFCL scores
+/// is: Table 2, Table 3, and the judged figures and official scores
 /// when the inputs have them.
 fn tables(report: &Report, title: &str) -> Vec<(&'static str, &'static str, String)> {
     let all = [
@@ -484,7 +488,7 @@ fn tables(report: &Report, title: &str) -> Vec<(&'static str, &'static str, Stri
         ("judged", "judged figures", judged_table(report, title)),
         (
             "official",
-            "official BFCL scores",
+            "official scores",
             official_tables(report, title),
         ),
     ];

@@ -165,7 +165,7 @@ fn official(out: &mut String, report: &Report) {
     let _ = writeln!(
         out,
         "## Official scores\n\n{}\n",
-        escape(super::official::INTRO)
+        escape(&super::official::intro(&report.official))
     );
     let rows: Vec<Vec<String>> = super::official::rows(&report.official)
         .into_iter()

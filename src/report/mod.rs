@@ -691,7 +691,7 @@ fn print(out: &mut dyn Write, report: &Report, wide: bool) -> anyhow::Result<()>
     if !report.official.is_empty() {
         writeln!(
             out,
-            "Official scores (BFCL's own checker and leaderboard columns, beside the scores above, never mixed in)\n"
+            "Official scores (each benchmark's own scorer, beside the scores above, never mixed in)\n"
         )?;
         writeln!(out, "{}", official::table(&report.official, wide))?;
     }

@@ -1,7 +1,10 @@
 //! Other benchmarks' official scores in a report: what `itc eval --dataset
 //! bfcl:…` wrote into each input's `official.json` (BFCL's accuracy per
-//! category, by its own checker, and its leaderboard's aggregate columns),
-//! beside SPEC §3's scores and never mixed into them.
+//! category, by its own checker, and its leaderboard's aggregate columns)
+//! and what `--dataset tau:…` wrote (τ³-bench's average reward and pass^k
+//! with their 95% bootstrap intervals over tasks, and, while NL assertions
+//! wait on a judge, pass^k with the reward without them), beside SPEC §3's
+//! scores and never mixed into them.
 //!
 //! The file is read as plain JSON (the report does not depend on the code
 //! that wrote it); one that cannot be read is named in a note and left out.
@@ -66,6 +69,9 @@ pub fn figures(
         match read {
             Ok(official) if official["benchmark"] == "bfcl" => {
                 all.extend(bfcl_figures(&official, rename));
+            }
+            Ok(official) if official["benchmark"] == "tau" => {
+                all.extend(tau_figures(&official, rename));
             }
             Ok(_) => {}
             Err(e) => notes.push(format!(
@@ -136,6 +142,51 @@ fn bfcl_figures(official: &Value, rename: &HashMap<String, String>) -> Vec<Offic
     out
 }
 
+/// τ³-bench's figures of each model: average reward, pass^1 … pass^k with
+/// their intervals, and pass^k without NL when some trials wait on a judge.
+fn tau_figures(official: &Value, rename: &HashMap<String, String>) -> Vec<OfficialFigure> {
+    let mut out = Vec::new();
+    for r in official["results"].as_array().into_iter().flatten() {
+        let name = r["model"].as_str().unwrap_or_default();
+        let model = rename
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| name.to_string());
+        let benchmark = format!("tau-{}", r["domain"].as_str().unwrap_or_default());
+        let figure =
+            |name: String, value: Option<f64>, interval: Option<(f64, f64)>| OfficialFigure {
+                model: model.clone(),
+                benchmark: benchmark.clone(),
+                name,
+                value: value.unwrap_or(0.0),
+                unit: FRACTION_UNIT,
+                correct: None,
+                total: None,
+                interval,
+                shown: value.is_some(),
+                missing: Vec::new(),
+            };
+        out.push(figure("avg reward".into(), r["avg_reward"].as_f64(), None));
+        let waiting = r["needs_nl_judge"].as_u64().unwrap_or(0) > 0;
+        for (key, label) in [
+            ("pass_hat_ks", ""),
+            ("pass_hat_ks_without_nl", " (without NL)"),
+        ] {
+            if !label.is_empty() && !waiting {
+                continue;
+            }
+            for (k, value) in r[key].as_object().into_iter().flatten() {
+                let interval = match r[format!("{key}_ci")][k].as_array().map(Vec::as_slice) {
+                    Some([lo, hi]) => lo.as_f64().zip(hi.as_f64()),
+                    _ => None,
+                };
+                out.push(figure(format!("pass^{k}{label}"), value.as_f64(), interval));
+            }
+        }
+    }
+    out
+}
+
 /// What an N/A aggregate misses when its `official.json` does not say.
 const NOT_RECORDED: &str = "categories not recorded";
 
@@ -153,7 +204,7 @@ pub fn completeness(figures: &[OfficialFigure]) -> Vec<String> {
         .filter_map(|model| {
             let columns: Vec<(&str, Vec<&str>)> = figures
                 .iter()
-                .filter(|f| f.model == model && f.total.is_none())
+                .filter(|f| f.model == model && f.benchmark == "bfcl" && f.total.is_none())
                 .map(|f| {
                     (
                         f.name.as_str(),
@@ -179,11 +230,21 @@ fn wilson(correct: u64, total: u64) -> Option<(f64, f64)> {
     Some(((centre - half).max(0.0), (centre + half).min(1.0)))
 }
 
-/// What the official figures' table shows, said above it (plain text).
-pub const INTRO: &str = "BFCL's accuracy per category by its own checker and its leaderboard's \
-aggregate columns, beside the scores above and never mixed into them; in percent with two \
-decimals as the leaderboard writes them (report.json keeps fractions). N/A: an aggregate resting \
-on a category that was not run.";
+/// What the official figures' table shows, said above it (plain text):
+/// a sentence per benchmark among `figures`.
+pub fn intro(figures: &[OfficialFigure]) -> String {
+    let has = |prefix: &str| figures.iter().any(|f| f.benchmark.starts_with(prefix));
+    let mut parts = vec![
+        "Each benchmark's own scores, beside the scores above and never mixed into them, in percent with two decimals (report.json keeps fractions).",
+    ];
+    if has("bfcl") {
+        parts.push("BFCL: its accuracy per category by its own checker and its leaderboard's aggregate columns; N/A: an aggregate resting on a category that was not run.");
+    }
+    if has("tau-") {
+        parts.push("τ³-bench: average reward and pass^k by its own evaluator, with 95% bootstrap intervals over tasks; \"without NL\": the trials whose NL assertions wait on a judge counted with their reward without them (an upper bound), where the plain row counts them as failed.");
+    }
+    parts.join(" ")
+}
 
 /// The columns of the official figures' table: three of text, then numbers.
 pub const HEADER: [&str; 6] = [
@@ -288,5 +349,34 @@ mod tests {
         ];
         assert_eq!(completeness(&f), lines);
         assert!(table(&f, true).ends_with(&lines.join("\n")));
+    }
+
+    #[test]
+    fn tau_figures_carry_intervals_and_the_without_nl_rows_only_while_trials_wait() {
+        let result = |waiting: u64| {
+            serde_json::json!({"benchmark": "tau", "results": [{
+                "model": "m", "domain": "retail", "avg_reward": 0.5, "needs_nl_judge": waiting,
+                "pass_hat_ks": {"1": 0.5, "2": 0.25}, "pass_hat_ks_ci": {"1": [0.4, 0.6], "2": null},
+                "pass_hat_ks_without_nl": {"1": 0.75, "2": 0.5},
+                "pass_hat_ks_without_nl_ci": {"1": [0.6, 0.9], "2": [0.3, 0.7]}}]})
+        };
+        let rename = HashMap::from([("m".to_string(), "m@run".to_string())]);
+        let f = tau_figures(&result(0), &rename);
+        let names: Vec<&str> = f.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["avg reward", "pass^1", "pass^2"]);
+        assert_eq!(
+            (f[1].model.as_str(), f[1].benchmark.as_str()),
+            ("m@run", "tau-retail")
+        );
+        assert_eq!((f[1].interval, f[2].interval), (Some((0.4, 0.6)), None));
+        let f = tau_figures(&result(3), &rename);
+        assert_eq!(f.len(), 5);
+        assert_eq!(
+            (f[3].name.as_str(), f[3].value),
+            ("pass^1 (without NL)", 0.75)
+        );
+        assert_eq!(rows(&f)[3][4], "60.00–90.00");
+        assert!(completeness(&f).is_empty());
+        assert!(intro(&f).contains("τ³-bench") && !intro(&f).contains("BFCL"));
     }
 }
