@@ -1074,6 +1074,37 @@ fn bfcl_prompt_and_native_against_a_real_model() {
     );
 }
 
+/// A SmolLM2 entry of a models file, served at `url`.
+fn smol_entry(url: &str, name: &str, mode: &str, max_tokens: u32) -> String {
+    format!(
+        "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"smollm2\"\nmode = \"{mode}\"\nmax_tokens = {max_tokens}\nconcurrency = 1\ntimeout_ms = 120000\nmax_attempts = 2\n"
+    )
+}
+
+/// `itc eval --config CONFIG ARGS --run-dir RUN --cache CACHE`: a complete
+/// run, or one whose tasks failed (exit 3); says how long `what` took and
+/// returns the run's stderr.
+fn eval_dataset(config: &Path, run_dir: &Path, cache: &Path, args: &[&str], what: &str) -> String {
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_itc"))
+        .args(["eval", "--config", config.to_str().unwrap()])
+        .args(args)
+        .args(["--run-dir", run_dir.to_str().unwrap()])
+        .args(["--cache", cache.to_str().unwrap(), "--no-progress"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() || out.status.code() == Some(3),
+        "{stderr}"
+    );
+    eprintln!(
+        "{what}: 3 tasks in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    stderr.into_owned()
+}
+
 /// BFCL's multi-turn loop on the real model (plumbing only): three
 /// `multi_turn_base` entries in prompt mode, then in native mode (one run
 /// after the other, so that the server's prompt cache serves each
@@ -1089,40 +1120,16 @@ fn bfcl_multi_turn_against_a_real_model() {
     for mode in ["prompt", "native"] {
         let name = format!("smollm2-mt-{mode}");
         let config = dir.path().join(format!("{mode}.toml"));
-        fs::write(
-            &config,
-            format!(
-                "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"smollm2\"\nmode = \"{mode}\"\nmax_tokens = 32\nconcurrency = 1\ntimeout_ms = 120000\nmax_attempts = 2\n"
-            ),
-        )
-        .unwrap();
+        fs::write(&config, smol_entry(&url, &name, mode, 32)).unwrap();
         let run_dir = dir.path().join(mode);
-        let started = Instant::now();
-        let out = Command::new(env!("CARGO_BIN_EXE_itc"))
-            .args([
-                "eval",
-                "--config",
-                config.to_str().unwrap(),
-                "--dataset",
-                "bfcl:multi_turn_base",
-                "--limit",
-                "3",
-                "--run-dir",
-                run_dir.to_str().unwrap(),
-                "--cache",
-                dir.path().join(format!("cache-{mode}")).to_str().unwrap(),
-                "--no-progress",
-            ])
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.success() || out.status.code() == Some(3),
-            "{stderr}"
-        );
-        eprintln!(
-            "bfcl multi-turn, {mode}: 3 entries in {:.1} s",
-            started.elapsed().as_secs_f64()
+        let cache = dir.path().join(format!("cache-{mode}"));
+        let args = ["--dataset", "bfcl:multi_turn_base", "--limit", "3"];
+        eval_dataset(
+            &config,
+            &run_dir,
+            &cache,
+            &args,
+            &format!("bfcl multi-turn, {mode}"),
         );
         let predictions: Vec<Prediction> = read_lines(&run_dir.join("predictions.jsonl"));
         assert_eq!(predictions.len(), 3);
@@ -1163,45 +1170,30 @@ fn tau_retail_against_a_real_model() {
     let _turn = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("models.toml");
-    let model = |name: &str| {
-        format!(
-            "[[models]]\nname = \"{name}\"\nbackend = \"openai\"\nbase_url = \"{url}\"\nmodel_id = \"smollm2\"\nmode = \"native\"\nmax_tokens = 48\nconcurrency = 1\ntimeout_ms = 120000\nmax_attempts = 2\n\n"
-        )
-    };
-    fs::write(&config, model("smol-agent") + &model("smol-user")).unwrap();
+    let models = [
+        smol_entry(&url, "smol-agent", "native", 48),
+        smol_entry(&url, "smol-user", "native", 48),
+    ];
+    fs::write(&config, models.join("\n")).unwrap();
     let run_dir = dir.path().join("run");
-    let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_itc"))
-        .args([
-            "eval",
-            "--config",
-            config.to_str().unwrap(),
-            "--models",
-            "smol-agent",
-            "--user-model",
-            "smol-user",
-            "--dataset",
-            "tau:retail",
-            "--limit",
-            "3",
-            "--tau-max-steps",
-            "6",
-            "--run-dir",
-            run_dir.to_str().unwrap(),
-            "--cache",
-            dir.path().join("cache").to_str().unwrap(),
-            "--no-progress",
-        ])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success() || out.status.code() == Some(3),
-        "{stderr}"
-    );
-    eprintln!(
-        "tau retail: 3 trials in {:.1} s",
-        started.elapsed().as_secs_f64()
+    let args = [
+        "--models",
+        "smol-agent",
+        "--user-model",
+        "smol-user",
+        "--dataset",
+        "tau:retail",
+        "--limit",
+        "3",
+        "--tau-max-steps",
+        "6",
+    ];
+    let stderr = eval_dataset(
+        &config,
+        &run_dir,
+        &dir.path().join("cache"),
+        &args,
+        "tau retail",
     );
     let predictions: Vec<Prediction> = read_lines(&run_dir.join("predictions.jsonl"));
     assert_eq!(predictions.len(), 3);

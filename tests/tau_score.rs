@@ -7,7 +7,7 @@
 mod support;
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use support::{itc, text};
@@ -22,6 +22,26 @@ fn trajectories() -> Vec<Value> {
         .lines()
         .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
         .collect()
+}
+
+/// `itc ood score tau --compat official` of `results` with `--per-item`,
+/// `--format json` and `extra` flags.
+fn score(results: &Path, per_item: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "ood",
+        "score",
+        "tau",
+        "--compat",
+        "official",
+        "--results",
+        results.to_str().unwrap(),
+        "--per-item",
+        per_item.to_str().unwrap(),
+        "--format",
+        "json",
+    ];
+    args.extend(extra);
+    itc(&args, &[])
 }
 
 /// An official results file of `trajectories`' simulations, one trial each.
@@ -55,22 +75,7 @@ fn an_official_results_file_is_rewarded_again_as_the_official_evaluator_rewards(
     let path = dir.path().join("results.json");
     std::fs::write(&path, results.to_string()).unwrap();
     let per_item = dir.path().join("verdicts.jsonl");
-    let out = itc(
-        &[
-            "ood",
-            "score",
-            "tau",
-            "--compat",
-            "official",
-            "--results",
-            path.to_str().unwrap(),
-            "--per-item",
-            per_item.to_str().unwrap(),
-            "--format",
-            "json",
-        ],
-        &[],
-    );
+    let out = score(&path, &per_item, &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let summary: Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
     assert_eq!(summary["domain"], "retail");
@@ -146,31 +151,13 @@ fn nl_assertions_of_a_results_file_are_judged_once() {
     )
     .unwrap();
     let per_item = dir.path().join("verdicts.jsonl");
-    let score = || {
-        let out = itc(
-            &[
-                "ood",
-                "score",
-                "tau",
-                "--compat",
-                "official",
-                "--results",
-                path.to_str().unwrap(),
-                "--per-item",
-                per_item.to_str().unwrap(),
-                "--nl-judge",
-                "judge",
-                "--config",
-                config.to_str().unwrap(),
-                "--format",
-                "json",
-            ],
-            &[],
-        );
+    let score_judged = || {
+        let judge = ["--nl-judge", "judge", "--config", config.to_str().unwrap()];
+        let out = score(&path, &per_item, &judge);
         assert!(out.status.success(), "{}", text(&out.stderr));
         serde_json::from_str::<Value>(text(&out.stdout).trim()).unwrap()
     };
-    let summary = score();
+    let summary = score_judged();
     assert_eq!(summary["nl_judged"], waiting);
     assert_eq!(summary["nl_judge_requests"], waiting);
     assert_eq!(summary["needs_nl_judge"], 0);
@@ -195,7 +182,7 @@ fn nl_assertions_of_a_results_file_are_judged_once() {
     assert_eq!(summary["pass_hat_ks"]["1"], 1.0);
     assert!(dir.path().join("cache").is_dir());
 
-    let again = score();
+    let again = score_judged();
     assert_eq!(again["nl_judge_requests"], 0);
     assert_eq!(again["pass_hat_ks"], summary["pass_hat_ks"]);
     assert_eq!(

@@ -86,11 +86,7 @@ pub fn figures(
 fn bfcl_figures(official: &Value, rename: &HashMap<String, String>) -> Vec<OfficialFigure> {
     let mut out = Vec::new();
     for r in official["results"].as_array().into_iter().flatten() {
-        let name = r["model"].as_str().unwrap_or_default();
-        let model = rename
-            .get(name)
-            .cloned()
-            .unwrap_or_else(|| name.to_string());
+        let model = renamed(r, rename);
         for c in r["categories"].as_array().into_iter().flatten() {
             let (Some(correct), Some(total)) =
                 (c["correct_count"].as_u64(), c["total_count"].as_u64())
@@ -142,16 +138,21 @@ fn bfcl_figures(official: &Value, rename: &HashMap<String, String>) -> Vec<Offic
     out
 }
 
+/// A result's model as the report names it.
+fn renamed(result: &Value, rename: &HashMap<String, String>) -> String {
+    let name = result["model"].as_str().unwrap_or_default();
+    rename
+        .get(name)
+        .cloned()
+        .unwrap_or_else(|| name.to_string())
+}
+
 /// τ³-bench's figures of each model: average reward, pass^1 … pass^k with
 /// their intervals, and pass^k without NL when some trials wait on a judge.
 fn tau_figures(official: &Value, rename: &HashMap<String, String>) -> Vec<OfficialFigure> {
     let mut out = Vec::new();
     for r in official["results"].as_array().into_iter().flatten() {
-        let name = r["model"].as_str().unwrap_or_default();
-        let model = rename
-            .get(name)
-            .cloned()
-            .unwrap_or_else(|| name.to_string());
+        let model = renamed(r, rename);
         let benchmark = format!("tau-{}", r["domain"].as_str().unwrap_or_default());
         let figure =
             |name: String, value: Option<f64>, interval: Option<(f64, f64)>| OfficialFigure {
