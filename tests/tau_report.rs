@@ -200,6 +200,19 @@ fn each_trial_s_conversation_and_reward_breakdown_are_in_the_page() {
     for hostile in [HOSTILE_USER, HOSTILE_EMAIL, "<script>document.title"] {
         assert!(!html.contains(hostile), "{hostile} written unescaped");
     }
+    assert!(!html.contains("id=\"tau-limit\""), "every trial is shown");
+    // A smaller page: the first trials, and how many are left out.
+    run(&[
+        "report",
+        &s("run"),
+        "--out",
+        &s("small"),
+        "--browser-rows",
+        "4",
+    ]);
+    let small = std::fs::read_to_string(path("small/report.html")).unwrap();
+    assert_eq!(trials(&small).len(), 4);
+    assert!(small.contains("The first 4 of 6 trials"), "{small}");
 
     let url = format!("file://{}", path("report/report.html").display());
     let (dom, console) = browse(&browser, &path("profile"), &url, "--dump-dom");
