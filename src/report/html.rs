@@ -309,9 +309,9 @@ fn conversations_section(page: &mut String, c: &Conversations) {
     }
     for (i, t) in c.trials.iter().enumerate() {
         let v = &t.verdict;
-        let _ = write!(
+        let _ = writeln!(
             page,
-            "<details class=\"trial\" id=\"tau-trial-{}\"><summary>{} · task {} · trial {} · {} · {}</summary>\n",
+            "<details class=\"trial\" id=\"tau-trial-{}\"><summary>{} · task {} · trial {} · {} · {}</summary>",
             i + 1,
             escape(&t.model),
             escape(&v.task_id),
