@@ -11,13 +11,15 @@
 use std::fmt::Write as _;
 
 use super::Report;
-use super::browser::{Browser, Outcome};
+use super::browser::{Browser, Outcome, RAW_CHARS};
 use super::charts;
+use super::conversations::{Check, Conversations, Turn, Verdict, call_text, reward};
 use super::markdown::p_text;
 use super::settings;
 use crate::score::aggregate::Dimension;
 use crate::score::bootstrap::Interval;
 use crate::score::report::{fm_cell, fm_note};
+use crate::util::bounded::clip;
 
 /// Text for HTML content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -45,6 +47,10 @@ figcaption { display: table-caption; caption-side: bottom; font-size: 13px; colo
 #browser td { vertical-align: top; max-width: 420px; } code { font-size: 12px; white-space: pre-wrap; word-break: break-word; }
 .tag { display: inline-block; font-size: 11px; padding: 0 4px; margin: 1px; border-radius: 3px; background: #eee; }
 .tag.correct { background: #c8e6c9; } .filters label { margin-right: 12px; font-size: 13px; }
+details.trial { margin: 4px 0; font-size: 13px; } details.trial summary { cursor: pointer; }
+.turn { margin: 2px 0; padding: 3px 6px; border-left: 4px solid #bbb; } .turn .said { white-space: pre-wrap; overflow-wrap: anywhere; }
+.turn.user { background: #e3f2fd; border-color: #1e88e5; } .turn.agent { background: #f1f8e9; border-color: #7cb342; margin-left: 32px; }
+.turn.tool { background: #fafafa; margin-left: 64px; } .turn.error { border-color: #e53935; } .who { font-weight: bold; margin-right: 6px; }
 ";
 
 const SCRIPT: &str = r#"
@@ -112,6 +118,7 @@ pub fn render(report: &Report, browser: &Browser) -> anyhow::Result<String> {
         report.seed
     );
     summary(&mut page, report);
+    conversations_section(&mut page, &report.conversations);
     settings_section(&mut page, report);
     steps_section(&mut page, report);
     errors_section(&mut page, report);
@@ -272,6 +279,167 @@ fn official_section(page: &mut String, report: &Report) {
         let _ = writeln!(page, "<li>{}</li>", escape(&line));
     }
     page.push_str("</ul>\n");
+}
+
+/// Each τ³-bench trial's conversation and reward breakdown, a `<details>`
+/// each (no script: the browser opens and closes them).
+fn conversations_section(page: &mut String, c: &Conversations) {
+    if c.total == 0 && c.notes.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        page,
+        "<h2>τ³-bench conversations</h2>\n<p>Each trial as the run recorded it: the user's and the agent's turns, the agent's tool calls and the tools' outputs, then how the official evaluator rewarded it. Every message, call and output is cut at {RAW_CHARS} characters (…).</p>"
+    );
+    if c.trials.len() < c.total {
+        let _ = writeln!(
+            page,
+            "<p id=\"tau-limit\">The first {} of {} trials, each model's first ones (at most {} trials, <code>itc report --browser-rows</code>); every verdict is in the runs' <code>official/*.per_item.jsonl</code>.</p>",
+            c.trials.len(),
+            c.total,
+            c.max_rows
+        );
+    }
+    if !c.notes.is_empty() {
+        page.push_str("<ul id=\"tau-notes\">");
+        for n in &c.notes {
+            let _ = write!(page, "<li>{}</li>", escape(n));
+        }
+        page.push_str("</ul>\n");
+    }
+    for (i, t) in c.trials.iter().enumerate() {
+        let v = &t.verdict;
+        let _ = writeln!(
+            page,
+            "<details class=\"trial\" id=\"tau-trial-{}\"><summary>{} · task {} · trial {} · {} · {}</summary>",
+            i + 1,
+            escape(&t.model),
+            escape(&v.task_id),
+            v.trial,
+            t.outcome(),
+            escape(&v.termination_reason)
+        );
+        if let Some(error) = &t.error {
+            let _ = writeln!(
+                page,
+                "<p class=\"error\">The trial failed: {}</p>",
+                escape(error)
+            );
+        }
+        match &t.turns {
+            Some(turns) => turns.iter().for_each(|turn| turn_html(page, turn)),
+            None => page.push_str("<p><em>conversation not available</em></p>\n"),
+        }
+        breakdown_html(page, v);
+        page.push_str("</details>\n");
+    }
+}
+
+/// One turn: who speaks, what it said, the calls it made.
+fn turn_html(page: &mut String, turn: &Turn) {
+    let error = if turn.error { " error" } else { "" };
+    let who = if turn.error {
+        "tool · error"
+    } else {
+        turn.role.label()
+    };
+    let _ = write!(
+        page,
+        "<div class=\"turn {}{error}\"><span class=\"who\">{who}</span>",
+        turn.role.label()
+    );
+    if let Some(text) = &turn.text {
+        let _ = write!(
+            page,
+            "<span class=\"said\" dir=\"auto\">{}</span>",
+            escape(text)
+        );
+    }
+    for call in &turn.calls {
+        let _ = write!(page, " <code class=\"call\">{}</code>", escape(call));
+    }
+    page.push_str("</div>\n");
+}
+
+/// ✓ or ✗.
+fn mark(met: bool) -> &'static str {
+    if met { "✓" } else { "✗" }
+}
+
+/// The reward breakdown of a verdict: DB check, basis components, action,
+/// communicate and NL checks, note.
+fn breakdown_html(page: &mut String, v: &Verdict) {
+    page.push_str("<ul class=\"breakdown\">");
+    let _ = write!(
+        page,
+        "<li>Reward {} (without NL assertions {}): {}</li>",
+        reward(v.reward),
+        reward(v.reward_without_nl),
+        v.status.label()
+    );
+    if let Some(db) = &v.db_check {
+        let _ = write!(
+            page,
+            "<li>DB match: {} (reward {})</li>",
+            mark(db.db_match),
+            reward(Some(db.db_reward))
+        );
+    }
+    if let Some(basis) = &v.reward_breakdown {
+        let parts: Vec<String> = basis
+            .iter()
+            .map(|(name, r)| format!("{} {}", escape(name), reward(Some(*r))))
+            .collect();
+        let _ = write!(page, "<li>Basis: {}</li>", parts.join(" · "));
+    }
+    if let Some(actions) = &v.action_checks {
+        let met = actions.iter().filter(|a| a.action_match).count();
+        let _ = write!(
+            page,
+            "<li>Actions: {met} of {} gold actions matched<ul>",
+            actions.len()
+        );
+        for a in actions {
+            let call = call_text(&a.action.name, &a.action.arguments);
+            let _ = write!(
+                page,
+                "<li>{} <code>{}</code></li>",
+                mark(a.action_match),
+                escape(&call)
+            );
+        }
+        page.push_str("</ul></li>");
+    }
+    checks_html(page, "Communicate", v.communicate_checks.as_deref());
+    let nl = match &v.nl_judge {
+        Some(judge) => format!("NL assertions (judge {})", escape(judge)),
+        None => "NL assertions".to_string(),
+    };
+    checks_html(page, &nl, v.nl_assertions.as_deref());
+    if let Some(note) = &v.note {
+        let _ = write!(page, "<li>Note: {}</li>", escape(&clip(note, RAW_CHARS)));
+    }
+    page.push_str("</ul>\n");
+}
+
+/// A list of checks headed `title` (HTML), each ✓/✗ with its text and
+/// justification.
+fn checks_html(page: &mut String, title: &str, checks: Option<&[Check]>) {
+    let Some(checks) = checks else {
+        return;
+    };
+    let met = checks.iter().filter(|c| c.met).count();
+    let _ = write!(page, "<li>{title}: {met} of {} met<ul>", checks.len());
+    for c in checks {
+        let _ = write!(
+            page,
+            "<li>{} {} — {}</li>",
+            mark(c.met),
+            escape(&clip(&c.text, RAW_CHARS)),
+            escape(&clip(&c.justification, RAW_CHARS))
+        );
+    }
+    page.push_str("</ul></li>");
 }
 
 /// The judged figures (SPEC §8), apart from §3's: judge, spread, samples.

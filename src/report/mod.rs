@@ -19,6 +19,7 @@
 
 pub mod browser;
 pub mod charts;
+pub mod conversations;
 pub mod frames;
 pub mod html;
 pub mod inputs;
@@ -139,6 +140,9 @@ pub struct Report {
     /// `official.json`, beside the scores above and never mixed into them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub official: Vec<official::OfficialFigure>,
+    /// Each τ³-bench trial's conversation and verdict, for the page only.
+    #[serde(skip)]
+    pub conversations: conversations::Conversations,
 }
 
 /// One input of a report.
@@ -307,6 +311,8 @@ impl Combined {
         let mut notes = Vec::new();
         report.judged = judged::figures(&dirs, &renames, &mut notes);
         report.official = official::figures(&dirs, &renames, &mut notes);
+        report.conversations =
+            conversations::read(&dirs, &renames, options.browser_rows, &mut notes);
         for note in notes {
             writeln!(err, "{note}")?;
         }
@@ -542,6 +548,7 @@ fn build(
         ranking,
         judged: Vec::new(),
         official: Vec::new(),
+        conversations: Default::default(),
     }
 }
 
