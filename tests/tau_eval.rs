@@ -10,66 +10,15 @@ mod support;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use itc::benchmarks::tau::format::{Task, read_tasks};
+use itc::benchmarks::tau::format::Task;
 use itc::benchmarks::tau::protocol::protocol;
 use serde_json::{Value, json};
-use support::server::{Reply, ScriptedServer, completion};
+use support::server::{Reply, ScriptedServer};
+use support::tau::{agent, gold_plan, is_probe, named_task, tasks, user, user_prompts};
 use support::{itc, text};
 
 fn root() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("datasets/ood/tau/retail")
-}
-
-fn tasks() -> Vec<Task> {
-    read_tasks(&root().join("tasks.json")).unwrap()
-}
-
-/// Server probes (`max_tokens: 1`, no messages) get a plain answer.
-fn is_probe(body: &Value) -> bool {
-    body.get("max_tokens") == Some(&json!(1)) || body.get("messages").is_none()
-}
-
-/// The user: names its task (found from its scenario in the system
-/// prompt), then stops once the agent has said it is done.
-fn user(prompts: &HashMap<String, String>, body: &Value) -> Reply {
-    if is_probe(body) {
-        return Reply::Answer("ok".into());
-    }
-    let messages = body["messages"].as_array().unwrap();
-    let system = messages[0]["content"].as_str().unwrap();
-    let task = prompts.get(system).expect("a known scenario");
-    if messages.len() == 2 {
-        return Reply::Answer(format!("Hello, I am calling about task {task}."));
-    }
-    Reply::Answer("Thank you. ###STOP###".into())
-}
-
-/// The agent: the gold actions of the task the user named, one call per
-/// message, then a closing text.
-fn agent(actions: &HashMap<String, Vec<Value>>, body: &Value) -> Reply {
-    if is_probe(body) {
-        return Reply::Answer("ok".into());
-    }
-    let messages = body["messages"].as_array().unwrap();
-    let opening = messages[2]["content"].as_str().unwrap();
-    let task = opening.trim_end_matches('.').rsplit(' ').next().unwrap();
-    let done = messages
-        .iter()
-        .filter(|m| m["role"] == "assistant" && m.get("tool_calls").is_some())
-        .count();
-    match actions[task].get(done) {
-        Some(action) => {
-            let call = json!({"id": format!("call_{done}"), "type": "function", "function": {
-                "name": action["name"],
-                "arguments": action["arguments"].to_string()}});
-            Reply::Json(
-                json!({"choices": [{"index": 0, "finish_reason": "tool_calls",
-                "message": {"role": "assistant", "content": null, "tool_calls": [call]}}],
-                "usage": {"prompt_tokens": 10, "completion_tokens": 5}}),
-            )
-        }
-        None => Reply::Json(completion("All done: your request is complete.")),
-    }
 }
 
 /// A gold run: the scripted agent and user servers, the models file
@@ -83,29 +32,10 @@ struct GoldRun {
 
 impl GoldRun {
     fn start(tasks: &[Task], extra_models: &str) -> GoldRun {
-        let p = protocol();
-        let prompts: HashMap<String, String> = tasks
-            .iter()
-            .map(|t| {
-                let scenario = serde_json::to_value(&t.user_scenario).unwrap();
-                (p.user_system_prompt(&scenario), t.id.clone())
-            })
-            .collect();
-        let actions: HashMap<String, Vec<Value>> = tasks
-            .iter()
-            .map(|t| {
-                let criteria = t.evaluation_criteria.as_ref().unwrap();
-                let list = criteria.actions.clone().unwrap_or_default();
-                (
-                    t.id.clone(),
-                    list.iter()
-                        .map(|a| serde_json::to_value(a).unwrap())
-                        .collect(),
-                )
-            })
-            .collect();
-        let prompts = Arc::new(prompts);
-        let user_server = ScriptedServer::start(move |r| user(&prompts, &r.body));
+        let prompts = Arc::new(user_prompts(tasks));
+        let actions: HashMap<String, Vec<Value>> =
+            tasks.iter().map(|t| (t.id.clone(), gold_plan(t))).collect();
+        let user_server = ScriptedServer::start(move |r| user(&prompts, &r.body, ""));
         let actions = Arc::new(actions);
         let agent_server = ScriptedServer::start(move |r| agent(&actions, &r.body));
         let dir = tempfile::tempdir().unwrap();
@@ -293,9 +223,7 @@ fn nl_judge(body: &Value, unmet: &str, fenced: &str) -> Reply {
     if is_probe(body) {
         return Reply::Answer("ok".into());
     }
-    let prompt = body["messages"][1]["content"].as_str().unwrap();
-    let start = prompt.find("calling about task ").unwrap() + "calling about task ".len();
-    let task = &prompt[start..start + prompt[start..].find('.').unwrap()];
+    let task = named_task(body["messages"][1]["content"].as_str().unwrap());
     let verdict = json!({"results": [{"expectedOutcome": "the first", "reasoning": "read",
                                       "metExpectation": task != unmet}]})
     .to_string();

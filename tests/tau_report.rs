@@ -10,11 +10,11 @@ mod support;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use itc::benchmarks::tau::format::{Task, read_tasks};
-use itc::benchmarks::tau::protocol::protocol;
+use itc::benchmarks::tau::format::Task;
 use serde_json::{Value, json};
 use support::browser::{browse, chromium_or_skip};
-use support::server::{Reply, ScriptedServer, completion};
+use support::server::{Reply, ScriptedServer};
+use support::tau::{agent, gold_plan, is_probe, tasks, user, user_prompts};
 use support::{itc, text};
 
 /// The trials run: tasks 0 to 2, two trials each.
@@ -28,51 +28,10 @@ const HOSTILE_USER: &str =
 const HOSTILE_EMAIL: &str =
     "</details></summary><script>document.title='pwned-tool'</script><i id=\"injected-tool\">x</i>";
 
-fn tasks() -> Vec<Task> {
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    read_tasks(&root.join("datasets/ood/tau/retail/tasks.json")).unwrap()
-}
-
-/// Server probes (`max_tokens: 1`, no messages) get a plain answer.
-fn is_probe(body: &Value) -> bool {
-    body.get("max_tokens") == Some(&json!(1)) || body.get("messages").is_none()
-}
-
-/// The task named in `text` (`… calling about task N.`).
-fn named_task(text: &str) -> &str {
-    let start = text.find("calling about task ").unwrap() + "calling about task ".len();
-    &text[start..start + text[start..].find('.').unwrap()]
-}
-
-/// The user: names its task (found from its scenario) with hostile markup,
-/// then stops once the agent has said it is done.
-fn user(prompts: &HashMap<String, String>, body: &Value) -> Reply {
-    if is_probe(body) {
-        return Reply::Answer("ok".into());
-    }
-    let messages = body["messages"].as_array().unwrap();
-    let task = &prompts[messages[0]["content"].as_str().unwrap()];
-    if messages.len() == 2 {
-        return Reply::Answer(format!(
-            "Hello, I am calling about task {task}. {HOSTILE_USER}"
-        ));
-    }
-    Reply::Answer("Thank you. ###STOP###".into())
-}
-
 /// The agent's plan for a task: its gold actions; for task 1 a hostile
 /// look-up first and the last gold action left out.
 fn plan(task: &Task) -> Vec<Value> {
-    let criteria = task.evaluation_criteria.as_ref().unwrap();
-    let mut actions: Vec<Value> = criteria
-        .actions
-        .iter()
-        .flatten()
-        .map(|a| {
-            let a = serde_json::to_value(a).unwrap();
-            json!({"name": a["name"], "arguments": a["arguments"]})
-        })
-        .collect();
+    let mut actions = gold_plan(task);
     if task.id == "1" {
         actions.pop();
         actions.insert(
@@ -81,32 +40,6 @@ fn plan(task: &Task) -> Vec<Value> {
         );
     }
     actions
-}
-
-/// The agent: its plan for the task the user named, one call per message,
-/// then a closing text.
-fn agent(plans: &HashMap<String, Vec<Value>>, body: &Value) -> Reply {
-    if is_probe(body) {
-        return Reply::Answer("ok".into());
-    }
-    let messages = body["messages"].as_array().unwrap();
-    let task = named_task(messages[2]["content"].as_str().unwrap());
-    let done = messages
-        .iter()
-        .filter(|m| m["role"] == "assistant" && m.get("tool_calls").is_some())
-        .count();
-    match plans[task].get(done) {
-        Some(action) => {
-            let call = json!({"id": format!("call_{done}"), "type": "function", "function": {
-                "name": action["name"], "arguments": action["arguments"].to_string()}});
-            Reply::Json(
-                json!({"choices": [{"index": 0, "finish_reason": "tool_calls",
-                "message": {"role": "assistant", "content": null, "tool_calls": [call]}}],
-                "usage": {"prompt_tokens": 10, "completion_tokens": 5}}),
-            )
-        }
-        None => Reply::Json(completion("All done: your request is complete.")),
-    }
 }
 
 /// The NL judge: every assertion met, with its reasoning.
@@ -140,18 +73,12 @@ fn each_trial_s_conversation_and_reward_breakdown_are_in_the_page() {
         return;
     };
     let tasks = tasks();
-    let p = protocol();
-    let prompts: HashMap<String, String> = tasks
-        .iter()
-        .map(|t| {
-            let scenario = serde_json::to_value(&t.user_scenario).unwrap();
-            (p.user_system_prompt(&scenario), t.id.clone())
-        })
-        .collect();
+    let prompts = user_prompts(&tasks);
     let plans: HashMap<String, Vec<Value>> =
         tasks.iter().map(|t| (t.id.clone(), plan(t))).collect();
     let prompts = Arc::new(prompts);
-    let user_server = ScriptedServer::start(move |r| user(&prompts, &r.body));
+    let user_server =
+        ScriptedServer::start(move |r| user(&prompts, &r.body, &format!(" {HOSTILE_USER}")));
     let plans = Arc::new(plans);
     let agent_server = ScriptedServer::start(move |r| agent(&plans, &r.body));
     let judge_server = ScriptedServer::start(|r| judge(&r.body));

@@ -11,6 +11,7 @@ pub mod proxy;
 pub mod runs;
 pub mod server;
 pub mod tasks;
+pub mod tau;
 pub mod terminal;
 
 use std::path::Path;
