@@ -3,6 +3,7 @@
 //! with the model under test as the agent and the user model (the run's
 //! peer) as the customer.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -157,7 +158,11 @@ impl TauRun {
         let user = ChatModel::new(&ModelSpec::resolve(config)?, cache_dir)?;
         Ok(TauAsker {
             domain,
-            tasks: self.tasks.clone(),
+            tasks: self
+                .tasks
+                .iter()
+                .map(|t| (t.id.clone(), t.clone()))
+                .collect(),
             user,
             user_sampling,
             given: self.given.clone(),
@@ -224,8 +229,8 @@ pub fn trial_task(
 pub struct TauAsker {
     /// The domain.
     pub domain: Domain,
-    /// The domain's tasks.
-    pub tasks: Vec<TauTask>,
+    /// The domain's tasks by id (a repeated id: the last).
+    pub tasks: HashMap<String, TauTask>,
     /// The user simulator.
     pub user: ChatModel,
     /// The user model's temperature and output limit as the user set them.
@@ -269,8 +274,7 @@ impl Asker for TauAsker {
         let task_id = official["task_id"].as_str().unwrap_or_default();
         let tau_task = self
             .tasks
-            .iter()
-            .find(|t| t.id == task_id)
+            .get(task_id)
             .with_context(|| format!("task {}: no τ task {task_id:?}", task.id))?;
         let trial = official["trial"].as_u64().unwrap_or(0) as usize;
         let seed = official["seed"].as_i64();

@@ -5,6 +5,7 @@
 //! bound), and the same figures with the reward without NL (an upper
 //! bound) are given beside it.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -119,10 +120,13 @@ pub fn score_trials(
     let mut lines = Vec::with_capacity(trials.len());
     let mut jobs = Vec::new();
     let mut read = Vec::new();
+    // By id (a repeated id: the last task, as a Python dict keeps it, and
+    // as `compute_metrics` reads them), so many tasks and trials take
+    // linear time.
+    let by_id: HashMap<&str, &Task> = tasks.iter().map(|t| (t.id.as_str(), t)).collect();
     for t in trials {
-        let task = tasks
-            .iter()
-            .find(|task| task.id == t.task_id)
+        let task = *by_id
+            .get(t.task_id)
             .ok_or_else(|| anyhow::anyhow!("trial {}: no τ task {:?}", t.id, t.task_id))?;
         let (line, conversation) = verdict(domain, task, t);
         if let (Some(_), TrialStatus::NeedsNlJudge, Some((_, messages))) =
