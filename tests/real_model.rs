@@ -993,35 +993,16 @@ fn bfcl_prompt_and_native_against_a_real_model() {
     let config = dir.path().join("models.toml");
     fs::write(&config, models).unwrap();
     let run_dir = dir.path().join("bfcl");
-    let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_itc"))
-        .args([
-            "eval",
-            "--config",
-            config.to_str().unwrap(),
-            "--dataset",
-            "bfcl:simple_python",
-            "--limit",
-            "20",
-            "--concurrency",
-            "1",
-            "--run-dir",
-            run_dir.to_str().unwrap(),
-            "--cache",
-            dir.path().join("cache").to_str().unwrap(),
-            "--no-progress",
-        ])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success() || out.status.code() == Some(3),
-        "{stderr}"
-    );
-    eprintln!(
-        "bfcl: 2 × 20 tasks in {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
+    let args = [
+        "--dataset",
+        "bfcl:simple_python",
+        "--limit",
+        "20",
+        "--concurrency",
+        "1",
+    ];
+    let cache = dir.path().join("cache");
+    let stderr = eval_dataset(&config, &run_dir, &cache, &args, "bfcl: 2 × 20 tasks");
     assert!(
         stderr.contains("model `smollm2-bfcl`: asked as bfcl-eval asks it (prompt mode"),
         "{stderr}"
@@ -1098,10 +1079,7 @@ fn eval_dataset(config: &Path, run_dir: &Path, cache: &Path, args: &[&str], what
         out.status.success() || out.status.code() == Some(3),
         "{stderr}"
     );
-    eprintln!(
-        "{what}: 3 tasks in {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
+    eprintln!("{what} in {:.1} s", started.elapsed().as_secs_f64());
     stderr.into_owned()
 }
 
@@ -1129,7 +1107,7 @@ fn bfcl_multi_turn_against_a_real_model() {
             &run_dir,
             &cache,
             &args,
-            &format!("bfcl multi-turn, {mode}"),
+            &format!("bfcl multi-turn, {mode}: 3 tasks"),
         );
         let predictions: Vec<Prediction> = read_lines(&run_dir.join("predictions.jsonl"));
         assert_eq!(predictions.len(), 3);
@@ -1193,7 +1171,7 @@ fn tau_retail_against_a_real_model() {
         &run_dir,
         &dir.path().join("cache"),
         &args,
-        "tau retail",
+        "tau retail: 3 trials",
     );
     let predictions: Vec<Prediction> = read_lines(&run_dir.join("predictions.jsonl"));
     assert_eq!(predictions.len(), 3);
