@@ -207,7 +207,7 @@ fn what_the_loop_cannot_do_is_refused_before_any_request() {
         "--run-dir",
         run.to_str().unwrap(),
     ];
-    // Step-by-step runs and batch files do not apply to the loop.
+    // Step-by-step runs do not apply to the loop (batch files do: above).
     let mut args = base.to_vec();
     args.extend([
         "--backend",
@@ -222,7 +222,7 @@ fn what_the_loop_cannot_do_is_refused_before_any_request() {
     let out = itc(&args, &[]);
     assert!(!out.status.success());
     assert!(
-        text(&out.stderr).contains("--steps, --emit-batch and --import-batch do not apply"),
+        text(&out.stderr).contains("--steps does not apply"),
         "{}",
         text(&out.stderr)
     );
@@ -237,5 +237,127 @@ fn what_the_loop_cannot_do_is_refused_before_any_request() {
             "{}",
             text(&out.stderr)
         );
+    }
+}
+
+/// `itc eval` of `category` (2 entries, prompt mode) on the model
+/// `scripted` at `base_url` into `run`, with `extra` flags.
+fn eval_two(category: &str, base_url: &str, run: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "eval",
+        "--dataset",
+        category,
+        "--backend",
+        "openai",
+        "--base-url",
+        base_url,
+        "--model-id",
+        "scripted",
+        "--mode",
+        "prompt",
+        "--limit",
+        "2",
+        "--no-progress",
+        "--run-dir",
+        run.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    itc(&args, &[])
+}
+
+/// Each prediction's `official` answer, by task.
+fn official_answers(run: &Path) -> HashMap<String, Value> {
+    std::fs::read_to_string(run.join("predictions.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|p| {
+            (
+                p["task_id"].as_str().unwrap().to_string(),
+                p["official"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn official_requests_go_through_batch_files_one_request_per_round() {
+    let known = Arc::new(entries(Category::MultiTurnBase));
+    for category in ["bfcl:simple_python", "bfcl:multi_turn_base"] {
+        let script = Arc::clone(&known);
+        let reply = move |body: &Value| -> Reply {
+            match category {
+                // Any answer will do: the batch run must get the same.
+                "bfcl:simple_python" => {
+                    Reply::Answer("[calculate_triangle_area(base=10, height=5)]".into())
+                }
+                _ => answer(&script, body),
+            }
+        };
+        let reply = Arc::new(reply);
+        let server = {
+            let reply = Arc::clone(&reply);
+            ScriptedServer::start(move |r| {
+                if r.body.get("max_tokens") == Some(&json!(1)) || r.body.get("messages").is_none() {
+                    return Reply::Answer("ok".into());
+                }
+                reply(&r.body)
+            })
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let direct = dir.path().join("direct");
+        let out = eval_two(category, &server.base_url(), &direct, &[]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let sent = server.log().len();
+
+        let run = dir.path().join("batch-run");
+        let cache = dir.path().join("batch-cache");
+        let cache = cache.to_str().unwrap();
+        let base_url = server.base_url();
+        let rounds = support::batch::run_rounds(
+            dir.path(),
+            &run,
+            |batch| {
+                eval_two(
+                    category,
+                    &base_url,
+                    &run,
+                    &["--cache", cache, "--emit-batch", batch.to_str().unwrap()],
+                )
+            },
+            |results, first| {
+                let mut args = vec!["--cache", cache, "--import-batch"];
+                args.extend(results.iter().map(|r| r.to_str().unwrap()));
+                if !first {
+                    args.push("--resume");
+                }
+                eval_two(category, &base_url, &run, &args)
+            },
+            |_, body| reply(body).success_body().unwrap(),
+        );
+        assert_eq!(server.log().len(), sent, "{category}: no request sent");
+        let requests: usize = rounds.iter().map(|r| r.requests.len()).sum();
+        let asked: usize = official_answers(&direct).len();
+        if category == "bfcl:simple_python" {
+            assert_eq!((rounds.len(), requests), (1, 2), "one request per entry");
+        } else {
+            assert!(rounds.len() > 2 && requests > 2 * asked, "{rounds:?}");
+            assert!(
+                rounds.iter().all(|r| r.requests.len() <= 2),
+                "one request per entry and round"
+            );
+        }
+        assert_eq!(
+            official_answers(&run),
+            official_answers(&direct),
+            "{category}"
+        );
+        let counts = |run: &Path| -> Value {
+            let official: Value =
+                serde_json::from_str(&std::fs::read_to_string(run.join("official.json")).unwrap())
+                    .unwrap();
+            official["results"][0]["categories"].clone()
+        };
+        assert_eq!(counts(&run), counts(&direct), "{category}");
     }
 }

@@ -60,6 +60,11 @@ impl GoldRun {
 
     /// `itc eval` of every retail task with the gold agent, and `extra` flags.
     fn eval(&self, extra: &[&str]) -> std::process::Output {
+        self.eval_in(&self.run, extra)
+    }
+
+    /// [`GoldRun::eval`] into the run directory `run`.
+    fn eval_in(&self, run: &std::path::Path, extra: &[&str]) -> std::process::Output {
         let config = self.dir.path().join("models.toml");
         let mut args = vec![
             "eval",
@@ -72,7 +77,7 @@ impl GoldRun {
             "--user-model",
             "user",
             "--run-dir",
-            self.run.to_str().unwrap(),
+            run.to_str().unwrap(),
             "--no-progress",
         ];
         args.extend(extra);
@@ -80,12 +85,16 @@ impl GoldRun {
     }
 
     fn per_item(&self) -> Vec<Value> {
-        std::fs::read_to_string(self.run.join("official/gold.per_item.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
+        json_lines(&self.run.join("official/gold.per_item.jsonl"))
     }
+}
+
+fn json_lines(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 /// The tasks whose reward waits on an NL judge.
@@ -176,7 +185,8 @@ fn a_run_without_its_user_model_or_with_no_trials_is_refused_before_any_request(
     let config = dir.path().join("models.toml");
     std::fs::write(
         &config,
-        "[[models]]\nname = \"a\"\nbackend = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel_id = \"a\"\n",
+        "[[models]]\nname = \"a\"\nbackend = \"openai\"\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel_id = \"a\"\n\n\
+         [[models]]\nname = \"g\"\nbackend = \"gemini\"\nmodel_id = \"gemini-2.0-flash\"\napi_key_env = \"ITC_TEST_NO_SUCH_KEY\"\n",
     )
     .unwrap();
     let run = dir.path().join("run");
@@ -186,6 +196,8 @@ fn a_run_without_its_user_model_or_with_no_trials_is_refused_before_any_request(
         "tau:retail",
         "--config",
         config.to_str().unwrap(),
+        "--models",
+        "a",
         "--run-dir",
         run.to_str().unwrap(),
     ];
@@ -214,7 +226,29 @@ fn a_run_without_its_user_model_or_with_no_trials_is_refused_before_any_request(
         "{}",
         text(&out.stderr)
     );
+    // A Gemini user model has no batch format (and needs no key to be refused).
+    let mut args = base.to_vec();
+    let batch = dir.path().join("batch");
+    args.extend(["--user-model", "g", "--emit-batch", batch.to_str().unwrap()]);
+    let out = itc(&args, &[]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("model `g` is a Gemini model"),
+        "{}",
+        text(&out.stderr)
+    );
+    // Rounds read the earlier answers from the cache.
+    let mut args = base.to_vec();
+    args.extend(["--user-model", "a", "--no-cache"]);
+    args.extend(["--emit-batch", batch.to_str().unwrap()]);
+    let out = itc(&args, &[]);
+    assert!(
+        text(&out.stderr).contains("--no-cache: through batch files"),
+        "{}",
+        text(&out.stderr)
+    );
     assert!(!run.join("predictions.jsonl").exists());
+    assert!(!batch.join("a.openai.jsonl").exists());
 }
 
 /// The NL judge: met for every task, except `unmet` (not met) and
@@ -412,4 +446,166 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
             std::fs::copy(entry.path(), target).unwrap();
         }
     }
+}
+
+/// The requests a scripted server answered, probes left out.
+fn asked(server: &ScriptedServer) -> usize {
+    server
+        .log()
+        .iter()
+        .filter(|l| !is_probe(&serde_json::from_str::<Value>(&l.body).unwrap_or(Value::Null)))
+        .count()
+}
+
+#[test]
+fn conversations_go_through_batch_files_one_request_per_round() {
+    let tasks = tasks();
+    let judge_server = ScriptedServer::start(move |r| nl_judge(&r.body, "", ""));
+    let gold = GoldRun::start(
+        &tasks,
+        &format!(
+            "\n[[models]]\nname = \"judge\"\nbackend = \"openai\"\nbase_url = \"{}\"\nmodel_id = \"judge-model\"\n",
+            judge_server.base_url()
+        ),
+    );
+    // The direct run of tasks 0 to 2 (task 2 has NL assertions).
+    let out = gold.eval(&["--limit", "3"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let requests = (asked(&gold.agent_server), asked(&gold.user_server));
+
+    // The same run through batch files, with a cache of its own.
+    let dir = gold.dir.path();
+    let (run, cache) = (dir.join("batch-run"), dir.join("batch-cache"));
+    let cache = cache.to_str().unwrap();
+    let refused = gold.eval_in(
+        &run,
+        &["--limit", "3", "--cache", cache, "--nl-judge", "judge"]
+            .into_iter()
+            .chain(["--emit-batch", dir.join("refused").to_str().unwrap()])
+            .collect::<Vec<_>>(),
+    );
+    assert!(
+        text(&refused.stderr)
+            .contains("--nl-judge judge: the judge is asked once the conversations have ended"),
+        "{}",
+        text(&refused.stderr)
+    );
+    let prompts = user_prompts(&tasks);
+    let plans: HashMap<String, Vec<Value>> =
+        tasks.iter().map(|t| (t.id.clone(), gold_plan(t))).collect();
+    let rounds = support::batch::run_rounds(
+        dir,
+        &run,
+        |batch| {
+            gold.eval_in(
+                &run,
+                &[
+                    "--limit",
+                    "3",
+                    "--cache",
+                    cache,
+                    "--emit-batch",
+                    batch.to_str().unwrap(),
+                ],
+            )
+        },
+        |results, first| {
+            let mut args = vec!["--limit", "3", "--cache", cache, "--import-batch"];
+            args.extend(results.iter().map(|r| r.to_str().unwrap()));
+            if !first {
+                args.push("--resume");
+            }
+            gold.eval_in(&run, &args)
+        },
+        |model, body| {
+            let reply = match model {
+                "gold" => agent(&plans, body),
+                "user" => user(&prompts, body, ""),
+                other => panic!("a request to {other}"),
+            };
+            reply.success_body().unwrap()
+        },
+    );
+    // No server was asked; each round carried one request per unfinished
+    // trial: the user speaks first, then the agent, and every request of
+    // the direct run went through a batch.
+    assert_eq!(
+        (asked(&gold.agent_server), asked(&gold.user_server)),
+        requests
+    );
+    assert_eq!((rounds[0].to("user"), rounds[0].to("gold")), (3, 0));
+    assert_eq!((rounds[1].to("user"), rounds[1].to("gold")), (0, 3));
+    for (n, round) in rounds.iter().enumerate() {
+        let mut trials: Vec<&str> = round
+            .requests
+            .iter()
+            .map(|(_, id)| id.split("--").nth(1).unwrap())
+            .collect();
+        trials.sort();
+        let all = trials.len();
+        trials.dedup();
+        assert_eq!(trials.len(), all, "round {}: {round:?}", n + 1);
+    }
+    let sent: usize = rounds.iter().map(|r| r.requests.len()).sum();
+    assert_eq!(sent, requests.0 + requests.1);
+    assert_eq!(
+        rounds.len(),
+        14,
+        "task 2: 11 calls, a closing text, two user turns"
+    );
+
+    // The same conversations and rewards as the direct run.
+    let by_id = |path: &std::path::Path| -> HashMap<String, Value> {
+        json_lines(path)
+            .into_iter()
+            .map(|p| (p["task_id"].as_str().unwrap().to_string(), p))
+            .collect()
+    };
+    let (batched, direct) = (
+        by_id(&run.join("predictions.jsonl")),
+        by_id(&gold.run.join("predictions.jsonl")),
+    );
+    assert_eq!(batched.len(), 3);
+    for (id, prediction) in &batched {
+        assert_eq!(prediction["official"], direct[id]["official"], "{id}");
+    }
+    let items = json_lines(&run.join("official/gold.per_item.jsonl"));
+    let rewards: Vec<(&Value, &Value)> = items
+        .iter()
+        .map(|l| (&l["task_id"], &l["reward"]))
+        .collect();
+    assert_eq!(
+        rewards,
+        [
+            (&json!("0"), &json!(1.0)),
+            (&json!("1"), &json!(1.0)),
+            (&json!("2"), &Value::Null)
+        ]
+    );
+
+    // The judge is asked by a last resume, without batch files.
+    let out = gold.eval_in(
+        &run,
+        &[
+            "--limit",
+            "3",
+            "--cache",
+            cache,
+            "--resume",
+            "--nl-judge",
+            "judge",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let items = json_lines(&run.join("official/gold.per_item.jsonl"));
+    let task2 = items.iter().find(|l| l["task_id"] == "2").unwrap();
+    assert_eq!(
+        (&task2["reward"], &task2["nl_judge"]),
+        (&json!(1.0), &json!("judge"))
+    );
+    assert_eq!(asked(&judge_server), 1);
+    assert_eq!(
+        (asked(&gold.agent_server), asked(&gold.user_server)),
+        requests
+    );
 }

@@ -27,6 +27,7 @@ use super::python::PyStr;
 use super::score::{APIBENCH_GROUPS, FRACTIONS, SEAL_GROUPS, SEAL_HEADER};
 use super::tau::ask::TauRun;
 use super::{answers, bfcl, fetch, seal_tools, tau};
+use crate::models::batch::Transport;
 use crate::models::config::ModelConfig;
 use crate::models::config::{Mode, PromptStyle};
 use crate::run::dialogue::SharedAsker;
@@ -370,9 +371,13 @@ impl Benchmark for OodRun {
 
     /// BFCL's multi-turn tasks go through the official loop, τ³-bench's
     /// trials through the official conversation.
-    fn asker(&self, cache_dir: Option<&Path>) -> anyhow::Result<Option<SharedAsker>> {
+    fn asker(
+        &self,
+        cache_dir: Option<&Path>,
+        transport: &Transport,
+    ) -> anyhow::Result<Option<SharedAsker>> {
         if let (OodDataset::Tau(domain), Some(run)) = (self.info.dataset, &self.tau) {
-            return Ok(Some(Arc::new(run.asker(domain, cache_dir)?)));
+            return Ok(Some(Arc::new(run.asker(domain, cache_dir, transport)?)));
         }
         Ok(self.asker.clone().map(|a| a as SharedAsker))
     }

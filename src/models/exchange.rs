@@ -410,17 +410,16 @@ fn batch_exchange(
                         k.redact_value(&mut body);
                     }
                     match read_reply(api, request, &body) {
-                        Ok(answer) => {
+                        Ok(mut answer) => {
+                            let cached = CachedResponse {
+                                body,
+                                latency_ms: 0,
+                            };
                             if let Some(cache) = &context.cache {
                                 // A cache that cannot be written only costs a later run requests.
-                                let _ = cache.put(
-                                    key,
-                                    &CachedResponse {
-                                        body,
-                                        latency_ms: 0,
-                                    },
-                                );
+                                let _ = cache.put(key, &cached);
                             }
+                            answer.raw = Some(cached.body);
                             Ok((answer, 0))
                         }
                         Err(message) => Err(Failure::new(ErrorKind::InvalidResponse, message)),

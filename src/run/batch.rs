@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 
+use super::dialogue::SharedAsker;
 use super::runner::{RunOptions, run_shared};
 use super::steps::StepRun;
 use crate::models::batch::{BatchResults, BatchSink, Transport};
@@ -19,38 +20,57 @@ use crate::spec::records::Task;
 use crate::util::lock::FolderLock;
 use crate::util::runtime::{Threads, block_on};
 
+/// What an emitting run needs besides its tasks and models.
+pub struct EmitRun {
+    /// The response cache: requests it answers are not written.
+    pub cache_dir: Option<PathBuf>,
+    /// The step-by-step run, if any.
+    pub steps: Option<StepRun>,
+    /// The benchmark's asker, if it asks its tasks itself (its peer's
+    /// requests, τ³-bench's user model's, travel by the same `sink`).
+    pub asker: Option<SharedAsker>,
+    /// Where the requests go.
+    pub sink: Arc<BatchSink>,
+}
+
 /// `--emit-batch DIR`: runs the tasks with every request written to a batch
-/// file instead of sent (a step-by-step task stops at its first request the
-/// cache cannot answer), then writes the files. No prediction is kept.
+/// file instead of sent (a task asked in several requests, step by step or
+/// in a conversation, stops at its first request the cache cannot
+/// answer), then writes the files. No prediction is kept.
 pub fn emit_batch(
     dir: &Path,
     tasks: Vec<Task>,
     specs: &[ModelSpec],
-    cache_dir: Option<PathBuf>,
-    step_run: Option<StepRun>,
+    run: EmitRun,
     err: &mut dyn Write,
 ) -> anyhow::Result<()> {
     if specs.iter().all(|s| s.config.backend == Backend::Baseline) {
         bail!("--emit-batch: the offline baseline sends no requests; give a model of an API");
     }
-    if let Some(gemini) = specs.iter().find(|s| s.config.backend == Backend::Gemini) {
+    let peer = run
+        .asker
+        .as_ref()
+        .and_then(|a| a.peer())
+        .map(|p| p.config());
+    let mut configs = specs.iter().map(|s| &s.config).chain(peer);
+    if let Some(gemini) = configs.find(|c| c.backend == Backend::Gemini) {
         bail!(
             "--emit-batch: model `{}` is a Gemini model; batch files are written for OpenAI-compatible and Anthropic models",
-            gemini.config.name
+            gemini.name
         );
     }
     let _lock = FolderLock::acquire(dir, err)?;
-    let sink = Arc::new(BatchSink::default());
+    let sink = run.sink;
     // The runner's predictions of an emitting run are thrown away.
     let scratch = dir.join(".emit-run");
     let _ = std::fs::remove_dir_all(&scratch);
     let run_options = RunOptions {
         run_dir: scratch.clone(),
-        cache_dir,
+        cache_dir: run.cache_dir,
         resume: false,
         show_progress: false,
-        steps: step_run.map(Arc::new),
-        asker: None,
+        steps: run.steps.map(Arc::new),
+        asker: run.asker,
         transport: Transport::Emit(Arc::clone(&sink)),
     };
     block_on(

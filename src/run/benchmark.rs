@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::dialogue::SharedAsker;
+use crate::models::batch::Transport;
 use crate::score::files::OutputFormat;
 use crate::spec::records::Task;
 
@@ -27,8 +28,14 @@ pub trait Benchmark {
     }
     /// Asks (some of) its tasks itself ([`crate::run::dialogue`]): BFCL's
     /// official requests and multi-turn loop, τ³-bench's conversations
-    /// (whose user model caches its replies in `cache_dir`, the run's).
-    fn asker(&self, _cache_dir: Option<&Path>) -> anyhow::Result<Option<SharedAsker>> {
+    /// (whose user model caches its replies in `cache_dir`, the run's, and
+    /// whose requests travel by `transport`, the run's: sent, or through
+    /// batch files).
+    fn asker(
+        &self,
+        _cache_dir: Option<&Path>,
+        _transport: &Transport,
+    ) -> anyhow::Result<Option<SharedAsker>> {
         Ok(None)
     }
     /// Records where the benchmark's files came from in the run directory.

@@ -112,25 +112,39 @@ pub fn eval_models(
             .finish
             .resolve(benchmark.is_some_and(|b| b.finish_protocol()));
     }
-    let asker = match benchmark {
-        Some(b) => b.asker(cache_dir.as_deref())?,
-        None => None,
-    };
-    anyhow::ensure!(
-        asker.is_none() || (step_run.is_none() && matches!(options.batch, BatchMode::Off)),
-        "{}: its tasks are asked by the benchmark's own requests (BFCL's, and its multi-turn \
-         loop, τ³-bench's conversations): --steps, --emit-batch and --import-batch do not apply \
-         (on single-turn BFCL \
-         categories, --prompt-style itc or bfcl-itc sends ITC's requests, which they take)",
-        chosen.label
-    );
     let transport = match &options.batch {
-        BatchMode::Emit(dir) => {
-            return batch::emit_batch(dir, chosen.tasks, &specs, cache_dir, step_run, err);
-        }
+        BatchMode::Emit(_) => Transport::Emit(Arc::default()),
         BatchMode::Import(files) => Transport::Import(Arc::new(BatchResults::load(files)?)),
         BatchMode::Off => Transport::Send,
     };
+    let asker = match benchmark {
+        Some(b) => b.asker(cache_dir.as_deref(), &transport)?,
+        None => None,
+    };
+    anyhow::ensure!(
+        asker.is_none() || step_run.is_none(),
+        "{}: its tasks are asked by the benchmark's own requests (BFCL's, and its multi-turn \
+         loop, τ³-bench's conversations): --steps does not apply (on single-turn BFCL \
+         categories, --prompt-style itc or bfcl-itc sends ITC's requests, which it takes)",
+        chosen.label
+    );
+    anyhow::ensure!(
+        cache_dir.is_some()
+            || matches!(transport, Transport::Send)
+            || (asker.is_none() && step_run.is_none()),
+        "--no-cache: through batch files, a task asked in several requests (--steps, a \
+         benchmark's own requests) goes one request per round, each round reading the answers \
+         of the rounds before from the cache; give --cache DIR or leave the default"
+    );
+    if let (BatchMode::Emit(dir), Transport::Emit(sink)) = (&options.batch, &transport) {
+        let run = batch::EmitRun {
+            cache_dir,
+            steps: step_run,
+            asker,
+            sink: Arc::clone(sink),
+        };
+        return batch::emit_batch(dir, chosen.tasks, &specs, run, err);
+    }
     let claimed = claim::claim_run_dir(options, run_dir, &specs, &chosen, benchmark, err)?;
     writeln!(
         err,

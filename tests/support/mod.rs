@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test file uses a different part
 
 pub mod apis;
+pub mod batch;
 pub mod bfcl;
 pub mod browser;
 pub mod judged;

@@ -244,6 +244,18 @@ async fn later(mut reply: Reply) -> Answer {
     to_answer(reply)
 }
 
+impl Reply {
+    /// The 200 body of an answer ([`Reply::Answer`] or [`Reply::Json`]), as
+    /// a batch result carries it; `None` for the other replies.
+    pub fn success_body(&self) -> Option<Value> {
+        match self {
+            Reply::Answer(text) => Some(completion(text)),
+            Reply::Json(value) => Some(value.clone()),
+            _ => None,
+        }
+    }
+}
+
 /// What the loopback server does for a reply (delays already waited out).
 fn to_answer(reply: Reply) -> Answer {
     match reply {

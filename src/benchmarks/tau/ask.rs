@@ -17,6 +17,7 @@ use super::pass_k::Intervals;
 use super::requests::Party;
 use crate::benchmarks::bfcl::task_fields::{language_of, tool_of};
 use crate::benchmarks::python::random::PyRandom;
+use crate::models::batch::Transport;
 use crate::models::cache::CacheSetting;
 use crate::models::chat::ChatModel;
 use crate::models::config::{
@@ -148,14 +149,32 @@ impl TauRun {
         Ok(self)
     }
 
-    /// The run's asker: the user model (its replies cached in `cache_dir`).
-    pub fn asker(&self, domain: Domain, cache_dir: Option<&Path>) -> anyhow::Result<TauAsker> {
+    /// The run's asker: the user model (its replies cached in `cache_dir`,
+    /// its requests travelling by `transport` as the run's do: an emitting
+    /// run writes them to the batch files too, with no key needed).
+    pub fn asker(
+        &self,
+        domain: Domain,
+        cache_dir: Option<&Path>,
+        transport: &Transport,
+    ) -> anyhow::Result<TauAsker> {
         let (Some(name), Some(file)) = (&self.user_model, &self.models_file) else {
             anyhow::bail!("τ³-bench needs --user-model NAME and --config FILE");
         };
+        if let (Some(judge), false) = (&self.nl_judge, matches!(transport, Transport::Send)) {
+            anyhow::bail!(
+                "--nl-judge {judge}: the judge is asked once the conversations have ended, not through \
+                 batch files; leave it out of the batch rounds, then give it to a last `--resume` \
+                 run without --emit-batch or --import-batch"
+            );
+        }
         let config = ConfigFile::load_one(file, name)?;
         let user_sampling = given_sampling(&config);
-        let user = ChatModel::new(&ModelSpec::resolve(config)?, cache_dir)?;
+        let spec = match transport {
+            Transport::Emit(_) => ModelSpec::resolve_without_key(config)?,
+            _ => ModelSpec::resolve(config)?,
+        };
+        let user = ChatModel::with_transport(&spec, cache_dir, transport.clone())?;
         Ok(TauAsker {
             domain,
             tasks: self
