@@ -548,11 +548,16 @@ fn conversations_go_through_batch_files_one_request_per_round() {
     }
     let sent: usize = rounds.iter().map(|r| r.requests.len()).sum();
     assert_eq!(sent, requests.0 + requests.1);
-    assert_eq!(
-        rounds.len(),
-        14,
-        "task 2: 11 calls, a closing text, two user turns"
-    );
+    let rounds_of = |trial: &str| {
+        rounds
+            .iter()
+            .filter(|r| r.requests.iter().any(|(_, id)| id.contains(trial)))
+            .count()
+    };
+    // Two user turns, then a request per gold call and one for the closing text.
+    assert_eq!(rounds_of("--retail-0-t0--"), 2 + 5 + 1);
+    assert_eq!(rounds_of("--retail-2-t0--"), 2 + 11 + 1);
+    assert_eq!(rounds.len(), 14);
 
     // The same conversations and rewards as the direct run.
     let by_id = |path: &std::path::Path| -> HashMap<String, Value> {
