@@ -251,6 +251,14 @@ fn a_run_without_its_user_model_or_with_no_trials_is_refused_before_any_request(
     assert!(!batch.join("a.openai.jsonl").exists());
 }
 
+/// The models-file entry of the judge `judge` on `server`.
+fn judge_model(server: &ScriptedServer) -> String {
+    format!(
+        "\n[[models]]\nname = \"judge\"\nbackend = \"openai\"\nbase_url = \"{}\"\nmodel_id = \"judge-model\"\nconcurrency = 4\n",
+        server.base_url()
+    )
+}
+
 /// The NL judge: met for every task, except `unmet` (not met) and
 /// `fenced` (a reply in a code fence, which `json.loads` refuses).
 fn nl_judge(body: &Value, unmet: &str, fenced: &str) -> Reply {
@@ -276,13 +284,7 @@ fn nl_assertions_are_asked_of_the_judge_as_the_official_evaluator_asks_and_cache
         let (unmet, fenced) = (unmet.clone(), fenced.clone());
         ScriptedServer::start(move |r| nl_judge(&r.body, &unmet, &fenced))
     };
-    let gold = GoldRun::start(
-        &tasks,
-        &format!(
-            "\n[[models]]\nname = \"judge\"\nbackend = \"openai\"\nbase_url = \"{}\"\nmodel_id = \"judge-model\"\nconcurrency = 4\n",
-            judge_server.base_url()
-        ),
-    );
+    let gold = GoldRun::start(&tasks, &judge_model(&judge_server));
     let out = gold.eval(&["--nl-judge", "judge"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
@@ -461,13 +463,7 @@ fn asked(server: &ScriptedServer) -> usize {
 fn conversations_go_through_batch_files_one_request_per_round() {
     let tasks = tasks();
     let judge_server = ScriptedServer::start(move |r| nl_judge(&r.body, "", ""));
-    let gold = GoldRun::start(
-        &tasks,
-        &format!(
-            "\n[[models]]\nname = \"judge\"\nbackend = \"openai\"\nbase_url = \"{}\"\nmodel_id = \"judge-model\"\n",
-            judge_server.base_url()
-        ),
-    );
+    let gold = GoldRun::start(&tasks, &judge_model(&judge_server));
     // The direct run of tasks 0 to 2 (task 2 has NL assertions).
     let out = gold.eval(&["--limit", "3"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
