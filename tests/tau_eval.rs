@@ -610,3 +610,78 @@ fn conversations_go_through_batch_files_one_request_per_round() {
         requests
     );
 }
+
+#[test]
+fn an_anthropic_agent_gets_the_request_litellm_builds() {
+    let tasks = tasks();
+    let prompts = Arc::new(user_prompts(&tasks));
+    let user_server = ScriptedServer::start(move |r| user(&prompts, &r.body, ""));
+    let agent_server = ScriptedServer::start(|_| {
+        Reply::Json(
+            json!({"id": "msg_1", "type": "message", "role": "assistant",
+            "content": [{"type": "text", "text": "All done."}], "stop_reason": "end_turn",
+            "usage": {"input_tokens": 10, "output_tokens": 2}}),
+        )
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("models.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[models]]\nname = \"claude\"\nbackend = \"anthropic\"\nbase_url = \"{}\"\nmodel_id = \"claude-3-5-sonnet-latest\"\n\n\
+             [[models]]\nname = \"user\"\nbackend = \"openai\"\nbase_url = \"{}\"\nmodel_id = \"user\"\n",
+            agent_server.base_url(),
+            user_server.base_url()
+        ),
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    let out = itc(
+        &[
+            "eval",
+            "--dataset",
+            "tau:retail",
+            "--config",
+            config.to_str().unwrap(),
+            "--models",
+            "claude",
+            "--user-model",
+            "user",
+            "--limit",
+            "1",
+            "--run-dir",
+            run.to_str().unwrap(),
+            "--no-progress",
+        ],
+        &[("ANTHROPIC_API_KEY", "test-key")],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let asked: Vec<Value> = agent_server
+        .log()
+        .iter()
+        .map(|l| serde_json::from_str::<Value>(&l.body).unwrap_or(Value::Null))
+        .filter(|b| b.get("messages").is_some() && b.get("max_tokens") != Some(&json!(1)))
+        .collect();
+    assert_eq!(asked.len(), 1, "one agent turn: it says it is done");
+    let body = &asked[0];
+    let reference =
+        |name: &str| std::fs::read_to_string(root().join("reference").join(name)).unwrap();
+    assert_eq!(
+        body["system"],
+        json!([{"type": "text", "text": reference("prompts/agent_system_prompt.txt")}])
+    );
+    let litellm: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("../litellm.json")).unwrap())
+            .unwrap();
+    assert_eq!(body["tools"], litellm["tools"]["retail"]["anthropic"]);
+    assert_eq!(
+        body["max_tokens"], 8192,
+        "litellm's limit for claude-3-5-sonnet-latest"
+    );
+    assert_eq!(body["tool_choice"], json!({"type": "auto"}));
+    assert_eq!(body.get("seed"), None);
+    assert_eq!(
+        body["messages"][1],
+        json!({"role": "user", "content": [{"type": "text", "text": "Hello, I am calling about task 0."}]})
+    );
+}

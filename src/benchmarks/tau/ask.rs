@@ -312,6 +312,7 @@ impl Asker for TauAsker {
         )
         .context("the offline baseline cannot play τ-bench's user")?;
         let domain = DomainData::of(self.domain)?;
+        let tools = domain.tools_for(agent.dialect)?;
         Ok(Some(Box::new(Conversation::new(ConversationSetup {
             trial: TrialId {
                 task_id: task_id.to_string(),
@@ -321,7 +322,7 @@ impl Asker for TauAsker {
             agent,
             user,
             policy: domain.policy.clone(),
-            tools: domain.tools.clone(),
+            tools,
             user_scenario: serde_json::to_value(&tau_task.user_scenario)?,
             environment: domain.fresh_environment()?,
             limits: self.limits,

@@ -88,7 +88,7 @@ pub struct Conversation {
     trial: TrialId,
     agent: Party,
     user: Party,
-    /// The agent's system prompt and its tools (OpenAI function tools).
+    /// The agent's system prompt and its tools (in its API's shape).
     agent_system: String,
     tools: Vec<Value>,
     user_system: String,
@@ -120,7 +120,8 @@ pub struct ConversationSetup {
     pub user: Party,
     /// The domain's policy (`policy.md`).
     pub policy: String,
-    /// The domain's tools (OpenAI function tools, `tool_schemas.json`).
+    /// The domain's tools in the agent's API's shape
+    /// ([`super::domain::DomainData::tools_for`]).
     pub tools: Vec<Value>,
     /// The task's `user_scenario`.
     pub user_scenario: Value,

@@ -4,12 +4,15 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
+use anyhow::Context;
 use serde_json::Value;
 
 use super::Domain;
 use super::checks::ToolType;
 use super::conversation::Environment;
 use super::format::{Action, ToolCall, ToolMessage};
+use super::litellm;
+use super::requests::Dialect;
 use super::retail::RetailEnv;
 
 /// The retail policy (`policy.md`), benchmark data.
@@ -78,6 +81,23 @@ impl DomainData {
                     gold_hashes: Mutex::new(HashMap::new()),
                 }))
             }
+        }
+    }
+
+    /// The tools as a party speaking `dialect` receives them: the official
+    /// list for OpenAI-compatible servers, litellm's rewriting of it for
+    /// Anthropic and Gemini ([`litellm::tools`]).
+    pub fn tools_for(&self, dialect: Dialect) -> anyhow::Result<Vec<Value>> {
+        match dialect.provider() {
+            None => Ok(self.tools.clone()),
+            Some(provider) => litellm::tools(self.domain, provider)
+                .map(<[Value]>::to_vec)
+                .with_context(|| {
+                    format!(
+                        "no {provider:?} tools for the {} domain in datasets/ood/tau/litellm.json",
+                        self.domain.as_str()
+                    )
+                }),
         }
     }
 

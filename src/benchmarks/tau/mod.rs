@@ -11,6 +11,7 @@
 //!   and NL verdicts come from the caller).
 //! - [`pass_k`]: the official average reward and pass^k, bit for bit.
 //! - [`requests`]: the agent's and the user simulator's requests, and their replies.
+//! - [`litellm`]: the requests litellm makes of them for Anthropic and Gemini.
 //! - [`retail`]: the retail domain: its database, 16 tools and hash.
 //! - [`conversation`]: one trial as the official orchestrator runs it (a
 //!   [`crate::run::dialogue::Dialogue`]).
@@ -22,8 +23,8 @@
 //! - [`ask`]: `itc eval --dataset tau:…`: tasks × trials as SPEC tasks, each
 //!   asked as one conversation.
 //!
-//! Dependencies run one way: `conversation` → `requests`, `protocol`,
-//! `format`; `pass_k` → `format`, `checks` → `format`.
+//! Dependencies run one way: `conversation` → `requests` → `litellm`,
+//! `protocol`, `format`; `pass_k` → `format`, `checks` → `format`.
 
 pub mod ask;
 pub mod checks;
@@ -31,6 +32,7 @@ pub mod conversation;
 pub mod domain;
 pub mod evaluate;
 pub mod format;
+pub mod litellm;
 pub mod nl_judge;
 pub mod pass_k;
 pub mod protocol;

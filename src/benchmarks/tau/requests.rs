@@ -5,11 +5,12 @@
 //! "auto"`, the user simulator none; temperature 0 and the trial's seed.
 //! An OpenAI-compatible server gets exactly those messages (fields the
 //! Chat Completions API does not define, and `null` tool calls, left out);
-//! Anthropic and Gemini get them as their APIs take them.
+//! Anthropic and Gemini get them as litellm rewrites them ([`super::litellm`]).
 
 use serde_json::{Map, Value, json};
 
 use super::format::ToolCall;
+use super::litellm::{Provider, Sampling, anthropic_body, gemini_body};
 use crate::benchmarks::python::dumps::dumps_value;
 use crate::models::backend::ApiRequest;
 use crate::models::config::{Backend, ModelConfig};
@@ -17,9 +18,6 @@ use crate::models::tools::NameMap;
 
 /// `DEFAULT_LLM_TEMPERATURE_AGENT` and `_USER` (`src/tau2/config.py`).
 pub const OFFICIAL_TEMPERATURE: f64 = 0.0;
-
-/// The output-length limit sent to Anthropic, whose API requires one.
-pub const ANTHROPIC_MAX_TOKENS: u32 = 4096;
 
 /// The API a party speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +28,18 @@ pub enum Dialect {
     Anthropic,
     /// `POST /models/<model>:generateContent`.
     Gemini,
+}
+
+impl Dialect {
+    /// The API litellm rewrites the messages for; `None` for OpenAI's, which
+    /// takes them as they are.
+    pub fn provider(self) -> Option<Provider> {
+        match self {
+            Dialect::OpenAiChat => None,
+            Dialect::Anthropic => Some(Provider::Anthropic),
+            Dialect::Gemini => Some(Provider::Gemini),
+        }
+    }
 }
 
 /// One side of the conversation: a model and how it is asked.
@@ -126,7 +136,8 @@ pub fn assistant_message(content: Option<&str>, calls: &[ToolCall]) -> Value {
     Value::Object(message)
 }
 
-/// The agent's request: its system prompt, the history, the tools.
+/// The agent's request: its system prompt, the history, the tools (in
+/// the party's API's shape: [`crate::benchmarks::tau::domain::DomainData::tools_for`]).
 pub fn agent_body(party: &Party, system: &str, history: &[Value], tools: &[Value]) -> Value {
     body(party, system, history, Some(tools))
 }
@@ -137,10 +148,15 @@ pub fn user_body(party: &Party, system: &str, history: &[Value]) -> Value {
 }
 
 fn body(party: &Party, system: &str, history: &[Value], tools: Option<&[Value]>) -> Value {
+    let sampling = Sampling {
+        model: &party.model,
+        temperature: party.temperature,
+        max_tokens: party.max_tokens,
+    };
     match party.dialect {
         Dialect::OpenAiChat => openai_body(party, system, history, tools),
-        Dialect::Anthropic => anthropic_body(party, system, history, tools),
-        Dialect::Gemini => gemini_body(party, system, history, tools),
+        Dialect::Anthropic => anthropic_body(sampling, system, history, tools),
+        Dialect::Gemini => gemini_body(sampling, system, history, tools),
     }
 }
 
@@ -162,136 +178,6 @@ fn openai_body(party: &Party, system: &str, history: &[Value], tools: Option<&[V
         body.insert("max_tokens".into(), json!(max));
     }
     Value::Object(body)
-}
-
-/// The history as Anthropic's messages: tool calls as `tool_use` blocks,
-/// tool results as `tool_result` blocks of one user message, consecutive
-/// messages of one role joined (the API wants the roles to alternate).
-fn anthropic_body(
-    party: &Party,
-    system: &str,
-    history: &[Value],
-    tools: Option<&[Value]>,
-) -> Value {
-    let mut messages: Vec<Value> = Vec::new();
-    for m in history {
-        let (role, blocks) = match m["role"].as_str() {
-            Some("tool") => (
-                "user",
-                vec![
-                    json!({"type": "tool_result", "tool_use_id": m["tool_call_id"], "content": m["content"]}),
-                ],
-            ),
-            Some("assistant") => {
-                let mut blocks = Vec::new();
-                if let Some(text) = m["content"].as_str().filter(|t| !t.is_empty()) {
-                    blocks.push(json!({"type": "text", "text": text}));
-                }
-                for c in m["tool_calls"].as_array().into_iter().flatten() {
-                    let input: Value =
-                        serde_json::from_str(c["function"]["arguments"].as_str().unwrap_or("{}"))
-                            .unwrap_or_else(|_| json!({}));
-                    blocks.push(json!({"type": "tool_use", "id": c["id"], "name": c["function"]["name"], "input": input}));
-                }
-                ("assistant", blocks)
-            }
-            _ => ("user", vec![json!({"type": "text", "text": m["content"]})]),
-        };
-        match messages.last_mut() {
-            Some(last) if last["role"] == role => {
-                last["content"]
-                    .as_array_mut()
-                    .expect("blocks")
-                    .extend(blocks);
-            }
-            _ => messages.push(json!({"role": role, "content": blocks})),
-        }
-    }
-    let mut body = json!({
-        "model": party.model,
-        "max_tokens": party.max_tokens.unwrap_or(ANTHROPIC_MAX_TOKENS),
-        "system": system,
-        "messages": messages,
-        "temperature": party.temperature,
-    });
-    if let Some(tools) = tools {
-        let tools: Vec<Value> = tools
-            .iter()
-            .map(|t| {
-                let f = &t["function"];
-                json!({"name": f["name"], "description": f["description"], "input_schema": f["parameters"]})
-            })
-            .collect();
-        body["tools"] = Value::Array(tools);
-        body["tool_choice"] = json!({"type": "auto"});
-    }
-    body
-}
-
-/// The history as Gemini's contents: tool calls as `functionCall` parts,
-/// results as `functionResponse` parts, roles `user` and `model`.
-fn gemini_body(party: &Party, system: &str, history: &[Value], tools: Option<&[Value]>) -> Value {
-    let mut contents: Vec<Value> = Vec::new();
-    let mut names: Vec<(String, String)> = Vec::new();
-    for m in history {
-        let (role, parts) = match m["role"].as_str() {
-            Some("tool") => {
-                let id = m["tool_call_id"].as_str().unwrap_or_default();
-                let name = names
-                    .iter()
-                    .find(|(i, _)| i == id)
-                    .map_or("", |(_, n)| n.as_str());
-                (
-                    "user",
-                    vec![
-                        json!({"functionResponse": {"name": name, "response": {"result": m["content"]}}}),
-                    ],
-                )
-            }
-            Some("assistant") => {
-                let mut parts = Vec::new();
-                if let Some(text) = m["content"].as_str().filter(|t| !t.is_empty()) {
-                    parts.push(json!({"text": text}));
-                }
-                for c in m["tool_calls"].as_array().into_iter().flatten() {
-                    let name = c["function"]["name"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_string();
-                    names.push((
-                        c["id"].as_str().unwrap_or_default().to_string(),
-                        name.clone(),
-                    ));
-                    let args: Value =
-                        serde_json::from_str(c["function"]["arguments"].as_str().unwrap_or("{}"))
-                            .unwrap_or_else(|_| json!({}));
-                    parts.push(json!({"functionCall": {"name": name, "args": args}}));
-                }
-                ("model", parts)
-            }
-            _ => ("user", vec![json!({"text": m["content"]})]),
-        };
-        match contents.last_mut() {
-            Some(last) if last["role"] == role => {
-                last["parts"].as_array_mut().expect("parts").extend(parts);
-            }
-            _ => contents.push(json!({"role": role, "parts": parts})),
-        }
-    }
-    let mut config = json!({"temperature": party.temperature});
-    if let Some(max) = party.max_tokens {
-        config["maxOutputTokens"] = json!(max);
-    }
-    let mut body = json!({
-        "systemInstruction": {"parts": [{"text": system}]},
-        "contents": contents,
-        "generationConfig": config,
-    });
-    if let Some(tools) = tools {
-        let declarations: Vec<Value> = tools.iter().map(|t| t["function"].clone()).collect();
-        body["tools"] = json!([{"functionDeclarations": declarations}]);
-    }
-    body
 }
 
 /// A tool call as a reply gives it: its id (when the API gives one), the
@@ -488,9 +374,13 @@ mod tests {
 
     #[test]
     fn anthropic_and_gemini_get_the_same_conversation_in_their_shapes() {
-        let a = agent_body(&party(Dialect::Anthropic), "Sys.", &history(), &tools());
-        assert_eq!(a["system"], "Sys.");
-        assert_eq!(a["max_tokens"], ANTHROPIC_MAX_TOKENS);
+        let tools = tools();
+        let a = agent_body(&party(Dialect::Anthropic), "Sys.", &history(), &tools);
+        assert_eq!(a["system"], json!([{"type": "text", "text": "Sys."}]));
+        assert_eq!(
+            a["max_tokens"], 4096,
+            "litellm's default for a model it does not know"
+        );
         assert_eq!(
             a["messages"][0],
             json!({"role": "assistant", "content": [{"type": "text", "text": "Hi!"}]})
@@ -501,23 +391,24 @@ mod tests {
             json!({"user_id": "ü_1"})
         );
         assert_eq!(a["messages"][3]["content"][0]["tool_use_id"], "c1");
-        assert_eq!(a["tools"][0]["input_schema"]["type"], "object");
+        assert_eq!(
+            a["tools"],
+            json!(tools),
+            "given in Anthropic's shape already"
+        );
 
-        let g = agent_body(&party(Dialect::Gemini), "Sys.", &history(), &tools());
-        assert_eq!(g["systemInstruction"]["parts"][0]["text"], "Sys.");
+        let g = agent_body(&party(Dialect::Gemini), "Sys.", &history(), &tools);
+        assert_eq!(g["system_instruction"]["parts"][0]["text"], "Sys.");
         assert_eq!(g["contents"][0]["role"], "model");
         assert_eq!(
-            g["contents"][2]["parts"][0]["functionCall"]["name"],
+            g["contents"][2]["parts"][0]["function_call"]["name"],
             "get_user_details"
         );
         assert_eq!(
-            g["contents"][3]["parts"][0]["functionResponse"]["name"],
-            "get_user_details"
+            g["contents"][3]["parts"][0]["function_response"],
+            json!({"name": "get_user_details", "response": {}})
         );
-        assert_eq!(
-            g["tools"][0]["functionDeclarations"][0]["name"],
-            "get_user_details"
-        );
+        assert_eq!(g["toolConfig"]["functionCallingConfig"]["mode"], "AUTO");
     }
 
     #[test]
