@@ -43,25 +43,11 @@ import argparse
 import gzip
 import importlib.metadata
 import json
-import os
-import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
-
-_connect = socket.socket.connect
-
-
-def _loopback_only(sock, address):
-    host = address[0] if isinstance(address, tuple) else address
-    if isinstance(host, str) and host not in ("127.0.0.1", "::1", "localhost"):
-        raise OSError(f"network refused by the recording script: {address!r}")
-    return _connect(sock, address)
-
-
-socket.socket.connect = _loopback_only
+import loopback_only  # noqa: E402,F401 (refuses the network; first)
 
 import litellm  # noqa: E402
 from litellm.constants import DEFAULT_ANTHROPIC_CHAT_MAX_TOKENS  # noqa: E402

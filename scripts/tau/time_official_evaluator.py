@@ -32,24 +32,10 @@ STARTED = time.perf_counter()
 import argparse  # noqa: E402
 import gzip  # noqa: E402
 import json  # noqa: E402
-import os  # noqa: E402
-import socket  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
-
-_connect = socket.socket.connect
-
-
-def _loopback_only(sock, address):
-    host = address[0] if isinstance(address, tuple) else address
-    if isinstance(host, str) and host not in ("127.0.0.1", "::1", "localhost"):
-        raise OSError(f"network refused by the timing script: {address!r}")
-    return _connect(sock, address)
-
-
-socket.socket.connect = _loopback_only
+import loopback_only  # noqa: E402,F401 (refuses the network; first)
 
 from loguru import logger  # noqa: E402
 
