@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use support::apis::{CONVERTER_KEY, FakeApis};
-use support::server::{Reply, Request, ScriptedServer, completion};
+use support::server::{Reply, Request, ScriptedServer, completion, task_marker};
 use support::{itc, scripted_models_toml, text};
 
 /// The test tasks, their tools on `base`: a nested geocode → forecast task
@@ -668,4 +668,67 @@ fn replay_refuses_turns_whose_references_name_no_recorded_field() {
         "{stderr}"
     );
     assert!(!run.join("predictions.jsonl").exists(), "nothing was run");
+}
+
+#[test]
+fn simulate_goes_through_batch_files_with_its_tool_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let apis = FakeApis::start();
+    let model = start_model();
+    let tasks = write_tasks(dir.path(), &apis.base());
+    let config = models_file(dir.path(), &model);
+    let run = dir.path().join("run");
+    let cache = dir.path().join("cache");
+    let itc_eval = |extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            "--config",
+            config.to_str().unwrap(),
+            "--models",
+            "m",
+            "--tasks",
+            tasks.to_str().unwrap(),
+            "--steps",
+            "simulate",
+            "--tool-model",
+            "toolsim",
+            "--cache",
+            cache.to_str().unwrap(),
+            "--no-progress",
+        ];
+        args.extend(extra);
+        itc(&args, &[])
+    };
+    let rounds = support::batch::run_rounds(
+        dir.path(),
+        &run,
+        |batch| itc_eval(&["--emit-batch", batch.to_str().unwrap()]),
+        |results, first| {
+            let mut args = vec!["--run-dir", run.to_str().unwrap(), "--import-batch"];
+            args.extend(results.iter().map(|r| r.to_str().unwrap()));
+            if !first {
+                args.push("--resume");
+            }
+            itc_eval(&args)
+        },
+        |_, body| {
+            let request = Request {
+                task: task_marker(&body.to_string()),
+                attempt: 1,
+                count: 1,
+                path: String::new(),
+                headers: Default::default(),
+                body: body.clone(),
+            };
+            model_reply(&request).success_body().unwrap()
+        },
+    );
+    // The tool model's requests went through the batches too: no server was asked.
+    assert_eq!((model.requests(), apis.requests()), (0, 0));
+    assert_eq!(rounds[0].to("toolsim"), 0, "the model speaks first");
+    assert!(rounds.iter().any(|r| r.to("toolsim") > 0), "{rounds:?}");
+    // The same steps and scores as the direct run of the test above.
+    let geo = step_of(&steps(&run), "geo-1").clone();
+    assert_eq!(geo[0]["tool_outputs"], json!([{"lat": 12.5, "lon": -3.25}]));
+    assert_eq!(headline(&summary(&run)), [100.0, 94.44, 97.22]);
 }

@@ -47,12 +47,12 @@ pub fn emit_batch(
     if specs.iter().all(|s| s.config.backend == Backend::Baseline) {
         bail!("--emit-batch: the offline baseline sends no requests; give a model of an API");
     }
-    let peer = run
-        .asker
-        .as_ref()
-        .and_then(|a| a.peer())
-        .map(|p| p.config());
-    let mut configs = specs.iter().map(|s| &s.config).chain(peer);
+    // The models asked besides those under test: τ³-bench's user model, a
+    // simulate run's tool model.
+    let peer = run.asker.as_ref().and_then(|a| a.peer());
+    let tool_model = run.steps.as_ref().and_then(StepRun::tool_model);
+    let others = peer.into_iter().chain(tool_model).map(|m| m.config());
+    let mut configs = specs.iter().map(|s| &s.config).chain(others);
     if let Some(gemini) = configs.find(|c| c.backend == Backend::Gemini) {
         bail!(
             "--emit-batch: model `{}` is a Gemini model; batch files are written for OpenAI-compatible and Anthropic models",

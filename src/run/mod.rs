@@ -106,17 +106,22 @@ pub fn eval_models(
         ModelSource::ConfigFile { path, .. } => Some(path.as_path()),
         _ => None,
     };
-    let mut step_run = StepRun::prepare(&options.steps, models_file, cache_dir.as_deref())?;
-    if let Some(solver) = step_run.as_mut().and_then(|r| r.solver.as_mut()) {
-        solver.finish = solver
-            .finish
-            .resolve(benchmark.is_some_and(|b| b.finish_protocol()));
-    }
     let transport = match &options.batch {
         BatchMode::Emit(_) => Transport::Emit(Arc::default()),
         BatchMode::Import(files) => Transport::Import(Arc::new(BatchResults::load(files)?)),
         BatchMode::Off => Transport::Send,
     };
+    let mut step_run = StepRun::prepare(
+        &options.steps,
+        models_file,
+        cache_dir.as_deref(),
+        &transport,
+    )?;
+    if let Some(solver) = step_run.as_mut().and_then(|r| r.solver.as_mut()) {
+        solver.finish = solver
+            .finish
+            .resolve(benchmark.is_some_and(|b| b.finish_protocol()));
+    }
     let asker = match benchmark {
         Some(b) => b.asker(cache_dir.as_deref(), &transport)?,
         None => None,

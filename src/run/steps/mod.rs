@@ -29,6 +29,7 @@ use anyhow::bail;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::models::batch::Transport;
 use crate::models::chat::ChatModel;
 use crate::models::config::ConfigFile;
 use crate::models::exchange::ModelSpec;
@@ -166,6 +167,7 @@ impl StepRun {
         options: &StepOptions,
         models_file: Option<&Path>,
         cache_dir: Option<&Path>,
+        transport: &Transport,
     ) -> anyhow::Result<Option<StepRun>> {
         let uses_cassette = matches!(options.mode, StepMode::Execute | StepMode::Simulate);
         if options.cassette.is_some() && !uses_cassette {
@@ -211,7 +213,9 @@ impl StepRun {
                     (None, false) => bail!(
                         "--steps simulate needs --tool-model NAME (a model of --config), or a cassette to replay (--cassette FILE --replay)"
                     ),
-                    (Some(name), false) => Some(tool_model(name, models_file, cache_dir)?),
+                    (Some(name), false) => {
+                        Some(tool_model(name, models_file, cache_dir, transport)?)
+                    }
                 };
                 ToolSource::Simulate(Simulator::new(model, cassette, options.max_tool_bytes))
             }
@@ -247,17 +251,24 @@ fn host_keys(
     Ok(keys)
 }
 
-/// The model playing the tools: `name` of the models file.
+/// The model playing the tools: `name` of the models file. Its requests
+/// travel as the run's do (`transport`): through batch files too, with no
+/// key needed to write them.
 fn tool_model(
     name: &str,
     models_file: Option<&Path>,
     cache_dir: Option<&Path>,
+    transport: &Transport,
 ) -> anyhow::Result<ChatModel> {
     let Some(path) = models_file else {
         bail!("--tool-model {name}: the tool model is read from a models file: give --config FILE");
     };
-    let spec = ModelSpec::resolve(ConfigFile::load_one(path, name)?)?;
-    ChatModel::new(&spec, cache_dir)
+    let config = ConfigFile::load_one(path, name)?;
+    let spec = match transport {
+        Transport::Emit(_) => ModelSpec::resolve_without_key(config)?,
+        _ => ModelSpec::resolve(config)?,
+    };
+    ChatModel::with_transport(&spec, cache_dir, transport.clone())
 }
 
 /// The output shown for one call, and in execute runs the HTTP status of
@@ -330,6 +341,14 @@ pub struct StepRun {
 }
 
 impl StepRun {
+    /// The model playing the tools in a simulate run.
+    pub fn tool_model(&self) -> Option<&ChatModel> {
+        match &self.source {
+            ToolSource::Simulate(simulator) => simulator.model(),
+            _ => None,
+        }
+    }
+
     /// Steps task `task` may take: the gold's steps plus one, at most the limit.
     pub fn step_limit(&self, task: &Task) -> usize {
         (task.turns.len().max(1) + 1).min(self.max_steps.max(1))

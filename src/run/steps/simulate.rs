@@ -34,6 +34,11 @@ pub struct Simulator {
 }
 
 impl Simulator {
+    /// The model playing the tools (`None` when a cassette replays them).
+    pub fn model(&self) -> Option<&ChatModel> {
+        self.model.as_ref()
+    }
+
     /// A simulator; `model` is `None` when the cassette alone answers
     /// (replay). One of the two must be given. A tool model's answer is
     /// kept up to `max_answer_bytes` (`--max-tool-bytes`).
