@@ -203,6 +203,15 @@ fn models_file(dir: &Path, model: &ScriptedServer) -> PathBuf {
     path
 }
 
+/// The task file on `apis` and the models file on `model`, in `dir`.
+fn task_and_models_files(
+    dir: &Path,
+    apis: &FakeApis,
+    model: &ScriptedServer,
+) -> (PathBuf, PathBuf) {
+    (write_tasks(dir, &apis.base()), models_file(dir, model))
+}
+
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -265,11 +274,12 @@ fn eval(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
 
 #[test]
 fn replay_shows_recorded_outputs_as_observations_and_tool_messages() {
-    let dir = tempfile::tempdir().unwrap();
-    let apis = FakeApis::start();
-    let model = start_model();
-    let tasks = write_tasks(dir.path(), &apis.base());
-    let config = models_file(dir.path(), &model);
+    let (dir, apis, model) = (
+        tempfile::tempdir().unwrap(),
+        FakeApis::start(),
+        start_model(),
+    );
+    let (tasks, config) = task_and_models_files(dir.path(), &apis, &model);
     for mode in ["prompt", "native"] {
         let run = dir.path().join(format!("replay-{mode}"));
         let out = eval(
@@ -357,11 +367,12 @@ fn replay_shows_recorded_outputs_as_observations_and_tool_messages() {
 
 #[test]
 fn execute_calls_the_apis_and_a_replayed_cassette_reproduces_it_offline() {
-    let dir = tempfile::tempdir().unwrap();
-    let apis = FakeApis::start();
-    let model = start_model();
-    let tasks = write_tasks(dir.path(), &apis.base());
-    let config = models_file(dir.path(), &model);
+    let (dir, apis, model) = (
+        tempfile::tempdir().unwrap(),
+        FakeApis::start(),
+        start_model(),
+    );
+    let (tasks, config) = task_and_models_files(dir.path(), &apis, &model);
     let hosts = dir.path().join("hosts.toml");
     std::fs::write(
         &hosts,
@@ -495,11 +506,12 @@ fn execute_calls_the_apis_and_a_replayed_cassette_reproduces_it_offline() {
 
 #[test]
 fn simulate_asks_a_tool_model_and_its_cassette_replays_the_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let apis = FakeApis::start();
-    let model = start_model();
-    let tasks = write_tasks(dir.path(), &apis.base());
-    let config = models_file(dir.path(), &model);
+    let (dir, apis, model) = (
+        tempfile::tempdir().unwrap(),
+        FakeApis::start(),
+        start_model(),
+    );
+    let (tasks, config) = task_and_models_files(dir.path(), &apis, &model);
     let cassette = dir.path().join("simulated.jsonl");
     let args = |run: &Path, extra: &[&str]| -> Vec<String> {
         let mut args: Vec<String> = [
@@ -672,11 +684,12 @@ fn replay_refuses_turns_whose_references_name_no_recorded_field() {
 
 #[test]
 fn simulate_goes_through_batch_files_with_its_tool_model() {
-    let dir = tempfile::tempdir().unwrap();
-    let apis = FakeApis::start();
-    let model = start_model();
-    let tasks = write_tasks(dir.path(), &apis.base());
-    let config = models_file(dir.path(), &model);
+    let (dir, apis, model) = (
+        tempfile::tempdir().unwrap(),
+        FakeApis::start(),
+        start_model(),
+    );
+    let (tasks, config) = task_and_models_files(dir.path(), &apis, &model);
     let run = dir.path().join("run");
     let cache = dir.path().join("cache");
     let itc_eval = |extra: &[&str]| {
